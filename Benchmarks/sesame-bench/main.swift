@@ -1,0 +1,2 @@
+// Micro-benchmarks; see `make bench`.
+print("sesame-bench: not written yet")

@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+// Sesame: a self-hosted passkey identity server and the Swift kit apps use with it.
+// Layout and import rules: docs/ARCHITECTURE.md. No outside Swift package is used.
+import PackageDescription
+
+/// C libraries come from Debian through system-library targets (module.modulemap + shim.h).
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+]
+
+let package = Package(
+    name: "Sesame",
+    products: [
+        .executable(name: "sesame", targets: ["sesame"]),
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "SesameCrypto", targets: ["SesameCrypto"]),
+        .library(name: "SesameWire", targets: ["SesameWire"]),
+    ],
+    targets: systemLibraries + [
+        // Wrappers for C macros and variadic functions only; every symbol is prefixed `sesame_`.
+        .target(name: "CShims", dependencies: ["COpenSSL"]),
+
+        // Safe Swift over libcrypto and libargon2. The only target that imports COpenSSL/CArgon2.
+        .target(name: "SesameCrypto", dependencies: ["COpenSSL", "CArgon2", "CShims"]),
+
+        // The pure WebAuthn relying-party core: no I/O, no clock, no globals.
+        .target(name: "WebAuthn", dependencies: ["SesameCrypto"]),
+
+        // Codable wire types shared by the server and the SDK. Foundation only.
+        .target(name: "SesameWire"),
+
+        // The `sesame` command line: argument parsing and commands, testable as a library.
+        .target(name: "SesameCLI", dependencies: ["WebAuthn", "SesameCrypto", "SesameWire"]),
+        .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
+
+        // Micro-benchmarks (`make bench`), built in release mode.
+        .executableTarget(name: "sesame-bench", dependencies: ["WebAuthn", "SesameCrypto"], path: "Benchmarks/sesame-bench"),
+
+        .testTarget(name: "SesameCryptoTests", dependencies: ["SesameCrypto"]),
+        // Conformance vectors live in Tests/Data and are found relative to #filePath.
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SesameCrypto"]),
+        .testTarget(name: "SesameWireTests", dependencies: ["SesameWire"]),
+        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI", "WebAuthn"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+public enum SesameWireVersion { public static let current = "1" }

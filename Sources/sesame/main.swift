@@ -1,0 +1,3 @@
+import SesameCLI
+
+SesameCommandLine.exit(with: SesameCommandLine.run(Array(CommandLine.arguments.dropFirst())))
