@@ -1,0 +1,35 @@
+# Sesame: `make test` on a fresh Debian/Ubuntu machine installs what is missing, builds and runs
+# every test. See README.md.
+SWIFT ?= swift
+FUZZ_SECONDS ?= 30
+SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
+
+.PHONY: deps build release test fuzz bench format lint clean
+
+deps:
+	@./scripts/deps.sh
+
+build: deps
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+release: deps
+	$(SWIFT) build -c release
+
+test: build
+	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
+
+bench: deps
+	$(SWIFT) build -c release --product sesame-bench
+	./.build/release/sesame-bench
+
+format:
+	swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks Fuzz/Sources 2>/dev/null || swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks
+
+lint:
+	swift-format lint -r --configuration .swift-format Sources Tests Benchmarks
+
+clean:
+	rm -rf .build Fuzz/.build
