@@ -38,7 +38,8 @@ let package = Package(
         .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
 
         // Micro-benchmarks (`make bench`), built in release mode.
-        .executableTarget(name: "sesame-bench", dependencies: ["WebAuthn", "SesameCrypto"], path: "Benchmarks/sesame-bench"),
+        .executableTarget(
+            name: "sesame-bench", dependencies: ["WebAuthn", "SesameCrypto", "COpenSSL"], path: "Benchmarks/sesame-bench"),
 
         .testTarget(name: "SesameCryptoTests", dependencies: ["SesameCrypto"], exclude: ["X509/Fixtures"]),
         // Conformance vectors live in Tests/Data and are found relative to #filePath.
