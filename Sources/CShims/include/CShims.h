@@ -18,3 +18,13 @@ int sesame_sk_X509_num(const STACK_OF(X509) *stack);
 X509 *sesame_sk_X509_value(const STACK_OF(X509) *stack, int index);
 
 #endif
+
+/* X.509 helpers (helper "x509"): stack macros for GENERAL_NAME and ASN1_OBJECT. */
+#ifndef SESAME_CSHIMS_X509_H
+#define SESAME_CSHIMS_X509_H
+#include <openssl/x509v3.h>
+int sesame_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *stack);
+GENERAL_NAME *sesame_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *stack, int index);
+int sesame_sk_ASN1_OBJECT_num(const STACK_OF(ASN1_OBJECT) *stack);
+ASN1_OBJECT *sesame_sk_ASN1_OBJECT_value(const STACK_OF(ASN1_OBJECT) *stack, int index);
+#endif
