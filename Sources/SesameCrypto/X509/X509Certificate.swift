@@ -159,22 +159,14 @@ public final class X509Certificate: Sendable {
         return matches.first
     }
 
-    /// The subject public key.
+    /// The subject public key (EC P-256/384/521, Ed25519, or RSA down to 1024 bits for legacy
+    /// attestation certificates); throws `invalidKey` for other key types.
     public func publicKey() throws -> PublicKey {
-        guard let spki = X509_get_X509_PUBKEY(handle) else {
-            throw CryptoError.certificate("certificate has no subject public key")
+        // X509_get_pubkey returns a new reference, which PublicKey takes over (also when it throws).
+        guard let key = X509_get_pubkey(handle) else {
+            throw CryptoError.certificate(X509Support.takeError("unreadable subject public key"))
         }
-        let length = i2d_X509_PUBKEY(spki, nil)
-        guard length > 0 else { throw CryptoError.certificate(X509Support.takeError("cannot encode the public key")) }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
-        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_X509_PUBKEY(spki, &cursor)
-        }
-        guard written == length else {
-            throw CryptoError.certificate(X509Support.takeError("cannot encode the public key"))
-        }
-        return try PublicKey(spkiDER: bytes)
+        return try PublicKey(owning: key)
     }
 
     /// The signature algorithm's dotted OID (e.g. "1.2.840.10045.4.3.2" for ecdsa-with-SHA256).

@@ -129,3 +129,23 @@ struct X509CertificateTests {
         #expect(throws: CryptoError.self) { try X509Certificate(der: Array(der.dropLast())) }
     }
 }
+
+@Suite("X509Certificate public key")
+struct X509CertificatePublicKeyTests {
+    @Test("subject public keys: EC P-256 leaf, RSA 2048 TPM AIK")
+    func keyTypes() throws {
+        #expect(try X509Fixtures.certificate("apple-passkey-leaf.der").publicKey().type == .ec(.p256))
+        #expect(try X509Fixtures.certificate("tpm-surface-pro-4-aik.der").publicKey().type == .rsa(bits: 2048))
+    }
+
+    @Test("the subject key's SubjectPublicKeyInfo is the one embedded in the certificate")
+    func keyMatchesSPKI() throws {
+        let certificate = try X509Fixtures.certificate("yubikey-u2f-leaf.der")
+        let spki = try certificate.publicKey().spkiDER
+        #expect(spki.count == 91)  // P-256 SubjectPublicKeyInfo
+        let der = certificate.der
+        try #require(spki.count <= der.count)
+        let embedded = (0...(der.count - spki.count)).contains { Array(der[$0..<($0 + spki.count)]) == spki }
+        #expect(embedded)
+    }
+}

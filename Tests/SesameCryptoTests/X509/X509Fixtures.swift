@@ -2,14 +2,12 @@ import Foundation
 import SesameCrypto
 import Testing
 
-/// Loads the certificates in Tests/Data/x509 (extracted from the conformance vectors in
-/// Tests/Data/conformance, plus synthetic ones made by Tests/Data/x509/make-synthetic.sh). They live
-/// outside the test target so SwiftPM does not treat them as resources.
+/// Loads the certificates in Fixtures/ (extracted from the conformance vectors in
+/// Tests/Data/conformance, plus synthetic ones made by Fixtures/make-synthetic.sh). Package.swift
+/// excludes that folder from the test target.
 enum X509Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // X509
-        .deletingLastPathComponent()  // SesameCryptoTests
-        .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("Data/x509")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
