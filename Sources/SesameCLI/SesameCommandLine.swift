@@ -1,15 +1,60 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
-/// The `sesame` command line.
+/// The `sesame` command line: developer tools for WebAuthn responses (`inspect`, `verify`).
+///
+/// Exit status: 0 success, 1 the input was read but is invalid or failed verification,
+/// 2 bad arguments (one line on standard error).
 public enum SesameCommandLine {
-    /// Runs one command and returns its exit code: 0 success, 1 failure, 2 bad arguments.
+    /// Exit status for success.
+    public static let success: Int32 = 0
+    /// Exit status when the input is unparseable or fails verification.
+    public static let failure: Int32 = 1
+    /// Exit status for bad arguments.
+    public static let usage: Int32 = 2
+
+    /// Runs one command with the real process environment and returns its exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        print("sesame: no commands yet")
-        return 0
+        run(arguments, environment: .process)
+    }
+
+    /// Runs one command (`arguments` excludes the program name) and returns its exit status.
+    public static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        guard let command = arguments.first else {
+            environment.writeError("sesame: missing command (try 'sesame help')\n")
+            return usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "help", "--help", "-h":
+            return help(rest, environment: environment)
+        case "inspect":
+            return InspectCommand.run(rest, environment: environment)
+        case "verify":
+            guard let kind = rest.first else {
+                return usageError("verify", "missing what to verify: registration or authentication", environment)
+            }
+            switch kind {
+            case "registration":
+                return VerifyRegistrationCommand.run(Array(rest.dropFirst()), environment: environment)
+            case "authentication":
+                return VerifyAuthenticationCommand.run(Array(rest.dropFirst()), environment: environment)
+            case "--help", "-h":
+                environment.writeOutput(Usage.verify)
+                return success
+            default:
+                return usageError(
+                    "verify", "unknown kind '\(kind)' (expected registration or authentication)", environment)
+            }
+        default:
+            environment.writeError("sesame: unknown command '\(command)' (try 'sesame help')\n")
+            return usage
+        }
     }
 
     /// Exits the process with `code`.
@@ -19,5 +64,34 @@ public enum SesameCommandLine {
         #else
             Darwin.exit(code)
         #endif
+    }
+
+    /// `sesame help [COMMAND…]`.
+    private static func help(_ topic: [String], environment: CommandEnvironment) -> Int32 {
+        let text: String?
+        switch topic {
+        case []: text = Usage.main
+        case ["inspect"]: text = Usage.inspect
+        case ["verify"]: text = Usage.verify
+        case ["verify", "registration"]: text = Usage.verifyRegistration
+        case ["verify", "authentication"]: text = Usage.verifyAuthentication
+        default: text = nil
+        }
+        guard let text else {
+            return usageError("help", "no help for '\(topic.joined(separator: " "))'", environment)
+        }
+        environment.writeOutput(text)
+        return success
+    }
+
+    /// Prints `sesame: <command>: <message>` on standard error and returns the usage status.
+    static func usageError(_ command: String, _ message: String, _ environment: CommandEnvironment) -> Int32 {
+        environment.writeError("sesame: \(command): \(oneLine(message))\n")
+        return usage
+    }
+
+    /// Folds any line breaks in a message so errors stay on one line.
+    static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
