@@ -118,15 +118,15 @@ struct Inspection {
         if response["attestationObject"] != nil {
             let credential = try RegistrationCredential(json: json)
             let clientData = try CollectedClientData(json: credential.clientDataJSON)
-            let object = try AttestationObject(bytes: credential.attestationObject)
+            let attestationObject = try AttestationObject(bytes: credential.attestationObject)
             return Inspection(
                 kind: .registration,
                 credential: Credential(
                     id: credential.id,
                     transports: credential.transports.isEmpty ? legacyTransports(object) : credential.transports,
                     authenticatorAttachment: credential.authenticatorAttachment),
-                clientData: clientData, authenticatorData: object.authenticatorData,
-                attestation: attestation(object, clientDataJSON: credential.clientDataJSON, now: now))
+                clientData: clientData, authenticatorData: attestationObject.authenticatorData,
+                attestation: attestation(attestationObject, clientDataJSON: credential.clientDataJSON, now: now))
         }
         if response["authenticatorData"] != nil {
             let credential = try AuthenticationCredential(json: json)
