@@ -56,13 +56,6 @@ public enum AndroidSafetyNetAttestation: AttestationFormatVerifier {
         }
         let (signatureAlgorithm, encoding) = try jwsAlgorithm(header.alg)
 
-        // §8.5 step 4 (came from the SafetyNet service), per the SafetyNet documentation: the JWS
-        // signature verifies with the leaf certificate's key ...
-        let leafKey = try FormatStatementSupport.publicKey(of: leaf, format: format)
-        try FormatStatementSupport.verifySignature(
-            jws.signature, over: jws.signingInput, key: leafKey, algorithm: signatureAlgorithm, encoding: encoding,
-            format: format, what: "JWS signature")
-
         // §8.5 step 3: nonce is the Base64 encoding of SHA-256(authenticatorData ‖ clientDataHash).
         let expectedNonce = Data(Digest.sha256(input.authenticatorData.raw + input.clientDataHash))
             .base64EncodedString()
@@ -70,19 +63,9 @@ public enum AndroidSafetyNetAttestation: AttestationFormatVerifier {
             throw WebAuthnError(
                 .attestationStatement, "android-safetynet: nonce is not SHA-256(authenticatorData ‖ clientDataHash)")
         }
-
-        // §8.5 step 4 continued: the leaf certificate is issued to attest.android.com ...
-        let commonNames = leaf.subject.values(of: "2.5.4.3")
-        guard commonNames == [hostname] else {
-            throw WebAuthnError(
-                .attestationStatement,
-                "android-safetynet: the signing certificate is issued to \(commonNames), not \(hostname)")
-        }
-        // ... ctsProfileMatch is true (Level 2 §8.5; a policy choice in Level 3) ...
-        if input.policy.requireSafetyNetCTSProfileMatch && payload.ctsProfileMatch != true {
-            throw WebAuthnError(.safetyNetCTS, "android-safetynet: ctsProfileMatch is not true")
-        }
-        // ... and timestampMs is fresh: neither older nor later than safetyNetMaxAge around now.
+        // The response is fresh: timestampMs is neither older nor later than safetyNetMaxAge
+        // around now. Checked before the certificates, so a stale response is reported as
+        // stale even when its certificates have expired since.
         let timestamp = Date(timeIntervalSince1970: Double(payload.timestampMs) / 1000)
         let skew = timestamp.timeIntervalSince(input.now)
         guard abs(skew) <= input.policy.safetyNetMaxAge else {
@@ -92,11 +75,29 @@ public enum AndroidSafetyNetAttestation: AttestationFormatVerifier {
             )
         }
 
-        // ... and the certificate path is valid now and chains to a configured anchor (GlobalSign).
-        // CRLs are not checked: a revoked SafetyNet certificate passes this format check.
+        // §8.5 step 4: the response came from the SafetyNet service, in the order the SafetyNet
+        // documentation gives: (1) the certificate path is valid and chains to a configured anchor
+        // (GlobalSign). CRLs are not checked: a revoked certificate passes this format check.
         try AttestationChain.checkValidity(certificates, format: format, now: input.now)
         let (chainVerified, chainNote) = try AttestationChain.check(
             certificates, format: format, policy: input.policy, now: input.now)
+        // (2) the leaf certificate is issued to attest.android.com ...
+        let commonNames = leaf.subject.values(of: "2.5.4.3")
+        guard commonNames == [hostname] else {
+            throw WebAuthnError(
+                .attestationStatement,
+                "android-safetynet: the signing certificate is issued to \(commonNames), not \(hostname)")
+        }
+        // (3) ... and its key verifies the JWS signature.
+        let leafKey = try FormatStatementSupport.publicKey(of: leaf, format: format)
+        try FormatStatementSupport.verifySignature(
+            jws.signature, over: jws.signingInput, key: leafKey, algorithm: signatureAlgorithm, encoding: encoding,
+            format: format, what: "JWS signature")
+        // ctsProfileMatch is true (Level 2 §8.5; a policy choice in Level 3).
+        if input.policy.requireSafetyNetCTSProfileMatch && payload.ctsProfileMatch != true {
+            throw WebAuthnError(.safetyNetCTS, "android-safetynet: ctsProfileMatch is not true")
+        }
+
         // §8.5 step 5: return Basic with trust path x5c.
         return AttestationResult(
             format: format, type: .basic, certificates: certificates, chainVerified: chainVerified, chainNote: chainNote

@@ -66,7 +66,16 @@ struct FormatVector: CustomTestStringConvertible, Sendable {
 
     /// The parsed attestation object.
     func decodedAttestation() throws -> AttestationObject {
-        try AttestationObject(bytes: try Base64URL.decode(attestationObject))
+        try AttestationObject(bytes: try Self.decode(attestationObject))
+    }
+
+    /// The vectors keep their sources' encodings: base64url, sometimes padded, and standard
+    /// base64 in the py_webauthn TPM samples. Normalised here to unpadded base64url.
+    static func decode(_ text: [UInt8]) throws -> [UInt8] {
+        let normalised = String(decoding: text, as: UTF8.self)
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return try Base64URL.decode(normalised)
     }
 
     /// The policy with this vector's trust anchors (none configured when the field is absent).
@@ -81,7 +90,7 @@ struct FormatVector: CustomTestStringConvertible, Sendable {
     /// The verifier input exactly as the registration ceremony would build it.
     func input() throws -> AttestationInput {
         let attestation = try decodedAttestation()
-        let clientDataHash = Digest.sha256(try Base64URL.decode(clientDataJSON))
+        let clientDataHash = Digest.sha256(try Self.decode(clientDataJSON))
         return AttestationInput(
             statement: attestation.statement, authenticatorData: attestation.authenticatorData,
             clientDataHash: clientDataHash, now: now, policy: try policy())

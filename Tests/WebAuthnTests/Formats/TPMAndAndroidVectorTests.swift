@@ -230,13 +230,25 @@ struct TPMAndAndroidVectorTests {
     }
 
     @Test func safetyNetChangedPayload() throws {
-        // Any payload edit (here the nonce's first character) breaks the JWS signature.
+        // A payload edit that keeps the nonce (here the package name) breaks the JWS signature.
         let input = try Self.tamperedSafetyNet { parts in
-            let text = String(decoding: parts[1], as: UTF8.self).replacingOccurrences(
-                of: #""nonce":""#, with: #""nonce":"A"#)
+            let text = String(decoding: parts[1], as: UTF8.self)
+                .replacingOccurrences(of: #""apkPackageName":""#, with: #""apkPackageName":"x"#)
+            #expect(Array(text.utf8) != parts[1])
             parts[1] = Array(text.utf8)
         }
         #expect(FormatTestSupport.error { _ = try AndroidSafetyNetAttestation.verify(input) }?.code == .signature)
+    }
+
+    @Test func safetyNetChangedNonce() throws {
+        let input = try Self.tamperedSafetyNet { parts in
+            let text = String(decoding: parts[1], as: UTF8.self)
+                .replacingOccurrences(of: #""nonce":""#, with: #""nonce":"A"#)
+            parts[1] = Array(text.utf8)
+        }
+        #expect(
+            FormatTestSupport.error { _ = try AndroidSafetyNetAttestation.verify(input) }?.code == .attestationStatement
+        )
     }
 
     @Test func safetyNetNonceForOtherClientData() throws {
