@@ -106,7 +106,12 @@ public struct RelyingParty: Sendable {
         }
         // Step 20: no extensions are requested, so none are checked.
         // Steps 21–22: the signature over authenticatorData ‖ SHA-256(clientDataJSON).
-        let key = try stored.importedKey ?? stored.publicKey.publicKey()
+        let key: PublicKey
+        if let imported = stored.importedKey {
+            key = imported
+        } else {
+            key = try stored.publicKey.publicKey()
+        }
         var signed = authenticatorData.raw
         signed.append(contentsOf: Digest.sha256(credential.clientDataJSON))
         let valid: Bool

@@ -1,3 +1,5 @@
+import SesameCrypto
+
 /// The `packed` format (§8.2): self attestation, or a certificate path (basic/AttCA).
 public enum PackedAttestation: AttestationFormatVerifier {
     public static let format = "packed"
