@@ -29,6 +29,16 @@ struct TPMAndAndroidVectorTests {
         try #require(FormatVector.load(name))
     }
 
+    /// Expects `verifier` to reject `input` with `code` and a message naming the broken rule.
+    static func expectFailure(
+        _ verifier: any AttestationFormatVerifier.Type, _ input: AttestationInput, _ code: WebAuthnError.Code,
+        mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let error = FormatTestSupport.error { _ = try verifier.verify(input) }
+        #expect(error?.code == code, sourceLocation: sourceLocation)
+        #expect(error?.message.contains(text) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
+    }
+
     @Test func vectorsArePresent() {
         #expect(Self.good.count == 20)
     }
@@ -102,31 +112,42 @@ struct TPMAndAndroidVectorTests {
             let extraDataStart = 8 + signerSize + 2
             return FormatTestSupport.flipping(bytes, at: extraDataStart)
         }
-        #expect(FormatTestSupport.error { _ = try TPMAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "extraData")
     }
 
     @Test func tpmOtherClientData() throws {
         var input = try Self.tpmInput()
         input.clientDataHash = FormatTestSupport.flipping(input.clientDataHash, at: 0)
-        #expect(FormatTestSupport.error { _ = try TPMAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "extraData")
     }
 
     @Test func tpmFlippedPubAreaKey() throws {
         // The last byte of pubArea is the modulus' last byte: the key no longer matches.
         let input = try Self.tamperedTPM("pubArea") { FormatTestSupport.flipping($0, at: -1) }
-        #expect(FormatTestSupport.error { _ = try TPMAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "modulus")
+    }
+
+    @Test func tpmChangedObjectAttributes() throws {
+        // Same key, other attributes: pubArea is no longer the object certInfo names.
+        let input = try Self.tamperedTPM("pubArea") { FormatTestSupport.flipping($0, at: 7) }
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "attested.name")
+    }
+
+    @Test func tpmFlippedMagic() throws {
+        let input = try Self.tamperedTPM("certInfo") { FormatTestSupport.flipping($0, at: 3) }
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "TPM_GENERATED_VALUE")
     }
 
     @Test func tpmWrongVersion() throws {
         var input = try Self.tpmInput()
         input.statement = FormatTestSupport.setting(input.statement, "ver", to: .text("1.2"))
-        #expect(FormatTestSupport.error { _ = try TPMAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "ver is")
     }
 
     @Test func tpmMissingCertInfo() throws {
         var input = try Self.tpmInput()
         input.statement = FormatTestSupport.removing(input.statement, "certInfo")
-        #expect(FormatTestSupport.error { _ = try TPMAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "certInfo is missing")
     }
 
     @Test func tpmUnknownAlgorithm() throws {
@@ -139,13 +160,13 @@ struct TPMAndAndroidVectorTests {
         // RS384 instead of RS256: extraData was made with SHA-256, so it no longer matches.
         var input = try Self.tpmInput()
         input.statement = FormatTestSupport.setting(input.statement, "alg", to: .negative(257))
-        #expect(FormatTestSupport.error { _ = try TPMAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "extraData")
     }
 
     @Test func tpmTestVendorRejectedWhenPolicyRequiresRegisteredVendor() throws {
         var input = try Self.tpmInput()
         input.policy.acceptUnregisteredTPMVendors = false
-        #expect(FormatTestSupport.error { _ = try TPMAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(TPMAttestation.self, input, .attestationStatement, mentioning: "vendor registry")
     }
 
     @Test func tpmRegisteredVendorAcceptedWhenPolicyRequiresIt() throws {
@@ -183,13 +204,13 @@ struct TPMAndAndroidVectorTests {
     @Test func androidKeyAlgorithmThatDoesNotFitTheKey() throws {
         var input = try Self.androidKeyInput()
         input.statement = FormatTestSupport.setting(input.statement, "alg", to: .negative(256))  // RS256 on an EC key
-        #expect(FormatTestSupport.error { _ = try AndroidKeyAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(AndroidKeyAttestation.self, input, .attestationStatement, mentioning: "cannot be checked")
     }
 
     @Test func androidKeyMissingX5C() throws {
         var input = try Self.androidKeyInput()
         input.statement = FormatTestSupport.removing(input.statement, "x5c")
-        #expect(FormatTestSupport.error { _ = try AndroidKeyAttestation.verify(input) }?.code == .attestationStatement)
+        Self.expectFailure(AndroidKeyAttestation.self, input, .attestationStatement, mentioning: "x5c")
     }
 
     @Test func androidKeyChainToWrongRoot() throws {
@@ -246,17 +267,13 @@ struct TPMAndAndroidVectorTests {
                 .replacingOccurrences(of: #""nonce":""#, with: #""nonce":"A"#)
             parts[1] = Array(text.utf8)
         }
-        #expect(
-            FormatTestSupport.error { _ = try AndroidSafetyNetAttestation.verify(input) }?.code == .attestationStatement
-        )
+        Self.expectFailure(AndroidSafetyNetAttestation.self, input, .attestationStatement, mentioning: "nonce")
     }
 
     @Test func safetyNetNonceForOtherClientData() throws {
         var input = try Self.safetyNetInput()
         input.clientDataHash = FormatTestSupport.flipping(input.clientDataHash, at: 0)
-        #expect(
-            FormatTestSupport.error { _ = try AndroidSafetyNetAttestation.verify(input) }?.code == .attestationStatement
-        )
+        Self.expectFailure(AndroidSafetyNetAttestation.self, input, .attestationStatement, mentioning: "nonce")
     }
 
     @Test func safetyNetTimestampTooOld() throws {
@@ -282,17 +299,13 @@ struct TPMAndAndroidVectorTests {
     @Test func safetyNetEmptyVersion() throws {
         var input = try Self.safetyNetInput()
         input.statement = FormatTestSupport.setting(input.statement, "ver", to: .text(""))
-        #expect(
-            FormatTestSupport.error { _ = try AndroidSafetyNetAttestation.verify(input) }?.code == .attestationStatement
-        )
+        Self.expectFailure(AndroidSafetyNetAttestation.self, input, .attestationStatement, mentioning: "ver is empty")
     }
 
     @Test func safetyNetResponseNotAJWS() throws {
         var input = try Self.safetyNetInput()
         input.statement = FormatTestSupport.setting(input.statement, "response", to: .bytes(Array("not a jws".utf8)))
-        #expect(
-            FormatTestSupport.error { _ = try AndroidSafetyNetAttestation.verify(input) }?.code == .attestationStatement
-        )
+        Self.expectFailure(AndroidSafetyNetAttestation.self, input, .attestationStatement, mentioning: "3 parts")
     }
 
     @Test func safetyNetUnsupportedJWSAlgorithm() throws {
