@@ -111,6 +111,9 @@ final class MemoryBIO {
 }
 
 /// Owns one `OSSL_PARAM_BLD*` and builds owned parameter arrays from it.
+///
+/// The builder keeps the key and value pointers it is given until the array is built, so keys
+/// and string values are `StaticString`s and byte values are copied into storage owned here.
 final class ParameterBuilder {
     let pointer: OpaquePointer
     /// Numbers and byte strings pushed so far: the builder only keeps pointers to them until
@@ -132,27 +135,28 @@ final class ParameterBuilder {
     }
 
     /// Adds an octet-string parameter.
-    func push(_ key: String, octets bytes: [UInt8]) throws {
+    func push(_ key: StaticString, octets bytes: [UInt8]) throws {
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
         _ = storage.initialize(from: bytes)
         octets.append(storage)
-        guard OSSL_PARAM_BLD_push_octet_string(pointer, key, storage.baseAddress, bytes.count) == 1 else {
+        guard OSSL_PARAM_BLD_push_octet_string(pointer, staticCString(key), storage.baseAddress, bytes.count) == 1
+        else {
             throw OpenSSLError.library("OSSL_PARAM_BLD_push_octet_string \(key)")
         }
     }
 
     /// Adds an unsigned big-endian integer parameter.
-    func push(_ key: String, bigEndian bytes: [UInt8]) throws {
+    func push(_ key: StaticString, bigEndian bytes: [UInt8]) throws {
         let number = try BigNumber(bytes: bytes)
         numbers.append(number)
-        guard OSSL_PARAM_BLD_push_BN(pointer, key, number.pointer) == 1 else {
+        guard OSSL_PARAM_BLD_push_BN(pointer, staticCString(key), number.pointer) == 1 else {
             throw OpenSSLError.library("OSSL_PARAM_BLD_push_BN \(key)")
         }
     }
 
-    /// Adds a UTF-8 string parameter (copied when the array is built).
-    func push(_ key: String, string: String) throws {
-        guard OSSL_PARAM_BLD_push_utf8_string(pointer, key, string, 0) == 1 else {
+    /// Adds a UTF-8 string parameter.
+    func push(_ key: StaticString, string: StaticString) throws {
+        guard OSSL_PARAM_BLD_push_utf8_string(pointer, staticCString(key), staticCString(string), 0) == 1 else {
             throw OpenSSLError.library("OSSL_PARAM_BLD_push_utf8_string \(key)")
         }
     }

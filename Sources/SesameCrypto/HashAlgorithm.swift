@@ -21,6 +21,16 @@ public enum HashAlgorithm: Sendable, Hashable {
         }
     }
 
+    /// A readable name for error messages ("SHA-256").
+    var name: String {
+        switch self {
+        case .legacySHA1: return "SHA-1"
+        case .sha256: return "SHA-256"
+        case .sha384: return "SHA-384"
+        case .sha512: return "SHA-512"
+        }
+    }
+
     /// libcrypto's digest, fetched once per process from the default provider.
     var messageDigest: OpaquePointer? {
         switch self {

@@ -9,6 +9,15 @@ public enum KeyType: Sendable, Hashable {
 }
 
 extension KeyType {
+    /// A readable name for error messages ("EC P-256", "Ed25519", "RSA-2048").
+    var name: String {
+        switch self {
+        case .ec(let curve): return "EC \(curve.rawValue)"
+        case .ed25519: return "Ed25519"
+        case .rsa(let bits): return "RSA-\(bits)"
+        }
+    }
+
     /// RSA modulus sizes accepted for keys this server creates or signs with.
     static let rsaSigningBits = 2048...4096
     /// RSA modulus sizes accepted for credential keys given as components or JWK (verify only).

@@ -71,7 +71,7 @@ public final class PrivateKey: Sendable {
         }
         guard written == encoded.count else { throw OpenSSLError.library("EC_POINT_point2oct") }
         let builder = try ParameterBuilder()
-        try builder.push("group", string: curve.groupName.description)
+        try builder.push("group", string: curve.groupName)
         try builder.push("priv", bigEndian: scalar)
         try builder.push("pub", octets: encoded)
         try self.init(key: EVPKey.fromData(algorithm: "EC", selection: KeySelection.keyPair, builder))

@@ -12,6 +12,18 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     case rsaPSS(HashAlgorithm)
 }
 
+extension SignatureAlgorithm {
+    /// A readable name for error messages ("ECDSA with SHA-256").
+    var name: String {
+        switch self {
+        case .ecdsa(let hash): return "ECDSA with \(hash.name)"
+        case .ed25519: return "Ed25519"
+        case .rsaPKCS1v15(let hash): return "RSA PKCS#1 v1.5 with \(hash.name)"
+        case .rsaPSS(let hash): return "RSA-PSS with \(hash.name)"
+        }
+    }
+}
+
 /// How an ECDSA signature is encoded: ASN.1 DER (WebAuthn, X.509) or fixed-width r‖s (JOSE).
 public enum ECDSASignatureFormat: Sendable, Hashable {
     /// ASN.1 DER `ECDSA-Sig-Value` (WebAuthn, X.509).
@@ -47,7 +59,7 @@ struct SignaturePlan {
             digest = try Self.digest(hash)
             rsaPadding = RSA_PKCS1_PSS_PADDING
         default:
-            throw CryptoError.unsupportedAlgorithm("\(algorithm) cannot be used with a \(keyType) key")
+            throw CryptoError.unsupportedAlgorithm("\(algorithm.name) does not fit an \(keyType.name) key")
         }
     }
 
