@@ -62,8 +62,8 @@ enum KeySelection {
 }
 
 extension EVPKey {
-    /// An EC public key from its uncompressed point, built with EVP_PKEY_fromdata (no DER parsing)
-    /// and checked to be a valid point on `curve`.
+    /// An EC public key from its uncompressed point, built with EVP_PKEY_fromdata (no DER parsing);
+    /// a point that is not on `curve` is refused.
     static func ecPublic(curve: Curve, uncompressedPoint point: [UInt8]) throws -> EVPKey {
         guard point.count == 1 + 2 * curve.coordinateSize, point.first == 0x04 else {
             throw CryptoError.invalidKey("an uncompressed \(curve.rawValue) point is 0x04 ‖ x ‖ y")
@@ -88,9 +88,11 @@ extension EVPKey {
         guard ok == 1, let made else {
             throw OpenSSLError.wrap("not a point on \(curve.rawValue)") { .invalidKey($0) }
         }
-        let key = EVPKey(owning: made)
-        try key.checkPublicQuick()
-        return key
+        // No separate EVP_PKEY_public_check_quick here: EVP_PKEY_fromdata decodes "pub" with
+        // EC_POINT_oct2point, which refuses a point that is not on the curve, and 0x04 ‖ x ‖ y can
+        // never be the point at infinity. The check would add a context and ~15% to every import;
+        // ECKeyTests.pointNotOnCurve pins this behaviour.
+        return EVPKey(owning: made)
     }
 
     /// A key built with EVP_PKEY_fromdata from the parameters in `builder`.
