@@ -1,5 +1,6 @@
 import Foundation
 import SesameCrypto
+import Testing
 import WebAuthn
 
 /// One recorded ceremony from Tests/Data/conformance (see its README for the schema).
@@ -35,7 +36,21 @@ struct ConformanceVector: CustomTestStringConvertible, Sendable {
     var expectOK: Bool { expect["ok"]?.bool ?? false }
     var expectCode: String? { expect["code"]?.string }
     var expectPolicy: String? { expect["policy"]?.string }
-    var responseJSON: [UInt8] { json["response"]?.encoded ?? [] }
+    /// The response as JSON. Three py_webauthn TPM samples were recorded with standard base64
+    /// (`+`, `/`) in `attestationObject`; Sesame's base64url decoder is strict by design (the wire
+    /// format is base64url), so those values are converted here, and only here.
+    var responseJSON: [UInt8] {
+        guard var response = json["response"] else { return [] }
+        if case .object(var object) = response, case .object(var inner)? = object["response"],
+            let attestation = inner["attestationObject"]?.string, attestation.contains(where: { $0 == "+" || $0 == "/" })
+        {
+            inner["attestationObject"] = .string(
+                attestation.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
+            object["response"] = .object(inner)
+            response = .object(object)
+        }
+        return response.encoded
+    }
 
     /// The README's clock rule: `verify_at`, else the middle of `x5c_validity`, else the real time.
     var now: Date {
