@@ -92,9 +92,15 @@ extension Inspection {
         if let result = attestation.result {
             field(&lines, "verified", "yes (permissive policy)")
             field(&lines, "type", result.type.rawValue)
-            field(
-                &lines, "chain", result.chainVerified ? "verified" : "not verified: \(result.chainNote ?? "no anchors")"
-            )
+            let chain: String
+            if result.chainVerified {
+                chain = "verified to a trust anchor"
+            } else if result.certificates.isEmpty {
+                chain = "no certificates"
+            } else {
+                chain = "not verified: \(result.chainNote ?? "no trust anchors")"
+            }
+            field(&lines, "chain", chain)
         } else if let error = attestation.error {
             field(&lines, "verified", "no: \(error.code.rawValue): \(error.message)")
         } else if let note = attestation.note {
