@@ -108,12 +108,17 @@ extension Inspection {
         }
         for (index, certificate) in attestation.certificates.enumerated() {
             lines.append("  certificate \(index + 1)\(index == 0 ? " (leaf)" : "")")
-            field(&lines, "subject", certificate.subject.description, indent: 4)
-            field(&lines, "issuer", certificate.issuer.description, indent: 4)
+            field(&lines, "subject", nameText(certificate.subject), indent: 4)
+            field(&lines, "issuer", nameText(certificate.issuer), indent: 4)
             field(
                 &lines, "valid",
                 "\(timestamp(certificate.notBefore)) to \(timestamp(certificate.notAfter))", indent: 4)
         }
+    }
+
+    /// A distinguished name on one line; TPM attestation certificates have an empty subject.
+    private static func nameText(_ name: DistinguishedName) -> String {
+        name.attributes.isEmpty ? "(empty)" : name.description
     }
 
     /// Appends `label` padded to a column, then `value`.

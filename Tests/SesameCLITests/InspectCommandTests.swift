@@ -85,6 +85,22 @@ struct InspectCommandTests {
         #expect(lines.contains("    valid       2014-08-01T00:00:00Z to 2050-09-04T00:00:00Z"))
     }
 
+    @Test func extensionsAndRSAKeys() throws {
+        let extensions = try inspectJSON(try Vector("registration/none-es256-android-app-devicepubkey-ext.json"))
+        let data = try #require(extensions["authenticator_data"] as? [String: Any])
+        #expect((data["flags"] as? [String: Any])?["extension_data"] as? Bool == true)
+        #expect((data["extensions"] as? String)?.hasPrefix("{\"devicePubKey\": {\"dpk\": h'a501") == true)
+
+        let rsa = try inspectJSON(try Vector("registration/none-rs256-windows-hello.json"))
+        let attested = try #require(
+            (rsa["authenticator_data"] as? [String: Any])?["attested_credential_data"] as? [String: Any])
+        let key = try #require(attested["public_key"] as? [String: Any])
+        #expect(key["kty"] as? String == "RSA")
+        #expect(key["alg"] as? String == "RS256")
+        #expect(key["rsa_bits"] as? Int == 2048)
+        #expect(key["curve"] is NSNull)
+    }
+
     @Test func attestationVerifierFailureIsReportedNotFatal() throws {
         // Same response, but inspected at a time outside the certificate's validity.
         let vector = try Vector("registration/apple-iphone-passkey.json")
