@@ -21,9 +21,14 @@ test: build
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
 
+BENCH_VENV := .build/bench-venv
+
 bench: deps
 	$(SWIFT) build -c release --product sesame-bench
-	./.build/release/sesame-bench
+	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c "import webauthn" 2>/dev/null || $(BENCH_VENV)/bin/pip install -q "webauthn==3.0.1"
+	SESAME_BENCH_PYTHON=$(BENCH_VENV)/bin/python SESAME_BENCH_PY_SCRIPT=Benchmarks/py_webauthn_bench.py \
+		./.build/release/sesame-bench
 
 format:
 	swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks Fuzz/Sources 2>/dev/null || swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks

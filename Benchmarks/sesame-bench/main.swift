@@ -63,6 +63,9 @@ func clientDataJSON() -> [UInt8] {
     Array(#"{"type":"webauthn.get","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":false}"#.utf8)
 }
 
+/// Inputs handed to py_webauthn so it verifies exactly what the core verified.
+nonisolated(unsafe) var pythonInputs: [[String: String]] = []
+
 func run(_ scenario: Scenario) throws -> (raw: Double, json: Double, parsed: Double) {
     let privateKey = try PrivateKey.generate(scenario.keyType)
     let coseKey = try COSEKey(publicKey: privateKey.publicKey, algorithm: scenario.algorithm)
@@ -108,6 +111,11 @@ func run(_ scenario: Scenario) throws -> (raw: Double, json: Double, parsed: Dou
     }
     try fromJSON()
     try fromParsed()
+    pythonInputs.append([
+        "alg": scenario.name, "credential": String(decoding: credentialJSON, as: UTF8.self),
+        "public_key": Base64URL.encode(storedKeyBytes), "challenge": Base64URL.encode(challenge), "rp_id": rpID,
+        "origin": origin,
+    ])
 
     if CommandLine.arguments.contains("--breakdown") {
         let parts: [(String, () throws -> Void)] = [
@@ -141,11 +149,13 @@ func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
 print("Assertion verification through the WebAuthn core vs raw libcrypto (same keys, same process)")
 print("alg     raw libcrypto   (a) from JSON   ratio   (b) parsed+key   ratio")
 var failed = false
+var fromJSONRates: [String: Double] = [:]
 for scenario in scenarios {
     do {
         let result = try run(scenario)
         let a = result.json / result.raw
         let b = result.parsed / result.raw
+        fromJSONRates[scenario.name] = result.json
         print(
             "\(scenario.name.padding(toLength: 6, withPad: " ", startingAt: 0))  \(format(result.raw))     \(format(result.json))   \(ratio(a))    \(format(result.parsed))    \(ratio(b))"
         )
@@ -156,5 +166,44 @@ for scenario in scenarios {
         print("\(scenario.name): failed: \(error)")
         failed = true
     }
+}
+
+// py_webauthn on the same inputs, when `make bench` provides a Python with it installed.
+if let python = ProcessInfo.processInfo.environment["SESAME_BENCH_PYTHON"],
+    let script = ProcessInfo.processInfo.environment["SESAME_BENCH_PY_SCRIPT"]
+{
+    let inputs = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-bench-\(getpid()).json")
+    defer { try? FileManager.default.removeItem(at: inputs) }
+    do {
+        try JSONSerialization.data(withJSONObject: pythonInputs).write(to: inputs)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, inputs.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        print("")
+        print("The same verification, from the credential JSON, vs py_webauthn (same inputs, same run)")
+        print("alg     Sesame (a)      py_webauthn     Sesame / py_webauthn")
+        for line in output.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let python = Double(fields[1]), let ours = fromJSONRates[String(fields[0])] else { continue }
+            print("\(String(fields[0]).padding(toLength: 6, withPad: " ", startingAt: 0))  \(format(ours))     \(format(python))    \(ratio(ours / python))x")
+            if fields[0] == "ES256" {
+                print("        ES256 target: >= 1.6x py_webauthn \(ours / python >= 1.6 ? "met" : "MISSED")")
+            }
+        }
+        if process.terminationStatus != 0 {
+            print("py_webauthn run failed (exit \(process.terminationStatus))")
+            failed = true
+        }
+    } catch {
+        print("py_webauthn run failed: \(error)")
+        failed = true
+    }
+} else {
+    print("(py_webauthn comparison skipped: run through `make bench`)")
 }
 if failed { exit(1) }

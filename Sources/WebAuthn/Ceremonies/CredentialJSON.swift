@@ -1,10 +1,8 @@
-import Foundation
-
 /// Reads a `PublicKeyCredential` in its WebAuthn JSON form (§5.1.8 `toJSON()`): the common members
 /// and the `response` object, with every binary member base64url-decoded.
 struct CredentialJSON {
     let rawID: [UInt8]
-    let response: [String: Any]
+    let response: JSONValue
     let authenticatorAttachment: String?
 
     /// The most a credential JSON may weigh; real ones are a few kilobytes.
@@ -14,28 +12,22 @@ struct CredentialJSON {
         guard json.count <= CredentialJSON.maxSize else {
             throw WebAuthnError(.malformed, "credential JSON is larger than \(CredentialJSON.maxSize) bytes")
         }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(json))
-        } catch {
-            throw WebAuthnError(.malformed, "credential is not valid JSON")
-        }
-        guard let credential = object as? [String: Any] else {
+        let credential = try JSONReader.parse(json)
+        guard case .object = credential else {
             throw WebAuthnError(.malformed, "credential must be a JSON object")
         }
         if let type = credential["type"] {
-            guard let type = type as? String, type == "public-key" else {
+            guard type.stringValue == "public-key" else {
                 throw WebAuthnError(.malformed, "credential.type must be \"public-key\"")
             }
         }
-        let rawIDMember = credential["rawId"] ?? credential["id"]
-        guard let rawIDText = rawIDMember as? String else {
+        guard let rawIDText = (credential["rawId"] ?? credential["id"])?.stringValue else {
             throw WebAuthnError(.malformed, "credential.rawId must be a base64url string")
         }
         let rawID = try CredentialJSON.decode(rawIDText, "credential.rawId")
         // §5.1: id is the base64url encoding of rawId; a mismatch means the JSON was tampered with.
         if let idMember = credential["id"] {
-            guard let idText = idMember as? String else {
+            guard let idText = idMember.stringValue else {
                 throw WebAuthnError(.malformed, "credential.id must be a base64url string")
             }
             guard try CredentialJSON.decode(idText, "credential.id") == rawID else {
@@ -43,12 +35,12 @@ struct CredentialJSON {
             }
         }
         guard !rawID.isEmpty else { throw WebAuthnError(.malformed, "credential.rawId is empty") }
-        guard let response = credential["response"] as? [String: Any] else {
+        guard let response = credential["response"], case .object = response else {
             throw WebAuthnError(.malformed, "credential.response must be an object")
         }
         var attachment: String?
-        if let member = credential["authenticatorAttachment"], !(member is NSNull) {
-            guard let text = member as? String else {
+        if let member = credential["authenticatorAttachment"], !member.isNull {
+            guard let text = member.stringValue else {
                 throw WebAuthnError(.malformed, "credential.authenticatorAttachment must be a string")
             }
             attachment = text
@@ -60,7 +52,7 @@ struct CredentialJSON {
 
     /// A required base64url member of `response`.
     func bytes(_ name: String) throws(WebAuthnError) -> [UInt8] {
-        guard let text = response[name] as? String else {
+        guard let text = response[name]?.stringValue else {
             throw WebAuthnError(.malformed, "response.\(name) must be a base64url string")
         }
         return try CredentialJSON.decode(text, "response.\(name)")
@@ -68,8 +60,8 @@ struct CredentialJSON {
 
     /// An optional base64url member of `response` (absent, null or empty string mean absent).
     func optionalBytes(_ name: String) throws(WebAuthnError) -> [UInt8]? {
-        guard let member = response[name], !(member is NSNull) else { return nil }
-        guard let text = member as? String else {
+        guard let member = response[name], !member.isNull else { return nil }
+        guard let text = member.stringValue else {
             throw WebAuthnError(.malformed, "response.\(name) must be a base64url string")
         }
         if text.isEmpty { return nil }
@@ -78,13 +70,13 @@ struct CredentialJSON {
 
     /// An optional array of strings in `response`.
     func strings(_ name: String) throws(WebAuthnError) -> [String] {
-        guard let member = response[name], !(member is NSNull) else { return [] }
-        guard let values = member as? [Any] else {
+        guard let member = response[name], !member.isNull else { return [] }
+        guard let values = member.arrayValue else {
             throw WebAuthnError(.malformed, "response.\(name) must be an array of strings")
         }
         var strings: [String] = []
         for value in values {
-            guard let string = value as? String else {
+            guard let string = value.stringValue else {
                 throw WebAuthnError(.malformed, "response.\(name) must be an array of strings")
             }
             strings.append(string)

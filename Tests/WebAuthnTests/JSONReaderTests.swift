@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import WebAuthn
+
+@Suite("JSONReader")
+struct JSONReaderTests {
+    @Test func readsEveryKindOfValue() throws {
+        let value = try JSONReader.parse(
+            Array(#" {"a": [1, -2.5e3, 0, true, false, null], "b": {"c": "d"}, "e": "", "f": []} "#.utf8))
+        #expect(
+            value
+                == .object([
+                    JSONMember(
+                        name: "a",
+                        value: .array([.number("1"), .number("-2.5e3"), .number("0"), .bool(true), .bool(false), .null])),
+                    JSONMember(name: "b", value: .object([JSONMember(name: "c", value: .string("d"))])),
+                    JSONMember(name: "e", value: .string("")),
+                    JSONMember(name: "f", value: .array([])),
+                ]))
+    }
+
+    @Test func decodesEscapes() throws {
+        let value = try JSONReader.parse(Array(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u4e2d", "\ud83d\ude00", "https:\/\/x"]"#.utf8))
+        #expect(value == .array([.string("a\"b\\c/d\u{08}\u{0C}\n\r\t"), .string("é中"), .string("😀"), .string("https://x")]))
+    }
+
+    @Test func keepsRawUTF8() throws {
+        #expect(try JSONReader.parse(Array("\"héllo 😀\"".utf8)) == .string("héllo 😀"))
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "}", "[1,]", #"{"a":1,}"#, "01", "-", "1.", ".5", "1e", "+1", "NaN", "Infinity", "'a'",
+        #"{"a" 1}"#, #"{a:1}"#, "[1 2]", "tru", "nul", "falsey", #""abc"#, "\"a\tb\"", #""\x""#, #""\u12""#,
+        #""\ud800""#, #""\udc00""#, #""\ud800\u0041""#, "1 2", "// c\n1", #"{"a":1,"a":2}"#, "[] x",
+    ])
+    func rejectsInvalidJSON(_ text: String) {
+        #expect(throws: WebAuthnError.self) { try JSONReader.parse(Array(text.utf8)) }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: WebAuthnError.self) { try JSONReader.parse([0x22, 0xC3, 0x28, 0x22]) }
+        #expect(throws: WebAuthnError.self) { try JSONReader.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }  // encoded surrogate
+    }
+
+    @Test func limitsNesting() throws {
+        let ok = String(repeating: "[", count: JSONReader.maxDepth) + String(repeating: "]", count: JSONReader.maxDepth)
+        _ = try JSONReader.parse(Array(ok.utf8))
+        let deep = "[" + ok + "]"
+        #expect(throws: WebAuthnError.self) { try JSONReader.parse(Array(deep.utf8)) }
+        let hostile = String(repeating: "[", count: 100_000)
+        #expect(throws: WebAuthnError.self) { try JSONReader.parse(Array(hostile.utf8)) }
+    }
+
+    @Test func agreesWithFoundationOnRealClientData() throws {
+        // Every clientDataJSON in the conformance vectors reads the same as with JSONSerialization.
+        for vector in ConformanceVector.all("registration") + ConformanceVector.all("authentication") {
+            guard let encoded = vector.json["response"]?["response"]?["clientDataJSON"]?.string,
+                let bytes = try? Base64URL.decode(encoded)
+            else { continue }
+            let ours = try JSONReader.parse(bytes)
+            let foundation = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            for (key, value) in foundation {
+                if let string = value as? String {
+                    #expect(ours[key]?.stringValue == string, "\(vector.name) \(key)")
+                } else {
+                    #expect(ours[key] != nil, "\(vector.name) \(key)")
+                }
+            }
+        }
+    }
+
+    @Test func truncationsNeverCrash() throws {
+        let document = Array(#"{"id":"AAAA","response":{"clientDataJSON":"e30","x":[1,2,{"y":"\u00e9"}]},"n":-1.5e-3}"#.utf8)
+        _ = try JSONReader.parse(document)
+        for length in 0..<document.count {
+            #expect(throws: WebAuthnError.self) { try JSONReader.parse(Array(document.prefix(length))) }
+        }
+    }
+}
