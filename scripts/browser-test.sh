@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs tests/browser: Debian's headless Chromium makes real WebAuthn responses with a CDP virtual
+# authenticator, and `sesame inspect` / `sesame verify` must accept them (and reject them when one
+# input is wrong). Installs chromium and chromium-driver when missing, keeps a Python virtualenv
+# with Selenium and pytest in .build/browser-venv, and builds the sesame binary.
+#
+# Environment:
+#   SESAME_BIN   use this sesame binary instead of building .build/debug/sesame
+#   SWIFT        the swift command (default: swift)
+#   SWIFT_BUILD_FLAGS  flags for `swift build`; pass the Makefile's so the normal build is reused
+#   PYTHON       the Python used to create the virtualenv (default: python3)
+#   BROWSER_TEST_TIMEOUT  seconds the whole pytest run may take (default: 180)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+venv="$root/.build/browser-venv"
+python="${PYTHON:-python3}"
+swift="${SWIFT:-swift}"
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+    sudo_cmd=(sudo)
+fi
+
+apt_install() {
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "browser-test: not a Debian/Ubuntu system; install: $*" >&2
+        exit 1
+    fi
+    echo "browser-test: installing $*"
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "$@"
+}
+
+# 1. Chromium and its driver, from Debian (Selenium Manager must never download a browser).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+if [ ${#missing[@]} -gt 0 ]; then
+    apt_install "${missing[@]}"
+fi
+
+# 2. The virtualenv with Selenium and pytest from PyPI.
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import selenium, pytest' >/dev/null 2>&1; then
+    rm -rf "$venv"
+    mkdir -p "$(dirname "$venv")"
+    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
+        rm -rf "$venv"
+        apt_install python3-venv
+        "$python" -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest
+fi
+
+# 3. The sesame binary.
+if [ -z "${SESAME_BIN:-}" ]; then
+    read -r -a build_flags <<<"${SWIFT_BUILD_FLAGS:-}"
+    "$swift" build "${build_flags[@]}" --product sesame
+    SESAME_BIN="$("$swift" build "${build_flags[@]}" --show-bin-path)/sesame"
+fi
+if [ ! -x "$SESAME_BIN" ]; then
+    echo "browser-test: $SESAME_BIN is not an executable" >&2
+    exit 1
+fi
+export SESAME_BIN
+
+# 4. The test. pytest's summary line ends the output; its status is this script's status.
+exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-180}" \
+    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE tests/browser/test_cli_browser.py
