@@ -51,20 +51,35 @@ public enum Base64URL {
 
     /// Decodes base64url from its UTF-8 bytes, with or without correct `=` padding.
     public static func decode(_ utf8: some Collection<UInt8>) throws(WebAuthnError) -> [UInt8] {
+        try decode(utf8, strictTrailingBits: true)
+    }
+
+    /// Like `decode`, but ignores non-zero unused bits in the last character (RFC 4648 §3.5 lets
+    /// decoders do so). Alphabet, length and padding stay strict. For values some clients and test
+    /// suites write by hand, such as a `userHandle` that was never real base64url; prefer `decode`.
+    public static func decodeIgnoringTrailingBits(_ string: String) throws(WebAuthnError) -> [UInt8] {
+        try decode(string.utf8, strictTrailingBits: false)
+    }
+
+    private static func decode(
+        _ utf8: some Collection<UInt8>, strictTrailingBits: Bool
+    ) throws(WebAuthnError) -> [UInt8] {
         let fast: Result<[UInt8], WebAuthnError>? = utf8.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(WebAuthnError) -> [UInt8] in try decodeBuffer(buffer) }
+            Result { () throws(WebAuthnError) -> [UInt8] in try decodeBuffer(buffer, strictTrailingBits) }
         }
         if let fast {
             return try fast.get()
         }
         let copy = Array(utf8)
         return try copy.withUnsafeBufferPointer { (buffer) throws(WebAuthnError) -> [UInt8] in
-            try decodeBuffer(buffer)
+            try decodeBuffer(buffer, strictTrailingBits)
         }
     }
 
     /// The decoder proper; every index it reads is below `length`, which never exceeds `input.count`.
-    private static func decodeBuffer(_ input: UnsafeBufferPointer<UInt8>) throws(WebAuthnError) -> [UInt8] {
+    private static func decodeBuffer(
+        _ input: UnsafeBufferPointer<UInt8>, _ strictTrailingBits: Bool
+    ) throws(WebAuthnError) -> [UInt8] {
         let padByte = UInt8(ascii: "=")
         var length = input.count
         var padding = 0
@@ -113,10 +128,10 @@ public enum Base64URL {
             out.append(UInt8(truncatingIfNeeded: chunk >> 16))
             if remainder == 3 {
                 out.append(UInt8(truncatingIfNeeded: chunk >> 8))
-                if chunk & 0xFF != 0 {
+                if strictTrailingBits, chunk & 0xFF != 0 {
                     throw WebAuthnError(.malformed, "base64url: non-zero unused bits in the last character")
                 }
-            } else if chunk & 0xFFFF != 0 {
+            } else if strictTrailingBits, chunk & 0xFFFF != 0 {
                 throw WebAuthnError(.malformed, "base64url: non-zero unused bits in the last character")
             }
         }

@@ -50,6 +50,18 @@ struct Base64URLTests {
         #expect(try Base64URL.decode(lazy) == Array("foobar".utf8))
     }
 
+    @Test func canIgnoreTrailingBitsWhenAsked() throws {
+        #expect(try Base64URL.decodeIgnoringTrailingBits("Zh") == [0x66])
+        #expect(try Base64URL.decodeIgnoringTrailingBits("Zm9") == [0x66, 0x6F])
+        #expect(try Base64URL.decodeIgnoringTrailingBits("Zm8=") == [0x66, 0x6F])
+        #expect(
+            ParsingFixtures.error { try Base64URL.decodeIgnoringTrailingBits("Zm+8") }
+                == WebAuthnError(.malformed, "base64url: '+' at offset 2 is not in the url-safe alphabet"))
+        #expect(
+            ParsingFixtures.error { try Base64URL.decodeIgnoringTrailingBits("Z") }
+                == WebAuthnError(.malformed, "base64url: impossible length (1 characters leave 6 stray bits)"))
+    }
+
     @Test(arguments: [
         ("Zg=", "base64url: 1 padding characters where 2 belong"),
         ("Zm8==", "base64url: 2 padding characters where 1 belong"),
