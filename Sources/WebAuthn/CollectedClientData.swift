@@ -1,5 +1,3 @@
-import Foundation
-
 /// CollectedClientData (WebAuthn §5.8.1), parsed as JSON; unknown members are ignored.
 public struct CollectedClientData: Sendable, Hashable {
     /// "webauthn.create" or "webauthn.get" (checked by the verifier, not here).
@@ -18,69 +16,53 @@ public struct CollectedClientData: Sendable, Hashable {
     /// Parses clientDataJSON. Requires string `type`, `challenge` (base64url) and `origin`; an
     /// optional `crossOrigin` must be a boolean and `topOrigin` a string. Failures throw `.malformed`.
     public init(json: [UInt8]) throws(WebAuthnError) {
-        let wire: Wire
+        let document: JSONValue
         do {
-            wire = try JSONDecoder().decode(Wire.self, from: Data(json))
-        } catch let error as WebAuthnError {
-            throw error
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw WebAuthnError(.malformed, "clientDataJSON: not a JSON object")
+            document = try JSONReader.parse(json)
         } catch {
-            throw WebAuthnError(.malformed, "clientDataJSON: not valid JSON")
+            throw WebAuthnError(.malformed, "clientDataJSON: not valid JSON (\(error.message))")
+        }
+        guard case .object = document else {
+            throw WebAuthnError(.malformed, "clientDataJSON: not a JSON object")
+        }
+        let type = try Self.required(document, "type")
+        let challengeText = try Self.required(document, "challenge")
+        let origin = try Self.required(document, "origin")
+        var crossOrigin: Bool?
+        if let member = document["crossOrigin"] {
+            guard let value = member.boolValue else {
+                throw WebAuthnError(.malformed, "clientDataJSON: crossOrigin is not a boolean")
+            }
+            crossOrigin = value
+        }
+        var topOrigin: String?
+        if let member = document["topOrigin"] {
+            guard let value = member.stringValue else {
+                throw WebAuthnError(.malformed, "clientDataJSON: topOrigin is not a string")
+            }
+            topOrigin = value
         }
         let challenge: [UInt8]
         do {
-            challenge = try Base64URL.decode(wire.challenge)
+            challenge = try Base64URL.decode(challengeText)
         } catch {
             throw WebAuthnError(.malformed, "clientDataJSON: challenge is not base64url (\(error.message))")
         }
-        self.type = wire.type
+        self.type = type
         self.challenge = challenge
-        self.origin = wire.origin
-        self.crossOrigin = wire.crossOrigin
-        self.topOrigin = wire.topOrigin
+        self.origin = origin
+        self.crossOrigin = crossOrigin
+        self.topOrigin = topOrigin
         self.raw = json
     }
 
-    /// The JSON members, decoded one by one so each failure names its member.
-    private struct Wire: Decodable {
-        var type: String
-        var challenge: String
-        var origin: String
-        var crossOrigin: Bool?
-        var topOrigin: String?
-
-        private enum Key: String, CodingKey {
-            case type, challenge, origin, crossOrigin, topOrigin
+    private static func required(_ document: JSONValue, _ name: String) throws(WebAuthnError) -> String {
+        guard let member = document[name] else {
+            throw WebAuthnError(.malformed, "clientDataJSON: \(name) is missing")
         }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            type = try Self.required(container, .type)
-            challenge = try Self.required(container, .challenge)
-            origin = try Self.required(container, .origin)
-            crossOrigin = try Self.optional(container, .crossOrigin, as: Bool.self, kind: "a boolean")
-            topOrigin = try Self.optional(container, .topOrigin, as: String.self, kind: "a string")
+        guard let value = member.stringValue else {
+            throw WebAuthnError(.malformed, "clientDataJSON: \(name) is not a string")
         }
-
-        private static func required(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> String {
-            guard container.contains(key) else {
-                throw WebAuthnError(.malformed, "clientDataJSON: \(key.rawValue) is missing")
-            }
-            guard let value = try? container.decode(String.self, forKey: key) else {
-                throw WebAuthnError(.malformed, "clientDataJSON: \(key.rawValue) is not a string")
-            }
-            return value
-        }
-
-        private static func optional<T: Decodable>(
-            _ container: KeyedDecodingContainer<Key>, _ key: Key, as: T.Type, kind: String
-        ) throws -> T? {
-            guard container.contains(key) else { return nil }
-            guard let value = try? container.decode(T.self, forKey: key) else {
-                throw WebAuthnError(.malformed, "clientDataJSON: \(key.rawValue) is not \(kind)")
-            }
-            return value
-        }
+        return value
     }
 }

@@ -58,14 +58,20 @@ struct CredentialJSON {
         return try CredentialJSON.decode(text, "response.\(name)")
     }
 
-    /// An optional base64url member of `response` (absent, null or empty string mean absent).
-    func optionalBytes(_ name: String) throws(WebAuthnError) -> [UInt8]? {
+    /// The optional `userHandle` member of `response` (absent, null or empty string mean absent).
+    func userHandle(_ name: String = "userHandle") throws(WebAuthnError) -> [UInt8]? {
         guard let member = response[name], !member.isNull else { return nil }
         guard let text = member.stringValue else {
             throw WebAuthnError(.malformed, "response.\(name) must be a base64url string")
         }
         if text.isEmpty { return nil }
-        return try CredentialJSON.decode(text, "response.\(name)")
+        // The user handle is opaque and only compared as bytes with the stored one; some relying
+        // parties set it from a string, so non-zero unused bits in the last character are ignored.
+        do {
+            return try Base64URL.decodeIgnoringTrailingBits(text)
+        } catch {
+            throw WebAuthnError(.malformed, "response.\(name) is not valid base64url: \(error.message)")
+        }
     }
 
     /// An optional array of strings in `response`.
@@ -153,6 +159,6 @@ public struct AuthenticationCredential: Sendable, Hashable {
         self.init(
             id: parsed.rawID, clientDataJSON: try parsed.bytes("clientDataJSON"),
             authenticatorData: try parsed.bytes("authenticatorData"), signature: try parsed.bytes("signature"),
-            userHandle: try parsed.optionalBytes("userHandle"), authenticatorAttachment: parsed.authenticatorAttachment)
+            userHandle: try parsed.userHandle(), authenticatorAttachment: parsed.authenticatorAttachment)
     }
 }
