@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release test fuzz bench format lint clean
+.PHONY: deps build release test browser-test fuzz bench format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -17,6 +17,12 @@ release: deps
 
 test: build
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
+
+# Real Chromium (Debian's chromium + chromium-driver, Selenium in a venv) makes credentials with a
+# CDP virtual authenticator; `sesame verify` and `sesame inspect` must accept them.
+browser-test: deps
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
