@@ -4,7 +4,9 @@
 // control to libFuzzer from the `<Target>_main` entry point SwiftPM expects.
 import PackageDescription
 
-let targets = ["FuzzCBOR", "FuzzAttestationObject", "FuzzAuthenticatorData", "FuzzClientData", "FuzzBase64URL"]
+let targets = [
+    "FuzzCBOR", "FuzzAttestationObject", "FuzzAuthenticatorData", "FuzzClientData", "FuzzBase64URL", "FuzzCredentialJSON",
+]
 
 let package = Package(
     name: "SesameFuzz",

@@ -10,7 +10,7 @@ seconds="${FUZZ_SECONDS:-30}"
 seed="${FUZZ_SEED:-1}"
 scratch="${FUZZ_SCRATCH:-$root/Fuzz/.build}"
 artifacts="${FUZZ_ARTIFACTS:-$root/.build/fuzz-artifacts}"
-targets=(FuzzCBOR FuzzAttestationObject FuzzAuthenticatorData FuzzClientData FuzzBase64URL)
+read -r -a targets <<< "${FUZZ_TARGETS:-FuzzCBOR FuzzAttestationObject FuzzAuthenticatorData FuzzClientData FuzzBase64URL FuzzCredentialJSON}"
 flags=(-c debug --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 
 cd "$root/Fuzz"

@@ -120,6 +120,7 @@ func run(_ scenario: Scenario) throws -> (raw: Double, json: Double, parsed: Dou
     if CommandLine.arguments.contains("--breakdown") {
         let parts: [(String, () throws -> Void)] = [
             ("credential JSON parse", { _ = try AuthenticationCredential(json: credentialJSON) }),
+            ("  of which JSON reading", { _ = try JSONReader.parse(credentialJSON) }),
             ("clientDataJSON parse", { _ = try CollectedClientData(json: clientData) }),
             ("authenticatorData parse", { _ = try AuthenticatorData(bytes: authenticatorData.raw) }),
             ("COSE key decode", { _ = try COSEKey(bytes: storedKeyBytes) }),
