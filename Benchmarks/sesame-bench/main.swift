@@ -60,7 +60,9 @@ let origin = "https://example.com"
 let challenge = [UInt8](repeating: 7, count: 32)
 
 func clientDataJSON() -> [UInt8] {
-    Array(#"{"type":"webauthn.get","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":false}"#.utf8)
+    Array(
+        #"{"type":"webauthn.get","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":false}"#
+            .utf8)
 }
 
 /// Inputs handed to py_webauthn so it verifies exactly what the core verified.
@@ -129,7 +131,9 @@ func run(_ scenario: Scenario) throws -> (raw: Double, json: Double, parsed: Dou
         ]
         for (label, body) in parts {
             let perSecond = try rate(seconds: 0.3, rounds: 2, body)
-            print("    \(scenario.name) \(label.padding(toLength: 26, withPad: " ", startingAt: 0)) \(String(format: "%7.2f", 1e6 / perSecond)) µs")
+            print(
+                "    \(scenario.name) \(label.padding(toLength: 26, withPad: " ", startingAt: 0)) \(String(format: "%7.2f", 1e6 / perSecond)) µs"
+            )
         }
     }
     let rawRate = rate { _ = raw.verify(signature, signedData) }
@@ -161,7 +165,9 @@ for scenario in scenarios {
             "\(scenario.name.padding(toLength: 6, withPad: " ", startingAt: 0))  \(format(result.raw))     \(format(result.json))   \(ratio(a))    \(format(result.parsed))    \(ratio(b))"
         )
         if scenario.name == "ES256" {
-            print("        ES256 targets: (a) >= 0.70 \(a >= 0.70 ? "met" : "MISSED"), (b) >= 0.90 \(b >= 0.90 ? "met" : "MISSED")")
+            print(
+                "        ES256 targets: (a) >= 0.70 \(a >= 0.70 ? "met" : "MISSED"), (b) >= 0.90 \(b >= 0.90 ? "met" : "MISSED")"
+            )
         }
     } catch {
         print("\(scenario.name): failed: \(error)")
@@ -190,8 +196,12 @@ if let python = ProcessInfo.processInfo.environment["SESAME_BENCH_PYTHON"],
         print("alg     Sesame (a)      py_webauthn     Sesame / py_webauthn")
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard fields.count == 2, let python = Double(fields[1]), let ours = fromJSONRates[String(fields[0])] else { continue }
-            print("\(String(fields[0]).padding(toLength: 6, withPad: " ", startingAt: 0))  \(format(ours))     \(format(python))    \(ratio(ours / python))x")
+            guard fields.count == 2, let python = Double(fields[1]), let ours = fromJSONRates[String(fields[0])] else {
+                continue
+            }
+            print(
+                "\(String(fields[0]).padding(toLength: 6, withPad: " ", startingAt: 0))  \(format(ours))     \(format(python))    \(ratio(ours / python))x"
+            )
             if fields[0] == "ES256" {
                 print("        ES256 target: >= 1.6x py_webauthn \(ours / python >= 1.6 ? "met" : "MISSED")")
             }

@@ -105,7 +105,9 @@ extension EVPKey {
         ]
         let ok = params.withUnsafeMutableBufferPointer {
             EVP_PKEY_fromdata(
-                context.pointer, &made, Int32(OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS) | Int32(OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS), $0.baseAddress)
+                context.pointer, &made,
+                Int32(OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS) | Int32(OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS),
+                $0.baseAddress)
         }
         guard ok == 1, let made else { throw OpenSSLError.library("EC domain parameters") }
         return EVPKey(owning: made)

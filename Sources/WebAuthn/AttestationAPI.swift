@@ -51,8 +51,12 @@ public struct AttestationInput: Sendable {
     public var clientDataHash: [UInt8]
     public var now: Date
     public var policy: AttestationPolicy
-    public init(statement: CBORValue, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], now: Date, policy: AttestationPolicy) {
-        self.statement = statement; self.authenticatorData = authenticatorData; self.clientDataHash = clientDataHash; self.now = now; self.policy = policy
+    public init(
+        statement: CBORValue, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], now: Date,
+        policy: AttestationPolicy
+    ) {
+        self.statement = statement; self.authenticatorData = authenticatorData; self.clientDataHash = clientDataHash;
+        self.now = now; self.policy = policy
     }
 }
 
@@ -66,8 +70,11 @@ public struct AttestationResult: Sendable {
     public var chainVerified: Bool
     /// Why the path was not verified (no anchors configured for the format, or none needed).
     public var chainNote: String?
-    public init(format: String, type: AttestationType, certificates: [X509Certificate], chainVerified: Bool, chainNote: String?) {
-        self.format = format; self.type = type; self.certificates = certificates; self.chainVerified = chainVerified; self.chainNote = chainNote
+    public init(
+        format: String, type: AttestationType, certificates: [X509Certificate], chainVerified: Bool, chainNote: String?
+    ) {
+        self.format = format; self.type = type; self.certificates = certificates; self.chainVerified = chainVerified;
+        self.chainNote = chainNote
     }
 }
 

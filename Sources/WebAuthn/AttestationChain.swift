@@ -4,7 +4,9 @@ import SesameCrypto
 /// Shared helpers for attestation formats that carry an `x5c` certificate path.
 public enum AttestationChain {
     /// Parses `attStmt.x5c`: a non-empty array of DER certificates, leaf first.
-    public static func certificates(from statement: CBORValue, format: String) throws(WebAuthnError) -> [X509Certificate] {
+    public static func certificates(from statement: CBORValue, format: String) throws(WebAuthnError)
+        -> [X509Certificate]
+    {
         guard let items = statement[textKey: "x5c"]?.arrayValue, !items.isEmpty else {
             throw WebAuthnError(.attestationStatement, "\(format): x5c must be a non-empty array of certificates")
         }
@@ -17,7 +19,8 @@ public enum AttestationChain {
             do {
                 certificates.append(try X509Certificate(der: der))
             } catch {
-                throw WebAuthnError(.attestationStatement, "\(format): x5c[\(index)] is not a valid certificate: \(error)")
+                throw WebAuthnError(
+                    .attestationStatement, "\(format): x5c[\(index)] is not a valid certificate: \(error)")
             }
         }
         return certificates
@@ -46,9 +49,14 @@ public enum AttestationChain {
 
     /// Rejects a path whose certificates are not valid at `now` even when no anchors are set,
     /// unless `skipValidity` (the conformance vectors with no pinned clock).
-    public static func checkValidity(_ certificates: [X509Certificate], format: String, now: Date) throws(WebAuthnError) {
-        for (index, certificate) in certificates.enumerated() where now < certificate.notBefore || now > certificate.notAfter {
-            throw WebAuthnError(.trustChain, "\(format): x5c[\(index)] is not valid at \(now) (valid \(certificate.notBefore) to \(certificate.notAfter))")
+    public static func checkValidity(_ certificates: [X509Certificate], format: String, now: Date) throws(WebAuthnError)
+    {
+        for (index, certificate) in certificates.enumerated()
+        where now < certificate.notBefore || now > certificate.notAfter {
+            throw WebAuthnError(
+                .trustChain,
+                "\(format): x5c[\(index)] is not valid at \(now) (valid \(certificate.notBefore) to \(certificate.notAfter))"
+            )
         }
     }
 }

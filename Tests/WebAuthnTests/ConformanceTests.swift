@@ -73,7 +73,8 @@ struct ConformanceTests {
         let relyingParty = RelyingParty(
             policy: try Self.policy(for: vector, algorithms: RelyingPartyPolicy.defaultAlgorithms))
         let state = AuthenticationState(
-            challenge: try Base64URL.decodeIgnoringTrailingBits(vector.challenge), userVerification: relyingParty.policy.userVerification)
+            challenge: try Base64URL.decodeIgnoringTrailingBits(vector.challenge),
+            userVerification: relyingParty.policy.userVerification)
         let outcome = Result { () throws -> VerifiedAuthentication in
             let credential = try AuthenticationCredential(json: vector.responseJSON)
             let stored = StoredCredential(

@@ -42,7 +42,8 @@ struct ConformanceVector: CustomTestStringConvertible, Sendable {
     var responseJSON: [UInt8] {
         guard var response = json["response"] else { return [] }
         if case .object(var object) = response, case .object(var inner)? = object["response"],
-            let attestation = inner["attestationObject"]?.string, attestation.contains(where: { $0 == "+" || $0 == "/" })
+            let attestation = inner["attestationObject"]?.string,
+            attestation.contains(where: { $0 == "+" || $0 == "/" })
         {
             inner["attestationObject"] = .string(
                 attestation.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
@@ -120,7 +121,9 @@ enum JSONValue: Decodable, Sendable {
     var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
 
     /// Back to JSON bytes.
-    var encoded: [UInt8] { Array((try? JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed])) ?? Data()) }
+    var encoded: [UInt8] {
+        Array((try? JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed])) ?? Data())
+    }
 
     private var foundation: Any {
         switch self {

@@ -12,7 +12,8 @@ struct JSONReaderTests {
                 == .object([
                     JSONMember(
                         name: "a",
-                        value: .array([.number("1"), .number("-2.5e3"), .number("0"), .bool(true), .bool(false), .null])),
+                        value: .array([.number("1"), .number("-2.5e3"), .number("0"), .bool(true), .bool(false), .null])
+                    ),
                     JSONMember(name: "b", value: .object([JSONMember(name: "c", value: .string("d"))])),
                     JSONMember(name: "e", value: .string("")),
                     JSONMember(name: "f", value: .array([])),
@@ -20,8 +21,11 @@ struct JSONReaderTests {
     }
 
     @Test func decodesEscapes() throws {
-        let value = try JSONReader.parse(Array(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u4e2d", "\ud83d\ude00", "https:\/\/x"]"#.utf8))
-        #expect(value == .array([.string("a\"b\\c/d\u{08}\u{0C}\n\r\t"), .string("é中"), .string("😀"), .string("https://x")]))
+        let value = try JSONReader.parse(
+            Array(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u4e2d", "\ud83d\ude00", "https:\/\/x"]"#.utf8))
+        #expect(
+            value
+                == .array([.string("a\"b\\c/d\u{08}\u{0C}\n\r\t"), .string("é中"), .string("😀"), .string("https://x")]))
     }
 
     @Test func keepsRawUTF8() throws {
@@ -39,7 +43,8 @@ struct JSONReaderTests {
 
     @Test func rejectsInvalidUTF8() {
         #expect(throws: WebAuthnError.self) { try JSONReader.parse([0x22, 0xC3, 0x28, 0x22]) }
-        #expect(throws: WebAuthnError.self) { try JSONReader.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }  // encoded surrogate
+        // An encoded surrogate is not valid UTF-8.
+        #expect(throws: WebAuthnError.self) { try JSONReader.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }
     }
 
     @Test func limitsNesting() throws {
@@ -70,7 +75,8 @@ struct JSONReaderTests {
     }
 
     @Test func truncationsNeverCrash() throws {
-        let document = Array(#"{"id":"AAAA","response":{"clientDataJSON":"e30","x":[1,2,{"y":"\u00e9"}]},"n":-1.5e-3}"#.utf8)
+        let document = Array(
+            #"{"id":"AAAA","response":{"clientDataJSON":"e30","x":[1,2,{"y":"\u00e9"}]},"n":-1.5e-3}"#.utf8)
         _ = try JSONReader.parse(document)
         for length in 0..<document.count {
             #expect(throws: WebAuthnError.self) { try JSONReader.parse(Array(document.prefix(length))) }

@@ -44,7 +44,10 @@ struct RelyingPartyTests {
         #expect(result.transports == ["internal"])
     }
 
-    @Test(arguments: [(KeyType.ed25519, COSEAlgorithm.edDSA), (.rsa(bits: 2048), .rs256), (.rsa(bits: 2048), .ps256), (.ec(.p384), .es384), (.ec(.p521), .es512)])
+    @Test(arguments: [
+        (KeyType.ed25519, COSEAlgorithm.edDSA), (.rsa(bits: 2048), .rs256), (.rsa(bits: 2048), .ps256),
+        (.ec(.p384), .es384), (.ec(.p521), .es512),
+    ])
     func everyAlgorithmRegistersAndAuthenticates(keyType: KeyType, algorithm: COSEAlgorithm) throws {
         var authenticator = try TestAuthenticator(keyType: keyType, algorithm: algorithm)
         let rp = relyingParty()
@@ -63,7 +66,8 @@ struct RelyingPartyTests {
         let rp = relyingParty()
         let response = try TestAuthenticator().register(challenge: Array(repeating: 1, count: 32))
         expectCode(.challenge) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -73,7 +77,8 @@ struct RelyingPartyTests {
         let rp = relyingParty()
         let response = try authenticator.register(challenge: challenge)
         expectCode(.origin) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -94,15 +99,18 @@ struct RelyingPartyTests {
         response.clientDataJSON = authenticator.clientData(type: "webauthn.get", challenge: challenge)
         let rp = relyingParty()
         expectCode(.type) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
     @Test func registrationRejectsWrongRPIDHash() throws {
-        let response = try TestAuthenticator().register(challenge: challenge, rpIDHash: Digest.sha256(Array("other.com".utf8)))
+        let response = try TestAuthenticator().register(
+            challenge: challenge, rpIDHash: Digest.sha256(Array("other.com".utf8)))
         let rp = relyingParty()
         expectCode(.rpID) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -112,7 +120,8 @@ struct RelyingPartyTests {
         let response = try authenticator.register(challenge: challenge)
         let rp = relyingParty()
         expectCode(.userPresence) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -136,7 +145,8 @@ struct RelyingPartyTests {
         let response = try authenticator.register(challenge: challenge)
         let rp = relyingParty()
         expectCode(.backupState) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -144,17 +154,21 @@ struct RelyingPartyTests {
         let response = try TestAuthenticator().register(challenge: challenge)
         let rp = relyingParty { $0.allowedAlgorithms = [.edDSA] }
         expectCode(.algorithm) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
     @Test func packedSelfAttestationSignatureIsChecked() throws {
         var response = try TestAuthenticator().register(challenge: challenge, format: "packed")
         // Same client data but a different byte in it: the self-attestation signature no longer matches.
-        response.clientDataJSON = Array(String(decoding: response.clientDataJSON, as: UTF8.self).replacingOccurrences(of: "}", with: ",\"x\":1}").utf8)
+        response.clientDataJSON = Array(
+            String(decoding: response.clientDataJSON, as: UTF8.self).replacingOccurrences(of: "}", with: ",\"x\":1}")
+                .utf8)
         let rp = relyingParty()
         expectCode(.signature) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -162,7 +176,8 @@ struct RelyingPartyTests {
         let response = try TestAuthenticator().register(challenge: challenge, format: "made-up")
         let rp = relyingParty()
         expectCode(.unsupportedFormat) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -171,21 +186,26 @@ struct RelyingPartyTests {
             challenge: challenge, clientDataExtra: #","crossOrigin":true,"topOrigin":"https://top.example""#)
         let strict = relyingParty()
         expectCode(.crossOrigin) {
-            _ = try strict.finishRegistration(response, state: strict.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try strict.finishRegistration(
+                response, state: strict.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
         let open = relyingParty { $0.crossOrigin = .allow(topOrigins: nil) }
-        _ = try open.finishRegistration(response, state: open.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+        _ = try open.finishRegistration(
+            response, state: open.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         let pinned = relyingParty { $0.crossOrigin = .allow(topOrigins: ["https://other.example"]) }
         expectCode(.topOrigin) {
-            _ = try pinned.finishRegistration(response, state: pinned.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try pinned.finishRegistration(
+                response, state: pinned.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
     @Test func topOriginWithoutCrossOriginIsRejected() throws {
-        let response = try TestAuthenticator().register(challenge: challenge, clientDataExtra: #","topOrigin":"https://top.example""#)
+        let response = try TestAuthenticator().register(
+            challenge: challenge, clientDataExtra: #","topOrigin":"https://top.example""#)
         let rp = relyingParty { $0.crossOrigin = .allow(topOrigins: nil) }
         expectCode(.topOrigin) {
-            _ = try rp.finishRegistration(response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                response, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
     }
 
@@ -239,7 +259,8 @@ struct RelyingPartyTests {
         let rp = relyingParty()
         let result = try rp.finishAuthentication(
             try authenticator.assert(challenge: challenge, userHandle: userHandle),
-            state: rp.beginAuthentication(challenge: challenge), stored: try storedCredential(authenticator, signCount: 4))
+            state: rp.beginAuthentication(challenge: challenge),
+            stored: try storedCredential(authenticator, signCount: 4))
         #expect(result.signCount == 5)
         #expect(!result.counterRegressed)
         #expect(result.userHandle == userHandle)
@@ -252,7 +273,8 @@ struct RelyingPartyTests {
         let stored = try storedCredential(authenticator, signCount: 4)
         let strict = relyingParty()
         expectCode(.signCount) {
-            _ = try strict.finishAuthentication(assertion, state: strict.beginAuthentication(challenge: challenge), stored: stored)
+            _ = try strict.finishAuthentication(
+                assertion, state: strict.beginAuthentication(challenge: challenge), stored: stored)
         }
         let lenient = relyingParty { $0.counter = .flag }
         let result = try lenient.finishAuthentication(
@@ -298,7 +320,8 @@ struct RelyingPartyTests {
         let rp = relyingParty()
         expectCode(.signature) {
             _ = try rp.finishAuthentication(
-                assertion, state: rp.beginAuthentication(challenge: challenge), stored: try storedCredential(authenticator))
+                assertion, state: rp.beginAuthentication(challenge: challenge),
+                stored: try storedCredential(authenticator))
         }
     }
 
@@ -318,7 +341,8 @@ struct RelyingPartyTests {
         let rp = relyingParty()
         expectCode(.credentialID) {
             _ = try rp.finishAuthentication(
-                try authenticator.assert(challenge: challenge, userHandle: [1]), state: rp.beginAuthentication(challenge: challenge),
+                try authenticator.assert(challenge: challenge, userHandle: [1]),
+                state: rp.beginAuthentication(challenge: challenge),
                 stored: try storedCredential(authenticator))
         }
     }
@@ -341,17 +365,22 @@ struct RelyingPartyTests {
         let rp = relyingParty()
         expectCode(.type) {
             _ = try rp.finishAuthentication(
-                assertion, state: rp.beginAuthentication(challenge: challenge), stored: try storedCredential(authenticator))
+                assertion, state: rp.beginAuthentication(challenge: challenge),
+                stored: try storedCredential(authenticator))
         }
     }
 
     @Test func tokenBindingStatusIsChecked() throws {
         let rp = relyingParty()
-        let bad = try TestAuthenticator().register(challenge: challenge, clientDataExtra: #","tokenBinding":{"status":"not-supported"}"#)
+        let bad = try TestAuthenticator().register(
+            challenge: challenge, clientDataExtra: #","tokenBinding":{"status":"not-supported"}"#)
         expectCode(.tokenBinding) {
-            _ = try rp.finishRegistration(bad, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+            _ = try rp.finishRegistration(
+                bad, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
         }
-        let ignored = try TestAuthenticator().register(challenge: challenge, clientDataExtra: #","tokenBinding":"unused""#)
-        _ = try rp.finishRegistration(ignored, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
+        let ignored = try TestAuthenticator().register(
+            challenge: challenge, clientDataExtra: #","tokenBinding":"unused""#)
+        _ = try rp.finishRegistration(
+            ignored, state: rp.beginRegistration(challenge: challenge, userHandle: userHandle), now: now)
     }
 }

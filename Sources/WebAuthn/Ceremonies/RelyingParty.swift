@@ -43,7 +43,8 @@ public struct RelyingParty: Sendable {
         guard state.algorithms.contains(attested.credentialPublicKey.algorithm) else {
             throw WebAuthnError(
                 .algorithm,
-                "credential algorithm \(attested.credentialPublicKey.algorithm.name) was not offered in pubKeyCredParams")
+                "credential algorithm \(attested.credentialPublicKey.algorithm.name) was not offered in pubKeyCredParams"
+            )
         }
         // Step 24: client extension outputs are not requested by this relying party, so none are checked.
         // Steps 25–27: determine the format and verify the statement; assess trust (§6.5.4).
@@ -146,7 +147,9 @@ public struct RelyingParty: Sendable {
     // MARK: Shared steps
 
     /// §7.1 steps 11–15 / §7.2 steps 12–15.
-    func checkClientData(_ clientData: CollectedClientData, expectedType: String, challenge: [UInt8]) throws(WebAuthnError) {
+    func checkClientData(_ clientData: CollectedClientData, expectedType: String, challenge: [UInt8])
+        throws(WebAuthnError)
+    {
         guard clientData.type == expectedType else {
             throw WebAuthnError(.type, "clientData.type is \"\(clientData.type)\", expected \"\(expectedType)\"")
         }
@@ -173,7 +176,8 @@ public struct RelyingParty: Sendable {
         }
         // WebAuthn Level 2 step: a tokenBinding object, when sent, must say present or supported.
         if let status = clientData.tokenBindingStatus, status != "present", status != "supported" {
-            throw WebAuthnError(.tokenBinding, "clientData.tokenBinding.status \"\(status)\" is not present or supported")
+            throw WebAuthnError(
+                .tokenBinding, "clientData.tokenBinding.status \"\(status)\" is not present or supported")
         }
     }
 

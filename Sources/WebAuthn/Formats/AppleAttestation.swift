@@ -31,7 +31,8 @@ public enum AppleAttestation: AttestationFormatVerifier {
         }
         // Step 5: Anonymization CA.
         try AttestationChain.checkValidity(certificates, format: format, now: input.now)
-        let (verified, note) = try AttestationChain.check(certificates, format: format, policy: input.policy, now: input.now)
+        let (verified, note) = try AttestationChain.check(
+            certificates, format: format, policy: input.policy, now: input.now)
         return AttestationResult(
             format: format, type: .anonCA, certificates: certificates, chainVerified: verified, chainNote: note)
     }

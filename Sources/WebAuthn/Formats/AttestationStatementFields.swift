@@ -71,10 +71,12 @@ enum AttestationStatementFields {
         }
         guard let extensionAAGUID else { return }
         if certificate.extension(oid: "1.3.6.1.4.1.45724.1.1.4")?.critical == true {
-            throw WebAuthnError(.aaguidExtension, "\(format): the FIDO AAGUID certificate extension must not be critical")
+            throw WebAuthnError(
+                .aaguidExtension, "\(format): the FIDO AAGUID certificate extension must not be critical")
         }
         guard extensionAAGUID == input.authenticatorData.attestedCredentialData?.aaguid else {
-            throw WebAuthnError(.aaguidExtension, "\(format): certificate AAGUID differs from the authenticator data AAGUID")
+            throw WebAuthnError(
+                .aaguidExtension, "\(format): certificate AAGUID differs from the authenticator data AAGUID")
         }
     }
 

@@ -40,7 +40,8 @@ public enum FIDOU2FAttestation: AttestationFormatVerifier {
             signature, over: verificationData, key: certificateKey, algorithm: .es256, format: format)
         // Step 7: trust.
         try AttestationChain.checkValidity(certificates, format: format, now: input.now)
-        let (verified, note) = try AttestationChain.check(certificates, format: format, policy: input.policy, now: input.now)
+        let (verified, note) = try AttestationChain.check(
+            certificates, format: format, policy: input.policy, now: input.now)
         return AttestationResult(
             format: format, type: .basic, certificates: certificates, chainVerified: verified, chainNote: note)
     }

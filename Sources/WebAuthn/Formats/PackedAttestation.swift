@@ -32,7 +32,9 @@ public enum PackedAttestation: AttestationFormatVerifier {
         let credentialKey = try AttestationStatementFields.credentialKey(input, format: format)
         guard credentialKey.algorithm == algorithm else {
             throw WebAuthnError(
-                .algorithm, "packed: self attestation alg \(algorithm.name) differs from the credential's \(credentialKey.algorithm.name)")
+                .algorithm,
+                "packed: self attestation alg \(algorithm.name) differs from the credential's \(credentialKey.algorithm.name)"
+            )
         }
         try AttestationStatementFields.verifySignature(
             signature, over: signedData, key: try credentialKey.publicKey(), algorithm: algorithm, format: format)
@@ -49,11 +51,13 @@ public enum PackedAttestation: AttestationFormatVerifier {
         let subject = certificate.subject
         for (name, label) in [("C", "country"), ("O", "organization"), ("CN", "common name")]
         where subject.values(of: name).first?.isEmpty ?? true {
-            throw WebAuthnError(.attestationStatement, "packed: attestation certificate subject has no \(label) (\(name))")
+            throw WebAuthnError(
+                .attestationStatement, "packed: attestation certificate subject has no \(label) (\(name))")
         }
         guard subject.values(of: "OU") == ["Authenticator Attestation"] else {
             throw WebAuthnError(
-                .attestationStatement, "packed: attestation certificate subject OU must be \"Authenticator Attestation\"")
+                .attestationStatement,
+                "packed: attestation certificate subject OU must be \"Authenticator Attestation\"")
         }
         if certificate.basicConstraints?.isCA == true {
             throw WebAuthnError(.attestationStatement, "packed: attestation certificate must not be a CA")

@@ -77,11 +77,13 @@ struct CollectedClientDataTests {
     @Test func rejectsSomethingThatIsNotAJSONObject() {
         #expect(
             Self.error("")
-                == WebAuthnError(.malformed, "clientDataJSON: not valid JSON (JSON: unexpected end of input at byte 0)"))
+                == WebAuthnError(.malformed, "clientDataJSON: not valid JSON (JSON: unexpected end of input at byte 0)")
+        )
         #expect(
             Self.error("{")
                 == WebAuthnError(.malformed, "clientDataJSON: not valid JSON (JSON: expected a member name at byte 1)"))
-        #expect(Self.error(String(Self.valid.dropLast()))?.message.hasPrefix("clientDataJSON: not valid JSON (") == true)
+        #expect(
+            Self.error(String(Self.valid.dropLast()))?.message.hasPrefix("clientDataJSON: not valid JSON (") == true)
         #expect(Self.error("[]") == WebAuthnError(.malformed, "clientDataJSON: not a JSON object"))
         #expect(Self.error(#""webauthn.get""#) == WebAuthnError(.malformed, "clientDataJSON: not a JSON object"))
         #expect(
