@@ -9,7 +9,7 @@ public enum AppleAttestation: AttestationFormatVerifier {
         let certificates = try AttestationChain.certificates(from: input.statement, format: format)
         let credentialCertificate = certificates[0]
         // Step 2: nonce = SHA-256(authenticatorData ‖ clientDataHash).
-        let nonce = Digest.sha256(AttestationStatementFields.signedData(input))
+        let nonce = Digest.sha256(FormatStatementSupport.signedData(input))
         // Step 3: the certificate's 1.2.840.113635.100.8.2 extension holds that nonce.
         let certificateNonce: [UInt8]?
         do {
@@ -24,9 +24,9 @@ public enum AppleAttestation: AttestationFormatVerifier {
             throw WebAuthnError(.attestationStatement, "apple: the certificate nonce does not match the attestation")
         }
         // Step 4: the credential key is the certificate's subject key.
-        let credentialKey = try AttestationStatementFields.credentialKey(input, format: format)
-        let certificateKey = try AttestationStatementFields.leafKey(credentialCertificate, format: format)
-        guard AttestationStatementFields.sameKey(credentialKey, certificateKey) else {
+        let credentialKey = try FormatStatementSupport.attestedCredential(input, format: format).credentialPublicKey
+        let certificateKey = try FormatStatementSupport.publicKey(of: credentialCertificate, format: format)
+        guard FormatStatementSupport.sameKey(credentialKey.components, certificateKey.components) else {
             throw WebAuthnError(.attestationStatement, "apple: the credential key differs from the certificate key")
         }
         // Step 5: Anonymization CA.

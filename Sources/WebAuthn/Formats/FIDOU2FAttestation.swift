@@ -6,13 +6,13 @@ public enum FIDOU2FAttestation: AttestationFormatVerifier {
 
     public static func verify(_ input: AttestationInput) throws(WebAuthnError) -> AttestationResult {
         // Step 1: x5c and sig.
-        let signature = try AttestationStatementFields.bytes(input.statement, "sig", format: format)
+        let signature = try FormatStatementSupport.bytes(input.statement, "sig", format: format)
         let certificates = try AttestationChain.certificates(from: input.statement, format: format)
         // Step 2: exactly one certificate, whose key is an EC P-256 key.
         guard certificates.count == 1 else {
             throw WebAuthnError(.attestationStatement, "fido-u2f: x5c must hold exactly one certificate")
         }
-        let certificateKey = try AttestationStatementFields.leafKey(certificates[0], format: format)
+        let certificateKey = try FormatStatementSupport.publicKey(of: certificates[0], format: format)
         guard certificateKey.type == .ec(.p256) else {
             throw WebAuthnError(.attestationStatement, "fido-u2f: attestation certificate key is not an EC P-256 key")
         }
@@ -36,8 +36,9 @@ public enum FIDOU2FAttestation: AttestationFormatVerifier {
         verificationData.append(contentsOf: x)
         verificationData.append(contentsOf: y)
         // Step 6: ECDSA P-256 with SHA-256.
-        try AttestationStatementFields.verifySignature(
-            signature, over: verificationData, key: certificateKey, algorithm: .es256, format: format)
+        try FormatStatementSupport.verifySignature(
+            signature, over: verificationData, key: certificateKey, algorithm: .ecdsa(.sha256), format: format,
+            what: "attestation signature")
         // Step 7: trust.
         try AttestationChain.checkValidity(certificates, format: format, now: input.now)
         let (verified, note) = try AttestationChain.check(

@@ -1,8 +1,8 @@
 import Foundation
 import SesameCrypto
 
-/// Field reading and key checks for the `tpm`, `android-key` and `android-safetynet` verifiers,
-/// so each reports a missing or mistyped member and a key mismatch the same way.
+/// Field reading, signature and key checks shared by the attestation statement verifiers, so
+/// each reports a missing or mistyped member, a bad signature and a key mismatch the same way.
 enum FormatStatementSupport {
     /// `attStmt.alg` as a COSE algorithm the core knows.
     static func algorithm(_ statement: CBORValue, format: String) throws(WebAuthnError) -> COSEAlgorithm {
@@ -106,5 +106,34 @@ enum FormatStatementSupport {
     static func stripped(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return [] }
         return bytes[first...]
+    }
+
+    /// authenticatorData ‖ clientDataHash: what packed, android-key and apple sign or hash.
+    static func signedData(_ input: AttestationInput) -> [UInt8] {
+        var data = input.authenticatorData.raw
+        data.append(contentsOf: input.clientDataHash)
+        return data
+    }
+
+    /// §8.2.1/§8.3.1: the FIDO AAGUID extension, when present, must not be critical and must
+    /// equal the AAGUID in the attested credential data.
+    static func checkAAGUIDExtension(
+        _ certificate: X509Certificate, input: AttestationInput, format: String
+    ) throws(WebAuthnError) {
+        let extensionAAGUID: [UInt8]?
+        do {
+            extensionAAGUID = try certificate.fidoAAGUID()
+        } catch {
+            throw WebAuthnError(.aaguidExtension, "\(format): the FIDO AAGUID certificate extension is malformed")
+        }
+        guard let extensionAAGUID else { return }
+        if certificate.extension(oid: "1.3.6.1.4.1.45724.1.1.4")?.critical == true {
+            throw WebAuthnError(
+                .aaguidExtension, "\(format): the FIDO AAGUID certificate extension must not be critical")
+        }
+        guard extensionAAGUID == input.authenticatorData.attestedCredentialData?.aaguid else {
+            throw WebAuthnError(
+                .aaguidExtension, "\(format): certificate AAGUID differs from the authenticator data AAGUID")
+        }
     }
 }

@@ -6,20 +6,21 @@ public enum PackedAttestation: AttestationFormatVerifier {
 
     public static func verify(_ input: AttestationInput) throws(WebAuthnError) -> AttestationResult {
         // §8.2 verification procedure, step 1: alg and sig are present; x5c optional.
-        let algorithm = try AttestationStatementFields.algorithm(input.statement, format: format)
-        let signature = try AttestationStatementFields.bytes(input.statement, "sig", format: format)
-        let signedData = AttestationStatementFields.signedData(input)
+        let algorithm = try FormatStatementSupport.algorithm(input.statement, format: format)
+        let signature = try FormatStatementSupport.bytes(input.statement, "sig", format: format)
+        let signedData = FormatStatementSupport.signedData(input)
 
         if input.statement[textKey: "x5c"] != nil {
             // Step 2: x5c present: sig verifies with the attestation certificate's key and alg.
             let certificates = try AttestationChain.certificates(from: input.statement, format: format)
             let leaf = certificates[0]
-            let key = try AttestationStatementFields.leafKey(leaf, format: format)
-            try AttestationStatementFields.verifySignature(
-                signature, over: signedData, key: key, algorithm: algorithm, format: format)
+            let key = try FormatStatementSupport.publicKey(of: leaf, format: format)
+            try FormatStatementSupport.verifySignature(
+                signature, over: signedData, key: key, algorithm: algorithm.signatureAlgorithm, format: format,
+                what: "attestation signature")
             // Step 2, bullets 2–3: certificate requirements (§8.2.1) and the AAGUID extension.
             try checkCertificateRequirements(leaf)
-            try AttestationStatementFields.checkAAGUIDExtension(leaf, input: input, format: format)
+            try FormatStatementSupport.checkAAGUIDExtension(leaf, input: input, format: format)
             try AttestationChain.checkValidity(certificates, format: format, now: input.now)
             let (verified, note) = try AttestationChain.check(
                 certificates, format: format, policy: input.policy, now: input.now)
@@ -29,15 +30,16 @@ public enum PackedAttestation: AttestationFormatVerifier {
         }
 
         // Step 3: self attestation: alg is the credential's, and the credential key signs.
-        let credentialKey = try AttestationStatementFields.credentialKey(input, format: format)
+        let credentialKey = try FormatStatementSupport.attestedCredential(input, format: format).credentialPublicKey
         guard credentialKey.algorithm == algorithm else {
             throw WebAuthnError(
                 .algorithm,
                 "packed: self attestation alg \(algorithm.name) differs from the credential's \(credentialKey.algorithm.name)"
             )
         }
-        try AttestationStatementFields.verifySignature(
-            signature, over: signedData, key: try credentialKey.publicKey(), algorithm: algorithm, format: format)
+        try FormatStatementSupport.verifySignature(
+            signature, over: signedData, key: try credentialKey.publicKey(), algorithm: algorithm.signatureAlgorithm,
+            format: format, what: "self-attestation signature")
         return AttestationResult(
             format: format, type: .self, certificates: [], chainVerified: false,
             chainNote: "self attestation has no certificate path")
