@@ -33,6 +33,19 @@ let package = Package(
         // Codable wire types shared by the server and the SDK. Foundation only.
         .target(name: "SesameWire"),
 
+        // Storage: protocols per aggregate and an in-memory implementation (tests); SQLite behind them.
+        .target(name: "SesameStore"),
+        .target(name: "SesameSQLite", dependencies: ["SesameStore", "CSQLite"]),
+
+        // The identity domain: tenants, clients, connections, users, ceremonies, tokens. No HTTP.
+        .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
+
+        // libmicrohttpd transport, router, request context, error mapping, handlers, pages.
+        .target(name: "SesameHTTP", dependencies: ["SesameService", "SesameWire", "CMicroHTTPD"]),
+
+        // A software FIDO2 authenticator (tests, the CLI, Linux apps).
+        .target(name: "SesameSoftwareAuthenticator", dependencies: ["WebAuthn", "SesameCrypto"]),
+
         // The `sesame` command line: argument parsing and commands, testable as a library.
         .target(name: "SesameCLI", dependencies: ["WebAuthn", "SesameCrypto", "SesameWire"]),
         .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
@@ -46,6 +59,17 @@ let package = Package(
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SesameCrypto"]),
         .testTarget(name: "SesameWireTests", dependencies: ["SesameWire"]),
         .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI", "WebAuthn"]),
+        .testTarget(name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQLite"]),
+        .testTarget(
+            name: "SesameServiceTests",
+            dependencies: ["SesameService", "SesameStore", "SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),
+        .testTarget(
+            name: "SesameHTTPTests",
+            dependencies: [
+                "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesameSoftwareAuthenticator", "SesameWire",
+            ]),
+        .testTarget(
+            name: "SesameSoftwareAuthenticatorTests", dependencies: ["SesameSoftwareAuthenticator", "WebAuthn"]),
     ],
     swiftLanguageModes: [.v6]
 )

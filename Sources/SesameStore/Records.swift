@@ -1,0 +1,449 @@
+import Foundation
+
+// The stored aggregates. Every record carries the tenant id; every store call takes it.
+// `version` is the record's schema version: conversions between versions are plain functions.
+
+/// One deployment of an identity domain, chosen per request by the Host header.
+public struct TenantRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = TenantRecord.currentVersion
+    public var id: String
+    public var name: String
+    /// The primary host (no port), e.g. "login.example.com" or "localhost".
+    public var domain: String
+    /// More hosts that resolve to this tenant.
+    public var customDomains: [String]
+    /// The WebAuthn RP ID: the domain or a registrable parent of it.
+    public var rpID: String
+    /// The base URL the server is reached at, e.g. "https://login.example.com" (issuer = this + "/").
+    public var publicURL: String
+    /// Web origins allowed in clientDataJSON besides the public URL's own origin.
+    public var allowedOrigins: [String]
+    /// Origins published in /.well-known/webauthn (WebAuthn related origins).
+    public var relatedOrigins: [String]
+    /// Lifetimes, in seconds.
+    public var accessTokenLifetime: Int
+    public var idTokenLifetime: Int
+    public var refreshTokenLifetime: Int
+    public var refreshTokenIdleLifetime: Int
+    /// The connection used when a request names no realm.
+    public var defaultConnectionID: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: String, name: String, domain: String, customDomains: [String] = [], rpID: String, publicURL: String,
+        allowedOrigins: [String] = [], relatedOrigins: [String] = [], accessTokenLifetime: Int = 86_400,
+        idTokenLifetime: Int = 36_000, refreshTokenLifetime: Int = 2_592_000,
+        refreshTokenIdleLifetime: Int = 1_296_000, defaultConnectionID: String? = nil, createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.domain = domain
+        self.customDomains = customDomains
+        self.rpID = rpID
+        self.publicURL = publicURL
+        self.allowedOrigins = allowedOrigins
+        self.relatedOrigins = relatedOrigins
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshTokenIdleLifetime = refreshTokenIdleLifetime
+        self.defaultConnectionID = defaultConnectionID
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// iOS app settings of a client: produce apple-app-site-association and the `https://<rpId>` origin.
+public struct IOSAppSettings: Sendable, Hashable, Codable {
+    public var teamID: String
+    public var bundleIdentifier: String
+    public init(teamID: String, bundleIdentifier: String) {
+        self.teamID = teamID
+        self.bundleIdentifier = bundleIdentifier
+    }
+}
+
+/// Android app settings of a client: produce assetlinks.json and `android:apk-key-hash:` origins.
+public struct AndroidAppSettings: Sendable, Hashable, Codable {
+    public var packageName: String
+    /// SHA-256 signing-certificate fingerprints, "AB:CD:…" (32 bytes, colon-separated hex).
+    public var sha256CertFingerprints: [String]
+    public init(packageName: String, sha256CertFingerprints: [String]) {
+        self.packageName = packageName
+        self.sha256CertFingerprints = sha256CertFingerprints
+    }
+}
+
+/// A client's access to an API (Auth0's client grant): which audience, which scopes.
+public struct ClientGrantSettings: Sendable, Hashable, Codable {
+    public var audience: String
+    public var scopes: [String]
+    public init(audience: String, scopes: [String]) {
+        self.audience = audience
+        self.scopes = scopes
+    }
+}
+
+/// An application.
+public struct ClientRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = ClientRecord.currentVersion
+    public var tenantID: String
+    /// The public client_id.
+    public var id: String
+    public var name: String
+    /// "native", "spa", "regular_web" or "non_interactive" (m2m).
+    public var appType: String
+    public var grantTypes: [String]
+    public var callbacks: [String]
+    public var allowedOrigins: [String]
+    public var isFirstParty: Bool
+    /// "none", "client_secret_post" or "client_secret_basic".
+    public var tokenEndpointAuthMethod: String
+    /// SHA-256 of the client secret; nil for public clients.
+    public var secretHash: [UInt8]?
+    /// JWT signing algorithm for this client's tokens: "RS256", "ES256" or "EdDSA".
+    public var jwtAlgorithm: String
+    public var ios: IOSAppSettings?
+    public var android: AndroidAppSettings?
+    /// APIs this client may call with client_credentials.
+    public var grants: [ClientGrantSettings]
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        tenantID: String, id: String, name: String, appType: String, grantTypes: [String], callbacks: [String] = [],
+        allowedOrigins: [String] = [], isFirstParty: Bool = true, tokenEndpointAuthMethod: String = "none",
+        secretHash: [UInt8]? = nil, jwtAlgorithm: String = "RS256", ios: IOSAppSettings? = nil,
+        android: AndroidAppSettings? = nil, grants: [ClientGrantSettings] = [], createdAt: Date, updatedAt: Date
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.name = name
+        self.appType = appType
+        self.grantTypes = grantTypes
+        self.callbacks = callbacks
+        self.allowedOrigins = allowedOrigins
+        self.isFirstParty = isFirstParty
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.secretHash = secretHash
+        self.jwtAlgorithm = jwtAlgorithm
+        self.ios = ios
+        self.android = android
+        self.grants = grants
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Whether an identifier is collected, and whether it is required.
+public struct IdentifierPolicy: Sendable, Hashable, Codable {
+    public var email: IdentifierRule
+    public var phoneNumber: IdentifierRule
+    public var username: IdentifierRule
+    public init(email: IdentifierRule = .required, phoneNumber: IdentifierRule = .disabled, username: IdentifierRule = .optional) {
+        self.email = email
+        self.phoneNumber = phoneNumber
+        self.username = username
+    }
+}
+
+/// One identifier's rule in a connection.
+public enum IdentifierRule: String, Sendable, Hashable, Codable {
+    case required
+    case optional
+    case disabled
+}
+
+/// A connection's passkey policy.
+public struct PasskeyPolicy: Sendable, Hashable, Codable {
+    public var enabled: Bool
+    /// "both", "autofill" or "button" (Auth0's challenge_ui).
+    public var challengeUI: String
+    public var progressiveEnrollmentEnabled: Bool
+    public var localEnrollmentEnabled: Bool
+    /// "required", "preferred" or "discouraged".
+    public var userVerification: String
+    /// At most this many passkeys per user.
+    public var maxPasskeysPerUser: Int
+    public init(
+        enabled: Bool = true, challengeUI: String = "both", progressiveEnrollmentEnabled: Bool = true,
+        localEnrollmentEnabled: Bool = true, userVerification: String = "preferred", maxPasskeysPerUser: Int = 20
+    ) {
+        self.enabled = enabled
+        self.challengeUI = challengeUI
+        self.progressiveEnrollmentEnabled = progressiveEnrollmentEnabled
+        self.localEnrollmentEnabled = localEnrollmentEnabled
+        self.userVerification = userVerification
+        self.maxPasskeysPerUser = maxPasskeysPerUser
+    }
+}
+
+/// A connection's password policy (passwords arrive with a later issue; stored now).
+public struct PasswordPolicy: Sendable, Hashable, Codable {
+    public var enabled: Bool
+    public var minLength: Int
+    public init(enabled: Bool = false, minLength: Int = 12) {
+        self.enabled = enabled
+        self.minLength = minLength
+    }
+}
+
+/// A user directory ("realm" on the wire).
+public struct ConnectionRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = ConnectionRecord.currentVersion
+    public var tenantID: String
+    public var id: String
+    /// Unique per tenant; what clients send as `realm`.
+    public var name: String
+    public var identifiers: IdentifierPolicy
+    public var passkey: PasskeyPolicy
+    public var password: PasswordPolicy
+    /// Client ids this connection is enabled for; empty means all clients.
+    public var enabledClients: [String]
+    public var createdAt: Date
+    public var updatedAt: Date
+    public init(
+        tenantID: String, id: String, name: String, identifiers: IdentifierPolicy = IdentifierPolicy(),
+        passkey: PasskeyPolicy = PasskeyPolicy(), password: PasswordPolicy = PasswordPolicy(),
+        enabledClients: [String] = [], createdAt: Date, updatedAt: Date
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.name = name
+        self.identifiers = identifiers
+        self.passkey = passkey
+        self.password = password
+        self.enabledClients = enabledClients
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A user's profile.
+public struct UserProfile: Sendable, Hashable, Codable {
+    public var email: String?
+    public var emailVerified: Bool
+    public var phoneNumber: String?
+    public var username: String?
+    public var name: String?
+    public var givenName: String?
+    public var familyName: String?
+    public var nickname: String?
+    public var picture: String?
+    public init(
+        email: String? = nil, emailVerified: Bool = false, phoneNumber: String? = nil, username: String? = nil,
+        name: String? = nil, givenName: String? = nil, familyName: String? = nil, nickname: String? = nil,
+        picture: String? = nil
+    ) {
+        self.email = email
+        self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
+        self.username = username
+        self.name = name
+        self.givenName = givenName
+        self.familyName = familyName
+        self.nickname = nickname
+        self.picture = picture
+    }
+}
+
+/// A user of one connection.
+public struct UserRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = UserRecord.currentVersion
+    public var tenantID: String
+    /// e.g. "auth0|6f1c…" style: "sesame|<hex>".
+    public var id: String
+    public var connectionID: String
+    /// The WebAuthn user handle (32 random bytes).
+    public var userHandle: [UInt8]
+    public var profile: UserProfile
+    /// At most 10 string values.
+    public var userMetadata: [String: String]
+    public var blocked: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var lastLoginAt: Date?
+    public init(
+        tenantID: String, id: String, connectionID: String, userHandle: [UInt8], profile: UserProfile,
+        userMetadata: [String: String] = [:], blocked: Bool = false, createdAt: Date, updatedAt: Date,
+        lastLoginAt: Date? = nil
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.connectionID = connectionID
+        self.userHandle = userHandle
+        self.profile = profile
+        self.userMetadata = userMetadata
+        self.blocked = blocked
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.lastLoginAt = lastLoginAt
+    }
+}
+
+/// A WebAuthn credential (passkey) of a user.
+public struct PasskeyRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = PasskeyRecord.currentVersion
+    public var tenantID: String
+    /// The authentication-method id, e.g. "passkey|<hex>".
+    public var id: String
+    public var userID: String
+    /// Unique per tenant.
+    public var credentialID: [UInt8]
+    /// The COSE_Key bytes.
+    public var publicKey: [UInt8]
+    public var signCount: UInt32
+    public var aaguid: [UInt8]
+    public var backupEligible: Bool
+    public var backupState: Bool
+    public var transports: [String]
+    public var name: String
+    public var attestationFormat: String
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    public init(
+        tenantID: String, id: String, userID: String, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32,
+        aaguid: [UInt8], backupEligible: Bool, backupState: Bool, transports: [String], name: String,
+        attestationFormat: String, createdAt: Date, lastUsedAt: Date? = nil
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.userID = userID
+        self.credentialID = credentialID
+        self.publicKey = publicKey
+        self.signCount = signCount
+        self.aaguid = aaguid
+        self.backupEligible = backupEligible
+        self.backupState = backupState
+        self.transports = transports
+        self.name = name
+        self.attestationFormat = attestationFormat
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// Where a signing key is in its rotation.
+public enum SigningKeyState: String, Sendable, Hashable, Codable {
+    /// Signs new tokens; published.
+    case current
+    /// No longer signs; still published so tokens it signed verify until they expire.
+    case previous
+    /// Retired: neither signs nor is published.
+    case revoked
+}
+
+/// A tenant's token-signing key; the private key is sealed with the master key (AES-256-GCM).
+public struct SigningKeyRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = SigningKeyRecord.currentVersion
+    public var tenantID: String
+    /// The JWK `kid`.
+    public var id: String
+    /// "RS256", "ES256" or "EdDSA".
+    public var algorithm: String
+    /// PKCS#8 DER sealed with the master key (nonce ‖ ciphertext ‖ tag), AAD = tenant id ‖ kid.
+    public var sealedPrivateKey: [UInt8]
+    /// The public key as a DER SubjectPublicKeyInfo.
+    public var publicKeySPKI: [UInt8]
+    public var state: SigningKeyState
+    public var createdAt: Date
+    public var rotatedAt: Date?
+    public init(
+        tenantID: String, id: String, algorithm: String, sealedPrivateKey: [UInt8], publicKeySPKI: [UInt8],
+        state: SigningKeyState, createdAt: Date, rotatedAt: Date? = nil
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.algorithm = algorithm
+        self.sealedPrivateKey = sealedPrivateKey
+        self.publicKeySPKI = publicKeySPKI
+        self.state = state
+        self.createdAt = createdAt
+        self.rotatedAt = rotatedAt
+    }
+}
+
+/// An opaque refresh token, stored as its SHA-256 hash. Rotation creates a new record in the same
+/// family and marks this one used; presenting a used token revokes the whole family.
+public struct RefreshTokenRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = RefreshTokenRecord.currentVersion
+    public var tenantID: String
+    public var id: String
+    public var tokenHash: [UInt8]
+    public var familyID: String
+    public var clientID: String
+    public var userID: String
+    public var scope: String
+    public var audience: String?
+    /// Authentication methods and time of the original login (carried into new id tokens).
+    public var amr: [String]
+    public var authTime: Date
+    public var createdAt: Date
+    /// Absolute expiry of the family.
+    public var expiresAt: Date
+    /// Idle expiry of this token.
+    public var idleExpiresAt: Date
+    public var usedAt: Date?
+    public var revokedAt: Date?
+    public init(
+        tenantID: String, id: String, tokenHash: [UInt8], familyID: String, clientID: String, userID: String,
+        scope: String, audience: String?, amr: [String], authTime: Date, createdAt: Date, expiresAt: Date,
+        idleExpiresAt: Date, usedAt: Date? = nil, revokedAt: Date? = nil
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.tokenHash = tokenHash
+        self.familyID = familyID
+        self.clientID = clientID
+        self.userID = userID
+        self.scope = scope
+        self.audience = audience
+        self.amr = amr
+        self.authTime = authTime
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.idleExpiresAt = idleExpiresAt
+        self.usedAt = usedAt
+        self.revokedAt = revokedAt
+    }
+}
+
+/// One authentication attempt (append-only): adoption metrics and the audit log read these.
+public struct AuthEventRecord: Sendable, Hashable, Codable {
+    public var tenantID: String
+    public var id: String
+    public var at: Date
+    /// "signup", "login", "refresh", "client_credentials", "enroll".
+    public var type: String
+    /// "passkey", "refresh_token", "client_secret", …
+    public var method: String
+    /// "success" or a failure code such as "invalid_grant".
+    public var outcome: String
+    public var clientID: String?
+    public var userID: String?
+    /// "ios", "android", "web" or "unknown" (from the origin the ceremony used).
+    public var platform: String?
+    public init(
+        tenantID: String, id: String, at: Date, type: String, method: String, outcome: String, clientID: String? = nil,
+        userID: String? = nil, platform: String? = nil
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.at = at
+        self.type = type
+        self.method = method
+        self.outcome = outcome
+        self.clientID = clientID
+        self.userID = userID
+        self.platform = platform
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
+/// `unavailable` → 503 with nothing written.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A uniqueness rule was violated (the string names it, e.g. "passkey credential_id").
+    case conflict(String)
+    /// The record to update or delete does not exist.
+    case notFound(String)
+    /// The store cannot be reached or refused the operation; the transaction was rolled back.
+    case unavailable(String)
+    /// Stored data could not be decoded (a bug or a damaged file).
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let what): return "conflict: \(what) already exists"
+        case .notFound(let what): return "not found: \(what)"
+        case .unavailable(let why): return "store unavailable: \(why)"
+        case .corrupt(let why): return "store data corrupt: \(why)"
+        }
+    }
+}
+
+/// How hard a write transaction must hit the disk before it returns.
+public enum Durability: Sendable {
+    /// On disk before the call returns (signups, new passkeys, keys, deletions).
+    case durable
+    /// Committed and crash-safe for the process, may be lost on power failure (counters,
+    /// last-used times, events, refresh rotation).
+    case relaxed
+}
+
+/// A page request for list operations.
+public struct Page: Sendable, Hashable {
+    public var offset: Int
+    public var limit: Int
+    public init(offset: Int = 0, limit: Int = 50) {
+        self.offset = max(0, offset)
+        self.limit = min(max(1, limit), 100)
+    }
+}
+
+/// The storage behind Sesame. Synchronous: handlers run on the HTTP server's worker threads.
+/// Implementations: `InMemoryStore` (tests), `SQLiteStore` (SesameSQLite).
+public protocol SesameStore: Sendable {
+    /// Runs `body` in a read transaction (a consistent snapshot).
+    func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+    /// Runs `body` in a write transaction: all of it commits or none of it does.
+    func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T
+}
+
+/// Every query and change, inside one transaction. Every call is scoped by tenant id.
+/// Inserts throw `StoreError.conflict` on a uniqueness violation; updates and deletes of a
+/// missing record throw `StoreError.notFound`.
+public protocol StoreTransaction {
+    // Tenants (unique: id, domain and each custom domain).
+    func tenant(id: String) throws -> TenantRecord?
+    func tenant(host: String) throws -> TenantRecord?
+    func tenants() throws -> [TenantRecord]
+    func insertTenant(_ tenant: TenantRecord) throws
+    func updateTenant(_ tenant: TenantRecord) throws
+
+    // Clients (unique: tenant + id).
+    func client(tenantID: String, id: String) throws -> ClientRecord?
+    func clients(tenantID: String, page: Page) throws -> [ClientRecord]
+    func insertClient(_ client: ClientRecord) throws
+    func updateClient(_ client: ClientRecord) throws
+    func deleteClient(tenantID: String, id: String) throws
+
+    // Connections (unique: tenant + id, tenant + name).
+    func connection(tenantID: String, id: String) throws -> ConnectionRecord?
+    func connection(tenantID: String, name: String) throws -> ConnectionRecord?
+    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord]
+    func insertConnection(_ connection: ConnectionRecord) throws
+    func updateConnection(_ connection: ConnectionRecord) throws
+    func deleteConnection(tenantID: String, id: String) throws
+
+    // Users (unique: tenant + id, tenant + userHandle, and within a connection each of
+    // email, phone number and username, compared case-insensitively for email and username).
+    func user(tenantID: String, id: String) throws -> UserRecord?
+    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord?
+    /// Users of a connection whose email, phone number or username equals one given (for the
+    /// "identifier already taken" check).
+    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
+        -> [UserRecord]
+    /// Users whose email, username, phone number, name or id contains `query` (nil: all), newest first.
+    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord]
+    func insertUser(_ user: UserRecord) throws
+    func updateUser(_ user: UserRecord) throws
+    /// Deletes the user with its passkeys and refresh tokens.
+    func deleteUser(tenantID: String, id: String) throws
+
+    // Passkeys (unique: tenant + id, tenant + credentialID).
+    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord?
+    func passkey(tenantID: String, id: String) throws -> PasskeyRecord?
+    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord]
+    func insertPasskey(_ passkey: PasskeyRecord) throws
+    func updatePasskey(_ passkey: PasskeyRecord) throws
+    func deletePasskey(tenantID: String, id: String) throws
+
+    // Signing keys (unique: tenant + id).
+    func signingKeys(tenantID: String) throws -> [SigningKeyRecord]
+    func insertSigningKey(_ key: SigningKeyRecord) throws
+    func updateSigningKey(_ key: SigningKeyRecord) throws
+
+    // Refresh tokens (unique: tenant + id, tokenHash).
+    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord?
+    func insertRefreshToken(_ token: RefreshTokenRecord) throws
+    func updateRefreshToken(_ token: RefreshTokenRecord) throws
+    /// Marks every token of the family revoked at `at`; returns how many changed.
+    @discardableResult func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int
+    /// Revokes every refresh token of a user (e.g. when the user is blocked); returns how many changed.
+    @discardableResult func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int
+
+    // Auth events (append-only).
+    func insertAuthEvents(_ events: [AuthEventRecord]) throws
+    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord]
+}
