@@ -1,0 +1,156 @@
+import Foundation
+import SesameStore
+import Synchronization
+
+/// The default store: one SQLite database file in WAL mode.
+///
+/// Writes go through a single writer connection, one at a time; a `.durable` write commits with
+/// `synchronous=FULL` (on disk before it returns), a `.relaxed` one with `NORMAL`. Reads run on a
+/// small pool of reader connections, each in its own snapshot transaction, concurrently with the
+/// writer. Every connection keeps its prepared statements. The schema is migrated at open.
+public final class SQLiteStore: SesameStore {
+    /// The database file.
+    public let path: String
+    private let writer: SQLiteConnection
+    /// Serialises writers; held for the whole body of a write.
+    private let writerLock = NSLock()
+    /// Idle reader connections; more are opened on demand and at most `maxIdleReaders` kept.
+    private let readers = Mutex<[SQLiteConnection]>([])
+    private let maxIdleReaders = 8
+
+    /// Opens the database at `path`, creating it (mode 0600) if missing, and brings its schema up
+    /// to date. Throws `StoreError.unavailable` if it cannot be opened or was written by a newer
+    /// Sesame (a migration this build does not know).
+    public init(path: String) throws {
+        self.path = path
+        try Self.createFile(path)
+        writer = try SQLiteConnection(path: path, reader: false)
+        let mode = try writer.query("PRAGMA journal_mode = WAL") { $0.text(0) ?? "" }.first ?? ""
+        guard mode.lowercased() == "wal" else {
+            throw StoreError.unavailable("cannot switch \(path) to WAL mode (journal mode is \(mode))")
+        }
+        try writer.execute("PRAGMA synchronous = NORMAL")
+        try Self.migrate(writer)
+    }
+
+    /// Creates the file with mode 0600 if it does not exist (SQLite gives its -wal and -shm the same mode).
+    private static func createFile(_ path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError.unavailable("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
+
+    /// Applies the migrations not yet recorded, in one transaction.
+    private static func migrate(_ connection: SQLiteConnection) throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try connection.executeScript(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            let applied = Set(try connection.query("SELECT version FROM schema_migrations") { $0.integer(0) })
+            let known = Int64(Migrations.all.count)
+            if let newest = applied.max(), newest > known {
+                throw StoreError.unavailable(
+                    "the database has schema version \(newest) but this Sesame knows versions up to \(known): "
+                        + "run a newer Sesame")
+            }
+            for (offset, script) in Migrations.all.enumerated() where !applied.contains(Int64(offset + 1)) {
+                try connection.executeScript(script)
+                try connection.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                    [.integer(Int64(offset + 1))])
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            connection.executeIgnoringErrors("ROLLBACK")
+            throw error
+        }
+    }
+
+    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        let connection = try checkOutReader()
+        var healthy = true
+        defer { checkIn(connection, healthy: healthy) }
+        do {
+            try connection.execute("BEGIN")
+        } catch {
+            healthy = false
+            throw error
+        }
+        let transaction = SQLiteTransaction(connection: connection, writable: false)
+        defer { transaction.close() }
+        let result: T
+        do {
+            result = try body(transaction)
+        } catch {
+            connection.executeIgnoringErrors("ROLLBACK")
+            healthy = connection.isAutocommit
+            throw error
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            connection.executeIgnoringErrors("ROLLBACK")
+            healthy = connection.isAutocommit
+            throw error
+        }
+        return result
+    }
+
+    public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        let connection = writer
+        if durability == .durable { try connection.execute("PRAGMA synchronous = FULL") }
+        defer { if durability == .durable { connection.executeIgnoringErrors("PRAGMA synchronous = NORMAL") } }
+        try connection.execute("BEGIN IMMEDIATE")
+        let transaction = SQLiteTransaction(connection: connection, writable: true)
+        defer { transaction.close() }
+        do {
+            let result = try body(transaction)
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            if !connection.isAutocommit { connection.executeIgnoringErrors("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func checkOutReader() throws -> SQLiteConnection {
+        if let idle = readers.withLock({ $0.popLast() }) { return idle }
+        return try SQLiteConnection(path: path, reader: true)
+    }
+
+    private func checkIn(_ connection: SQLiteConnection, healthy: Bool) {
+        guard healthy else { return }
+        readers.withLock { idle in
+            if idle.count < maxIdleReaders { idle.append(connection) }
+        }
+    }
+
+    // MARK: For tests and diagnostics
+
+    /// The applied migrations: version and when (ISO 8601, UTC).
+    func appliedMigrations() throws -> [(version: Int, appliedAt: String)] {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        return try writer.query("SELECT version, applied_at FROM schema_migrations ORDER BY version") {
+            (Int($0.integer(0)), $0.text(1) ?? "")
+        }
+    }
+
+    /// Runs raw SQL on the writer connection, outside any store transaction (tests only).
+    func executeRaw(_ sql: String) throws {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        try writer.executeScript(sql)
+    }
+
+    /// The writer's `PRAGMA synchronous` value (1 = NORMAL, 2 = FULL).
+    func writerSynchronous() throws -> Int {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        return Int(try writer.query("PRAGMA synchronous") { $0.integer(0) }.first ?? -1)
+    }
+}

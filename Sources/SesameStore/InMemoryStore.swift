@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// A store that keeps everything in process memory: for tests and development. It follows exactly
+/// the rules `SQLiteStore` enforces (the storage conformance suite runs against both).
+///
+/// Reads see a snapshot of the committed state. Writes are serialised; each runs on a copy of the
+/// state that replaces the committed state only if the body returns, so a throwing body writes nothing.
+public final class InMemoryStore: SesameStore {
+    private let committed = Mutex(MemoryState())
+    /// Serialises writers; held for the whole body of a write.
+    private let writer = NSLock()
+
+    /// Creates an empty store.
+    public init() {}
+
+    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        let snapshot = committed.withLock { $0 }
+        let transaction = MemoryTransaction(state: snapshot, writable: false)
+        defer { transaction.close() }
+        return try body(transaction)
+    }
+
+    public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        writer.lock()
+        defer { writer.unlock() }
+        let transaction = MemoryTransaction(state: committed.withLock { $0 }, writable: true)
+        defer { transaction.close() }
+        let result = try body(transaction)
+        let changed = transaction.state
+        committed.withLock { $0 = changed }
+        return result
+    }
+}
+
+/// A record's key: tenant id and record id.
+struct MemoryKey: Hashable, Sendable {
+    var tenantID: String
+    var id: String
+}
+
+/// Everything an `InMemoryStore` holds.
+struct MemoryState: Sendable {
+    var tenants: [String: TenantRecord] = [:]
+    var clients: [MemoryKey: ClientRecord] = [:]
+    var connections: [MemoryKey: ConnectionRecord] = [:]
+    var users: [MemoryKey: UserRecord] = [:]
+    var passkeys: [MemoryKey: PasskeyRecord] = [:]
+    var signingKeys: [MemoryKey: SigningKeyRecord] = [:]
+    var refreshTokens: [MemoryKey: RefreshTokenRecord] = [:]
+    var authEvents: [MemoryKey: AuthEventRecord] = [:]
+}
