@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
 
         // libmicrohttpd transport, router, request context, error mapping, handlers, pages.
-        .target(name: "SesameHTTP", dependencies: ["SesameService", "SesameWire", "CMicroHTTPD"]),
+        .target(name: "SesameHTTP", dependencies: ["SesameService", "SesameWire", "SesameStore", "WebAuthn", "CMicroHTTPD"]),
 
         // A software FIDO2 authenticator (tests, the CLI, Linux apps).
         .target(name: "SesameSoftwareAuthenticator", dependencies: ["WebAuthn", "SesameCrypto"]),
@@ -69,7 +69,7 @@ let package = Package(
                 "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesameSoftwareAuthenticator", "SesameWire",
             ]),
         .testTarget(
-            name: "SesameSoftwareAuthenticatorTests", dependencies: ["SesameSoftwareAuthenticator", "WebAuthn"]),
+            name: "SesameSoftwareAuthenticatorTests", dependencies: ["SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )
