@@ -1,0 +1,46 @@
+import Foundation
+import SesameStore
+import Synchronization
+
+/// Buffers auth events and writes them in batches (one relaxed transaction per flush), so a login
+/// costs no extra synchronous write. The server flushes on a timer and at shutdown.
+public final class AuthEventRecorder: Sendable {
+    private let store: any SesameStore
+    private let buffer = Mutex<[AuthEventRecord]>([])
+    /// Flush as soon as this many events wait.
+    public let batchSize: Int
+
+    public init(store: any SesameStore, batchSize: Int = 256) {
+        self.store = store
+        self.batchSize = batchSize
+    }
+
+    /// Queues one event.
+    public func record(_ event: AuthEventRecord) {
+        let full = buffer.withLock { events -> Bool in
+            events.append(event)
+            return events.count >= batchSize
+        }
+        if full { flush() }
+    }
+
+    /// Writes every queued event; on a store failure they are put back for the next flush.
+    public func flush() {
+        let pending = buffer.withLock { events -> [AuthEventRecord] in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+        guard !pending.isEmpty else { return }
+        do {
+            try store.write(.relaxed) { try $0.insertAuthEvents(pending) }
+        } catch {
+            buffer.withLock { events in
+                // Keep at most a few batches so a dead store cannot grow memory without bound.
+                events.insert(contentsOf: pending.suffix(batchSize * 8), at: 0)
+            }
+        }
+    }
+
+    /// Events waiting to be written (tests).
+    public var pendingCount: Int { buffer.withLock { $0.count } }
+}

@@ -1,0 +1,31 @@
+import SesameCrypto
+import WebAuthn
+
+/// Random identifiers for records and secrets.
+enum Identifiers {
+    /// A prefixed id with 128 random bits in lowercase hex, e.g. "con_5f0c…".
+    static func make(_ prefix: String, _ random: any RandomSource) throws -> String {
+        prefix + hex(try random.bytes(count: 16))
+    }
+
+    /// A client id: 32 base64url characters (192 bits), Auth0-like.
+    static func clientID(_ random: any RandomSource) throws -> String {
+        Base64URL.encode(try random.bytes(count: 24))
+    }
+
+    /// A secret: 48 base64url characters (288 bits).
+    static func secret(_ random: any RandomSource) throws -> String {
+        Base64URL.encode(try random.bytes(count: 36))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+import SesameStore
+
+/// Why a service operation failed, in the vocabulary of OAuth and the API contract. SesameHTTP maps
+/// each case to its status in one place. Messages name the field or check and never echo a secret.
+public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 400: malformed input, missing/extra/ill-typed field, identifier already taken.
+    case invalidRequest(String)
+    /// 401: unknown client, wrong or missing client secret.
+    case invalidClient(String)
+    /// 403: the client may not use this grant or route.
+    case unauthorizedClient(String)
+    /// 400: auth session or refresh token unknown/expired/used/foreign; WebAuthn verification failed.
+    case invalidGrant(String)
+    /// 400: a grant type Sesame does not implement.
+    case unsupportedGrantType(String)
+    /// 400: a scope or audience the client may not ask for.
+    case invalidScope(String)
+    /// 401: a missing, malformed, expired or foreign bearer token.
+    case invalidToken(String)
+    /// 403: a valid token without the scope the route needs.
+    case insufficientScope(String)
+    /// 404: unknown resource, or passkeys disabled.
+    case notFound(String)
+    /// 409: the change would break an invariant (e.g. delete the last way to sign in).
+    case conflict(String)
+    /// 503: the store is unreachable; nothing was written.
+    case unavailable(String)
+
+    /// The OAuth-style error code.
+    public var code: String {
+        switch self {
+        case .invalidRequest: return "invalid_request"
+        case .invalidClient: return "invalid_client"
+        case .unauthorizedClient: return "unauthorized_client"
+        case .invalidGrant: return "invalid_grant"
+        case .unsupportedGrantType: return "unsupported_grant_type"
+        case .invalidScope: return "invalid_scope"
+        case .invalidToken: return "invalid_token"
+        case .insufficientScope: return "insufficient_scope"
+        case .notFound: return "not_found"
+        case .conflict: return "conflict"
+        case .unavailable: return "temporarily_unavailable"
+        }
+    }
+
+    /// The human description.
+    public var message: String {
+        switch self {
+        case .invalidRequest(let text), .invalidClient(let text), .unauthorizedClient(let text),
+            .invalidGrant(let text), .unsupportedGrantType(let text), .invalidScope(let text),
+            .invalidToken(let text), .insufficientScope(let text), .notFound(let text), .conflict(let text),
+            .unavailable(let text):
+            return text
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// Store failures in service terms: a conflict is the caller's, anything else is unavailability.
+    static func from(_ error: StoreError) -> ServiceError {
+        switch error {
+        case .conflict(let what): return .invalidRequest("\(what) already exists")
+        case .notFound(let what): return .notFound("\(what) not found")
+        case .unavailable: return .unavailable("the store is unavailable; nothing was written")
+        case .corrupt: return .unavailable("stored data could not be read")
+        }
+    }
+}

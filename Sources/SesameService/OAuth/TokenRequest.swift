@@ -1,0 +1,28 @@
+/// A `POST /oauth/token` request after the transport decoded it (JSON or form).
+public struct TokenRequest: Sendable {
+    public var grantType: String
+    public var credentials: ClientCredentials
+    /// webauthn grant.
+    public var authSession: String?
+    /// webauthn grant: the `authn_response` object as JSON bytes.
+    public var authnResponse: [UInt8]?
+    public var realm: String?
+    public var scope: String?
+    public var audience: String?
+    /// refresh_token grant.
+    public var refreshToken: String?
+
+    public init(
+        grantType: String, credentials: ClientCredentials, authSession: String? = nil, authnResponse: [UInt8]? = nil,
+        realm: String? = nil, scope: String? = nil, audience: String? = nil, refreshToken: String? = nil
+    ) {
+        self.grantType = grantType
+        self.credentials = credentials
+        self.authSession = authSession
+        self.authnResponse = authnResponse
+        self.realm = realm
+        self.scope = scope
+        self.audience = audience
+        self.refreshToken = refreshToken
+    }
+}

@@ -1,0 +1,331 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+import SesameWire
+import WebAuthn
+
+/// The token endpoint and what depends on its tokens: grants (webauthn, refresh_token,
+/// client_credentials), RFC 7009 revocation, userinfo, and bearer-token checks for the APIs.
+public final class TokenService: Sendable {
+    let access: StoreAccess
+    let clock: any ServiceClock
+    let random: any RandomSource
+    public let keyRing: SigningKeyRing
+    let refreshTokens: RefreshTokens
+    let passkeys: PasskeyService
+    let events: AuthEventRecorder
+
+    public init(
+        store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
+        passkeys: PasskeyService, events: AuthEventRecorder
+    ) {
+        self.access = StoreAccess(store: store)
+        self.clock = clock
+        self.random = random
+        self.keyRing = keyRing
+        self.refreshTokens = RefreshTokens(store: store, clock: clock, random: random)
+        self.passkeys = passkeys
+        self.events = events
+    }
+
+    // MARK: Audiences
+
+    /// The issuer (`iss`) of a tenant's tokens: its public URL with one trailing slash.
+    public static func issuer(_ tenant: TenantRecord) -> String { Bootstrap.issuer(publicURL: tenant.publicURL) }
+    /// The audience of access tokens asked for without one: valid at /userinfo only.
+    public static func userInfoAudience(_ tenant: TenantRecord) -> String { issuer(tenant) + "userinfo" }
+    /// The Management API audience.
+    public static func managementAudience(_ tenant: TenantRecord) -> String { issuer(tenant) + "api/v2/" }
+    /// The My Account API audience.
+    public static func myAccountAudience(_ tenant: TenantRecord) -> String { issuer(tenant) + "me/" }
+
+    // MARK: Token endpoint
+
+    /// `POST /oauth/token`.
+    public func token(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
+        switch request.grantType {
+        case GrantType.webAuthn: return try webAuthnGrant(tenant: tenant, request: request)
+        case GrantType.refreshToken: return try refreshGrant(tenant: tenant, request: request)
+        case GrantType.clientCredentials: return try clientCredentialsGrant(tenant: tenant, request: request)
+        case "":
+            throw .invalidRequest("grant_type is required")
+        default:
+            throw .unsupportedGrantType("grant_type \(request.grantType.prefix(100)) is not supported")
+        }
+    }
+
+    private func authenticate(
+        _ credentials: ClientCredentials, tenant: TenantRecord, grant: String
+    ) throws(ServiceError) -> ClientRecord {
+        try access.read { transaction in
+            let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
+            try ClientAuthentication.requireGrant(grant, client)
+            return client
+        }
+    }
+
+    private func webAuthnGrant(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
+        let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.webAuthn)
+        guard let handle = request.authSession, !handle.isEmpty else {
+            throw .invalidRequest("auth_session is required")
+        }
+        guard let response = request.authnResponse else { throw .invalidRequest("authn_response is required") }
+        // Scope and audience are checked before the session is consumed, so a typo costs no ceremony.
+        let (scopes, audience) = try loginScopes(request.scope, audience: request.audience, tenant: tenant)
+        let authenticated = try passkeys.finish(
+            tenant: tenant, client: client, authSession: handle, response: response, realm: request.realm)
+        return try issueUserTokens(
+            tenant: tenant, client: client, user: authenticated.user, scopes: scopes, audience: audience,
+            amr: authenticated.amr, authTime: authenticated.authTime, refresh: nil)
+    }
+
+    private func refreshGrant(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
+        let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.refreshToken)
+        guard let token = request.refreshToken, !token.isEmpty else {
+            throw .invalidRequest("refresh_token is required")
+        }
+        let requested = try Scopes.parse(request.scope)
+        let policy = RefreshTokenPolicy(tenant: tenant)
+        let outcome: RefreshTokenOutcome
+        do {
+            outcome = try refreshTokens.rotate(token, tenantID: tenant.id, clientID: client.id, policy: policy)
+        } catch {
+            throw StoreAccess.map(error)
+        }
+        guard case .rotated(let previous, let next) = outcome else {
+            recordEvent(tenant, "refresh", method: "refresh_token", outcome: "invalid_grant", client: client.id)
+            throw .invalidGrant(outcome.failureDescription ?? "the refresh token is invalid")
+        }
+        let granted = previous.scope.split(separator: " ").map(String.init)
+        if let extra = requested.first(where: { !granted.contains($0) }) {
+            throw .invalidScope("scope \(extra) was not granted to this refresh token")
+        }
+        let user = try access.read { transaction -> UserRecord in
+            guard let user = try transaction.user(tenantID: tenant.id, id: previous.userID), !user.blocked else {
+                throw ServiceError.invalidGrant("the refresh token's user no longer exists or is blocked")
+            }
+            return user
+        }
+        recordEvent(tenant, "refresh", method: "refresh_token", outcome: "success", client: client.id, user: user.id)
+        return try issueUserTokens(
+            tenant: tenant, client: client, user: user, scopes: requested.isEmpty ? granted : requested,
+            audience: previous.audience ?? Self.userInfoAudience(tenant), amr: previous.amr,
+            authTime: previous.authTime, refresh: next.token)
+    }
+
+    private func clientCredentialsGrant(
+        tenant: TenantRecord, request: TokenRequest
+    ) throws(ServiceError) -> TokenResponse {
+        let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.clientCredentials)
+        guard client.secretHash != nil else {
+            throw .unauthorizedClient("client_credentials needs a confidential client")
+        }
+        guard let audience = request.audience, !audience.isEmpty else {
+            throw .invalidRequest("audience is required for client_credentials")
+        }
+        guard let grant = client.grants.first(where: { $0.audience == audience }) else {
+            throw .unauthorizedClient("this client has no grant for that audience")
+        }
+        let requested = try Scopes.parse(request.scope)
+        if let extra = requested.first(where: { !grant.scopes.contains($0) }) {
+            throw .invalidScope("scope \(extra) is not granted to this client for that audience")
+        }
+        let scopes = requested.isEmpty ? grant.scopes : requested
+        let now = clock.now()
+        let claims: [String: JWTClaimValue] = [
+            "iss": .string(Self.issuer(tenant)), "sub": .string("\(client.id)@clients"), "aud": .string(audience),
+            "iat": .int(Int64(now.timeIntervalSince1970)),
+            "exp": .int(Int64(now.timeIntervalSince1970) + Int64(tenant.accessTokenLifetime)),
+            "jti": .string(try jti()), "client_id": .string(client.id), "azp": .string(client.id),
+            "scope": .string(scopes.joined(separator: " ")), "gty": .string("client-credentials"),
+        ]
+        let accessToken = try sign(claims, type: .accessToken, tenant: tenant, client: client)
+        recordEvent(tenant, "client_credentials", method: "client_secret", outcome: "success", client: client.id)
+        return TokenResponse(
+            accessToken: accessToken, expiresIn: tenant.accessTokenLifetime, scope: scopes.joined(separator: " "))
+    }
+
+    /// The scopes and audience of a user login; unknown scopes are refused.
+    func loginScopes(
+        _ scope: String?, audience requestedAudience: String?, tenant: TenantRecord
+    ) throws(ServiceError) -> ([String], String) {
+        var scopes = try Scopes.parse(scope ?? Scopes.defaultLogin)
+        if scopes.isEmpty { scopes = try Scopes.parse(Scopes.defaultLogin) }
+        let audience = requestedAudience.flatMap { $0.isEmpty ? nil : $0 } ?? Self.userInfoAudience(tenant)
+        switch audience {
+        case Self.userInfoAudience(tenant):
+            if let unknown = scopes.first(where: { !Scopes.openID.contains($0) }) {
+                throw .invalidScope("scope \(unknown) is not known")
+            }
+        case Self.myAccountAudience(tenant):
+            if let unknown = scopes.first(where: { !Scopes.openID.contains($0) && !Scopes.myAccount.contains($0) }) {
+                throw .invalidScope("scope \(unknown) is not a My Account scope")
+            }
+            if !scopes.contains(where: { Scopes.myAccount.contains($0) }) { scopes += Scopes.myAccount }
+        default:
+            throw .invalidRequest("audience is not an API of this tenant")
+        }
+        return (scopes, audience)
+    }
+
+    /// Access token (RFC 9068), id token when `openid` was asked for, refresh token with
+    /// `offline_access` (a new family, or `refresh` — the rotated successor).
+    func issueUserTokens(
+        tenant: TenantRecord, client: ClientRecord, user: UserRecord, scopes: [String], audience: String,
+        amr: [String], authTime: Date, refresh: String?
+    ) throws(ServiceError) -> TokenResponse {
+        let now = clock.now()
+        let iat = Int64(now.timeIntervalSince1970)
+        let scope = scopes.joined(separator: " ")
+        // Like Auth0: a token for an API that also asked for openid is valid at /userinfo too.
+        let userInfo = Self.userInfoAudience(tenant)
+        let aud: JWTClaimValue =
+            audience != userInfo && scopes.contains("openid") ? .strings([audience, userInfo]) : .string(audience)
+        let accessClaims: [String: JWTClaimValue] = [
+            "iss": .string(Self.issuer(tenant)), "sub": .string(user.id), "aud": aud, "iat": .int(iat),
+            "exp": .int(iat + Int64(tenant.accessTokenLifetime)), "jti": .string(try jti()),
+            "client_id": .string(client.id), "azp": .string(client.id), "scope": .string(scope),
+            "auth_time": .int(Int64(authTime.timeIntervalSince1970)), "amr": .strings(amr),
+        ]
+        let accessToken = try sign(accessClaims, type: .accessToken, tenant: tenant, client: client)
+        var idToken: String?
+        if scopes.contains("openid") {
+            var claims = Self.profileClaims(user, scopes: scopes)
+            claims["iss"] = .string(Self.issuer(tenant))
+            claims["sub"] = .string(user.id)
+            claims["aud"] = .string(client.id)
+            claims["iat"] = .int(iat)
+            claims["exp"] = .int(iat + Int64(tenant.idTokenLifetime))
+            claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970))
+            claims["amr"] = .strings(amr)
+            claims["azp"] = .string(client.id)
+            idToken = try sign(claims, type: .idToken, tenant: tenant, client: client)
+        }
+        var refreshToken = refresh
+        if refreshToken == nil, scopes.contains("offline_access"), client.grantTypes.contains(GrantType.refreshToken) {
+            do {
+                refreshToken =
+                    try refreshTokens.issue(
+                        tenantID: tenant.id, clientID: client.id, userID: user.id, scope: scope, audience: audience,
+                        amr: amr, authTime: authTime, policy: RefreshTokenPolicy(tenant: tenant)
+                    ).token
+            } catch {
+                throw StoreAccess.map(error)
+            }
+        }
+        return TokenResponse(
+            accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
+            expiresIn: tenant.accessTokenLifetime, scope: scope)
+    }
+
+    /// OIDC standard claims the scopes release (Core §5.4).
+    static func profileClaims(_ user: UserRecord, scopes: [String]) -> [String: JWTClaimValue] {
+        var claims: [String: JWTClaimValue] = [:]
+        let profile = user.profile
+        if scopes.contains("email"), let email = profile.email {
+            claims["email"] = .string(email)
+            claims["email_verified"] = .bool(profile.emailVerified)
+        }
+        if scopes.contains("phone"), let phone = profile.phoneNumber {
+            claims["phone_number"] = .string(phone)
+            claims["phone_number_verified"] = .bool(false)
+        }
+        if scopes.contains("profile") {
+            if let name = profile.name { claims["name"] = .string(name) }
+            if let value = profile.givenName { claims["given_name"] = .string(value) }
+            if let value = profile.familyName { claims["family_name"] = .string(value) }
+            if let value = profile.nickname { claims["nickname"] = .string(value) }
+            if let value = profile.picture { claims["picture"] = .string(value) }
+            if let value = profile.username { claims["preferred_username"] = .string(value) }
+            claims["updated_at"] = .int(Int64(user.updatedAt.timeIntervalSince1970))
+        }
+        return claims
+    }
+
+    private func sign(
+        _ claims: [String: JWTClaimValue], type: JWTType, tenant: TenantRecord, client: ClientRecord
+    ) throws(ServiceError) -> String {
+        let algorithm = JWTAlgorithm(rawValue: client.jwtAlgorithm) ?? .rs256
+        do {
+            return try keyRing.signer(tenantID: tenant.id, algorithm: algorithm).sign(claims, type: type)
+        } catch {
+            throw .unavailable("token signing failed")
+        }
+    }
+
+    private func jti() throws(ServiceError) -> String {
+        do {
+            return Base64URL.encode(try random.bytes(count: 16))
+        } catch {
+            throw .unavailable("the random source failed")
+        }
+    }
+
+    private func recordEvent(
+        _ tenant: TenantRecord, _ type: String, method: String, outcome: String, client: String?, user: String? = nil
+    ) {
+        let id = (try? random.bytes(count: 12)).map { "evt_" + Identifiers.hex($0) } ?? "evt_unknown"
+        events.record(
+            AuthEventRecord(
+                tenantID: tenant.id, id: id, at: clock.now(), type: type, method: method, outcome: outcome,
+                clientID: client, userID: user))
+    }
+
+    // MARK: Revocation, userinfo, bearer tokens
+
+    /// `POST /oauth/revoke` (RFC 7009): revokes a refresh token's family; unknown tokens are fine.
+    public func revoke(tenant: TenantRecord, credentials: ClientCredentials, token: String?) throws(ServiceError) {
+        let client = try access.read { transaction in
+            try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
+        }
+        guard let token, !token.isEmpty else { throw .invalidRequest("token is required") }
+        let result: RefreshTokenRevocation
+        do {
+            result = try refreshTokens.revoke(token, tenantID: tenant.id, clientID: client.id)
+        } catch {
+            throw StoreAccess.map(error)
+        }
+        if case .wrongClient = result {
+            throw .unauthorizedClient("the token was issued to another client")
+        }
+    }
+
+    /// Verifies a bearer access token for `audience` and returns it with its scopes.
+    public func authenticateBearer(
+        _ authorization: String?, tenant: TenantRecord, audience: String
+    ) throws(ServiceError) -> VerifiedJWT {
+        guard let authorization, authorization.count > 7,
+            authorization.prefix(7).lowercased() == "bearer "
+        else {
+            throw .invalidToken("an Authorization: Bearer access token is required")
+        }
+        let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        guard token.utf8.count <= 8_192 else { throw .invalidToken("the access token is too long") }
+        do {
+            return try keyRing.verify(
+                token, tenantID: tenant.id,
+                expecting: JWTExpectations(
+                    issuer: Self.issuer(tenant), audience: audience, type: .accessToken, now: clock.now()))
+        } catch let error as JWTError {
+            throw .invalidToken("the access token is not valid: \(error)")
+        } catch {
+            throw .unavailable("token keys could not be loaded")
+        }
+    }
+
+    /// `GET /userinfo`: the user's claims for the token's scopes.
+    public func userInfo(tenant: TenantRecord, authorization: String?) throws(ServiceError) -> [String: JWTClaimValue] {
+        let token = try authenticateBearer(authorization, tenant: tenant, audience: Self.userInfoAudience(tenant))
+        guard token.scopes.contains("openid") else { throw .insufficientScope("userinfo needs the openid scope") }
+        guard let subject = token.subject else { throw .invalidToken("the access token has no subject") }
+        let user = try access.read { transaction -> UserRecord in
+            guard let user = try transaction.user(tenantID: tenant.id, id: subject) else {
+                throw ServiceError.invalidToken("the token's user no longer exists")
+            }
+            return user
+        }
+        var claims = Self.profileClaims(user, scopes: token.scopes)
+        claims["sub"] = .string(user.id)
+        return claims
+    }
+}

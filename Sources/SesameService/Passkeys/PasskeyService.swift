@@ -1,0 +1,323 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+import SesameWire
+import WebAuthn
+
+/// A user the token endpoint may issue tokens for, after a passkey ceremony succeeded.
+public struct AuthenticatedUser: Sendable {
+    public var user: UserRecord
+    public var client: ClientRecord
+    public var connection: ConnectionRecord
+    /// RFC 8176 methods: "pop", "hwk" (device-bound key) or "swk" (synced key), and "user" when verified.
+    public var amr: [String]
+    public var authTime: Date
+    /// True when this ceremony created the user.
+    public var createdUser: Bool
+    public var passkeyID: String
+}
+
+/// The native passkey API: signup and login challenges, and the webauthn grant's verification.
+public final class PasskeyService: Sendable {
+    /// How long a challenge stays valid (WebAuthn `timeout`).
+    public static let challengeTimeout: TimeInterval = 60
+    /// Credential algorithms offered at signup, in preference order (API.md §1).
+    public static let offeredAlgorithms: [COSEAlgorithm] = [.edDSA, .es256, .rs256]
+
+    let access: StoreAccess
+    let clock: any ServiceClock
+    let random: any RandomSource
+    let sessions: any AuthSessionStore
+    let events: AuthEventRecorder
+    let keyCache = CredentialKeyCache()
+    let attestation: AttestationPolicy
+
+    public init(
+        store: any SesameStore, clock: any ServiceClock, random: any RandomSource, sessions: any AuthSessionStore,
+        events: AuthEventRecorder, attestation: AttestationPolicy = AttestationPolicy()
+    ) {
+        self.access = StoreAccess(store: store)
+        self.clock = clock
+        self.random = random
+        self.sessions = sessions
+        self.events = events
+        self.attestation = attestation
+    }
+
+    // MARK: Challenges
+
+    /// `POST /passkey/register`: checks the client, the connection and the profile, and returns
+    /// creation options with a fresh user handle and challenge.
+    public func beginSignup(
+        tenant: TenantRecord, credentials: ClientCredentials, realm: String?, profile input: SignupProfileInput,
+        metadata: [String: String]
+    ) throws(ServiceError) -> PasskeySignupChallengeResponse {
+        let now = clock.now()
+        let (client, connection, profile) = try access.read { transaction in
+            let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
+            try ClientAuthentication.requireGrant(GrantType.webAuthn, client)
+            let connection = try Self.connection(realm: realm, tenant: tenant, client: client, in: transaction)
+            let profile = try ProfileValidation.validate(input, metadata: metadata, policy: connection.identifiers)
+            try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
+            return (client, connection, profile)
+        }
+        let challenge = try randomBytes(32)
+        let userHandle = try randomBytes(32)
+        let verification = Self.userVerification(connection)
+        let state = RegistrationState(
+            challenge: challenge, userHandle: userHandle, userVerification: verification,
+            algorithms: Self.offeredAlgorithms)
+        let handle = try sessions.insert(
+            AuthSession(
+                tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
+                ceremony: .signup(state: state, profile: profile, metadata: metadata),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout)),
+            now: now)
+        let name = ProfileValidation.primaryIdentifier(profile)
+        let options = PasskeyCreationOptions(
+            challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000),
+            rp: .init(id: tenant.rpID, name: tenant.rpID),
+            pubKeyCredParams: Self.offeredAlgorithms.map { .init(alg: $0.rawValue) },
+            authenticatorSelection: .init(residentKey: "required", userVerification: verification.rawValue),
+            user: .init(id: Base64URL.encode(userHandle), name: name, displayName: profile.name ?? name))
+        return PasskeySignupChallengeResponse(authnParamsPublicKey: options, authSession: handle)
+    }
+
+    /// `POST /passkey/challenge`: a login challenge for discoverable credentials.
+    public func beginLogin(
+        tenant: TenantRecord, credentials: ClientCredentials, realm: String?
+    ) throws(ServiceError) -> PasskeyLoginChallengeResponse {
+        let now = clock.now()
+        let (client, connection) = try access.read { transaction in
+            let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
+            try ClientAuthentication.requireGrant(GrantType.webAuthn, client)
+            let connection = try Self.connection(realm: realm, tenant: tenant, client: client, in: transaction)
+            return (client, connection)
+        }
+        let challenge = try randomBytes(32)
+        let verification = Self.userVerification(connection)
+        let handle = try sessions.insert(
+            AuthSession(
+                tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
+                ceremony: .login(
+                    state: AuthenticationState(challenge: challenge, userVerification: verification)),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout)),
+            now: now)
+        let options = PasskeyRequestOptions(
+            challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000), rpId: tenant.rpID,
+            userVerification: verification.rawValue)
+        return PasskeyLoginChallengeResponse(authnParamsPublicKey: options, authSession: handle)
+    }
+
+    // MARK: The webauthn grant
+
+    /// Completes the ceremony the auth session names. The session is consumed first, so it is
+    /// single-use whether this succeeds or not. `client` is already authenticated and granted.
+    public func finish(
+        tenant: TenantRecord, client: ClientRecord, authSession handle: String, response: [UInt8], realm: String?
+    ) throws(ServiceError) -> AuthenticatedUser {
+        let now = clock.now()
+        guard let session = sessions.consume(handle) else {
+            throw .invalidGrant("the auth_session is unknown, expired or already used")
+        }
+        guard session.tenantID == tenant.id, session.clientID == client.id else {
+            throw .invalidGrant("the auth_session belongs to another client")
+        }
+        guard session.expiresAt > now else {
+            throw .invalidGrant("the auth_session has expired")
+        }
+        let connection = try access.read { transaction -> ConnectionRecord in
+            guard let connection = try transaction.connection(tenantID: tenant.id, id: session.connectionID) else {
+                throw ServiceError.invalidGrant("the connection of this auth_session no longer exists")
+            }
+            return connection
+        }
+        if let realm, realm != connection.name {
+            throw .invalidGrant("realm does not match the auth_session's connection")
+        }
+        let relyingParty = RelyingParty(policy: policy(tenant: tenant, client: client, connection: connection))
+        switch session.ceremony {
+        case .signup(let state, let profile, let metadata):
+            return try finishSignup(
+                relyingParty, state: state, profile: profile, metadata: metadata, response: response, tenant: tenant,
+                client: client, connection: connection, now: now)
+        case .login(let state):
+            return try finishLogin(
+                relyingParty, state: state, response: response, tenant: tenant, client: client,
+                connection: connection, now: now)
+        case .enroll:
+            throw .invalidGrant("this auth_session enrolls a passkey; complete it at My Account")
+        }
+    }
+
+    private func finishSignup(
+        _ relyingParty: RelyingParty, state: RegistrationState, profile: UserProfile, metadata: [String: String],
+        response: [UInt8], tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord, now: Date
+    ) throws(ServiceError) -> AuthenticatedUser {
+        let verified: VerifiedRegistration
+        do {
+            let credential = try RegistrationCredential(json: response)
+            verified = try relyingParty.finishRegistration(credential, state: state, now: now)
+        } catch {
+            record(tenant, "signup", outcome: "invalid_grant", client: client.id, user: nil, platform: nil, now: now)
+            throw .invalidGrant("passkey registration failed: \(error.message)")
+        }
+        let userID = "sesame|" + Identifiers.hex(try randomBytes(12))
+        let passkeyID = "passkey|" + Identifiers.hex(try randomBytes(12))
+        let user = UserRecord(
+            tenantID: tenant.id, id: userID, connectionID: connection.id, userHandle: state.userHandle,
+            profile: profile, userMetadata: metadata, createdAt: now, updatedAt: now, lastLoginAt: now)
+        let passkey = Self.passkeyRecord(verified, id: passkeyID, tenant: tenant, userID: userID, now: now)
+        // One durable transaction: the user and their first passkey exist together or not at all.
+        try access.write(.durable) { transaction in
+            try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
+            if try transaction.passkey(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
+                throw ServiceError.invalidGrant("this credential is already registered")
+            }
+            try transaction.insertUser(user)
+            try transaction.insertPasskey(passkey)
+        }
+        let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
+        record(tenant, "signup", outcome: "success", client: client.id, user: userID, platform: platform, now: now)
+        return AuthenticatedUser(
+            user: user, client: client, connection: connection,
+            amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
+            authTime: now, createdUser: true, passkeyID: passkeyID)
+    }
+
+    private func finishLogin(
+        _ relyingParty: RelyingParty, state: AuthenticationState, response: [UInt8], tenant: TenantRecord,
+        client: ClientRecord, connection: ConnectionRecord, now: Date
+    ) throws(ServiceError) -> AuthenticatedUser {
+        let credential: AuthenticationCredential
+        do {
+            credential = try AuthenticationCredential(json: response)
+        } catch {
+            throw .invalidGrant("authn_response is not a valid assertion: \(error.message)")
+        }
+        let (passkey, user) = try access.read { transaction -> (PasskeyRecord, UserRecord) in
+            guard let passkey = try transaction.passkey(tenantID: tenant.id, credentialID: credential.id),
+                let user = try transaction.user(tenantID: tenant.id, id: passkey.userID)
+            else { throw ServiceError.invalidGrant("unknown credential") }
+            return (passkey, user)
+        }
+        guard user.connectionID == connection.id else {
+            throw .invalidGrant("unknown credential")
+        }
+        guard !user.blocked else { throw .invalidGrant("the user is blocked") }
+        let verified: VerifiedAuthentication
+        do {
+            let (key, imported) = try keyCache.key(for: passkey.id, encoded: passkey.publicKey)
+            let stored = StoredCredential(
+                id: passkey.credentialID, publicKey: key, importedKey: imported, signCount: passkey.signCount,
+                backupEligible: passkey.backupEligible, userHandle: user.userHandle)
+            verified = try relyingParty.finishAuthentication(credential, state: state, stored: stored)
+        } catch {
+            record(tenant, "login", outcome: "invalid_grant", client: client.id, user: user.id, platform: nil, now: now)
+            throw .invalidGrant("passkey verification failed: \(error.message)")
+        }
+        // Only write what changed: synced passkeys keep their counter at 0, so most logins write
+        // just the last-used time, in a relaxed transaction.
+        var updated = passkey
+        updated.signCount = verified.signCount
+        updated.backupState = verified.backupState
+        updated.lastUsedAt = now
+        var updatedUser = user
+        updatedUser.lastLoginAt = now
+        try access.write(.relaxed) { transaction in
+            try transaction.updatePasskey(updated)
+            try transaction.updateUser(updatedUser)
+        }
+        let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
+        record(tenant, "login", outcome: "success", client: client.id, user: user.id, platform: platform, now: now)
+        return AuthenticatedUser(
+            user: updatedUser, client: client, connection: connection,
+            amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
+            authTime: now, createdUser: false, passkeyID: passkey.id)
+    }
+
+    // MARK: Helpers
+
+    /// The WebAuthn policy for a tenant, client and connection.
+    func policy(tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord) -> RelyingPartyPolicy {
+        RelyingPartyPolicy(
+            rpID: tenant.rpID,
+            allowedOrigins: Origins.tenantOrigins(tenant).union(Origins.clientOrigins(client, rpID: tenant.rpID)),
+            userVerification: Self.userVerification(connection), attestation: attestation)
+    }
+
+    static func userVerification(_ connection: ConnectionRecord) -> UserVerificationRequirement {
+        UserVerificationRequirement(rawValue: connection.passkey.userVerification) ?? .preferred
+    }
+
+    static func amr(backupEligible: Bool, userVerified: Bool) -> [String] {
+        var amr = ["pop", backupEligible ? "swk" : "hwk"]
+        if userVerified { amr.append("user") }
+        return amr
+    }
+
+    static func connection(
+        realm: String?, tenant: TenantRecord, client: ClientRecord, in transaction: any StoreTransaction
+    ) throws -> ConnectionRecord {
+        let found: ConnectionRecord?
+        if let realm {
+            found = try transaction.connection(tenantID: tenant.id, name: realm)
+            guard found != nil else { throw ServiceError.invalidRequest("realm is not a connection of this tenant") }
+        } else if let id = tenant.defaultConnectionID {
+            found = try transaction.connection(tenantID: tenant.id, id: id)
+        } else {
+            found = nil
+        }
+        guard let connection = found else {
+            throw ServiceError.invalidRequest("realm is required: the tenant has no default connection")
+        }
+        if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {
+            throw ServiceError.unauthorizedClient("the connection is not enabled for this client")
+        }
+        guard connection.passkey.enabled else {
+            throw ServiceError.notFound("passkeys are not enabled for this connection")
+        }
+        return connection
+    }
+
+    static func requireUnusedIdentifiers(
+        _ profile: UserProfile, tenant: TenantRecord, connection: ConnectionRecord, in transaction: any StoreTransaction
+    ) throws {
+        let existing = try transaction.users(
+            tenantID: tenant.id, connectionID: connection.id, email: profile.email, phoneNumber: profile.phoneNumber,
+            username: profile.username)
+        if !existing.isEmpty {
+            throw ServiceError.invalidRequest("a user with this identifier already exists")
+        }
+    }
+
+    static func passkeyRecord(
+        _ verified: VerifiedRegistration, id: String, tenant: TenantRecord, userID: String, now: Date
+    ) -> PasskeyRecord {
+        PasskeyRecord(
+            tenantID: tenant.id, id: id, userID: userID, credentialID: verified.credentialID,
+            publicKey: verified.publicKey.encoded, signCount: verified.signCount, aaguid: verified.aaguid,
+            backupEligible: verified.backupEligible, backupState: verified.backupState,
+            transports: verified.transports, name: AAGUIDRegistry.name(for: verified.aaguid) ?? "Passkey",
+            attestationFormat: verified.attestation.format, createdAt: now, lastUsedAt: now)
+    }
+
+    func randomBytes(_ count: Int) throws(ServiceError) -> [UInt8] {
+        do {
+            return try random.bytes(count: count)
+        } catch {
+            throw .unavailable("the random source failed")
+        }
+    }
+
+    func record(
+        _ tenant: TenantRecord, _ type: String, outcome: String, client: String?, user: String?, platform: String?,
+        now: Date
+    ) {
+        let id = (try? random.bytes(count: 12)).map { "evt_" + Identifiers.hex($0) } ?? "evt_unknown"
+        events.record(
+            AuthEventRecord(
+                tenantID: tenant.id, id: id, at: now, type: type, method: "passkey", outcome: outcome, clientID: client,
+                userID: user, platform: platform))
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SesameStore
+
+/// The `user_profile` of a signup request, before validation.
+public struct SignupProfileInput: Sendable, Hashable {
+    public var email: String?
+    public var phoneNumber: String?
+    public var username: String?
+    public var name: String?
+    public var givenName: String?
+    public var familyName: String?
+    public var nickname: String?
+    public var picture: String?
+    public init(
+        email: String? = nil, phoneNumber: String? = nil, username: String? = nil, name: String? = nil,
+        givenName: String? = nil, familyName: String? = nil, nickname: String? = nil, picture: String? = nil
+    ) {
+        self.email = email
+        self.phoneNumber = phoneNumber
+        self.username = username
+        self.name = name
+        self.givenName = givenName
+        self.familyName = familyName
+        self.nickname = nickname
+        self.picture = picture
+    }
+}
+
+/// Checks a signup profile against the connection's identifier policy and basic formats.
+enum ProfileValidation {
+    static let maxMetadataValues = 10
+    static let maxMetadataKeyLength = 100
+    static let maxMetadataValueLength = 1_000
+
+    static func validate(
+        _ input: SignupProfileInput, metadata: [String: String], policy: IdentifierPolicy
+    ) throws(ServiceError) -> UserProfile {
+        let email = try identifier(input.email, "email", policy.email, valid: isEmail)
+        let phone = try identifier(input.phoneNumber, "phone_number", policy.phoneNumber, valid: isE164)
+        let username = try identifier(input.username, "username", policy.username, valid: isUsername)
+        if email == nil, phone == nil, username == nil {
+            throw .invalidRequest("user_profile needs an identifier: email, phone_number or username")
+        }
+        for (field, value) in [
+            ("name", input.name), ("given_name", input.givenName), ("family_name", input.familyName),
+            ("nickname", input.nickname),
+        ] {
+            if let value, value.isEmpty || value.count > 300 {
+                throw .invalidRequest("user_profile.\(field) must be 1 to 300 characters")
+            }
+        }
+        if let picture = input.picture {
+            guard picture.count <= 2_048, let url = URL(string: picture), url.scheme == "https" || url.scheme == "http",
+                url.host != nil
+            else {
+                throw .invalidRequest("user_profile.picture must be an http(s) URL")
+            }
+        }
+        guard metadata.count <= maxMetadataValues else {
+            throw .invalidRequest("user_metadata holds at most \(maxMetadataValues) values")
+        }
+        for (key, value) in metadata {
+            if key.isEmpty || key.count > maxMetadataKeyLength {
+                throw .invalidRequest("user_metadata keys must be 1 to \(maxMetadataKeyLength) characters")
+            }
+            if value.count > maxMetadataValueLength {
+                throw .invalidRequest("user_metadata.\(key) is longer than \(maxMetadataValueLength) characters")
+            }
+        }
+        return UserProfile(
+            email: email?.lowercased(), emailVerified: false, phoneNumber: phone, username: username, name: input.name,
+            givenName: input.givenName, familyName: input.familyName, nickname: input.nickname, picture: input.picture)
+    }
+
+    private static func identifier(
+        _ value: String?, _ field: String, _ rule: IdentifierRule, valid: (String) -> Bool
+    ) throws(ServiceError) -> String? {
+        switch (value, rule) {
+        case (nil, .required):
+            throw .invalidRequest("user_profile.\(field) is required by this connection")
+        case (nil, _):
+            return nil
+        case (.some, .disabled):
+            throw .invalidRequest("user_profile.\(field) is not enabled for this connection")
+        case (.some(let value), _):
+            guard valid(value) else { throw .invalidRequest("user_profile.\(field) is not valid") }
+            return value
+        }
+    }
+
+    /// A pragmatic address check: one "@", non-empty local part and a dotted domain, no spaces.
+    static func isEmail(_ value: String) -> Bool {
+        guard value.utf8.count <= 254, !value.contains(where: { $0.isWhitespace || $0.isNewline }) else { return false }
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return false }
+        let domain = parts[1]
+        guard domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..") else {
+            return false
+        }
+        return true
+    }
+
+    /// E.164: "+" then 2 to 15 digits, not starting with 0.
+    static func isE164(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard bytes.count >= 3, bytes.count <= 16, bytes[0] == UInt8(ascii: "+"), bytes[1] != UInt8(ascii: "0") else {
+            return false
+        }
+        return bytes.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// 1–128 characters, letters, digits and `_ . - + @`.
+    static func isUsername(_ value: String) -> Bool {
+        guard !value.isEmpty, value.count <= 128 else { return false }
+        return value.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "_.-+@".unicodeScalars.contains($0)
+        }
+    }
+
+    /// The user's primary identifier (WebAuthn `user.name`).
+    static func primaryIdentifier(_ profile: UserProfile) -> String {
+        profile.email ?? profile.username ?? profile.phoneNumber ?? "user"
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+import SesameWire
+
+/// What `sesame init` prints: the ids to configure apps with, and the management secret (once).
+public struct BootstrapResult: Sendable, Hashable, Codable {
+    public var tenant: String
+    public var rpID: String
+    public var connection: String
+    public var clientID: String
+    public var managementClientID: String
+    public var managementClientSecret: String
+
+    enum CodingKeys: String, CodingKey {
+        case tenant
+        case rpID = "rp_id"
+        case connection
+        case clientID = "client_id"
+        case managementClientID = "management_client_id"
+        case managementClientSecret = "management_client_secret"
+    }
+}
+
+/// Creates the first tenant of an empty store.
+public enum Bootstrap {
+    /// The default database connection's name (Auth0's).
+    public static let defaultConnectionName = "Username-Password-Authentication"
+
+    /// Every Management API scope a management client can be granted.
+    public static let managementScopes = [
+        "read:clients", "create:clients", "update:clients", "delete:clients",
+        "read:connections", "create:connections", "update:connections", "delete:connections",
+        "read:users", "create:users", "update:users", "delete:users",
+        "read:authentication_methods", "delete:authentication_methods",
+        "read:tenant_settings", "update:tenant_settings",
+    ]
+
+    /// The issuer for a public URL: the URL with exactly one trailing slash.
+    public static func issuer(publicURL: String) -> String {
+        var base = publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + "/"
+    }
+
+    /// Checks a public URL: http(s), a host, no path, query or fragment.
+    public static func validatePublicURL(_ publicURL: String) throws(ServiceError) -> (host: String, origin: String) {
+        guard let components = URLComponents(string: publicURL), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty,
+            components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+            components.user == nil, let origin = Origins.origin(of: publicURL)
+        else {
+            throw .invalidRequest("public URL must be http(s)://host[:port] with no path, query or fragment")
+        }
+        return (host, origin)
+    }
+
+    /// Creates the tenant, its default connection, a native client and a management client in
+    /// one durable transaction. Refuses when the store already has a tenant.
+    public static func initialize(
+        store: any SesameStore, publicURL: String, random: any RandomSource, now: Date
+    ) throws(ServiceError) -> (BootstrapResult, TenantRecord) {
+        let (host, origin) = try validatePublicURL(publicURL)
+        let access = StoreAccess(store: store)
+        do {
+            let tenantID = try Identifiers.make("tnt_", random)
+            let connectionID = try Identifiers.make("con_", random)
+            let clientID = try Identifiers.clientID(random)
+            let managementID = try Identifiers.clientID(random)
+            let secret = try Identifiers.secret(random)
+            let tenant = TenantRecord(
+                id: tenantID, name: host, domain: host, rpID: host, publicURL: origin, allowedOrigins: [origin],
+                defaultConnectionID: connectionID, createdAt: now, updatedAt: now)
+            let connection = ConnectionRecord(
+                tenantID: tenantID, id: connectionID, name: defaultConnectionName, createdAt: now, updatedAt: now)
+            let native = ClientRecord(
+                tenantID: tenantID, id: clientID, name: "Default Native App", appType: "native",
+                grantTypes: [GrantType.webAuthn, GrantType.refreshToken, GrantType.authorizationCode],
+                tokenEndpointAuthMethod: "none", createdAt: now, updatedAt: now)
+            let management = ClientRecord(
+                tenantID: tenantID, id: managementID, name: "Sesame Management (m2m)", appType: "non_interactive",
+                grantTypes: [GrantType.clientCredentials], tokenEndpointAuthMethod: "client_secret_post",
+                secretHash: Digest.sha256(Array(secret.utf8)),
+                grants: [
+                    ClientGrantSettings(audience: issuer(publicURL: origin) + "api/v2/", scopes: managementScopes)
+                ],
+                createdAt: now, updatedAt: now)
+            try access.write(.durable) { transaction in
+                guard try transaction.tenants().isEmpty else {
+                    throw ServiceError.conflict("this data directory is already initialised")
+                }
+                try transaction.insertTenant(tenant)
+                try transaction.insertConnection(connection)
+                try transaction.insertClient(native)
+                try transaction.insertClient(management)
+            }
+            return (
+                BootstrapResult(
+                    tenant: tenantID, rpID: host, connection: defaultConnectionName, clientID: clientID,
+                    managementClientID: managementID, managementClientSecret: secret),
+                tenant
+            )
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .unavailable("the random source failed")
+        }
+    }
+}

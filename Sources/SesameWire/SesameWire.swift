@@ -1,1 +1,0 @@
-public enum SesameWireVersion { public static let current = "1" }

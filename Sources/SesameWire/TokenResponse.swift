@@ -1,0 +1,55 @@
+/// The response of `POST /oauth/token` (RFC 6749 §5.1, OIDC Core §3.1.3.3).
+public struct TokenResponse: Codable, Sendable, Hashable {
+    public var accessToken: String
+    public var idToken: String?
+    public var refreshToken: String?
+    public var tokenType: String
+    /// Seconds.
+    public var expiresIn: Int
+    public var scope: String?
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case idToken = "id_token"
+        case refreshToken = "refresh_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case scope
+    }
+
+    public init(
+        accessToken: String, idToken: String? = nil, refreshToken: String? = nil, tokenType: String = "Bearer",
+        expiresIn: Int, scope: String? = nil
+    ) {
+        self.accessToken = accessToken
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.scope = scope
+    }
+}
+
+/// Every error body: `{"error": code, "error_description": text}`.
+public struct ErrorResponse: Codable, Sendable, Hashable, Error {
+    public var error: String
+    public var errorDescription: String
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+
+    public init(error: String, errorDescription: String) {
+        self.error = error
+        self.errorDescription = errorDescription
+    }
+}
+
+/// The grant type of the native passkey flow (Auth0/Okta).
+public enum GrantType {
+    public static let webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
+    public static let refreshToken = "refresh_token"
+    public static let authorizationCode = "authorization_code"
+    public static let clientCredentials = "client_credentials"
+}
