@@ -1,0 +1,137 @@
+import Foundation
+import SesameStore
+import Testing
+
+@testable import SesameSQLite
+
+/// What only the SQLite store has: a file, a schema history, pragmas, and rows that can be damaged.
+@Suite struct SQLiteStoreTests {
+    @Test func reopeningKeepsDataAndDoesNotRerunMigrations() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        let firstMigrations: [(version: Int, appliedAt: String)]
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.write(.durable) { tx in
+                try tx.insertTenant(Fixture.tenant())
+                try tx.insertUser(Fixture.user())
+            }
+            firstMigrations = try store.appliedMigrations()
+        }
+        #expect(firstMigrations.map(\.version) == Array(1...Migrations.all.count))
+        let reopened = try SQLiteStore(path: path)
+        #expect(try reopened.read { try $0.tenant(host: "login.example.com") } == Fixture.tenant())
+        #expect(try reopened.read { try $0.user(tenantID: "t1", id: "sesame|01") } == Fixture.user())
+        let again = try reopened.appliedMigrations()
+        #expect(again.map(\.version) == firstMigrations.map(\.version))
+        #expect(again.map(\.appliedAt) == firstMigrations.map(\.appliedAt))
+    }
+
+    @Test func newerSchemaIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.executeRaw("INSERT INTO schema_migrations (version, applied_at) VALUES (999, 'later')")
+        }
+        #expect(
+            throws: StoreError.unavailable(
+                "the database has schema version 999 but this Sesame knows versions up to \(Migrations.all.count): "
+                    + "run a newer Sesame")
+        ) { try SQLiteStore(path: path) }
+    }
+
+    @Test func fileIsPrivateAndInWALMode() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        let store = try SQLiteStore(path: path)
+        try store.write(.durable) { try $0.insertTenant(Fixture.tenant()) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let walAttributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
+        #expect((walAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test func durableWriteRestoresNormalSynchronous() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        #expect(try store.writerSynchronous() == 1)
+        try store.write(.durable) { try $0.insertTenant(Fixture.tenant()) }
+        #expect(try store.writerSynchronous() == 1)
+        #expect(throws: Abort()) { try store.write(.durable) { _ in throw Abort() } }
+        #expect(try store.writerSynchronous() == 1)
+    }
+
+    @Test func corruptRowIsReported() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        try store.write(.relaxed) { try $0.insertUser(Fixture.user()) }
+        try store.executeRaw("UPDATE users SET data = CAST('{\"id\": 1' AS BLOB)")
+        #expect {
+            try store.read { try $0.user(tenantID: "t1", id: "sesame|01") }
+        } throws: { error in
+            guard case .corrupt(let message) = error as? StoreError else { return false }
+            return message.hasPrefix("a row of users does not decode")
+        }
+    }
+
+    @Test func unopenablePathIsUnavailable() throws {
+        let directory = try TemporaryDirectory()
+        #expect {
+            try SQLiteStore(path: directory.file("missing/sesame.db"))
+        } throws: { error in
+            guard case .unavailable(let message) = error as? StoreError else { return false }
+            return message.hasPrefix("cannot create \(directory.file("missing/sesame.db"))")
+        }
+    }
+
+    @Test func otherSQLiteFailuresAreUnavailable() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        try store.executeRaw("DROP TABLE signing_keys")
+        #expect {
+            try store.read { try $0.signingKeys(tenantID: "t1") }
+        } throws: { error in
+            guard case .unavailable(let message) = error as? StoreError else { return false }
+            return message.contains("no such table: signing_keys")
+        }
+        // The failed read returned its connection in a usable state.
+        #expect(try store.read { try $0.tenants() } == [])
+    }
+
+    /// Not a timing assertion: prints what a point read costs and checks every read returns the record.
+    @Test func pointReadCost() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        let passkeys = (0..<200).map { Fixture.passkey("passkey|\($0)", credential: [UInt8($0), 1], at: Double($0)) }
+        try store.write(.relaxed) { tx in for passkey in passkeys { try tx.insertPasskey(passkey) } }
+        let rounds = 20_000
+        var mismatches = 0
+        let start = ContinuousClock.now
+        try store.read { tx in
+            for round in 0..<rounds {
+                let wanted = passkeys[round % passkeys.count]
+                if try tx.passkey(tenantID: "t1", credentialID: wanted.credentialID) != wanted { mismatches += 1 }
+            }
+        }
+        let inOneRead = ContinuousClock.now - start
+        let start2 = ContinuousClock.now
+        for round in 0..<2_000 {
+            let wanted = passkeys[round % passkeys.count]
+            if try store.read({ try $0.passkey(tenantID: "t1", id: wanted.id) }) != wanted { mismatches += 1 }
+        }
+        let ownRead = ContinuousClock.now - start2
+        // The JSON decode alone, for the breakdown.
+        let json = try JSONEncoder().encode(passkeys[0])
+        let decoder = JSONDecoder()
+        let start3 = ContinuousClock.now
+        for _ in 0..<rounds where try decoder.decode(PasskeyRecord.self, from: json) != passkeys[0] { mismatches += 1 }
+        let decodeOnly = ContinuousClock.now - start3
+        #expect(mismatches == 0)
+        print(
+            "SQLiteStore point read (decode included): \(inOneRead / rounds) each inside one read transaction, "
+                + "\(ownRead / 2_000) each as its own read transaction; JSON decode alone \(decodeOnly / rounds) "
+                + "(\(json.count) bytes)")
+    }
+}

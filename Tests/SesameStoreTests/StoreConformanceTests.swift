@@ -1,0 +1,589 @@
+import Foundation
+import SesameStore
+import Synchronization
+import Testing
+
+/// The storage contract (Store.swift), run against every implementation.
+@Suite struct StoreConformanceTests {
+    // MARK: Tenants
+
+    @Test(arguments: StoreKind.allCases) func tenantRoundTripAndHostLookup(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let tenant = Fixture.tenant(custom: ["Auth.Example.org", "id.example.net"])
+        try s.write { try $0.insertTenant(tenant) }
+        try s.read { tx throws in
+            #expect(try tx.tenant(id: "t1") == tenant)
+            #expect(try tx.tenant(host: "login.example.com") == tenant)
+            #expect(try tx.tenant(host: "LOGIN.Example.COM") == tenant)
+            #expect(try tx.tenant(host: "auth.example.org") == tenant)
+            #expect(try tx.tenant(host: "ID.EXAMPLE.NET") == tenant)
+            #expect(try tx.tenant(host: "example.com") == nil)
+            #expect(try tx.tenant(id: "t2") == nil)
+            #expect(try tx.tenants() == [tenant])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func tenantUpdateMovesHosts(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        var tenant = Fixture.tenant(custom: ["old.example.com"])
+        try s.write { try $0.insertTenant(tenant) }
+        tenant.customDomains = ["new.example.com"]
+        tenant.name = "Renamed"
+        try s.write { try $0.updateTenant(tenant) }
+        try s.read { tx throws in
+            #expect(try tx.tenant(host: "old.example.com") == nil)
+            #expect(try tx.tenant(host: "new.example.com") == tenant)
+            #expect(try tx.tenant(host: "login.example.com") == tenant)
+        }
+        // The released host is free for another tenant.
+        let other = Fixture.tenant("t2", domain: "old.example.com")
+        try s.write { try $0.insertTenant(other) }
+        #expect(try s.read { try $0.tenant(host: "old.example.com") } == other)
+        #expect(try s.read { try $0.tenants() } == [tenant, other])
+    }
+
+    @Test(arguments: StoreKind.allCases) func tenantUniqueness(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { try $0.insertTenant(Fixture.tenant(custom: ["auth.example.org"])) }
+        #expect(throws: StoreError.conflict("tenant id")) {
+            try s.write { try $0.insertTenant(Fixture.tenant(domain: "other.example.com")) }
+        }
+        #expect(throws: StoreError.conflict("tenant host")) {
+            try s.write { try $0.insertTenant(Fixture.tenant("t2", domain: "Login.Example.com")) }
+        }
+        #expect(throws: StoreError.conflict("tenant host")) {
+            try s.write {
+                try $0.insertTenant(Fixture.tenant("t2", domain: "x.example.com", custom: ["AUTH.example.org"]))
+            }
+        }
+        #expect(throws: StoreError.conflict("tenant host")) {
+            try s.write {
+                try $0.insertTenant(Fixture.tenant("t2", domain: "x.example.com", custom: ["login.example.com"]))
+            }
+        }
+        // A tenant may list its own domain again among its custom domains.
+        let t2 = Fixture.tenant("t2", domain: "b.example.com", custom: ["B.example.com"])
+        try s.write { try $0.insertTenant(t2) }
+        var taking = t2
+        taking.customDomains = ["auth.example.org"]
+        #expect(throws: StoreError.conflict("tenant host")) { try s.write { try $0.updateTenant(taking) } }
+        #expect(try s.read { try $0.tenant(id: "t2") } == t2)
+        #expect(try s.read { try $0.tenant(host: "b.example.com") } == t2)
+        #expect(throws: StoreError.notFound("tenant t9")) {
+            try s.write { try $0.updateTenant(Fixture.tenant("t9", domain: "nine.example.com")) }
+        }
+    }
+
+    // MARK: Clients
+
+    @Test(arguments: StoreKind.allCases) func clients(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let clients = (0..<5).map { Fixture.client("c\(4 - $0)", at: Double($0)) }
+        try s.write { tx in for client in clients { try tx.insertClient(client) } }
+        try s.write { try $0.insertClient(Fixture.client("c0", tenant: "t2")) }
+        try s.read { tx throws in
+            #expect(try tx.client(tenantID: "t1", id: "c2") == clients[2])
+            #expect(try tx.client(tenantID: "t3", id: "c2") == nil)
+            #expect(try tx.clients(tenantID: "t1", page: Page()) == clients)
+            #expect(try tx.clients(tenantID: "t1", page: Page(offset: 1, limit: 2)) == Array(clients[1...2]))
+            #expect(try tx.clients(tenantID: "t1", page: Page(offset: 5, limit: 2)) == [])
+            #expect(try tx.clients(tenantID: "t2", page: Page()).map(\.tenantID) == ["t2"])
+        }
+        #expect(throws: StoreError.conflict("client id")) { try s.write { try $0.insertClient(Fixture.client("c2")) } }
+        var changed = clients[2]
+        changed.secretHash = nil
+        changed.ios = nil
+        changed.callbacks = []
+        try s.write { try $0.updateClient(changed) }
+        #expect(try s.read { try $0.client(tenantID: "t1", id: "c2") } == changed)
+        #expect(throws: StoreError.notFound("client c9")) { try s.write { try $0.updateClient(Fixture.client("c9")) } }
+        try s.write { try $0.deleteClient(tenantID: "t1", id: "c2") }
+        #expect(try s.read { try $0.client(tenantID: "t1", id: "c2") } == nil)
+        #expect(try s.read { try $0.client(tenantID: "t2", id: "c0") } != nil)
+        #expect(throws: StoreError.notFound("client c2")) {
+            try s.write { try $0.deleteClient(tenantID: "t1", id: "c2") }
+        }
+    }
+
+    // MARK: Connections
+
+    @Test(arguments: StoreKind.allCases) func connections(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let first = Fixture.connection("con1", name: "Passkeys", at: 0)
+        let second = Fixture.connection("con2", name: "Employees", at: 1)
+        try s.write { tx throws in
+            try tx.insertConnection(second)
+            try tx.insertConnection(first)
+            try tx.insertConnection(Fixture.connection("con1", name: "Passkeys", tenant: "t2"))
+        }
+        try s.read { tx throws in
+            #expect(try tx.connection(tenantID: "t1", id: "con1") == first)
+            #expect(try tx.connection(tenantID: "t1", name: "Employees") == second)
+            #expect(try tx.connection(tenantID: "t1", name: "employees") == nil)
+            #expect(try tx.connections(tenantID: "t1", page: Page()) == [first, second])
+            #expect(try tx.connections(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
+        }
+        #expect(throws: StoreError.conflict("connection id")) {
+            try s.write { try $0.insertConnection(Fixture.connection("con1", name: "Other")) }
+        }
+        #expect(throws: StoreError.conflict("connection name")) {
+            try s.write { try $0.insertConnection(Fixture.connection("con3", name: "Passkeys")) }
+        }
+        var renamed = second
+        renamed.name = "Passkeys"
+        #expect(throws: StoreError.conflict("connection name")) { try s.write { try $0.updateConnection(renamed) } }
+        renamed.name = "Staff"
+        try s.write { try $0.updateConnection(renamed) }
+        #expect(try s.read { try $0.connection(tenantID: "t1", name: "Staff") } == renamed)
+        #expect(try s.read { try $0.connection(tenantID: "t1", name: "Employees") } == nil)
+        #expect(throws: StoreError.notFound("connection con9")) {
+            try s.write { try $0.updateConnection(Fixture.connection("con9", name: "Nine")) }
+        }
+        try s.write { try $0.deleteConnection(tenantID: "t1", id: "con2") }
+        #expect(try s.read { try $0.connection(tenantID: "t1", id: "con2") } == nil)
+        #expect(throws: StoreError.notFound("connection con2")) {
+            try s.write { try $0.deleteConnection(tenantID: "t1", id: "con2") }
+        }
+    }
+
+    // MARK: Users
+
+    @Test(arguments: StoreKind.allCases) func userRoundTripAndLookups(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let ada = Fixture.user()
+        let bare = Fixture.user("sesame|02", handle: 2, email: nil, phone: nil, username: nil, name: nil, at: 1)
+        try s.write { tx throws in
+            try tx.insertUser(ada)
+            try tx.insertUser(bare)
+        }
+        try s.read { tx throws in
+            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == ada)
+            #expect(try tx.user(tenantID: "t2", id: "sesame|01") == nil)
+            #expect(try tx.user(tenantID: "t1", userHandle: [UInt8](repeating: 2, count: 32)) == bare)
+            #expect(try tx.user(tenantID: "t1", userHandle: [UInt8](repeating: 3, count: 32)) == nil)
+            #expect(
+                try tx.users(
+                    tenantID: "t1", connectionID: "con1", email: "ADA@example.COM", phoneNumber: nil, username: nil)
+                    == [ada])
+            #expect(
+                try tx.users(tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: "+15550001", username: nil)
+                    == [ada])
+            #expect(
+                try tx.users(tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: nil, username: "aDA") == [
+                    ada
+                ])
+            #expect(
+                try tx.users(
+                    tenantID: "t1", connectionID: "con2", email: "ada@example.com", phoneNumber: nil, username: nil)
+                    == [])
+            #expect(
+                try tx.users(tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: nil, username: nil) == [])
+        }
+        var changed = ada
+        changed.profile.email = nil
+        changed.blocked = true
+        changed.lastLoginAt = nil
+        changed.userMetadata = [:]
+        try s.write { try $0.updateUser(changed) }
+        #expect(try s.read { try $0.user(tenantID: "t1", id: "sesame|01") } == changed)
+        #expect(
+            try s.read {
+                try $0.users(
+                    tenantID: "t1", connectionID: "con1", email: "ada@example.com", phoneNumber: nil, username: nil)
+            } == [])
+        #expect(throws: StoreError.notFound("user sesame|09")) {
+            try s.write { try $0.updateUser(Fixture.user("sesame|09", handle: 9)) }
+        }
+        #expect(throws: StoreError.notFound("user sesame|09")) {
+            try s.write { try $0.deleteUser(tenantID: "t1", id: "sesame|09") }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func userUniqueness(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { try $0.insertUser(Fixture.user()) }
+        let base = Fixture.user(
+            "sesame|02", handle: 2, email: "grace@example.com", phone: "+15550002", username: "grace")
+        var sameID = base
+        sameID.id = "sesame|01"
+        var sameHandle = base
+        sameHandle.userHandle = Fixture.user().userHandle
+        var sameEmail = base
+        sameEmail.profile.email = "ADA@example.com"
+        var samePhone = base
+        samePhone.profile.phoneNumber = "+15550001"
+        var sameUsername = base
+        sameUsername.profile.username = "ada"
+        let cases: [(UserRecord, String)] = [
+            (sameID, "user id"), (sameHandle, "user user_handle"), (sameEmail, "user email"),
+            (samePhone, "user phone_number"), (sameUsername, "user username"),
+        ]
+        for (user, rule) in cases {
+            #expect(throws: StoreError.conflict(rule)) { try s.write { try $0.insertUser(user) } }
+        }
+        // The same identifiers are free in another connection and another tenant; absent ones never clash.
+        var otherConnection = sameEmail
+        otherConnection.id = "sesame|05"
+        otherConnection.userHandle = [UInt8](repeating: 5, count: 32)
+        otherConnection.connectionID = "con2"
+        otherConnection.profile.phoneNumber = "+15550001"
+        otherConnection.profile.username = "ADA"
+        var otherTenant = Fixture.user()
+        otherTenant.tenantID = "t2"
+        try s.write { tx throws in
+            try tx.insertUser(otherConnection)
+            try tx.insertUser(otherTenant)
+            try tx.insertUser(Fixture.user("sesame|03", handle: 3, email: nil, phone: nil, username: nil))
+            try tx.insertUser(Fixture.user("sesame|04", handle: 4, email: nil, phone: nil, username: nil))
+        }
+        // Updating into a taken identifier conflicts; keeping one's own does not.
+        var grace = base
+        try s.write { try $0.insertUser(grace) }
+        grace.profile.name = "Grace Hopper"
+        try s.write { try $0.updateUser(grace) }
+        grace.profile.username = "Ada"
+        #expect(throws: StoreError.conflict("user username")) { try s.write { try $0.updateUser(grace) } }
+        #expect(try s.read { try $0.user(tenantID: "t1", id: "sesame|02") }?.profile.username == "grace")
+    }
+
+    @Test(arguments: StoreKind.allCases) func userSearchAndPaging(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let users = [
+            Fixture.user(
+                "sesame|a1", handle: 1, email: "ada@example.com", phone: "+4411", username: "ada", name: "Ada", at: 1),
+            Fixture.user(
+                "sesame|b2", handle: 2, email: "Bob@Work.example", phone: nil, username: "bobby", name: nil, at: 2),
+            Fixture.user("sesame|c3", handle: 3, email: nil, phone: "+3312", username: "c_3", name: "Carla", at: 3),
+            Fixture.user(
+                "sesame|d4", handle: 4, email: "d%d@example.com", phone: nil, username: nil, name: "DÉSIRÉE", at: 4),
+            Fixture.user("sesame|e5", handle: 5, email: nil, phone: nil, username: "cx3", name: nil, at: 5),
+        ]
+        try s.write { tx in for user in users { try tx.insertUser(user) } }
+        try s.write { try $0.insertUser(Fixture.user("sesame|z", tenant: "t2", handle: 9, at: 9)) }
+        func search(_ query: String?, _ page: Page = Page()) throws -> [String] {
+            try s.read { try $0.users(tenantID: "t1", query: query, page: page) }.map(\.id)
+        }
+        #expect(try search(nil) == ["sesame|e5", "sesame|d4", "sesame|c3", "sesame|b2", "sesame|a1"])
+        #expect(try search("") == ["sesame|e5", "sesame|d4", "sesame|c3", "sesame|b2", "sesame|a1"])
+        #expect(try search(nil, Page(offset: 1, limit: 2)) == ["sesame|d4", "sesame|c3"])
+        #expect(try search(nil, Page(offset: 4, limit: 2)) == ["sesame|a1"])
+        #expect(try search("EXAMPLE") == ["sesame|d4", "sesame|b2", "sesame|a1"])
+        #expect(try search("work") == ["sesame|b2"])
+        #expect(try search("BOBB") == ["sesame|b2"])
+        #expect(try search("+33") == ["sesame|c3"])
+        #expect(try search("carl") == ["sesame|c3"])
+        #expect(try search("désirée") == ["sesame|d4"])
+        #expect(try search("|A1") == ["sesame|a1"])
+        // % and _ are literal characters, not wildcards.
+        #expect(try search("d%d") == ["sesame|d4"])
+        #expect(try search("%") == ["sesame|d4"])
+        #expect(try search("c_3") == ["sesame|c3"])
+        #expect(try search("_") == ["sesame|c3"])
+        #expect(try search("nobody") == [])
+    }
+
+    @Test(arguments: StoreKind.allCases) func deleteUserCascades(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx throws in
+            try tx.insertUser(Fixture.user())
+            try tx.insertUser(Fixture.user("sesame|02", handle: 2, email: nil, phone: nil, username: nil))
+            try tx.insertPasskey(Fixture.passkey("passkey|a", credential: [1]))
+            try tx.insertPasskey(Fixture.passkey("passkey|b", credential: [2]))
+            try tx.insertPasskey(Fixture.passkey("passkey|c", user: "sesame|02", credential: [3]))
+            try tx.insertRefreshToken(Fixture.refreshToken("r1", hash: 1))
+            try tx.insertRefreshToken(Fixture.refreshToken("r2", hash: 2, family: "f2"))
+            try tx.insertRefreshToken(Fixture.refreshToken("r3", hash: 3, family: "f3", user: "sesame|02"))
+        }
+        try s.write { try $0.deleteUser(tenantID: "t1", id: "sesame|01") }
+        try s.read { tx throws in
+            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == nil)
+            #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|01") == [])
+            #expect(try tx.passkey(tenantID: "t1", credentialID: [1]) == nil)
+            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) == nil)
+            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) == nil)
+            #expect(try tx.user(tenantID: "t1", id: "sesame|02") != nil)
+            #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|02").map(\.id) == ["passkey|c"])
+            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 3, count: 32)) != nil)
+        }
+        // The freed credential id and token hash can be used again.
+        try s.write { tx throws in
+            try tx.insertPasskey(Fixture.passkey("passkey|d", user: "sesame|02", credential: [1]))
+            try tx.insertRefreshToken(Fixture.refreshToken("r4", hash: 1, user: "sesame|02"))
+        }
+    }
+
+    // MARK: Passkeys
+
+    @Test(arguments: StoreKind.allCases) func passkeys(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let first = Fixture.passkey("passkey|1", credential: [1, 0, 1], at: 1)
+        let second = Fixture.passkey("passkey|2", credential: [], at: 2)
+        try s.write { tx throws in
+            try tx.insertPasskey(second)
+            try tx.insertPasskey(first)
+            try tx.insertPasskey(Fixture.passkey("passkey|3", user: "sesame|02", credential: [3]))
+            try tx.insertPasskey(Fixture.passkey("passkey|1", tenant: "t2", credential: [1, 0, 1]))
+        }
+        try s.read { tx throws in
+            #expect(try tx.passkey(tenantID: "t1", id: "passkey|1") == first)
+            #expect(try tx.passkey(tenantID: "t1", credentialID: [1, 0, 1]) == first)
+            #expect(try tx.passkey(tenantID: "t1", credentialID: []) == second)
+            #expect(try tx.passkey(tenantID: "t1", credentialID: [1, 0]) == nil)
+            #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|01") == [first, second])
+            #expect(try tx.passkeys(tenantID: "t3", userID: "sesame|01") == [])
+        }
+        #expect(throws: StoreError.conflict("passkey id")) {
+            try s.write { try $0.insertPasskey(Fixture.passkey("passkey|1", credential: [7])) }
+        }
+        #expect(throws: StoreError.conflict("passkey credential_id")) {
+            try s.write { try $0.insertPasskey(Fixture.passkey("passkey|9", credential: [1, 0, 1])) }
+        }
+        var used = first
+        used.signCount = 42
+        used.backupState = false
+        used.lastUsedAt = nil
+        try s.write { try $0.updatePasskey(used) }
+        #expect(try s.read { try $0.passkey(tenantID: "t1", credentialID: [1, 0, 1]) } == used)
+        var clashing = used
+        clashing.credentialID = [3]
+        #expect(throws: StoreError.conflict("passkey credential_id")) { try s.write { try $0.updatePasskey(clashing) } }
+        #expect(throws: StoreError.notFound("passkey passkey|9")) {
+            try s.write { try $0.updatePasskey(Fixture.passkey("passkey|9", credential: [99])) }
+        }
+        try s.write { try $0.deletePasskey(tenantID: "t1", id: "passkey|1") }
+        #expect(try s.read { try $0.passkeys(tenantID: "t1", userID: "sesame|01") } == [second])
+        #expect(throws: StoreError.notFound("passkey passkey|1")) {
+            try s.write { try $0.deletePasskey(tenantID: "t1", id: "passkey|1") }
+        }
+    }
+
+    // MARK: Signing keys
+
+    @Test(arguments: StoreKind.allCases) func signingKeys(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let old = Fixture.signingKey("k-old", at: 0)
+        let new = Fixture.signingKey("k-new", at: 10)
+        try s.write { tx throws in
+            try tx.insertSigningKey(new)
+            try tx.insertSigningKey(old)
+            try tx.insertSigningKey(Fixture.signingKey("k-old", tenant: "t2"))
+        }
+        #expect(try s.read { try $0.signingKeys(tenantID: "t1") } == [old, new])
+        #expect(throws: StoreError.conflict("signing key id")) {
+            try s.write { try $0.insertSigningKey(Fixture.signingKey("k-new")) }
+        }
+        var rotated = old
+        rotated.state = .previous
+        rotated.rotatedAt = Fixture.time(10.000_123)
+        try s.write { try $0.updateSigningKey(rotated) }
+        #expect(try s.read { try $0.signingKeys(tenantID: "t1") } == [rotated, new])
+        #expect(throws: StoreError.notFound("signing key k9")) {
+            try s.write { try $0.updateSigningKey(Fixture.signingKey("k9")) }
+        }
+    }
+
+    // MARK: Refresh tokens
+
+    @Test(arguments: StoreKind.allCases) func refreshTokens(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let token = Fixture.refreshToken()
+        try s.write { try $0.insertRefreshToken(token) }
+        try s.read { tx throws in
+            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: token.tokenHash) == token)
+            #expect(try tx.refreshToken(tenantID: "t2", tokenHash: token.tokenHash) == nil)
+            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) == nil)
+        }
+        #expect(throws: StoreError.conflict("refresh token id")) {
+            try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r1", hash: 2)) }
+        }
+        #expect(throws: StoreError.conflict("refresh token token_hash")) {
+            try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r2", hash: 1)) }
+        }
+        // Token hashes are unique across tenants too.
+        #expect(throws: StoreError.conflict("refresh token token_hash")) {
+            try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r2", tenant: "t2", hash: 1)) }
+        }
+        var used = token
+        used.usedAt = Fixture.time(60.5)
+        used.audience = nil
+        try s.write { try $0.updateRefreshToken(used) }
+        #expect(try s.read { try $0.refreshToken(tenantID: "t1", tokenHash: token.tokenHash) } == used)
+        #expect(throws: StoreError.notFound("refresh token r9")) {
+            try s.write { try $0.updateRefreshToken(Fixture.refreshToken("r9", hash: 9)) }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func refreshTokenRevocation(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let earlier = Fixture.time(100)
+        let now = Fixture.time(200.25)
+        var alreadyRevoked = Fixture.refreshToken("r3", hash: 3)
+        alreadyRevoked.revokedAt = earlier
+        try s.write { tx throws in
+            try tx.insertRefreshToken(Fixture.refreshToken("r1", hash: 1))
+            try tx.insertRefreshToken(Fixture.refreshToken("r2", hash: 2))
+            try tx.insertRefreshToken(alreadyRevoked)
+            try tx.insertRefreshToken(Fixture.refreshToken("r4", hash: 4, family: "f2"))
+            try tx.insertRefreshToken(Fixture.refreshToken("r5", tenant: "t2", hash: 5))
+            try tx.insertRefreshToken(Fixture.refreshToken("r6", hash: 6, family: "f3", user: "sesame|02"))
+        }
+        #expect(try s.write { try $0.revokeRefreshTokenFamily(tenantID: "t1", familyID: "f1", at: now) } == 2)
+        func revokedAt(_ hash: UInt8, tenant: String = "t1") throws -> Date? {
+            try s.read { try $0.refreshToken(tenantID: tenant, tokenHash: [UInt8](repeating: hash, count: 32)) }?
+                .revokedAt
+        }
+        #expect(try revokedAt(1) == now)
+        #expect(try revokedAt(2) == now)
+        #expect(try revokedAt(3) == earlier)
+        #expect(try revokedAt(4) == nil)
+        #expect(try revokedAt(5, tenant: "t2") == nil)
+        #expect(try s.write { try $0.revokeRefreshTokenFamily(tenantID: "t1", familyID: "f1", at: now) } == 0)
+        #expect(try s.write { try $0.revokeRefreshTokens(tenantID: "t1", userID: "sesame|01", at: now) } == 1)
+        #expect(try revokedAt(4) == now)
+        #expect(try revokedAt(6) == nil)
+        #expect(try revokedAt(5, tenant: "t2") == nil)
+    }
+
+    // MARK: Auth events
+
+    @Test(arguments: StoreKind.allCases) func authEvents(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let events = [Fixture.event("e3", at: 3), Fixture.event("e1", at: 1), Fixture.event("e2", at: 2)]
+        try s.write { try $0.insertAuthEvents(events) }
+        try s.write { try $0.insertAuthEvents([Fixture.event("e1", tenant: "t2", at: 5)]) }
+        try s.write { try $0.insertAuthEvents([]) }
+        try s.read { tx throws in
+            #expect(
+                try tx.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 10).map(\.id) == ["e1", "e2", "e3"])
+            #expect(try tx.authEvents(tenantID: "t1", since: Fixture.time(2), limit: 10) == [events[2], events[0]])
+            #expect(try tx.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 2).map(\.id) == ["e1", "e2"])
+            #expect(try tx.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 0) == [])
+            #expect(try tx.authEvents(tenantID: "t2", since: Fixture.time(0), limit: 10).map(\.id) == ["e1"])
+        }
+        // A batch with one duplicate writes none of its events.
+        #expect(throws: StoreError.conflict("auth event id")) {
+            try s.write { try $0.insertAuthEvents([Fixture.event("e4", at: 4), Fixture.event("e1", at: 4)]) }
+        }
+        #expect(throws: StoreError.conflict("auth event id")) {
+            try s.write { try $0.insertAuthEvents([Fixture.event("e5", at: 4), Fixture.event("e5", at: 4)]) }
+        }
+        #expect(try s.read { try $0.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 10) }.count == 3)
+    }
+
+    // MARK: Transactions
+
+    @Test(arguments: StoreKind.allCases) func throwingWriteLeavesNothing(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        #expect(throws: Abort()) {
+            try s.store.write(.durable) { tx throws in
+                try tx.insertTenant(Fixture.tenant())
+                try tx.insertUser(Fixture.user())
+                try tx.insertAuthEvents([Fixture.event("e1", at: 1)])
+                throw Abort()
+            }
+        }
+        try s.read { tx throws in
+            #expect(try tx.tenants() == [])
+            #expect(try tx.tenant(host: "login.example.com") == nil)
+            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == nil)
+            #expect(try tx.authEvents(tenantID: "t1", since: .distantPast, limit: 10) == [])
+        }
+        // The store still works afterwards.
+        try s.write { try $0.insertTenant(Fixture.tenant()) }
+        #expect(try s.read { try $0.tenants() }.count == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases) func failedOperationLeavesNoPartialWrite(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { try $0.insertTenant(Fixture.tenant(custom: ["taken.example.com"])) }
+        try s.write { try $0.insertUser(Fixture.user()) }
+        // The body catches each conflict and commits the rest: the failed operations left nothing behind.
+        let outcome = try s.write { tx -> [StoreError] in
+            var errors: [StoreError] = []
+            do {
+                try tx.insertTenant(Fixture.tenant("t2", domain: "free.example.com", custom: ["taken.example.com"]))
+            } catch let error as StoreError { errors.append(error) }
+            do {
+                try tx.insertAuthEvents([Fixture.event("e1", at: 1), Fixture.event("e1", at: 2)])
+            } catch let error as StoreError { errors.append(error) }
+            do {
+                try tx.deleteUser(tenantID: "t1", id: "sesame|99")
+            } catch let error as StoreError { errors.append(error) }
+            try tx.insertClient(Fixture.client())
+            return errors
+        }
+        #expect(outcome == [.conflict("tenant host"), .conflict("auth event id"), .notFound("user sesame|99")])
+        try s.read { tx throws in
+            #expect(try tx.tenant(id: "t2") == nil)
+            #expect(try tx.tenant(host: "free.example.com") == nil)
+            #expect(try tx.authEvents(tenantID: "t1", since: .distantPast, limit: 10) == [])
+            #expect(try tx.client(tenantID: "t1", id: "c1") == Fixture.client())
+            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == Fixture.user())
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func readTransactionRefusesWrites(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        #expect(throws: StoreError.unavailable("write in a read transaction")) {
+            try s.read { try $0.insertTenant(Fixture.tenant()) }
+        }
+        #expect(throws: StoreError.unavailable("write in a read transaction")) {
+            try s.read { try $0.revokeRefreshTokenFamily(tenantID: "t1", familyID: "f1", at: Fixture.t0) }
+        }
+        #expect(try s.read { try $0.tenants() } == [])
+    }
+
+    @Test(arguments: StoreKind.allCases) func transactionEndsWithItsBody(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let escaped = try s.write { tx -> any StoreTransaction in
+            try tx.insertTenant(Fixture.tenant())
+            return tx
+        }
+        #expect(throws: StoreError.unavailable("the transaction has ended")) { try escaped.tenants() }
+        #expect(throws: StoreError.unavailable("the transaction has ended")) {
+            try escaped.insertClient(Fixture.client())
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func readsSeeASnapshot(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { try $0.insertClient(Fixture.client("c1")) }
+        try s.read { tx throws in
+            #expect(try tx.clients(tenantID: "t1", page: Page()).count == 1)
+            // A write committed while this read is open is not seen by it.
+            try s.write { try $0.insertClient(Fixture.client("c2", at: 1)) }
+            #expect(try tx.clients(tenantID: "t1", page: Page()).count == 1)
+        }
+        #expect(try s.read { try $0.clients(tenantID: "t1", page: Page()) }.count == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases) func concurrentWritesAllLand(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let failures = FailureLog()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<50 {
+                do {
+                    let credential = [UInt8(thread), UInt8(index)]
+                    let durability: Durability = index % 10 == 0 ? .durable : .relaxed
+                    try s.store.write(durability) { tx throws in
+                        try tx.insertPasskey(
+                            Fixture.passkey("passkey|\(thread)-\(index)", credential: credential, at: Double(index)))
+                    }
+                    let read = try s.read { try $0.passkey(tenantID: "t1", credentialID: credential) }
+                    if read?.id != "passkey|\(thread)-\(index)" { failures.add("lost \(thread)-\(index)") }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(failures.entries == [])
+        #expect(try s.read { try $0.passkeys(tenantID: "t1", userID: "sesame|01") }.count == 400)
+    }
+}
+
+/// Failures collected from several threads.
+final class FailureLog: Sendable {
+    private let stored = Mutex<[String]>([])
+    func add(_ entry: String) { stored.withLock { $0.append(entry) } }
+    var entries: [String] { stored.withLock { $0 } }
+}
