@@ -349,7 +349,7 @@ public struct SigningKeyRecord: Sendable, Hashable, Codable {
     public var id: String
     /// "RS256", "ES256" or "EdDSA".
     public var algorithm: String
-    /// PKCS#8 DER sealed with the master key (nonce ‖ ciphertext ‖ tag), AAD = tenant id ‖ kid.
+    /// PKCS#8 DER sealed with the master key (nonce ‖ ciphertext ‖ tag), AAD = tenant id ‖ 0x00 ‖ kid.
     public var sealedPrivateKey: [UInt8]
     /// The public key as a DER SubjectPublicKeyInfo.
     public var publicKeySPKI: [UInt8]

@@ -83,3 +83,14 @@ struct JSONReaderTests {
         }
     }
 }
+
+@Suite("JSONValue serialization")
+struct JSONSerializationTests {
+    @Test(arguments: [
+        #"{"a":[1,-2.5e3,true,false,null],"b":{"c":"d\"e\\f\nx\u0001"},"é":"😀"}"#, "[]", "{}", #""""#, "0",
+    ])
+    func roundTrips(_ text: String) throws {
+        let value = try JSONReader.parse(Array(text.utf8))
+        #expect(try JSONReader.parse(value.serialized) == value)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import WebAuthn
+import SesameService
+import SesameStore
+import SesameWire
+
+extension SesameApplication {
+    func addDiscoveryRoutes(to router: inout Router) {
+        router.get("/.well-known/openid-configuration") { [self] request, _ in
+            let tenant = try tenant(request)
+            let issuer = TokenService.issuer(tenant)
+            let configuration: KeyValuePairs<String, JSONValue> = [
+                "issuer": .string(issuer),
+                "token_endpoint": .string(issuer + "oauth/token"),
+                "userinfo_endpoint": .string(issuer + "userinfo"),
+                "revocation_endpoint": .string(issuer + "oauth/revoke"),
+                "jwks_uri": .string(issuer + ".well-known/jwks.json"),
+                "grant_types_supported": .strings([
+                    GrantType.webAuthn, GrantType.refreshToken, GrantType.clientCredentials,
+                ]),
+                "response_types_supported": .strings(["token"]),
+                "subject_types_supported": .strings(["public"]),
+                "id_token_signing_alg_values_supported": .strings(["RS256", "ES256", "EdDSA"]),
+                "token_endpoint_auth_methods_supported": .strings([
+                    "none", "client_secret_post", "client_secret_basic",
+                ]),
+                "revocation_endpoint_auth_methods_supported": .strings([
+                    "none", "client_secret_post", "client_secret_basic",
+                ]),
+                "scopes_supported": .strings(["openid", "profile", "email", "phone", "offline_access"]),
+                "claims_supported": .strings([
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "email", "email_verified", "name",
+                    "given_name", "family_name", "nickname", "picture", "preferred_username", "phone_number",
+                    "updated_at",
+                ]),
+            ]
+            return .json(bytes: JSONValue.document(configuration).serialized)
+        }
+
+        router.get("/.well-known/jwks.json") { [self] request, _ in
+            let tenant = try tenant(request)
+            do {
+                return try .json(tokens.keyRing.jwks(tenantID: tenant.id))
+            } catch {
+                throw ServiceError.unavailable("signing keys could not be loaded")
+            }
+        }
+
+        // Apple: served at both paths, application/json, 200, never a redirect.
+        let appleAppSiteAssociation: HTTPHandler = { [self] request, _ in
+            let clients = try allClients(try tenant(request))
+            let apps = clients.compactMap { client in client.ios.map { "\($0.teamID).\($0.bundleIdentifier)" } }
+            let document = JSONValue.document(["webcredentials": .document(["apps": .strings(apps)])])
+            return .json(bytes: document.serialized)
+        }
+        router.get("/.well-known/apple-app-site-association", handler: appleAppSiteAssociation)
+        router.get("/apple-app-site-association", handler: appleAppSiteAssociation)
+
+        // Digital Asset Links with the relation Credential Manager checks for passkeys.
+        router.get("/.well-known/assetlinks.json") { [self] request, _ in
+            let clients = try allClients(try tenant(request))
+            let statements: [JSONValue] = clients.compactMap { client in
+                guard let android = client.android else { return nil }
+                return .document([
+                    "relation": .strings([
+                        "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
+                    ]),
+                    "target": .document([
+                        "namespace": .string("android_app"), "package_name": .string(android.packageName),
+                        "sha256_cert_fingerprints": .strings(android.sha256CertFingerprints),
+                    ]),
+                ])
+            }
+            return .json(bytes: JSONValue.array(statements).serialized)
+        }
+
+        // WebAuthn related origins (Level 3 §5.11.1), only when the tenant lists some.
+        router.get("/.well-known/webauthn") { [self] request, _ in
+            let tenant = try tenant(request)
+            guard !tenant.relatedOrigins.isEmpty else {
+                throw ServiceError.notFound("this tenant lists no related origins")
+            }
+            return .json(bytes: JSONValue.document(["origins": .strings(tenant.relatedOrigins)]).serialized)
+        }
+
+        // W3C passkey endpoints: where a password manager can send a user to enroll or manage passkeys.
+        router.get("/.well-known/passkey-endpoints") { [self] request, _ in
+            let issuer = TokenService.issuer(try tenant(request))
+            let document = JSONValue.document([
+                "enroll": .string(issuer + "account/passkeys/enroll"), "manage": .string(issuer + "account/passkeys"),
+            ])
+            return .json(bytes: document.serialized)
+        }
+    }
+
+    /// Every client of the tenant (paged through the store).
+    func allClients(_ tenant: TenantRecord) throws -> [ClientRecord] {
+        do {
+            return try store.read { transaction in
+                var all: [ClientRecord] = []
+                var offset = 0
+                while true {
+                    let page = try transaction.clients(tenantID: tenant.id, page: Page(offset: offset, limit: 100))
+                    all += page
+                    if page.count < 100 { return all }
+                    offset += 100
+                }
+            }
+        } catch {
+            throw ServiceError.unavailable("the store is unavailable")
+        }
+    }
+}
+
+extension JSONValue {
+    /// An object with members in the order given.
+    static func document(_ members: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(members.map { JSONMember(name: $0.key, value: $0.value) })
+    }
+
+    /// An array of strings.
+    static func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
+}

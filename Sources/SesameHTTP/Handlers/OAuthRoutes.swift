@@ -1,0 +1,58 @@
+import Foundation
+import SesameService
+import SesameWire
+
+extension SesameApplication {
+    func addOAuthRoutes(to router: inout Router) {
+        router.post("/oauth/token") { [self] request, _ in
+            let body = try RequestBody.jsonOrForm(request)
+            try body.allowOnly([
+                "grant_type", "client_id", "client_secret", "auth_session", "authn_response", "realm", "scope",
+                "audience", "refresh_token", "organization",
+            ])
+            if body.has("organization") { throw ServiceError.invalidRequest("organization is not supported") }
+            let grantType = try body.string("grant_type", maxLength: 128) ?? ""
+            let tokenRequest = TokenRequest(
+                grantType: grantType, credentials: try clientCredentials(body, request),
+                authSession: try body.string("auth_session", maxLength: 256),
+                authnResponse: try body.json("authn_response"), realm: try body.string("realm", maxLength: 128),
+                scope: try body.string("scope", maxLength: 2_048), audience: try body.string("audience", maxLength: 512),
+                refreshToken: try body.string("refresh_token", maxLength: 512))
+            let method = Self.loginMethod(grantType)
+            do {
+                let response = try tokens.token(tenant: try tenant(request), request: tokenRequest)
+                logins.increment([method, "success"])
+                return try .noStoreJSON(response)
+            } catch let error as ServiceError {
+                logins.increment([method, error.code])
+                throw error
+            }
+        }
+
+        // RFC 7009.
+        router.post("/oauth/revoke") { [self] request, _ in
+            let body = try RequestBody.jsonOrForm(request)
+            try body.allowOnly(["client_id", "client_secret", "token", "token_type_hint"])
+            try tokens.revoke(
+                tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                token: try body.string("token", maxLength: 512))
+            return .json(bytes: Array("{}".utf8))
+        }
+
+        let userInfo: HTTPHandler = { [self] request, _ in
+            let claims = try tokens.userInfo(tenant: try tenant(request), authorization: request.headers["Authorization"])
+            return try .noStoreJSON(claims)
+        }
+        router.get("/userinfo", handler: userInfo)
+        router.post("/userinfo", handler: userInfo)
+    }
+
+    static func loginMethod(_ grantType: String) -> String {
+        switch grantType {
+        case GrantType.webAuthn: return "passkey"
+        case GrantType.refreshToken: return "refresh_token"
+        case GrantType.clientCredentials: return "client_credentials"
+        default: return "other"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import SesameService
+
+extension SesameApplication {
+    static let profileFields: Set<String> = [
+        "email", "phone_number", "username", "name", "given_name", "family_name", "nickname", "picture",
+    ]
+
+    func addPasskeyRoutes(to router: inout Router) {
+        // API.md §1: signup challenge.
+        router.post("/passkey/register", handler: limited { [self] request, _ in
+            let body = try RequestBody.json(request)
+            try body.allowOnly(["client_id", "client_secret", "realm", "organization", "user_profile", "user_metadata"])
+            if body.has("organization") {
+                throw ServiceError.invalidRequest("organization is not supported")
+            }
+            guard let profile = try body.object("user_profile") else {
+                throw ServiceError.invalidRequest("user_profile is required")
+            }
+            try profile.allowOnly(Self.profileFields)
+            let input = SignupProfileInput(
+                email: try profile.string("email", maxLength: 254),
+                phoneNumber: try profile.string("phone_number", maxLength: 16),
+                username: try profile.string("username", maxLength: 128), name: try profile.string("name"),
+                givenName: try profile.string("given_name"), familyName: try profile.string("family_name"),
+                nickname: try profile.string("nickname"), picture: try profile.string("picture"))
+            let metadata = try body.object("user_metadata")?.stringMap(field: "user_metadata") ?? [:]
+            let result = try passkeys.beginSignup(
+                tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                realm: try body.string("realm", maxLength: 128), profile: input, metadata: metadata)
+            return try .noStoreJSON(result)
+        })
+
+        // API.md §1: login challenge.
+        router.post("/passkey/challenge", handler: limited { [self] request, _ in
+            let body = try RequestBody.json(request)
+            try body.allowOnly(["client_id", "client_secret", "realm", "organization"])
+            if body.has("organization") {
+                throw ServiceError.invalidRequest("organization is not supported")
+            }
+            let result = try passkeys.beginLogin(
+                tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                realm: try body.string("realm", maxLength: 128))
+            return try .noStoreJSON(result)
+        })
+    }
+
+    /// `client_id`/`client_secret` from the body, or HTTP Basic (RFC 6749 §2.3.1); not both.
+    func clientCredentials(_ body: RequestBody, _ request: HTTPRequest) throws -> ClientCredentials {
+        let id = try body.string("client_id", maxLength: 128)
+        let secret = try body.string("client_secret", maxLength: 256)
+        guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("basic ") else {
+            return ClientCredentials(clientID: id, clientSecret: secret)
+        }
+        guard secret == nil else {
+            throw ServiceError.invalidRequest("use one client authentication method, not Basic and client_secret")
+        }
+        let encoded = authorization.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
+            let colon = text.firstIndex(of: ":")
+        else {
+            throw ServiceError.invalidClient("malformed Basic client authentication")
+        }
+        let basicID = String(text[..<colon]).removingPercentEncoding ?? ""
+        let basicSecret = String(text[text.index(after: colon)...]).removingPercentEncoding ?? ""
+        if let id, id != basicID { throw ServiceError.invalidRequest("client_id differs from the Basic credentials") }
+        return ClientCredentials(clientID: basicID, clientSecret: basicSecret)
+    }
+}

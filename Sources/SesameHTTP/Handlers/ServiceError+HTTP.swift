@@ -1,0 +1,29 @@
+import SesameService
+
+/// The one place service errors become HTTP statuses (API.md's table).
+extension ServiceError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .invalidRequest, .invalidGrant, .unsupportedGrantType, .invalidScope:
+            return HTTPError(status: 400, error: code, description: message)
+        case .invalidClient:
+            return HTTPError(status: 401, error: code, description: message)
+        case .invalidToken:
+            return HTTPError(
+                status: 401, error: code, description: message,
+                headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+        case .unauthorizedClient:
+            return HTTPError(status: 403, error: code, description: message)
+        case .insufficientScope:
+            return HTTPError(
+                status: 403, error: code, description: message,
+                headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
+        case .notFound:
+            return HTTPError(status: 404, error: code, description: message)
+        case .conflict:
+            return HTTPError(status: 409, error: code, description: message)
+        case .unavailable:
+            return HTTPError(status: 503, error: code, description: message, headers: ["Retry-After": "1"])
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SesameCrypto
+import SesameService
+import SesameStore
+import WebAuthn
+
+/// The composed server: services over one store, and the router that exposes them. Handlers stay
+/// thin: they read the request, resolve the tenant, call one service method and encode its result.
+public final class SesameApplication: Sendable {
+    public let store: any SesameStore
+    public let clock: any ServiceClock
+    public let passkeys: PasskeyService
+    public let tokens: TokenService
+    public let management: ManagementService
+    public let myAccount: MyAccountService
+    public let events: AuthEventRecorder
+    public let metrics: Metrics
+    /// Per-IP limit of the challenge endpoints (nil: off).
+    public let challengeLimiter: RateLimiter?
+    let logins: CounterFamily
+
+    /// - Parameter rateLimitPerMinute: challenge requests per client IP per minute; 0 turns it off.
+    public init(
+        store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
+        random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
+        rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(), attestation: AttestationPolicy = AttestationPolicy()
+    ) {
+        self.store = store
+        self.clock = clock
+        let events = AuthEventRecorder(store: store)
+        self.events = events
+        let keyRing = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
+        let passkeys = PasskeyService(
+            store: store, clock: clock, random: random, sessions: sessions ?? InMemoryAuthSessions(random: random),
+            events: events, attestation: attestation)
+        self.passkeys = passkeys
+        let tokens = TokenService(
+            store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, events: events)
+        self.tokens = tokens
+        self.management = ManagementService(store: store, clock: clock, random: random, tokens: tokens)
+        self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
+        self.metrics = metrics
+        self.challengeLimiter =
+            rateLimitPerMinute > 0 ? RateLimiter(requestsPerMinute: rateLimitPerMinute) : nil
+        self.logins = metrics.counter(
+            "sesame_logins_total", help: "Token grants by grant type and outcome.", labels: ["method", "outcome"])
+    }
+
+    /// The tenant a request is for, by its Host (domain or custom domain); 404 when none matches.
+    func tenant(_ request: HTTPRequest) throws -> TenantRecord {
+        let host = request.host
+        guard !host.isEmpty, host.utf8.count <= 253 else {
+            throw ServiceError.notFound("no tenant is served at this host")
+        }
+        let found: TenantRecord?
+        do {
+            found = try store.read { try $0.tenant(host: host) }
+        } catch {
+            throw ServiceError.unavailable("the store is unavailable")
+        }
+        guard let tenant = found else { throw ServiceError.notFound("no tenant is served at this host") }
+        return tenant
+    }
+
+    /// Every route of the server.
+    public func router() -> Router {
+        var router = Router()
+        addSystemRoutes(to: &router)
+        addPasskeyRoutes(to: &router)
+        addOAuthRoutes(to: &router)
+        addDiscoveryRoutes(to: &router)
+        addManagementRoutes(to: &router)
+        addMyAccountRoutes(to: &router)
+        return router
+    }
+
+    /// Wraps a challenge handler in the per-IP limit.
+    func limited(_ handler: @escaping HTTPHandler) -> HTTPHandler {
+        guard let limiter = challengeLimiter else { return handler }
+        return limiter.limiting(handler)
+    }
+}
+
+extension HTTPResponse {
+    /// JSON with `Cache-Control: no-store` (token responses, RFC 6749 §5.1).
+    static func noStoreJSON<T: Encodable>(_ value: T, status: Int = 200) throws -> HTTPResponse {
+        var response = try HTTPResponse.json(value, status: status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers.replaceOrAdd(name: "Pragma", value: "no-cache")
+        return response
+    }
+}

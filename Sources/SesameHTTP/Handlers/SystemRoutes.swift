@@ -1,0 +1,148 @@
+import Foundation
+import SesameService
+import SesameStore
+import SesameWire
+
+extension SesameApplication {
+    func addSystemRoutes(to router: inout Router) {
+        router.get("/") { [self] request, _ in
+            let tenant = try? tenant(request)
+            let demoClient = try tenant.flatMap { tenant in
+                try allClients(tenant).first {
+                    $0.grantTypes.contains(GrantType.webAuthn) && $0.secretHash == nil
+                }
+            }
+            var response = HTTPResponse.html(LandingPage.html(tenant: tenant, demoClientID: demoClient?.id))
+            response.headers.replaceOrAdd(
+                name: "Content-Security-Policy",
+                value: "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'")
+            return response
+        }
+
+        router.get("/healthz") { [self] _, _ in
+            do {
+                _ = try store.read { try $0.tenants().count }
+            } catch {
+                throw ServiceError.unavailable("the store is not answering")
+            }
+            return .json(bytes: Array(#"{"status":"ok"}"#.utf8))
+        }
+
+        router.get("/metrics") { [self] _, _ in
+            metrics.response()
+        }
+    }
+}
+
+/// The small HTML landing page: what this server is, where discovery and docs are, and a passkey
+/// demo against the native API (also what the browser test drives).
+enum LandingPage {
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+
+    static func html(tenant: TenantRecord?, demoClientID: String?) -> String {
+        let name = escape(tenant?.domain ?? "Sesame")
+        let rpID = escape(tenant?.rpID ?? "")
+        let client = escape(demoClientID ?? "")
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Sesame · \(name)</title>
+            <style>
+            body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
+            code{background:#f3f3f3;padding:0 .25rem}
+            button{font-size:1rem;padding:.4rem .8rem;margin:.2rem}
+            input{font-size:1rem;padding:.3rem}
+            pre{background:#f7f7f7;padding:.6rem;overflow:auto}
+            </style>
+            </head>
+            <body>
+            <h1>Sesame</h1>
+            <p>This is a self-hosted passkey identity server for <strong>\(name)</strong>
+            (WebAuthn RP ID <code>\(rpID)</code>). Apps sign users up and in with platform passkeys through
+            an API compatible with Auth0's native passkey API, and receive standard OAuth 2.0 / OpenID
+            Connect tokens.</p>
+            <ul>
+            <li><a href="/.well-known/openid-configuration">OpenID Connect discovery</a></li>
+            <li><a href="/.well-known/jwks.json">Token signing keys (JWKS)</a></li>
+            <li><a href="/.well-known/apple-app-site-association">apple-app-site-association</a> ·
+                <a href="/.well-known/assetlinks.json">assetlinks.json</a></li>
+            <li><a href="/healthz">Health</a> · <a href="/metrics">Metrics</a></li>
+            <li>Documentation: the project's <code>README.md</code> and <code>docs/</code>.</li>
+            </ul>
+            <h2>Try a passkey</h2>
+            <p data-client-id="\(client)" id="demo">Demo client: <code>\(client.isEmpty ? "none" : client)</code></p>
+            <p><input id="email" type="email" placeholder="you@example.com" autocomplete="username webauthn">
+            <button id="signup" type="button">Sign up with a passkey</button>
+            <button id="login" type="button">Sign in with a passkey</button></p>
+            <pre id="out" aria-live="polite"></pre>
+            <script>
+            (function () {
+              const clientId = document.getElementById('demo').dataset.clientId;
+              const b64 = {
+                decode(s) { s = s.replace(/-/g, '+').replace(/_/g, '/'); while (s.length % 4) s += '=';
+                  return Uint8Array.from(atob(s), c => c.charCodeAt(0)).buffer; },
+                encode(buf) { let s = ''; for (const b of new Uint8Array(buf)) s += String.fromCharCode(b);
+                  return btoa(s).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, ''); }
+              };
+              async function post(path, body) {
+                const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                  body: JSON.stringify(body) });
+                const json = await response.json();
+                if (!response.ok) throw new Error(json.error + ': ' + json.error_description);
+                return json;
+              }
+              function credentialJSON(credential) {
+                const r = credential.response, out = { id: credential.id, rawId: b64.encode(credential.rawId),
+                  type: credential.type, authenticatorAttachment: credential.authenticatorAttachment,
+                  clientExtensionResults: credential.getClientExtensionResults(), response: {
+                    clientDataJSON: b64.encode(r.clientDataJSON) } };
+                if (r.attestationObject) { out.response.attestationObject = b64.encode(r.attestationObject);
+                  out.response.transports = r.getTransports ? r.getTransports() : []; }
+                if (r.authenticatorData) { out.response.authenticatorData = b64.encode(r.authenticatorData);
+                  out.response.signature = b64.encode(r.signature);
+                  if (r.userHandle) out.response.userHandle = b64.encode(r.userHandle); }
+                return out;
+              }
+              async function signup(email) {
+                const challenge = await post('/passkey/register', { client_id: clientId, user_profile: { email } });
+                const o = challenge.authn_params_public_key;
+                const credential = await navigator.credentials.create({ publicKey: {
+                  challenge: b64.decode(o.challenge), timeout: o.timeout, rp: o.rp,
+                  user: { id: b64.decode(o.user.id), name: o.user.name, displayName: o.user.displayName },
+                  pubKeyCredParams: o.pubKeyCredParams, authenticatorSelection: o.authenticatorSelection } });
+                const tokens = await post('/oauth/token', { grant_type: 'urn:okta:params:oauth:grant-type:webauthn',
+                  client_id: clientId, auth_session: challenge.auth_session, authn_response: credentialJSON(credential),
+                  scope: 'openid profile email offline_access' });
+                return { credentialId: credential.id, tokens };
+              }
+              async function login(allowCredentialId) {
+                const challenge = await post('/passkey/challenge', { client_id: clientId });
+                const o = challenge.authn_params_public_key;
+                const publicKey = { challenge: b64.decode(o.challenge), timeout: o.timeout, rpId: o.rpId,
+                  userVerification: o.userVerification };
+                if (allowCredentialId) publicKey.allowCredentials = [{ type: 'public-key', id: b64.decode(allowCredentialId) }];
+                const credential = await navigator.credentials.get({ publicKey });
+                const tokens = await post('/oauth/token', { grant_type: 'urn:okta:params:oauth:grant-type:webauthn',
+                  client_id: clientId, auth_session: challenge.auth_session, authn_response: credentialJSON(credential) });
+                return { credentialId: credential.id, tokens };
+              }
+              window.sesameDemo = { signup, login };
+              const out = document.getElementById('out');
+              function show(promise) { promise.then(r => { out.textContent = 'Signed in. id_token: ' +
+                (r.tokens.id_token || '').slice(0, 40) + '…'; }).catch(e => { out.textContent = String(e); }); }
+              document.getElementById('signup').onclick = () => show(signup(document.getElementById('email').value));
+              document.getElementById('login').onclick = () => show(login());
+            })();
+            </script>
+            </body>
+            </html>
+            """
+    }
+}
