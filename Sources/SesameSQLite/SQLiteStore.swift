@@ -13,7 +13,7 @@ public final class SQLiteStore: SesameStore {
     public let path: String
     private let writer: SQLiteConnection
     /// Serialises writers; held for the whole body of a write.
-    private let writerLock = NSLock()
+    private let writerLock = WriterLock()
     /// Idle reader connections; more are opened on demand and at most `maxIdleReaders` kept.
     private let readers = Mutex<[SQLiteConnection]>([])
     private let maxIdleReaders = 8
@@ -99,21 +99,21 @@ public final class SQLiteStore: SesameStore {
     }
 
     public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        let connection = writer
-        if durability == .durable { try connection.execute("PRAGMA synchronous = FULL") }
-        defer { if durability == .durable { connection.executeIgnoringErrors("PRAGMA synchronous = NORMAL") } }
-        try connection.execute("BEGIN IMMEDIATE")
-        let transaction = SQLiteTransaction(connection: connection, writable: true)
-        defer { transaction.close() }
-        do {
-            let result = try body(transaction)
-            try connection.execute("COMMIT")
-            return result
-        } catch {
-            if !connection.isAutocommit { connection.executeIgnoringErrors("ROLLBACK") }
-            throw error
+        try writerLock.withLock {
+            let connection = writer
+            if durability == .durable { try connection.execute("PRAGMA synchronous = FULL") }
+            defer { if durability == .durable { connection.executeIgnoringErrors("PRAGMA synchronous = NORMAL") } }
+            try connection.execute("BEGIN IMMEDIATE")
+            let transaction = SQLiteTransaction(connection: connection, writable: true)
+            defer { transaction.close() }
+            do {
+                let result = try body(transaction)
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                if !connection.isAutocommit { connection.executeIgnoringErrors("ROLLBACK") }
+                throw error
+            }
         }
     }
 
@@ -133,24 +133,22 @@ public final class SQLiteStore: SesameStore {
 
     /// The applied migrations: version and when (ISO 8601, UTC).
     func appliedMigrations() throws -> [(version: Int, appliedAt: String)] {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        return try writer.query("SELECT version, applied_at FROM schema_migrations ORDER BY version") {
-            (Int($0.integer(0)), $0.text(1) ?? "")
+        try writerLock.withLock {
+            try writer.query("SELECT version, applied_at FROM schema_migrations ORDER BY version") {
+                (Int($0.integer(0)), $0.text(1) ?? "")
+            }
         }
     }
 
     /// Runs raw SQL on the writer connection, outside any store transaction (tests only).
     func executeRaw(_ sql: String) throws {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        try writer.executeScript(sql)
+        try writerLock.withLock { try writer.executeScript(sql) }
     }
 
     /// The writer's `PRAGMA synchronous` value (1 = NORMAL, 2 = FULL).
     func writerSynchronous() throws -> Int {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        return Int(try writer.query("PRAGMA synchronous") { $0.integer(0) }.first ?? -1)
+        try writerLock.withLock {
+            Int(try writer.query("PRAGMA synchronous") { $0.integer(0) }.first ?? -1)
+        }
     }
 }

@@ -480,4 +480,11 @@ final class SQLiteTransaction: StoreTransaction {
             "SELECT data FROM auth_events WHERE tenant_id = ? AND at >= ? ORDER BY at, id LIMIT ?",
             [.text(tenantID), Self.time(since), .integer(Int64(max(0, limit)))])
     }
+
+    // MARK: For tests
+
+    /// This connection's `PRAGMA synchronous` (1 = NORMAL, 2 = FULL).
+    func synchronousLevel() throws -> Int {
+        Int(try connection.query("PRAGMA synchronous") { $0.integer(0) }.first ?? -1)
+    }
 }

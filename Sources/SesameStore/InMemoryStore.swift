@@ -9,7 +9,7 @@ import Synchronization
 public final class InMemoryStore: SesameStore {
     private let committed = Mutex(MemoryState())
     /// Serialises writers; held for the whole body of a write.
-    private let writer = NSLock()
+    private let writer = WriterLock()
 
     /// Creates an empty store.
     public init() {}
@@ -22,14 +22,14 @@ public final class InMemoryStore: SesameStore {
     }
 
     public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        writer.lock()
-        defer { writer.unlock() }
-        let transaction = MemoryTransaction(state: committed.withLock { $0 }, writable: true)
-        defer { transaction.close() }
-        let result = try body(transaction)
-        let changed = transaction.state
-        committed.withLock { $0 = changed }
-        return result
+        try writer.withLock {
+            let transaction = MemoryTransaction(state: committed.withLock { $0 }, writable: true)
+            defer { transaction.close() }
+            let result = try body(transaction)
+            let changed = transaction.state
+            committed.withLock { $0 = changed }
+            return result
+        }
     }
 }
 

@@ -57,8 +57,13 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
         #expect(try store.writerSynchronous() == 1)
-        try store.write(.durable) { try $0.insertTenant(Fixture.tenant()) }
+        let levels = try store.write(.durable) { tx in
+            try tx.insertTenant(Fixture.tenant())
+            return try (tx as? SQLiteTransaction)?.synchronousLevel()
+        }
+        #expect(levels == 2)
         #expect(try store.writerSynchronous() == 1)
+        #expect(try store.write(.relaxed) { try ($0 as? SQLiteTransaction)?.synchronousLevel() } == 1)
         #expect(throws: Abort()) { try store.write(.durable) { _ in throw Abort() } }
         #expect(try store.writerSynchronous() == 1)
     }

@@ -545,6 +545,17 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func nestedWriteThrowsInsteadOfWaiting(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx in
+            try tx.insertClient(Fixture.client("c1"))
+            #expect(throws: StoreError.unavailable("a write transaction is already open on this thread")) {
+                try s.write { try $0.insertClient(Fixture.client("c2")) }
+            }
+        }
+        #expect(try s.read { try $0.clients(tenantID: "t1", page: Page()) }.map(\.id) == ["c1"])
+    }
+
     @Test(arguments: StoreKind.allCases) func readsSeeASnapshot(_ kind: StoreKind) throws {
         let s = try kind.make()
         try s.write { try $0.insertClient(Fixture.client("c1")) }
