@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release test browser-test fuzz bench format lint clean
+.PHONY: deps build release run test browser-test fuzz bench format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -14,6 +14,13 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release
+
+# Builds in release mode and serves ./data (initialised with a demo tenant on first start) at
+# http://localhost:8080. Flags: make run SERVE_FLAGS="--log-level debug".
+SERVE_FLAGS ?=
+run: deps
+	$(SWIFT) build -c release --product sesame
+	./.build/release/sesame serve --data ./data --listen 127.0.0.1:8080 --public-url http://localhost:8080 $(SERVE_FLAGS)
 
 test: build
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS)

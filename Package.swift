@@ -47,7 +47,11 @@ let package = Package(
         .target(name: "SesameSoftwareAuthenticator", dependencies: ["WebAuthn", "SesameCrypto"]),
 
         // The `sesame` command line: argument parsing and commands, testable as a library.
-        .target(name: "SesameCLI", dependencies: ["WebAuthn", "SesameCrypto", "SesameWire"]),
+        .target(
+            name: "SesameCLI",
+            dependencies: [
+                "WebAuthn", "SesameCrypto", "SesameWire", "SesameStore", "SesameSQLite", "SesameService", "SesameHTTP",
+            ]),
         .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
 
         // Micro-benchmarks (`make bench`), built in release mode.

@@ -15,6 +15,8 @@ public struct CommandEnvironment {
     public var writeError: (String) -> Void
     /// The current time, for `--at` defaults.
     public var now: () -> Date
+    /// Environment variables (`SESAME_*` settings for `serve` and `init`).
+    public var variables: [String: String] = [:]
 
     /// An environment from its parts.
     public init(
@@ -30,7 +32,7 @@ public struct CommandEnvironment {
 
     /// The real process: standard input, output and error, the file system and the system clock.
     public static var process: CommandEnvironment {
-        CommandEnvironment(
+        var environment = CommandEnvironment(
             readStandardInput: { try readAll(FileHandle.standardInput) },
             readFile: { path in
                 let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -40,6 +42,8 @@ public struct CommandEnvironment {
             writeOutput: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
             writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
             now: { Date() })
+        environment.variables = ProcessInfo.processInfo.environment
+        return environment
     }
 
     /// The most input a command reads; credential JSON is a few kilobytes.

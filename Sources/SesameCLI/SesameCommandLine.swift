@@ -6,7 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// The `sesame` command line: developer tools for WebAuthn responses (`inspect`, `verify`).
+/// The `sesame` command line: the server (`serve`, `init`) and developer tools for WebAuthn
+/// responses (`inspect`, `verify`).
 ///
 /// Exit status: 0 success, 1 the input was read but is invalid or failed verification,
 /// 2 bad arguments (one line on standard error).
@@ -35,6 +36,10 @@ public enum SesameCommandLine {
             return help(rest, environment: environment)
         case "inspect":
             return InspectCommand.run(rest, environment: environment)
+        case "serve":
+            return ServeCommand.run(rest, environment: environment)
+        case "init":
+            return InitCommand.run(rest, environment: environment)
         case "verify":
             guard let kind = rest.first else {
                 return usageError("verify", "missing what to verify: registration or authentication", environment)
@@ -72,6 +77,8 @@ public enum SesameCommandLine {
         switch topic {
         case []: text = Usage.main
         case ["inspect"]: text = Usage.inspect
+        case ["serve"]: text = Usage.serve
+        case ["init"]: text = Usage.initialise
         case ["verify"]: text = Usage.verify
         case ["verify", "registration"]: text = Usage.verifyRegistration
         case ["verify", "authentication"]: text = Usage.verifyAuthentication

@@ -3,9 +3,11 @@ enum Usage {
     static let main = """
         usage: sesame <command> [options]
 
-        Developer tools for WebAuthn responses.
+        Sesame: a self-hosted passkey identity server, and developer tools for WebAuthn responses.
 
         commands:
+          serve                       run the server (initialises an empty data directory first)
+          init                        create the first tenant in a data directory
           inspect [FILE|-]            show what a credential response, attestation object,
                                       authenticator data or clientDataJSON contains
           verify registration FILE    verify a registration response like a relying party
@@ -89,6 +91,46 @@ enum Usage {
         On success prints credential_id, the new sign_count, user_present, user_verified,
         backup_eligible and backup_state as JSON and exits 0.
         On failure prints {"error": MESSAGE, "check": CODE} and exits 1.
+
+        """
+
+    static let serve = """
+        usage: sesame serve [options]
+
+        Serves the native passkey API, OAuth/OIDC, well-known files, and the Management and My Account
+        APIs from the SQLite store in --data. An empty data directory is initialised first (see
+        'sesame init'); the ids and the management secret are printed once.
+
+        options (each also read from the environment variable shown):
+          --data DIR                 data directory (SESAME_DATA, default ./data)
+          --listen HOST:PORT         address to listen on (SESAME_LISTEN, default 127.0.0.1:8080)
+          --public-url URL           the URL clients use (SESAME_PUBLIC_URL, default http://localhost:PORT);
+                                     only used when initialising
+          --threads N                HTTP worker threads (SESAME_THREADS, default: the number of cores)
+          --log-level LEVEL          debug, info, warn or error (SESAME_LOG_LEVEL, default info)
+          --tls-cert FILE            serve HTTPS with this PEM certificate (SESAME_TLS_CERT)
+          --tls-key FILE             and this PEM private key (SESAME_TLS_KEY)
+          --trusted-proxy ADDR       trust X-Forwarded-* from this IP or CIDR; repeatable
+                                     (SESAME_TRUSTED_PROXIES, comma-separated)
+          --rate-limit-per-ip N      challenge requests per client IP per minute; 0 turns it off
+                                     (SESAME_RATE_LIMIT_PER_IP, default 600)
+          --max-body-bytes N         largest request body (SESAME_MAX_BODY_BYTES, default 65536)
+          --connections-per-ip N     concurrent connections per client IP (SESAME_CONNECTIONS_PER_IP, default 64)
+          --connection-timeout S     idle connection timeout in seconds (SESAME_CONNECTION_TIMEOUT, default 30)
+        The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
+        SIGTERM or SIGINT stops the server gracefully.
+
+        """
+
+    static let initialise = """
+        usage: sesame init --public-url URL [--data DIR] [--json]
+
+        Creates the first tenant in DIR (SESAME_DATA, default ./data): its domain and RP ID are the
+        public URL's host, and its allowed origin the URL's origin. Also creates the default
+        connection (passkeys enabled), a native client (webauthn, refresh_token and
+        authorization_code grants) and a management client, and prints their ids and the management
+        client's secret, once. --json prints exactly {"tenant", "rp_id", "connection", "client_id",
+        "management_client_id", "management_client_secret"}. An initialised DIR is refused (exit 2).
 
         """
 }

@@ -1,0 +1,70 @@
+import Foundation
+import SesameCrypto
+import SesameSQLite
+import SesameService
+import SesameStore
+
+/// The data directory of `sesame serve` and `sesame init`: the SQLite database, the master key.
+struct DataDirectory {
+    let path: String
+
+    var databasePath: String { (path as NSString).appendingPathComponent("sesame.db") }
+
+    /// Creates the directory (0700) when missing.
+    func create() throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw DataDirectoryError("\(path) exists and is not a directory") }
+            return
+        }
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The master key: `SESAME_MASTER_KEY`, or `master.key` in the directory (created on first use).
+    func masterKey(variables: [String: String]) throws -> MasterKey {
+        try MasterKey.load(environment: variables, dataDirectory: path)
+    }
+
+    func openStore() throws -> SQLiteStore {
+        try SQLiteStore(path: databasePath)
+    }
+
+    /// Whether the store already holds a tenant.
+    static func isInitialised(_ store: any SesameStore) throws -> Bool {
+        try store.read { try !$0.tenants().isEmpty }
+    }
+
+    /// Bootstraps an empty store: tenant, connection, clients, and the tenant's signing keys.
+    static func initialise(
+        store: any SesameStore, masterKey: MasterKey, publicURL: String, now: Date
+    ) throws -> BootstrapResult {
+        let (result, tenant) = try Bootstrap.initialize(
+            store: store, publicURL: publicURL, random: SystemRandom(), now: now)
+        try SigningKeyRing(store: store, masterKey: masterKey, clock: SystemClock()).ensureKeys(tenantID: tenant.id)
+        return result
+    }
+
+    /// The human summary `init` and a first `serve` print. The secret is shown only here.
+    static func summary(_ result: BootstrapResult, publicURL: String) -> String {
+        """
+        Initialised a new Sesame tenant.
+          tenant:                    \(result.tenant)
+          RP ID:                     \(result.rpID)
+          public URL:                \(publicURL)
+          connection (realm):        \(result.connection)
+          native client_id:          \(result.clientID)
+          management client_id:      \(result.managementClientID)
+          management client_secret:  \(result.managementClientSecret)
+        The management secret is shown once; store it now. Get a Management API token with:
+          curl -s \(publicURL)/oauth/token -H 'Content-Type: application/json' -d '{"grant_type":"client_credentials",
+            "client_id":"\(result.managementClientID)","client_secret":"<secret>","audience":"\(Bootstrap.issuer(publicURL: publicURL))api/v2/"}'
+
+        """
+    }
+}
+
+struct DataDirectoryError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,186 @@
+import Dispatch
+import Foundation
+import SesameHTTP
+import SesameService
+import SesameStore
+
+/// `sesame serve`: the identity server on SQLite, libmicrohttpd and the tenant in `--data`.
+enum ServeCommand {
+    static let name = "serve"
+
+    static let spec = CommandSpec(options: [
+        OptionSpec("data", .single, placeholder: "DIR"),
+        OptionSpec("listen", .single, placeholder: "HOST:PORT"),
+        OptionSpec("public-url", .single, placeholder: "URL"),
+        OptionSpec("threads", .single, placeholder: "N"),
+        OptionSpec("log-level", .single, placeholder: "LEVEL"),
+        OptionSpec("tls-cert", .single, placeholder: "FILE"),
+        OptionSpec("tls-key", .single, placeholder: "FILE"),
+        OptionSpec("trusted-proxy", .repeated, placeholder: "ADDR"),
+        OptionSpec("rate-limit-per-ip", .single, placeholder: "N"),
+        OptionSpec("max-body-bytes", .single, placeholder: "N"),
+        OptionSpec("connections-per-ip", .single, placeholder: "N"),
+        OptionSpec("connection-timeout", .single, placeholder: "SECONDS"),
+    ])
+
+    /// Settings from flags, then `SESAME_*` variables, then defaults.
+    struct Settings {
+        var data = "./data"
+        var host = "127.0.0.1"
+        var port = 8080
+        var publicURL: String?
+        var threads: Int?
+        var logLevel = LogLevel.info
+        var tlsCert: String?
+        var tlsKey: String?
+        var trustedProxies: [String] = []
+        var rateLimitPerIP = 600
+        var limits = ServerLimits()
+    }
+
+    static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
+        func value(_ option: String, _ variable: String) -> String? {
+            parsed.value(option) ?? variables[variable].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func integer(_ option: String, _ variable: String, range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            guard let text = value(option, variable) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError("--\(option) must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        var settings = Settings()
+        settings.data = value("data", "SESAME_DATA") ?? settings.data
+        if let listen = value("listen", "SESAME_LISTEN") {
+            guard let (host, port) = parseListen(listen) else {
+                throw UsageError("--listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080")
+            }
+            settings.host = host
+            settings.port = port
+        }
+        settings.publicURL = value("public-url", "SESAME_PUBLIC_URL")
+        if let publicURL = settings.publicURL {
+            do {
+                _ = try Bootstrap.validatePublicURL(publicURL)
+            } catch {
+                throw UsageError("--public-url: \(error.message)")
+            }
+        }
+        settings.threads = try integer("threads", "SESAME_THREADS", range: 1...256)
+        if let level = value("log-level", "SESAME_LOG_LEVEL") {
+            guard let parsedLevel = LogLevel(name: level) else {
+                throw UsageError("--log-level must be debug, info, warn or error")
+            }
+            settings.logLevel = parsedLevel
+        }
+        settings.tlsCert = value("tls-cert", "SESAME_TLS_CERT")
+        settings.tlsKey = value("tls-key", "SESAME_TLS_KEY")
+        if (settings.tlsCert == nil) != (settings.tlsKey == nil) {
+            throw UsageError("--tls-cert and --tls-key go together")
+        }
+        settings.trustedProxies =
+            parsed.all("trusted-proxy").isEmpty
+            ? (variables["SESAME_TRUSTED_PROXIES"] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+            : parsed.all("trusted-proxy")
+        do {
+            _ = try TrustedProxies(settings.trustedProxies)
+        } catch {
+            throw UsageError("--trusted-proxy must be an IP address or CIDR range")
+        }
+        settings.rateLimitPerIP =
+            try integer("rate-limit-per-ip", "SESAME_RATE_LIMIT_PER_IP", range: 0...1_000_000) ?? 600
+        if let bytes = try integer("max-body-bytes", "SESAME_MAX_BODY_BYTES", range: 1_024...(16 << 20)) {
+            settings.limits.maxBodyBytes = bytes
+        }
+        if let perIP = try integer("connections-per-ip", "SESAME_CONNECTIONS_PER_IP", range: 0...100_000) {
+            settings.limits.connectionsPerIP = perIP
+        }
+        if let timeout = try integer("connection-timeout", "SESAME_CONNECTION_TIMEOUT", range: 0...3_600) {
+            settings.limits.connectionTimeoutSeconds = timeout
+        }
+        return settings
+    }
+
+    /// "127.0.0.1:8080", "localhost:8080", "[::1]:8080".
+    static func parseListen(_ text: String) -> (String, Int)? {
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                return nil
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65_535).contains(port) else { return nil }
+        return (host == "localhost" ? "127.0.0.1" : String(host), port)
+    }
+
+    static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        let settings: Settings
+        do throws(UsageError) {
+            let parsed = try ArgumentParser.parse(arguments, spec: spec)
+            if parsed.helpRequested {
+                environment.writeOutput(Usage.serve)
+                return SesameCommandLine.success
+            }
+            settings = try self.settings(parsed, environment.variables)
+        } catch {
+            return SesameCommandLine.usageError(name, error.message, environment)
+        }
+        do {
+            return try serve(settings, environment: environment)
+        } catch {
+            environment.writeError("sesame: serve: \(SesameCommandLine.oneLine(String(describing: error)))\n")
+            return SesameCommandLine.failure
+        }
+    }
+
+    static func serve(_ settings: Settings, environment: CommandEnvironment) throws -> Int32 {
+        let directory = DataDirectory(path: settings.data)
+        try directory.create()
+        let masterKey = try directory.masterKey(variables: environment.variables)
+        let store = try directory.openStore()
+        if try !DataDirectory.isInitialised(store) {
+            let publicURL = settings.publicURL ?? "http://localhost:\(settings.port)"
+            let result = try DataDirectory.initialise(
+                store: store, masterKey: masterKey, publicURL: publicURL, now: environment.now())
+            environment.writeOutput(DataDirectory.summary(result, publicURL: publicURL))
+        }
+        let application = SesameApplication(
+            store: store, masterKey: masterKey, rateLimitPerMinute: settings.rateLimitPerIP)
+        var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
+        configuration.limits = settings.limits
+        configuration.threads = settings.threads
+        configuration.trustedProxies = try TrustedProxies(settings.trustedProxies)
+        if let cert = settings.tlsCert, let key = settings.tlsKey {
+            configuration.tls = try TLSConfiguration(certificatePath: cert, privateKeyPath: key)
+        }
+        let server = try HTTPServer(
+            configuration: configuration, router: application.router(), metrics: application.metrics,
+            log: RequestLog(level: settings.logLevel))
+        let scheme = settings.tlsCert == nil ? "http" : "https"
+        environment.writeOutput("Sesame is serving \(settings.data) at \(scheme)://\(settings.host):\(server.port)\n")
+
+        // Auth events are written in batches; flush them every second and at shutdown.
+        let flusher = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "sesame.events"))
+        flusher.schedule(deadline: .now() + 1, repeating: 1)
+        flusher.setEventHandler { application.events.flush() }
+        flusher.resume()
+        let signals = ShutdownSignals { _ in
+            DispatchQueue.global().async { server.stop(gracePeriod: 10) }
+        }
+        server.waitUntilStopped()
+        flusher.cancel()
+        application.events.flush()
+        withExtendedLifetime(signals) {}
+        environment.writeOutput("Sesame stopped.\n")
+        return SesameCommandLine.success
+    }
+}
