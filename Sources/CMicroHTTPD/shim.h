@@ -3,3 +3,44 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+/* Transport helpers (helper "http"): libmicrohttpd's variadic entry points, wrapped so Swift can call
+   them. Nothing here holds logic; every symbol is prefixed sesame_. */
+#ifndef SESAME_CMICROHTTPD_TRANSPORT_H
+#define SESAME_CMICROHTTPD_TRANSPORT_H
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+/* MHD_start_daemon with every option given as one MHD_OPTION_ARRAY (terminated by MHD_OPTION_END). */
+static inline struct MHD_Daemon *sesame_MHD_start_daemon(unsigned int flags, uint16_t port,
+                                                         MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                         struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/* The port the daemon listens on (the real one when 0 was asked for); 0 if unknown. */
+static inline uint16_t sesame_MHD_daemon_bind_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/* The peer's IP address as text (inet_ntop) into buffer; returns 0, or -1 if unknown. */
+static inline int sesame_MHD_connection_client_ip(struct MHD_Connection *connection, char *buffer,
+                                                  size_t buffer_size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection,
+                                                                   MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || buffer_size < INET6_ADDRSTRLEN) return -1;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        return inet_ntop(AF_INET, &v4->sin_addr, buffer, (socklen_t)buffer_size) == NULL ? -1 : 0;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, (socklen_t)buffer_size) == NULL ? -1 : 0;
+    }
+    return -1;
+}
+#endif

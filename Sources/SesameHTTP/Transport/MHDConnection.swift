@@ -1,0 +1,98 @@
+import CMicroHTTPD
+
+/// One libmicrohttpd connection during an access-handler call (borrowed; libmicrohttpd owns it).
+struct MHDConnection {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    /// One access-handler call: first call (headers read) checks the declared length; calls with data
+    /// append it under the body limit; the call after the upload completes runs the pipeline and queues
+    /// the response (queuing on the first call would make libmicrohttpd 0.9.75 close the connection).
+    func handle(
+        core: ServerCore, state: RequestState, method: String, uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        let limit = core.limits.maxBodyBytes
+        if !state.headersSeen {
+            state.headersSeen = true
+            if let declared = value(header: "Content-Length").flatMap({ Int($0) }), declared > limit {
+                return reject(core: core, state: state, method: method, limit: limit)
+            }
+            return .YES
+        }
+        if state.responded {
+            uploadDataSize.pointee = 0  // the answer is queued; discard whatever still arrives
+            return .YES
+        }
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            guard let uploadData, size <= limit - state.body.count else {
+                // Over the limit mid-upload (no or a false Content-Length). libmicrohttpd 0.9.75 does not
+                // accept a response until the upload is complete, so drop the connection; read no more.
+                state.responded = true
+                core.responder.log.log(
+                    .warn, "request body over the limit; connection closed",
+                    fields: [("limit", String(limit)), ("client_ip", peerAddress())])
+                return .NO
+            }
+            state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+        state.responded = true
+        let response = core.responder.respond(
+            to: request(state: state, method: method), connectionScheme: core.connectionScheme,
+            startedAt: state.startedAt)
+        return queue(response, draining: core.draining.load(ordering: .relaxed))
+    }
+
+    private func reject(core: ServerCore, state: RequestState, method: String, limit: Int) -> MHD_Result {
+        state.responded = true
+        var received = request(state: state, method: method)
+        received.body = []
+        let response = core.responder.respond(
+            to: received, connectionScheme: core.connectionScheme, startedAt: state.startedAt,
+            rejection: .requestTooLarge(limit: limit))
+        return queue(response, draining: true)
+    }
+
+    private func request(state: RequestState, method: String) -> HTTPRequest {
+        let (path, query) = HTTPRequest.splitTarget(state.rawTarget)
+        return HTTPRequest(
+            method: HTTPMethod(method), path: path, rawQuery: query, headers: headers(), body: state.body,
+            remoteAddress: peerAddress())
+    }
+
+    func value(header name: String) -> String? {
+        MHD_lookup_connection_value(pointer, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    func headers() -> HTTPHeaders {
+        let box = HeaderBox()
+        withExtendedLifetime(box) {
+            _ = MHD_get_connection_values_n(
+                pointer, .HEADER_KIND, MHDCallbacks.collectHeader, Unmanaged.passUnretained(box).toOpaque())
+        }
+        return box.headers
+    }
+
+    func peerAddress() -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let status = buffer.withUnsafeMutableBufferPointer {
+            sesame_MHD_connection_client_ip(pointer, $0.baseAddress, $0.count)
+        }
+        guard status == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Queues the response; `draining` adds `Connection: close`.
+    func queue(_ response: HTTPResponse, draining: Bool) -> MHD_Result {
+        guard let owned = MHDResponse(body: response.body) else { return .NO }
+        for field in response.headers where MHDResponse.isSettable(field.name, field.value) {
+            owned.add(header: field.name, value: field.value)
+        }
+        if draining { owned.add(header: "Connection", value: "close") }
+        return MHD_queue_response(pointer, UInt32(clamping: response.status), owned.pointer)
+    }
+}

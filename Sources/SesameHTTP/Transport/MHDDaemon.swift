@@ -1,0 +1,101 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Owns one running `MHD_Daemon` (and the copies of the TLS PEM text it was given) and stops it in `deinit`.
+/// `quiesce` and `stop` are called only from `HTTPServer.stop`, which lets one caller through; libmicrohttpd
+/// itself is thread-safe for these calls, hence the unchecked conformance.
+final class MHDDaemon: @unchecked Sendable {
+    private var pointer: OpaquePointer?
+    private let core: ServerCore
+    private let pemCopies: [UnsafeMutablePointer<CChar>]
+    /// The port actually bound.
+    let port: Int
+
+    /// Starts the daemon on `address` (an IPv4/IPv6 literal) and `port` (0 = ephemeral).
+    init(core: ServerCore, address: String, port: Int, threads: Int, tls: TLSConfiguration?) throws {
+        self.core = core
+        let limits = core.limits
+        var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue)
+        var copies: [UnsafeMutablePointer<CChar>] = []
+        if let tls {
+            guard MHD_is_feature_supported(.FEATURE_TLS) == .YES else { throw HTTPServerError.tlsUnsupported }
+            flags |= UInt32(MHD_USE_TLS.rawValue)
+            for text in [tls.privateKeyPEM, tls.certificatePEM] {
+                guard let copy = strdup(text) else { throw HTTPServerError.startFailed("out of memory") }
+                copies.append(copy)
+            }
+        }
+        pemCopies = copies
+
+        var socketAddress = try SocketAddress(host: address, port: port)
+        if socketAddress.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+
+        let cls = Unmanaged.passUnretained(core).toOpaque()
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.connectionMemoryBytes, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.maxConnections, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: limits.connectionsPerIP, ptr_value: nil),
+            MHD_OptionItem(
+                option: .URI_LOG_CALLBACK, value: unsafeBitCast(MHDCallbacks.uriLog, to: Int.self),
+                ptr_value: cls),
+            MHD_OptionItem(
+                option: .NOTIFY_COMPLETED, value: unsafeBitCast(MHDCallbacks.completed, to: Int.self),
+                ptr_value: cls),
+        ]
+        // libmicrohttpd reads a pool size of 1 as "no pool"; we simply give no option then.
+        if threads > 1 {
+            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: threads, ptr_value: nil))
+        }
+        if copies.count == 2 {
+            options.append(
+                MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(copies[0])))
+            options.append(
+                MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(copies[1])))
+        }
+
+        let daemon = socketAddress.withSockaddr { sockaddr -> OpaquePointer? in
+            options.append(
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)))
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return options.withUnsafeMutableBufferPointer { buffer in
+                sesame_MHD_start_daemon(flags, 0, MHDCallbacks.access, cls, buffer.baseAddress)
+            }
+        }
+        guard let daemon else {
+            for copy in copies { free(copy) }
+            throw HTTPServerError.startFailed(
+                "libmicrohttpd could not listen on \(address):\(port) (address in use, bad TLS key or certificate?)")
+        }
+        pointer = daemon
+        self.port = Int(sesame_MHD_daemon_bind_port(daemon))
+    }
+
+    /// Stops accepting new connections (existing ones keep being served).
+    func quiesce() {
+        guard let pointer else { return }
+        let listener = MHD_quiesce_daemon(pointer)
+        if listener >= 0 { close(listener) }
+    }
+
+    /// Stops the daemon: closes every connection and joins its threads. Must not run on a worker thread.
+    func stop() {
+        guard let daemon = pointer else { return }
+        pointer = nil
+        MHD_stop_daemon(daemon)
+    }
+
+    deinit {
+        stop()
+        for copy in pemCopies {
+            memset(copy, 0, strlen(copy))  // the key was secret
+            free(copy)
+        }
+        withExtendedLifetime(core) {}
+    }
+}

@@ -1,0 +1,29 @@
+import CMicroHTTPD
+
+/// Owns one `MHD_Response` (its body copied in) and destroys it in `deinit`; libmicrohttpd keeps its own
+/// reference while the response is queued.
+final class MHDResponse {
+    let pointer: OpaquePointer
+
+    init?(body: [UInt8]) {
+        let created = body.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                .RESPMEM_MUST_COPY)
+        }
+        guard let created else { return nil }
+        pointer = created
+    }
+
+    deinit { MHD_destroy_response(pointer) }
+
+    func add(header name: String, value: String) { _ = MHD_add_response_header(pointer, name, value) }
+
+    /// False for fields the server controls (framing) and for names or values with CR, LF or NUL.
+    static func isSettable(_ name: String, _ value: String) -> Bool {
+        let reserved = ["content-length", "transfer-encoding", "connection"]
+        if reserved.contains(name.lowercased()) || name.isEmpty { return false }
+        let bad: (UInt8) -> Bool = { $0 == 13 || $0 == 10 || $0 == 0 }
+        return !name.utf8.contains(where: bad) && !value.utf8.contains(where: bad)
+    }
+}

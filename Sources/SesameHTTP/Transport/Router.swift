@@ -1,0 +1,164 @@
+/// A route handler: runs synchronously on a server worker thread and returns the response or throws
+/// (an `HTTPErrorConvertible` becomes its wire form; anything else a generic 500).
+public typealias HTTPHandler = @Sendable (HTTPRequest, RequestContext) throws -> HTTPResponse
+
+/// Maps `(method, path pattern)` to handlers. Patterns are literal segments and `{name}` segments,
+/// e.g. `/api/v2/clients/{id}`. Literal segments win over parameters when both match.
+///
+/// Unknown path → 404 `not_found`; known path with another method → 405 `method_not_allowed` with
+/// `Allow`; `HEAD` runs the `GET` handler (the server sends no body); `OPTIONS` → 204 with `Allow`.
+public struct Router: Sendable {
+    /// What a path and method resolve to.
+    public enum Match: Sendable {
+        /// A handler for this method; `pattern` is the route pattern, `parameters` its decoded values.
+        case handler(HTTPHandler, pattern: String, parameters: [String: String])
+        /// The path is known but the method is not; `allowed` lists what is.
+        case methodNotAllowed(pattern: String, allowed: [HTTPMethod])
+        /// An `OPTIONS` request on a known path with no explicit `OPTIONS` handler.
+        case options(pattern: String, allowed: [HTTPMethod])
+        /// No pattern matches the path.
+        case notFound
+    }
+
+    private enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Route: Sendable {
+        let pattern: String
+        let segments: [Segment]
+        var handlers: [HTTPMethod: HTTPHandler]
+    }
+
+    private var routes: [Route] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Registers `handler` for `method` on `pattern`; a second registration of the same pair replaces the first.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, handler: @escaping HTTPHandler) {
+        if let index = routes.firstIndex(where: { $0.pattern == pattern }) {
+            routes[index].handlers[method] = handler
+            return
+        }
+        routes.append(Route(pattern: pattern, segments: Self.parse(pattern), handlers: [method: handler]))
+        // Literal segments before parameters, position by position, so the most specific pattern wins.
+        routes.sort { lhs, rhs in
+            for (l, r) in zip(lhs.segments, rhs.segments) {
+                switch (l, r) {
+                case (.literal, .parameter): return true
+                case (.parameter, .literal): return false
+                default: continue
+                }
+            }
+            return false
+        }
+    }
+
+    /// Registers a `GET` handler (which also serves `HEAD`).
+    public mutating func get(_ pattern: String, handler: @escaping HTTPHandler) { add(.get, pattern, handler: handler) }
+    /// Registers a `POST` handler.
+    public mutating func post(_ pattern: String, handler: @escaping HTTPHandler) {
+        add(.post, pattern, handler: handler)
+    }
+    /// Registers a `PUT` handler.
+    public mutating func put(_ pattern: String, handler: @escaping HTTPHandler) { add(.put, pattern, handler: handler) }
+    /// Registers a `PATCH` handler.
+    public mutating func patch(_ pattern: String, handler: @escaping HTTPHandler) {
+        add(.patch, pattern, handler: handler)
+    }
+    /// Registers a `DELETE` handler.
+    public mutating func delete(_ pattern: String, handler: @escaping HTTPHandler) {
+        add(.delete, pattern, handler: handler)
+    }
+
+    /// The registered patterns, most specific first.
+    public var patterns: [String] { routes.map(\.pattern) }
+
+    /// Resolves a method and a raw (percent-encoded) path.
+    public func match(_ method: HTTPMethod, path: String) -> Match {
+        guard let segments = Self.decodedSegments(path) else { return .notFound }
+        var allowed = Set<HTTPMethod>()
+        var firstPattern: String?
+        for route in routes where route.segments.count == segments.count {
+            guard let parameters = Self.bind(route.segments, to: segments) else { continue }
+            if firstPattern == nil { firstPattern = route.pattern }
+            if let handler = route.handlers[method] ?? (method == .head ? route.handlers[.get] : nil) {
+                return .handler(handler, pattern: route.pattern, parameters: parameters)
+            }
+            allowed.formUnion(route.handlers.keys)
+        }
+        guard let pattern = firstPattern else { return .notFound }
+        if allowed.contains(.get) { allowed.insert(.head) }
+        allowed.insert(.options)
+        let ordered = allowed.sorted { $0.rawValue < $1.rawValue }
+        return method == .options
+            ? .options(pattern: pattern, allowed: ordered) : .methodNotAllowed(pattern: pattern, allowed: ordered)
+    }
+
+    /// The pattern a request would be labelled with (nil when no route matches the path).
+    public func pattern(for method: HTTPMethod, path: String) -> String? {
+        switch match(method, path: path) {
+        case .handler(_, let pattern, _), .options(let pattern, _), .methodNotAllowed(let pattern, _): pattern
+        case .notFound: nil
+        }
+    }
+
+    /// Routes the request and runs its handler, filling `context.routePattern` and `pathParameters`.
+    /// Errors thrown by the handler propagate; routing failures throw `HTTPError` (404/405).
+    public func respond(to request: HTTPRequest, context: inout RequestContext) throws -> HTTPResponse {
+        switch match(request.method, path: request.path) {
+        case .handler(let handler, let pattern, let parameters):
+            context.routePattern = pattern
+            context.pathParameters = parameters
+            return try handler(request, context)
+        case .options(let pattern, let allowed):
+            context.routePattern = pattern
+            return HTTPResponse(status: 204, headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
+        case .methodNotAllowed(let pattern, let allowed):
+            context.routePattern = pattern
+            throw HTTPError.methodNotAllowed(allowed: allowed)
+        case .notFound:
+            throw HTTPError.notFound("no route for this path")
+        }
+    }
+
+    private static func parse(_ pattern: String) -> [Segment] {
+        splitPath(pattern).map { segment in
+            if segment.count > 2, segment.hasPrefix("{"), segment.hasSuffix("}") {
+                return .parameter(String(segment.dropFirst().dropLast()))
+            }
+            return .literal(segment)
+        }
+    }
+
+    /// `/a/b` → `["a", "b"]`; `/` → `[""]`; a trailing slash keeps an empty last segment.
+    private static func splitPath(_ path: String) -> [String] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return parts.first == "" ? Array(parts.dropFirst()) : parts
+    }
+
+    private static func decodedSegments(_ path: String) -> [String]? {
+        guard path.hasPrefix("/") else { return nil }
+        var result: [String] = []
+        for raw in splitPath(path) {
+            guard let decoded = PercentDecoding.decode(raw.utf8, plusAsSpace: false) else { return nil }
+            result.append(decoded)
+        }
+        return result
+    }
+
+    private static func bind(_ pattern: [Segment], to segments: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, segments) {
+            switch expected {
+            case .literal(let literal): if literal != actual { return nil }
+            case .parameter(let name):
+                if actual.isEmpty { return nil }
+                parameters[name] = actual
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,30 @@
+/// Resource limits the server enforces on every connection and request.
+public struct ServerLimits: Sendable, Equatable {
+    /// Largest request body accepted; a bigger one gets 413 `request_too_large` (default 64 KiB).
+    public var maxBodyBytes: Int = 64 * 1024
+    /// Memory per connection for the request line, headers and buffers (libmicrohttpd's
+    /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`); larger headers are refused (default 32 KiB).
+    public var connectionMemoryBytes: Int = 32 * 1024
+    /// Simultaneous connections from one IP address; 0 = no limit (default 64). Behind a proxy every
+    /// connection comes from the proxy, so set this to 0 there or size it for the proxy.
+    public var connectionsPerIP: Int = 64
+    /// Simultaneous connections in total (default 1024).
+    public var maxConnections: Int = 1024
+    /// Seconds a connection may stay idle before it is closed; 0 = never (default 30).
+    public var connectionTimeoutSeconds: Int = 30
+
+    /// The defaults above.
+    public init() {}
+
+    /// Limits with every field given.
+    public init(
+        maxBodyBytes: Int, connectionMemoryBytes: Int, connectionsPerIP: Int, maxConnections: Int,
+        connectionTimeoutSeconds: Int
+    ) {
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionMemoryBytes = connectionMemoryBytes
+        self.connectionsPerIP = connectionsPerIP
+        self.maxConnections = maxConnections
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+    }
+}
