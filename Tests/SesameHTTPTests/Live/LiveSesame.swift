@@ -5,6 +5,7 @@ import SesameSQLite
 import SesameService
 import SesameSoftwareAuthenticator
 import SesameStore
+import Synchronization
 
 /// A real `SesameApplication` on SQLite behind a real HTTPServer on a loopback port, bootstrapped
 /// with a tenant whose public URL is `http://localhost:<port>`.
@@ -19,6 +20,9 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
     var port: Int { server.port }
     var origin: String { "http://localhost:\(port)" }
 
+    /// Every log line the server wrote (debug level and up).
+    let log = LogCapture()
+
     init(rateLimitPerMinute: Int = 0, limits: ServerLimits = ServerLimits()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -32,7 +36,7 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
         configuration.threads = 2
         server = try HTTPServer(
             configuration: configuration, router: application.router(), metrics: application.metrics,
-            log: RequestLog(level: .error, sink: { _ in }))
+            log: RequestLog(level: .debug, sink: { [log] line in log.append(line) }))
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: "http://localhost:\(server.port)", random: SystemRandom(), now: clock.now())
     }
@@ -132,4 +136,11 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
 enum LiveError: Error {
     case status(Int, String)
     case notJSON
+}
+
+/// Log lines captured from the server.
+final class LogCapture: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
+    var lines: [String] { storage.withLock { $0 } }
 }

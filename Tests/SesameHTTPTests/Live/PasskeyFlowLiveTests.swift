@@ -132,6 +132,30 @@ struct PasskeyFlowLiveTests {
         #expect(reply.json["error"] == "request_too_large")
     }
 
+    @Test func noSecretReachesTheLog() throws {
+        let live = try LiveSesame()
+        let authenticator = live.authenticator()
+        let tokens = try live.signUp(email: "quiet@example.com", authenticator: authenticator)
+        let secret = live.bootstrap.managementClientSecret
+        let m2m = try live.post(
+            "/oauth/token",
+            json: #"{"grant_type":"client_credentials","client_id":"\#(live.bootstrap.managementClientID)","client_secret":"\#(secret)","audience":"\#(live.origin)/api/v2/"}"#)
+        #expect(m2m.status == 200)
+        let refresh = try #require(tokens["refresh_token"] as? String)
+        _ = try live.post(
+            "/oauth/token?refresh_token=\(refresh)",
+            json: #"{"grant_type":"refresh_token","client_id":"\#(live.bootstrap.clientID)","refresh_token":"\#(refresh)"}"#)
+        let lines = live.log.lines
+        #expect(lines.count >= 3)
+        let secrets = [
+            secret, refresh, try #require(tokens["access_token"] as? String), try #require(tokens["id_token"] as? String),
+            try #require(try LiveSesame.object(m2m.body)["access_token"] as? String), "quiet@example.com",
+        ]
+        for line in lines {
+            for value in secrets { #expect(!line.contains(value), "a secret reached the log: \(line)") }
+        }
+    }
+
     @Test func landingPageAndHealth() throws {
         let live = try LiveSesame()
         let page = try live.send("GET", "/")

@@ -1,0 +1,85 @@
+import Foundation
+import SesameCrypto
+import SesameHTTP
+import SesameService
+import SesameSoftwareAuthenticator
+import SesameStore
+
+/// The application and its router in-process over InMemoryStore: requests go straight to the router.
+final class InProcessSesame: @unchecked Sendable {  // immutable after init
+    let store = InMemoryStore()
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    let application: SesameApplication
+    let router: Router
+    let bootstrap: BootstrapResult
+    let tenant: TenantRecord
+    let host = "login.example.test"
+    var origin: String { "https://\(host)" }
+
+    init() throws {
+        application = SesameApplication(store: store, masterKey: try MasterKey.generate(), clock: clock, rateLimitPerMinute: 0)
+        router = application.router()
+        (bootstrap, tenant) = try Bootstrap.initialize(
+            store: store, publicURL: "https://login.example.test", random: SystemRandom(), now: clock.now())
+    }
+
+    /// Routes one request as the server would (errors become their wire form).
+    func send(
+        _ method: HTTPMethod, _ target: String, body: String? = nil, contentType: String? = "application/json",
+        headers: [String: String] = [:], host: String? = nil
+    ) -> HTTPResponse {
+        var fields = HTTPHeaders()
+        fields.add(name: "Host", value: host ?? self.host)
+        if let contentType, body != nil { fields.add(name: "Content-Type", value: contentType) }
+        for (name, value) in headers { fields.add(name: name, value: value) }
+        var request = HTTPRequest(method: method, target: target, headers: fields, body: Array((body ?? "").utf8))
+        request.remoteAddress = "127.0.0.1"
+        let responder = HTTPResponder(router: router, log: RequestLog(level: .error, sink: { _ in }))
+        return responder.respond(to: request)
+    }
+
+    func authenticator(origin: Origin? = nil) -> SoftwareAuthenticator {
+        var configuration = AuthenticatorConfiguration()
+        configuration.origin = origin ?? .web(self.origin)
+        return SoftwareAuthenticator(configuration: configuration)
+    }
+
+    static func json(_ response: HTTPResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
+    }
+
+    func counts() throws -> (users: Int, passkeys: Int) {
+        try store.read { transaction in
+            let users = try transaction.users(tenantID: tenant.id, query: nil, page: Page(offset: 0, limit: 100))
+            let passkeys = try users.reduce(0) { $0 + (try transaction.passkeys(tenantID: tenant.id, userID: $1.id).count) }
+            return (users.count, passkeys)
+        }
+    }
+
+    /// A signup challenge for `email`; returns (auth_session, options body).
+    func signupChallenge(email: String, clientID: String? = nil) -> (String, [UInt8]) {
+        let response = send(
+            .post, "/passkey/register",
+            body: #"{"client_id":"\#(clientID ?? bootstrap.clientID)","user_profile":{"email":"\#(email)"}}"#)
+        return (Self.json(response)["auth_session"] as? String ?? "", response.body)
+    }
+
+    func loginChallenge(clientID: String? = nil) -> (String, [UInt8]) {
+        let response = send(.post, "/passkey/challenge", body: #"{"client_id":"\#(clientID ?? bootstrap.clientID)"}"#)
+        return (Self.json(response)["auth_session"] as? String ?? "", response.body)
+    }
+
+    func tokenBody(session: String, response: String, clientID: String? = nil) -> String {
+        #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"\#(clientID ?? bootstrap.clientID)","auth_session":"\#(session)","authn_response":\#(response)}"#
+    }
+
+    /// Adds a client without the webauthn grant, and a second public native client.
+    func addClient(id: String, grants: [String]) throws {
+        try store.write(.durable) { transaction in
+            try transaction.insertClient(
+                ClientRecord(
+                    tenantID: tenant.id, id: id, name: id, appType: "native", grantTypes: grants,
+                    createdAt: clock.now(), updatedAt: clock.now()))
+        }
+    }
+}
