@@ -168,17 +168,17 @@ enum ServeCommand {
         let scheme = settings.tlsCert == nil ? "http" : "https"
         environment.writeOutput("Sesame is serving \(settings.data) at \(scheme)://\(settings.host):\(server.port)\n")
 
-        // Auth events are written in batches; flush them every second and at shutdown.
+        // Auth events and last-used times are written in batches; flush them every second and at shutdown.
         let flusher = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "sesame.events"))
         flusher.schedule(deadline: .now() + 1, repeating: 1)
-        flusher.setEventHandler { application.events.flush() }
+        flusher.setEventHandler { application.flush() }
         flusher.resume()
         let signals = ShutdownSignals { _ in
             DispatchQueue.global().async { server.stop(gracePeriod: 10) }
         }
         server.waitUntilStopped()
         flusher.cancel()
-        application.events.flush()
+        application.flush()
         withExtendedLifetime(signals) {}
         environment.writeOutput("Sesame stopped.\n")
         return SesameCommandLine.success

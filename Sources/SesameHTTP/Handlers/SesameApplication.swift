@@ -46,6 +46,12 @@ public final class SesameApplication: Sendable {
             "sesame_logins_total", help: "Token grants by grant type and outcome.", labels: ["method", "outcome"])
     }
 
+    /// Writes the batched auth events and last-used times (every second while serving, and at stop).
+    public func flush() {
+        passkeys.usage.flush()
+        events.flush()
+    }
+
     /// The tenant a request is for, by its Host (domain or custom domain); 404 when none matches.
     func tenant(_ request: HTTPRequest) throws -> TenantRecord {
         let host = request.host

@@ -29,6 +29,8 @@ public final class PasskeyService: Sendable {
     let random: any RandomSource
     let sessions: any AuthSessionStore
     let events: AuthEventRecorder
+    /// Last-used times, written in batches.
+    public let usage: UsageRecorder
     let keyCache = CredentialKeyCache()
     let attestation: AttestationPolicy
 
@@ -41,6 +43,7 @@ public final class PasskeyService: Sendable {
         self.random = random
         self.sessions = sessions
         self.events = events
+        self.usage = UsageRecorder(store: store)
         self.attestation = attestation
     }
 
@@ -216,18 +219,31 @@ public final class PasskeyService: Sendable {
             record(tenant, "login", outcome: "invalid_grant", client: client.id, user: user.id, platform: nil, now: now)
             throw .invalidGrant("passkey verification failed: \(error.message)")
         }
-        // Only write what changed: synced passkeys keep their counter at 0, so most logins write
-        // just the last-used time, in a relaxed transaction.
-        var updated = passkey
-        updated.signCount = verified.signCount
-        updated.backupState = verified.backupState
-        updated.lastUsedAt = now
+        // Write synchronously only what clone detection needs: a counter or backup state that
+        // changed. Synced passkeys keep their counter at 0, so most logins write nothing here; the
+        // last-used times go out in the next batch.
+        if verified.signCount != passkey.signCount || verified.backupState != passkey.backupState {
+            var updated = passkey
+            updated.signCount = verified.signCount
+            updated.backupState = verified.backupState
+            updated.lastUsedAt = now
+            try access.write(.relaxed) { transaction in
+                guard var current = try transaction.passkey(tenantID: tenant.id, id: passkey.id) else {
+                    throw ServiceError.invalidGrant("the passkey was deleted during sign-in")
+                }
+                // Another login may have advanced the counter meanwhile; never move it back.
+                guard current.signCount <= updated.signCount || updated.signCount == 0 else {
+                    throw ServiceError.invalidGrant("the signature counter did not advance")
+                }
+                current.signCount = updated.signCount
+                current.backupState = updated.backupState
+                current.lastUsedAt = now
+                try transaction.updatePasskey(current)
+            }
+        }
+        usage.recordLogin(tenantID: tenant.id, passkeyID: passkey.id, userID: user.id, at: now)
         var updatedUser = user
         updatedUser.lastLoginAt = now
-        try access.write(.relaxed) { transaction in
-            try transaction.updatePasskey(updated)
-            try transaction.updateUser(updatedUser)
-        }
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
         record(tenant, "login", outcome: "success", client: client.id, user: user.id, platform: platform, now: now)
         return AuthenticatedUser(
