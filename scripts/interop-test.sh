@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs tests/interop: an independent Python client (PyPI `cryptography` and `cbor2`, nothing from
+# Sesame) enables an Android app through the Management API, then signs up and logs in as that app
+# would (android:apk-key-hash origin, synced passkey, none attestation) against `sesame serve` on
+# 127.0.0.1, and checks the tokens against the server's JWKS. Keeps a Python virtualenv with
+# pytest, cryptography, cbor2 and requests in .build/interop-venv, and builds the sesame binary.
+#
+# Environment:
+#   SESAME_BIN   use this sesame binary instead of building .build/debug/sesame
+#   SWIFT        the swift command (default: swift)
+#   SWIFT_BUILD_FLAGS  flags for `swift build`; pass the Makefile's so the normal build is reused
+#   PYTHON       the Python used to create the virtualenv (default: python3)
+#   INTEROP_TEST_TIMEOUT  seconds the whole pytest run may take (default: 180)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+venv="$root/.build/interop-venv"
+python="${PYTHON:-python3}"
+swift="${SWIFT:-swift}"
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+    sudo_cmd=(sudo)
+fi
+
+# 1. The virtualenv with the client's libraries from PyPI.
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pytest, cryptography, cbor2, requests' >/dev/null 2>&1; then
+    rm -rf "$venv"
+    mkdir -p "$(dirname "$venv")"
+    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
+        rm -rf "$venv"
+        if ! command -v apt-get >/dev/null 2>&1; then
+            echo "interop-test: '$python -m venv' failed; install Python's venv module" >&2
+            exit 1
+        fi
+        echo "interop-test: installing python3-venv"
+        "${sudo_cmd[@]}" apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-venv
+        "$python" -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pytest cryptography cbor2 requests
+fi
+
+# 2. The sesame binary.
+if [ -z "${SESAME_BIN:-}" ]; then
+    read -r -a build_flags <<<"${SWIFT_BUILD_FLAGS:-}"
+    "$swift" build "${build_flags[@]}" --product sesame
+    SESAME_BIN="$("$swift" build "${build_flags[@]}" --show-bin-path)/sesame"
+fi
+if [ ! -x "$SESAME_BIN" ]; then
+    echo "interop-test: $SESAME_BIN is not an executable" >&2
+    exit 1
+fi
+export SESAME_BIN
+
+# 3. The test. pytest's summary line ends the output; its status is this script's status.
+exec timeout --kill-after=10 "${INTEROP_TEST_TIMEOUT:-180}" \
+    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir tests/interop tests/interop
