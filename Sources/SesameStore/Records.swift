@@ -104,7 +104,7 @@ public struct ClientRecord: Sendable, Hashable, Codable {
     /// "none", "client_secret_post" or "client_secret_basic".
     public var tokenEndpointAuthMethod: String
     /// SHA-256 of the client secret; nil for public clients.
-    public var secretHash: [UInt8]?
+    @OptionalBase64Bytes public var secretHash: [UInt8]?
     /// JWT signing algorithm for this client's tokens: "RS256", "ES256" or "EdDSA".
     public var jwtAlgorithm: String
     public var ios: IOSAppSettings?
@@ -261,7 +261,7 @@ public struct UserRecord: Sendable, Hashable, Codable {
     public var id: String
     public var connectionID: String
     /// The WebAuthn user handle (32 random bytes).
-    public var userHandle: [UInt8]
+    @Base64Bytes public var userHandle: [UInt8]
     public var profile: UserProfile
     /// At most 10 string values.
     public var userMetadata: [String: String]
@@ -296,11 +296,11 @@ public struct PasskeyRecord: Sendable, Hashable, Codable {
     public var id: String
     public var userID: String
     /// Unique per tenant.
-    public var credentialID: [UInt8]
+    @Base64Bytes public var credentialID: [UInt8]
     /// The COSE_Key bytes.
-    public var publicKey: [UInt8]
+    @Base64Bytes public var publicKey: [UInt8]
     public var signCount: UInt32
-    public var aaguid: [UInt8]
+    @Base64Bytes public var aaguid: [UInt8]
     public var backupEligible: Bool
     public var backupState: Bool
     public var transports: [String]
@@ -350,9 +350,9 @@ public struct SigningKeyRecord: Sendable, Hashable, Codable {
     /// "RS256", "ES256" or "EdDSA".
     public var algorithm: String
     /// PKCS#8 DER sealed with the master key (nonce ‖ ciphertext ‖ tag), AAD = tenant id ‖ 0x00 ‖ kid.
-    public var sealedPrivateKey: [UInt8]
+    @Base64Bytes public var sealedPrivateKey: [UInt8]
     /// The public key as a DER SubjectPublicKeyInfo.
-    public var publicKeySPKI: [UInt8]
+    @Base64Bytes public var publicKeySPKI: [UInt8]
     public var state: SigningKeyState
     public var createdAt: Date
     public var rotatedAt: Date?
@@ -378,7 +378,7 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable {
     public var version = RefreshTokenRecord.currentVersion
     public var tenantID: String
     public var id: String
-    public var tokenHash: [UInt8]
+    @Base64Bytes public var tokenHash: [UInt8]
     public var familyID: String
     public var clientID: String
     public var userID: String
