@@ -78,6 +78,8 @@ public final class HTTPServer: Sendable {
         if limits.connectionMemoryBytes < 4096 { throw HTTPServerError.invalidLimit("connectionMemoryBytes") }
         let threads = configuration.threads ?? HTTPServer.coreCount()
         if threads < 1 { throw HTTPServerError.invalidLimit("threads") }
+        // libmicrohttpd splits maxConnections evenly across the pool threads; each needs at least one.
+        if limits.maxConnections < threads { throw HTTPServerError.invalidLimit("maxConnections") }
 
         self.configuration = configuration
         self.responder = responder

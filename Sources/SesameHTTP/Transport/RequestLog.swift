@@ -77,6 +77,7 @@ public final class RequestLog: Sendable {
 
     /// `2024-05-01T12:00:00.123Z` for Unix seconds.
     static func iso8601(_ seconds: Double) -> String {
+        let seconds = seconds.isFinite ? min(max(seconds, 0), 253_402_300_799) : 0  // 0 ... 9999-12-31
         var whole = time_t(seconds.rounded(.down))
         let millis = Int((seconds - Double(whole)) * 1000)
         var parts = tm()

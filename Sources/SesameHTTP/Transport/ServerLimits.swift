@@ -8,7 +8,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// Simultaneous connections from one IP address; 0 = no limit (default 64). Behind a proxy every
     /// connection comes from the proxy, so set this to 0 there or size it for the proxy.
     public var connectionsPerIP: Int = 64
-    /// Simultaneous connections in total (default 1024).
+    /// Simultaneous connections in total (default 1024). libmicrohttpd divides this evenly among the
+    /// worker threads, each refusing connections beyond its share; it must be at least the thread count.
     public var maxConnections: Int = 1024
     /// Seconds a connection may stay idle before it is closed; 0 = never (default 30).
     public var connectionTimeoutSeconds: Int = 30

@@ -190,6 +190,46 @@ struct HTTPServerLiveTests {
         #expect(try first.get("/hello/1").status == 200)
     }
 
+    @Test func maxConnections() throws {
+        // One thread: libmicrohttpd splits the limit across pool threads, which would make this depend on
+        // which worker accepts which connection.
+        let server = try Self.start {
+            $0.threads = 1
+            $0.limits.maxConnections = 2
+            $0.limits.connectionsPerIP = 0
+        }
+        defer { server.stop() }
+        var first: RawHTTPClient? = try RawHTTPClient(port: server.port)
+        let second = try RawHTTPClient(port: server.port)
+        #expect(try first?.get("/hello/1").status == 200)
+        #expect(try second.get("/hello/2").status == 200)
+        // At the limit libmicrohttpd stops accepting: the third waits in the kernel's backlog unanswered…
+        let third = try RawHTTPClient(port: server.port, receiveTimeoutSeconds: 2)
+        try third.send("GET /hello/3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(throws: RawHTTPClient.ClientError.self) { try third.readResponse() }
+        // …and is served once a slot frees up.
+        first = nil
+        third.setReceiveTimeout(seconds: 10)
+        #expect(try third.readResponse().text == "hello 3 from 127.0.0.1")
+        #expect(first == nil)
+    }
+
+    @Test func defaultLimitsAreTheDocumentedOnes() {
+        let limits = ServerLimits()
+        #expect(
+            limits
+                == ServerLimits(
+                    maxBodyBytes: 65536, connectionMemoryBytes: 32768, connectionsPerIP: 64, maxConnections: 1024,
+                    connectionTimeoutSeconds: 30))
+        #expect(HTTPServer.Configuration().threads == nil)  // one per core, decided at start
+        #expect(throws: HTTPServerError.invalidLimit("maxConnections")) {
+            try Self.start {
+                $0.threads = 2
+                $0.limits.maxConnections = 1
+            }
+        }
+    }
+
     @Test func idleConnectionsTimeOut() throws {
         let server = try Self.start { $0.limits.connectionTimeoutSeconds = 1 }
         defer { server.stop() }

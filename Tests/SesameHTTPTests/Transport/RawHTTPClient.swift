@@ -63,6 +63,11 @@ final class RawHTTPClient {
 
     deinit { close(fd) }
 
+    func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) throws {
