@@ -1,5 +1,295 @@
+import Foundation
+import SesameService
+import SesameStore
+
 extension SesameApplication {
-    /// `/api/v2` (API.md §4).
+    /// `/api/v2` (API.md §4). Each route checks the bearer token and its scope before it reads the body.
     func addManagementRoutes(to router: inout Router) {
+        addClientRoutes(to: &router)
+        addConnectionRoutes(to: &router)
+        addUserRoutes(to: &router)
+        addTenantRoutes(to: &router)
+    }
+
+    /// The authorized caller of a management request.
+    func managementCaller(_ request: HTTPRequest, _ scope: ManagementScope) throws -> ManagementCaller {
+        try management.authorize(request.headers["Authorization"], tenant: try tenant(request), scope: scope)
+    }
+
+    /// Auth0's list parameters: `page`, `per_page`, `include_totals`.
+    static func listRequest(_ request: HTTPRequest) throws -> ListRequest {
+        var list = ListRequest()
+        if let page = request.query("page") {
+            guard let value = Int(page) else { throw ServiceError.invalidRequest("page must be an integer") }
+            list.page = value
+        }
+        if let perPage = request.query("per_page") {
+            guard let value = Int(perPage) else { throw ServiceError.invalidRequest("per_page must be an integer") }
+            list.perPage = value
+        }
+        if let totals = request.query("include_totals") {
+            guard totals == "true" || totals == "false" else {
+                throw ServiceError.invalidRequest("include_totals must be true or false")
+            }
+            list.includeTotals = totals == "true"
+        }
+        return list
+    }
+
+    // MARK: Clients
+
+    private func addClientRoutes(to router: inout Router) {
+        router.get("/api/v2/clients") { [self] request, _ in
+            let caller = try managementCaller(request, .readClients)
+            return try .noStoreJSON(management.listClients(caller, try Self.listRequest(request)))
+        }
+        router.post("/api/v2/clients") { [self] request, _ in
+            let caller = try managementCaller(request, .createClients)
+            let input = try Self.clientInput(try APIBody.json(request))
+            return try .noStoreJSON(management.createClient(caller, input), status: 201)
+        }
+        router.get("/api/v2/clients/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .readClients)
+            return try .noStoreJSON(management.client(caller, id: try context.pathParameter("id")))
+        }
+        router.patch("/api/v2/clients/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .updateClients)
+            let input = try Self.clientInput(try APIBody.json(request))
+            return try .noStoreJSON(management.updateClient(caller, id: try context.pathParameter("id"), input))
+        }
+        router.delete("/api/v2/clients/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .deleteClients)
+            try management.deleteClient(caller, id: try context.pathParameter("id"))
+            return .empty()
+        }
+        router.post("/api/v2/clients/{id}/rotate-secret") { [self] request, context in
+            let caller = try managementCaller(request, .updateClients)
+            return try .noStoreJSON(management.rotateClientSecret(caller, id: try context.pathParameter("id")))
+        }
+    }
+
+    static func clientInput(_ body: APIBody) throws -> ClientInput {
+        try body.allowOnly([
+            "name", "app_type", "grant_types", "callbacks", "allowed_origins", "is_first_party",
+            "token_endpoint_auth_method", "jwt_configuration", "mobile",
+        ])
+        var input = ClientInput(
+            name: try body.string("name", maxLength: 1_024), appType: try body.string("app_type", maxLength: 64),
+            grantTypes: try body.strings("grant_types", maxCount: 20, maxLength: 256),
+            callbacks: try body.strings("callbacks"), allowedOrigins: try body.strings("allowed_origins"),
+            isFirstParty: try body.bool("is_first_party"),
+            tokenEndpointAuthMethod: try body.string("token_endpoint_auth_method", maxLength: 64))
+        if let jwt = try body.object("jwt_configuration") {
+            try jwt.allowOnly(["alg"])
+            input.jwtAlgorithm = try jwt.string("alg", maxLength: 16)
+        }
+        switch try body.nullableObject("mobile") {
+        case .keep: break
+        case .remove:
+            input.ios = .remove
+            input.android = .remove
+        case .set(let mobile):
+            try mobile.allowOnly(["ios", "android"])
+            switch try mobile.nullableObject("ios") {
+            case .keep: break
+            case .remove: input.ios = .remove
+            case .set(let ios):
+                try ios.allowOnly(["team_id", "app_bundle_identifier"])
+                input.ios = .set(
+                    IOSAppInput(
+                        teamID: try ios.string("team_id", maxLength: 64),
+                        bundleIdentifier: try ios.string("app_bundle_identifier", maxLength: 256)))
+            }
+            switch try mobile.nullableObject("android") {
+            case .keep: break
+            case .remove: input.android = .remove
+            case .set(let android):
+                try android.allowOnly(["app_package_name", "sha256_cert_fingerprints"])
+                input.android = .set(
+                    AndroidAppInput(
+                        packageName: try android.string("app_package_name", maxLength: 256),
+                        sha256CertFingerprints: try android.strings(
+                            "sha256_cert_fingerprints", maxCount: 20, maxLength: 128)))
+            }
+        }
+        return input
+    }
+
+    // MARK: Connections
+
+    private func addConnectionRoutes(to router: inout Router) {
+        router.get("/api/v2/connections") { [self] request, _ in
+            let caller = try managementCaller(request, .readConnections)
+            return try .noStoreJSON(management.listConnections(caller, try Self.listRequest(request)))
+        }
+        router.post("/api/v2/connections") { [self] request, _ in
+            let caller = try managementCaller(request, .createConnections)
+            let input = try Self.connectionInput(try APIBody.json(request), creating: true)
+            return try .noStoreJSON(management.createConnection(caller, input), status: 201)
+        }
+        router.get("/api/v2/connections/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .readConnections)
+            return try .noStoreJSON(management.connection(caller, id: try context.pathParameter("id")))
+        }
+        router.patch("/api/v2/connections/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .updateConnections)
+            let input = try Self.connectionInput(try APIBody.json(request), creating: false)
+            return try .noStoreJSON(management.updateConnection(caller, id: try context.pathParameter("id"), input))
+        }
+        router.delete("/api/v2/connections/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .deleteConnections)
+            try management.deleteConnection(caller, id: try context.pathParameter("id"))
+            return .empty()
+        }
+    }
+
+    /// A connection body. As in Auth0, `name` and `strategy` are fixed once the connection exists.
+    static func connectionInput(_ body: APIBody, creating: Bool) throws -> ConnectionInput {
+        if !creating {
+            for fixed in ["name", "strategy"] where body.has(fixed) {
+                throw ServiceError.invalidRequest("\(fixed) cannot be changed after the connection is created")
+            }
+        }
+        try body.allowOnly(["name", "strategy", "options", "enabled_clients"])
+        var input = ConnectionInput(
+            name: try body.string("name", maxLength: 1_024), strategy: try body.string("strategy", maxLength: 64),
+            enabledClients: try body.strings("enabled_clients", maxCount: 1_000, maxLength: 256))
+        guard let options = try body.object("options") else { return input }
+        try options.allowOnly([
+            "authentication_methods", "passkey_options", "attributes", "password_complexity_options", "passwordPolicy",
+        ])
+        if let methods = try options.object("authentication_methods") {
+            try methods.allowOnly(["password", "passkey"])
+            if let password = try methods.object("password") {
+                try password.allowOnly(["enabled"])
+                input.passwordEnabled = try password.bool("enabled")
+            }
+            if let passkey = try methods.object("passkey") {
+                try passkey.allowOnly(["enabled"])
+                input.passkeyEnabled = try passkey.bool("enabled")
+            }
+        }
+        if let passkey = try options.object("passkey_options") {
+            try passkey.allowOnly([
+                "challenge_ui", "progressive_enrollment_enabled", "local_enrollment_enabled", "user_verification",
+            ])
+            input.challengeUI = try passkey.string("challenge_ui", maxLength: 64)
+            input.progressiveEnrollmentEnabled = try passkey.bool("progressive_enrollment_enabled")
+            input.localEnrollmentEnabled = try passkey.bool("local_enrollment_enabled")
+            input.userVerification = try passkey.string("user_verification", maxLength: 64)
+        }
+        if let attributes = try options.object("attributes") {
+            try attributes.allowOnly(["email", "phone_number", "username"])
+            for name in ["email", "phone_number", "username"] {
+                guard let attribute = try attributes.object(name) else { continue }
+                try attribute.allowOnly(["identifier", "signup"])
+                var parsed = IdentifierAttributeInput()
+                if let identifier = try attribute.object("identifier") {
+                    try identifier.allowOnly(["active"])
+                    parsed.active = try identifier.bool("active")
+                }
+                if let signup = try attribute.object("signup") {
+                    try signup.allowOnly(["status"])
+                    parsed.signupStatus = try signup.string("status", maxLength: 64)
+                }
+                input.attributes[name] = parsed
+            }
+        }
+        if let complexity = try options.object("password_complexity_options") {
+            try complexity.allowOnly(["min_length"])
+            input.passwordMinLength = try complexity.int("min_length")
+        }
+        input.passwordPolicy = try options.string("passwordPolicy", maxLength: 64)
+        return input
+    }
+
+    // MARK: Users
+
+    private func addUserRoutes(to router: inout Router) {
+        router.get("/api/v2/users") { [self] request, _ in
+            let caller = try managementCaller(request, .readUsers)
+            let query = request.query("q") ?? request.query("search")
+            return try .noStoreJSON(management.listUsers(caller, query: query, try Self.listRequest(request)))
+        }
+        router.get("/api/v2/users/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .readUsers)
+            return try .noStoreJSON(management.user(caller, id: try context.pathParameter("id")))
+        }
+        router.patch("/api/v2/users/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .updateUsers)
+            let patch = try Self.userPatch(try APIBody.json(request))
+            return try .noStoreJSON(management.updateUser(caller, id: try context.pathParameter("id"), patch))
+        }
+        router.delete("/api/v2/users/{id}") { [self] request, context in
+            let caller = try managementCaller(request, .deleteUsers)
+            try management.deleteUser(caller, id: try context.pathParameter("id"))
+            return .empty()
+        }
+        router.get("/api/v2/users/{id}/authentication-methods") { [self] request, context in
+            let caller = try managementCaller(request, .readAuthenticationMethods)
+            return try .noStoreJSON(management.authenticationMethods(caller, userID: try context.pathParameter("id")))
+        }
+        router.delete("/api/v2/users/{id}/authentication-methods/{method_id}") { [self] request, context in
+            let caller = try managementCaller(request, .deleteAuthenticationMethods)
+            try management.deleteAuthenticationMethod(
+                caller, userID: try context.pathParameter("id"), methodID: try context.pathParameter("method_id"))
+            return .empty()
+        }
+    }
+
+    static func userPatch(_ body: APIBody) throws -> UserPatch {
+        try body.allowOnly([
+            "email", "email_verified", "phone_number", "username", "name", "given_name", "family_name", "nickname",
+            "picture", "user_metadata", "blocked",
+        ])
+        var patch = UserPatch(
+            email: try body.nullableString("email", maxLength: 254), emailVerified: try body.bool("email_verified"),
+            phoneNumber: try body.nullableString("phone_number", maxLength: 16),
+            username: try body.nullableString("username", maxLength: 128), name: try body.nullableString("name"),
+            givenName: try body.nullableString("given_name"), familyName: try body.nullableString("family_name"),
+            nickname: try body.nullableString("nickname"), picture: try body.nullableString("picture"),
+            blocked: try body.bool("blocked"))
+        if let metadata = try body.object("user_metadata") {
+            patch.userMetadata = try metadata.nullableStringMap()
+        }
+        return patch
+    }
+
+    // MARK: Tenant
+
+    private func addTenantRoutes(to router: inout Router) {
+        router.get("/api/v2/tenant/settings") { [self] request, _ in
+            let caller = try managementCaller(request, .readTenantSettings)
+            return try .noStoreJSON(management.tenantSettings(caller))
+        }
+        router.patch("/api/v2/tenant/settings") { [self] request, _ in
+            let caller = try managementCaller(request, .updateTenantSettings)
+            let patch = try Self.tenantSettingsPatch(try APIBody.json(request))
+            return try .noStoreJSON(management.updateTenantSettings(caller, patch))
+        }
+        router.post("/api/v2/keys/signing/rotate") { [self] request, _ in
+            let caller = try managementCaller(request, .updateTenantSettings)
+            return try .noStoreJSON(management.rotateSigningKeys(caller), status: 201)
+        }
+    }
+
+    static func tenantSettingsPatch(_ body: APIBody) throws -> TenantSettingsPatch {
+        for fixed in ["domain", "issuer"] where body.has(fixed) {
+            throw ServiceError.invalidRequest("\(fixed) is read-only")
+        }
+        try body.allowOnly([
+            "friendly_name", "custom_domains", "rp_id", "allowed_origins", "related_origins", "default_connection",
+            "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "refresh_token_idle_lifetime",
+        ])
+        return TenantSettingsPatch(
+            friendlyName: try body.string("friendly_name", maxLength: 1_024),
+            customDomains: try body.strings("custom_domains", maxCount: 20, maxLength: 253),
+            rpID: try body.string("rp_id", maxLength: 253), allowedOrigins: try body.strings("allowed_origins"),
+            relatedOrigins: try body.strings("related_origins"),
+            defaultConnection: try body.string("default_connection", maxLength: 128),
+            accessTokenLifetime: try body.int("access_token_lifetime"),
+            idTokenLifetime: try body.int("id_token_lifetime"),
+            refreshTokenLifetime: try body.int("refresh_token_lifetime"),
+            refreshTokenIdleLifetime: try body.int("refresh_token_idle_lifetime"))
     }
 }

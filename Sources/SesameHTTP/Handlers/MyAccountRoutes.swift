@@ -1,5 +1,75 @@
+import Foundation
+import SesameService
+
 extension SesameApplication {
-    /// `/me/v1` (API.md §5).
+    /// The placeholder id Auth0's My Account API uses for a passkey being enrolled.
+    static let newPasskeyID = "passkey|new"
+
+    /// `/me/v1` (API.md §5). Each route checks the user's bearer token and its scope first.
     func addMyAccountRoutes(to router: inout Router) {
+        router.get("/me/v1/authentication-methods") { [self] request, _ in
+            let caller = try accountCaller(request, .read)
+            return try .noStoreJSON(myAccount.authenticationMethods(caller))
+        }
+
+        router.post("/me/v1/authentication-methods") { [self] request, _ in
+            let caller = try accountCaller(request, .create)
+            let body = try APIBody.json(request)
+            try body.allowOnly(["type", "connection"])
+            guard let type = try body.string("type", maxLength: 64) else {
+                throw ServiceError.invalidRequest("type is required")
+            }
+            let challenge = try myAccount.beginEnrollment(
+                caller, type: type, connection: try body.string("connection", maxLength: 128))
+            var response = try HTTPResponse.noStoreJSON(challenge, status: 202)
+            response.headers.replaceOrAdd(
+                name: "Location",
+                value: TokenService.issuer(caller.tenant) + "me/v1/authentication-methods/passkey%7Cnew/verify")
+            return response
+        }
+
+        router.post("/me/v1/authentication-methods/{id}/verify") { [self] request, context in
+            let caller = try accountCaller(request, .create)
+            guard try context.pathParameter("id") == Self.newPasskeyID else {
+                throw ServiceError.notFound("only passkey|new can be verified")
+            }
+            let body = try APIBody.json(request)
+            try body.allowOnly(["auth_session", "authn_response"])
+            guard let session = try body.string("auth_session", maxLength: 256), !session.isEmpty else {
+                throw ServiceError.invalidRequest("auth_session is required")
+            }
+            guard let authnResponse = try body.rawObject("authn_response") else {
+                throw ServiceError.invalidRequest("authn_response is required")
+            }
+            let method = try myAccount.finishEnrollment(caller, authSession: session, response: authnResponse)
+            var response = try HTTPResponse.noStoreJSON(method, status: 201)
+            let encodedID = method.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? method.id
+            response.headers.replaceOrAdd(
+                name: "Location",
+                value: TokenService.issuer(caller.tenant) + "me/v1/authentication-methods/\(encodedID)")
+            return response
+        }
+
+        router.patch("/me/v1/authentication-methods/{id}") { [self] request, context in
+            let caller = try accountCaller(request, .update)
+            let body = try APIBody.json(request)
+            try body.allowOnly(["name"])
+            guard let name = try body.string("name", maxLength: 1_024) else {
+                throw ServiceError.invalidRequest("name is required")
+            }
+            return try .noStoreJSON(
+                myAccount.renameAuthenticationMethod(caller, id: try context.pathParameter("id"), name: name))
+        }
+
+        router.delete("/me/v1/authentication-methods/{id}") { [self] request, context in
+            let caller = try accountCaller(request, .delete)
+            try myAccount.deleteAuthenticationMethod(caller, id: try context.pathParameter("id"))
+            return .empty()
+        }
+    }
+
+    /// The signed-in user behind a My Account request.
+    func accountCaller(_ request: HTTPRequest, _ scope: MyAccountScope) throws -> AccountCaller {
+        try myAccount.authorize(request.headers["Authorization"], tenant: try tenant(request), scope: scope)
     }
 }

@@ -16,4 +16,50 @@ public final class ManagementService: Sendable {
         self.random = random
         self.tokens = tokens
     }
+
+    // MARK: Authorization
+
+    /// Verifies a Management API bearer token (audience `<issuer>api/v2/`) and that it carries
+    /// `scope`: 401 `invalid_token` without a valid token, 403 `insufficient_scope` without the scope.
+    public func authorize(
+        _ authorization: String?, tenant: TenantRecord, scope: ManagementScope
+    ) throws(ServiceError) -> ManagementCaller {
+        let token = try tokens.authenticateBearer(
+            authorization, tenant: tenant, audience: TokenService.managementAudience(tenant))
+        let caller = ManagementCaller(
+            tenant: tenant, clientID: token.string("client_id") ?? token.string("azp"), scopes: Set(token.scopes))
+        try caller.require(scope)
+        return caller
+    }
+
+    // MARK: Shared helpers
+
+    /// Every record a paged store query returns, page by page (for totals and scans).
+    static func all<T>(_ fetch: (Page) throws -> [T]) throws -> [T] {
+        var all: [T] = []
+        var offset = 0
+        while true {
+            let page = try fetch(Page(offset: offset, limit: 100))
+            all += page
+            if page.count < 100 { return all }
+            offset += 100
+        }
+    }
+
+    /// One page of a list, with the total when asked for (Auth0's `include_totals`).
+    static func page<T>(
+        _ request: ListRequest, _ fetch: (Page) throws -> [T]
+    ) throws -> (items: [T], total: Int?) {
+        let items = try fetch(Page(offset: request.page * request.perPage, limit: request.perPage))
+        guard request.includeTotals else { return (items, nil) }
+        return (items, try all(fetch).count)
+    }
+
+    func randomBytes(_ count: Int) throws(ServiceError) -> [UInt8] {
+        do {
+            return try random.bytes(count: count)
+        } catch {
+            throw .unavailable("the random source failed")
+        }
+    }
 }

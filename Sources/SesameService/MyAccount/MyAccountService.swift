@@ -1,8 +1,12 @@
 import Foundation
 import SesameStore
+import SesameWire
 
 /// The My Account API (`/me/v1`): a signed-in user lists, renames, deletes and enrolls passkeys.
 public final class MyAccountService: Sendable {
+    /// Passkey names are 1 to this many characters.
+    public static let maxNameLength = 100
+
     let access: StoreAccess
     let clock: any ServiceClock
     let passkeys: PasskeyService
@@ -13,5 +17,103 @@ public final class MyAccountService: Sendable {
         self.clock = clock
         self.passkeys = passkeys
         self.tokens = tokens
+    }
+
+    /// Verifies a user access token for the My Account audience (`<issuer>me/`) carrying `scope`:
+    /// 401 `invalid_token` without a valid user token, 403 `insufficient_scope` without the scope.
+    public func authorize(
+        _ authorization: String?, tenant: TenantRecord, scope: MyAccountScope
+    ) throws(ServiceError) -> AccountCaller {
+        let token = try tokens.authenticateBearer(
+            authorization, tenant: tenant, audience: TokenService.myAccountAudience(tenant))
+        guard let subject = token.subject, !subject.hasSuffix("@clients"),
+            let clientID = token.string("client_id") ?? token.string("azp")
+        else {
+            throw .invalidToken("the access token is not a user's token")
+        }
+        let caller = AccountCaller(tenant: tenant, userID: subject, clientID: clientID, scopes: Set(token.scopes))
+        try caller.require(scope)
+        return caller
+    }
+
+    /// `GET /authentication-methods`.
+    public func authenticationMethods(_ caller: AccountCaller) throws(ServiceError) -> AuthenticationMethodList {
+        try caller.require(.read)
+        let (user, list) = try access.read { transaction in
+            let user = try Self.user(caller, transaction)
+            return (user, try transaction.passkeys(tenantID: caller.tenant.id, userID: user.id))
+        }
+        return AuthenticationMethodList(
+            authenticationMethods: list.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                .map { PasskeyMethod.myAccount($0, userHandle: user.userHandle) })
+    }
+
+    /// `POST /authentication-methods` `{"type":"passkey"}`: creation options for a new passkey.
+    public func beginEnrollment(
+        _ caller: AccountCaller, type: String, connection: String?
+    ) throws(ServiceError) -> PasskeySignupChallengeResponse {
+        try caller.require(.create)
+        guard type == "passkey" else { throw .invalidRequest("type must be passkey") }
+        return try passkeys.beginEnrollment(
+            tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, connection: connection)
+    }
+
+    /// `POST /authentication-methods/passkey|new/verify`: the new passkey.
+    public func finishEnrollment(
+        _ caller: AccountCaller, authSession: String, response: [UInt8]
+    ) throws(ServiceError) -> PasskeyMethod {
+        try caller.require(.create)
+        let (passkey, user) = try passkeys.finishEnrollment(
+            tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, authSession: authSession,
+            response: response)
+        return PasskeyMethod.myAccount(passkey, userHandle: user.userHandle)
+    }
+
+    /// `PATCH /authentication-methods/{id}` `{"name"}`.
+    public func renameAuthenticationMethod(
+        _ caller: AccountCaller, id: String, name: String
+    ) throws(ServiceError) -> PasskeyMethod {
+        try caller.require(.update)
+        let name = try ManagementValidation.text(name, "name", max: Self.maxNameLength)
+        return try access.write(.durable) { transaction in
+            let user = try Self.user(caller, transaction)
+            var passkey = try Self.passkey(id, of: user, caller, transaction)
+            passkey.name = name
+            try transaction.updatePasskey(passkey)
+            return PasskeyMethod.myAccount(passkey, userHandle: user.userHandle)
+        }
+    }
+
+    /// `DELETE /authentication-methods/{id}`: 409 when it is the user's last way to sign in.
+    public func deleteAuthenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) {
+        try caller.require(.delete)
+        try access.write(.durable) { transaction in
+            let user = try Self.user(caller, transaction)
+            let passkey = try Self.passkey(id, of: user, caller, transaction)
+            // Passwords and other methods arrive later; today a user's passkeys are their only way in.
+            guard try transaction.passkeys(tenantID: caller.tenant.id, userID: user.id).count > 1 else {
+                throw ServiceError.conflict("this is the user's last way to sign in; add another passkey first")
+            }
+            try transaction.deletePasskey(tenantID: caller.tenant.id, id: passkey.id)
+        }
+    }
+
+    static func user(_ caller: AccountCaller, _ transaction: any StoreTransaction) throws -> UserRecord {
+        guard let user = try transaction.user(tenantID: caller.tenant.id, id: caller.userID) else {
+            throw ServiceError.invalidToken("the token's user no longer exists")
+        }
+        guard !user.blocked else { throw ServiceError.invalidToken("the user is blocked") }
+        return user
+    }
+
+    static func passkey(
+        _ id: String, of user: UserRecord, _ caller: AccountCaller, _ transaction: any StoreTransaction
+    ) throws -> PasskeyRecord {
+        guard id.utf8.count <= 128, let passkey = try transaction.passkey(tenantID: caller.tenant.id, id: id),
+            passkey.userID == user.id
+        else {
+            throw ServiceError.notFound("you have no authentication method with this id")
+        }
+        return passkey
     }
 }

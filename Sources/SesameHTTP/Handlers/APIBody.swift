@@ -1,0 +1,140 @@
+import Foundation
+import SesameService
+import WebAuthn
+
+/// A Management / My Account request body read strictly: a JSON object whose members are read by
+/// name, unknown members refused, every type error naming the full path of its field
+/// (`mobile.android.sha256_cert_fingerprints[0]`), and JSON `null` told apart from absence for PATCH.
+struct APIBody {
+    private let members: [JSONMember]
+    private let path: String
+
+    /// The body of `request`: `application/json` (else 415) holding one object (else 400).
+    static func json(_ request: HTTPRequest) throws -> APIBody {
+        guard request.mediaType == "application/json" else {
+            throw HTTPError(
+                status: 415, error: "unsupported_media_type", description: "Content-Type must be application/json")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(request.body)
+        } catch {
+            throw ServiceError.invalidRequest("the body is not valid JSON: \(error.message)")
+        }
+        guard case .object(let members) = value else {
+            throw ServiceError.invalidRequest("the body must be a JSON object")
+        }
+        return APIBody(members: members, path: "")
+    }
+
+    private init(members: [JSONMember], path: String) {
+        self.members = members
+        self.path = path
+    }
+
+    /// The full name of member `name`, e.g. `mobile.ios.team_id`.
+    func field(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+
+    private func value(_ name: String) -> JSONValue? { members.first { $0.name == name }?.value }
+
+    /// Refuses members outside `allowed`.
+    func allowOnly(_ allowed: Set<String>) throws {
+        if let unknown = members.first(where: { !allowed.contains($0.name) }) {
+            throw ServiceError.invalidRequest("unknown field \(field(String(unknown.name.prefix(64))))")
+        }
+    }
+
+    /// True when the member is present (even as null).
+    func has(_ name: String) -> Bool { value(name) != nil }
+
+    /// A string member; absent → nil; null or another type → 400.
+    func string(_ name: String, maxLength: Int = 4_096) throws -> String? {
+        guard let value = value(name) else { return nil }
+        return try Self.string(value, field(name), maxLength: maxLength)
+    }
+
+    /// A nullable string member for PATCH: absent → keep, null → remove.
+    func nullableString(_ name: String, maxLength: Int = 4_096) throws -> FieldChange<String> {
+        guard let value = value(name) else { return .keep }
+        if value.isNull { return .remove }
+        return .set(try Self.string(value, field(name), maxLength: maxLength))
+    }
+
+    /// A boolean member; absent → nil; null or another type → 400.
+    func bool(_ name: String) throws -> Bool? {
+        guard let value = value(name) else { return nil }
+        guard let bool = value.boolValue else { throw ServiceError.invalidRequest("\(field(name)) must be a boolean") }
+        return bool
+    }
+
+    /// An integer member; absent → nil; null, a fraction or another type → 400.
+    func int(_ name: String) throws -> Int? {
+        guard let value = value(name) else { return nil }
+        guard case .number(let text) = value, let number = Int(text) else {
+            throw ServiceError.invalidRequest("\(field(name)) must be an integer")
+        }
+        return number
+    }
+
+    /// An array of strings; each bad element is named by index.
+    func strings(_ name: String, maxCount: Int = 100, maxLength: Int = 2_048) throws -> [String]? {
+        guard let value = value(name) else { return nil }
+        guard let array = value.arrayValue else {
+            throw ServiceError.invalidRequest("\(field(name)) must be an array of strings")
+        }
+        guard array.count <= maxCount else {
+            throw ServiceError.invalidRequest("\(field(name)) holds at most \(maxCount) values")
+        }
+        return try array.enumerated().map { index, element in
+            try Self.string(element, "\(field(name))[\(index)]", maxLength: maxLength)
+        }
+    }
+
+    /// A nested object read with the same rules; absent → nil; null or another type → 400.
+    func object(_ name: String) throws -> APIBody? {
+        guard let value = value(name) else { return nil }
+        guard case .object(let nested) = value else {
+            throw ServiceError.invalidRequest("\(field(name)) must be an object")
+        }
+        return APIBody(members: nested, path: field(name))
+    }
+
+    /// A nullable nested object for PATCH: absent → keep, null → remove.
+    func nullableObject(_ name: String) throws -> FieldChange<APIBody> {
+        guard let value = value(name) else { return .keep }
+        if value.isNull { return .remove }
+        guard case .object(let nested) = value else {
+            throw ServiceError.invalidRequest("\(field(name)) must be an object or null")
+        }
+        return .set(APIBody(members: nested, path: field(name)))
+    }
+
+    /// Every member as a string or null (a metadata merge); any other type → 400 naming it.
+    func nullableStringMap(maxLength: Int = 4_096) throws -> [String: String?] {
+        var map: [String: String?] = [:]
+        for member in members {
+            let name = field(String(member.name.prefix(64)))
+            if member.value.isNull {
+                map[member.name] = String?.none
+            } else {
+                map[member.name] = try Self.string(member.value, name, maxLength: maxLength)
+            }
+        }
+        return map
+    }
+
+    /// The member's raw JSON bytes (e.g. `authn_response`), which must be an object.
+    func rawObject(_ name: String) throws -> [UInt8]? {
+        guard let value = value(name) else { return nil }
+        guard case .object = value else { throw ServiceError.invalidRequest("\(field(name)) must be an object") }
+        return value.serialized
+    }
+
+    private static func string(_ value: JSONValue, _ field: String, maxLength: Int) throws -> String {
+        guard let string = value.stringValue else { throw ServiceError.invalidRequest("\(field) must be a string") }
+        guard string.utf8.count <= maxLength else {
+            throw ServiceError.invalidRequest("\(field) is longer than \(maxLength) bytes")
+        }
+        return string
+    }
+}

@@ -1,0 +1,61 @@
+/// A connection's fields as a create or PATCH request carries them (Auth0's names in comments);
+/// nil leaves a field as it is (or takes the default on create). Values are checked by the service.
+public struct ConnectionInput: Sendable {
+    /// `name`: what clients send as `realm`.
+    public var name: String?
+    /// `strategy`: only "auth0" (a database connection).
+    public var strategy: String?
+    /// `options.authentication_methods.password.enabled`.
+    public var passwordEnabled: Bool?
+    /// `options.authentication_methods.passkey.enabled`.
+    public var passkeyEnabled: Bool?
+    /// `options.passkey_options.challenge_ui`: both, autofill or button.
+    public var challengeUI: String?
+    /// `options.passkey_options.progressive_enrollment_enabled`.
+    public var progressiveEnrollmentEnabled: Bool?
+    /// `options.passkey_options.local_enrollment_enabled`.
+    public var localEnrollmentEnabled: Bool?
+    /// `options.passkey_options.user_verification` (Sesame): required, preferred or discouraged.
+    public var userVerification: String?
+    /// `options.attributes.{email,phone_number,username}`, keyed by identifier name.
+    public var attributes: [String: IdentifierAttributeInput]
+    /// `options.password_complexity_options.min_length`.
+    public var passwordMinLength: Int?
+    /// `options.passwordPolicy` (Auth0's levels none, low, fair, good, excellent): sets the minimum
+    /// length (1, 6, 8, 8, 10 characters) unless `password_complexity_options.min_length` is given.
+    public var passwordPolicy: String?
+    /// `enabled_clients`: client ids; empty means every client.
+    public var enabledClients: [String]?
+
+    public init(
+        name: String? = nil, strategy: String? = nil, passwordEnabled: Bool? = nil, passkeyEnabled: Bool? = nil,
+        challengeUI: String? = nil, progressiveEnrollmentEnabled: Bool? = nil, localEnrollmentEnabled: Bool? = nil,
+        userVerification: String? = nil, attributes: [String: IdentifierAttributeInput] = [:],
+        passwordMinLength: Int? = nil, passwordPolicy: String? = nil, enabledClients: [String]? = nil
+    ) {
+        self.name = name
+        self.strategy = strategy
+        self.passwordEnabled = passwordEnabled
+        self.passkeyEnabled = passkeyEnabled
+        self.challengeUI = challengeUI
+        self.progressiveEnrollmentEnabled = progressiveEnrollmentEnabled
+        self.localEnrollmentEnabled = localEnrollmentEnabled
+        self.userVerification = userVerification
+        self.attributes = attributes
+        self.passwordMinLength = passwordMinLength
+        self.passwordPolicy = passwordPolicy
+        self.enabledClients = enabledClients
+    }
+}
+
+/// `options.attributes.<identifier>`: `identifier.active` and `signup.status`.
+public struct IdentifierAttributeInput: Sendable {
+    /// `identifier.active`: whether users can be found by this identifier at all.
+    public var active: Bool?
+    /// `signup.status`: required, optional or inactive.
+    public var signupStatus: String?
+    public init(active: Bool? = nil, signupStatus: String? = nil) {
+        self.active = active
+        self.signupStatus = signupStatus
+    }
+}

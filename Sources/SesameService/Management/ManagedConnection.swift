@@ -1,0 +1,115 @@
+import SesameStore
+
+/// A connection as the Management API returns it (Auth0's database-connection shape).
+public struct ManagedConnection: Encodable, Sendable {
+    public struct Enabled: Encodable, Sendable {
+        public var enabled: Bool
+    }
+
+    public struct AuthenticationMethods: Encodable, Sendable {
+        public var password: Enabled
+        public var passkey: Enabled
+    }
+
+    public struct PasskeyOptions: Encodable, Sendable {
+        public var challengeUI: String
+        public var progressiveEnrollmentEnabled: Bool
+        public var localEnrollmentEnabled: Bool
+        public var userVerification: String
+        public var maxPasskeysPerUser: Int
+        enum CodingKeys: String, CodingKey {
+            case challengeUI = "challenge_ui"
+            case progressiveEnrollmentEnabled = "progressive_enrollment_enabled"
+            case localEnrollmentEnabled = "local_enrollment_enabled"
+            case userVerification = "user_verification"
+            case maxPasskeysPerUser = "max_passkeys_per_user"
+        }
+    }
+
+    public struct Attribute: Encodable, Sendable {
+        public struct Identifier: Encodable, Sendable {
+            public var active: Bool
+        }
+        public struct Signup: Encodable, Sendable {
+            public var status: String
+        }
+        public var identifier: Identifier
+        public var signup: Signup
+
+        init(_ rule: IdentifierRule) {
+            identifier = Identifier(active: rule != .disabled)
+            signup = Signup(status: rule == .disabled ? "inactive" : rule.rawValue)
+        }
+    }
+
+    public struct Attributes: Encodable, Sendable {
+        public var email: Attribute
+        public var phoneNumber: Attribute
+        public var username: Attribute
+        enum CodingKeys: String, CodingKey {
+            case email
+            case phoneNumber = "phone_number"
+            case username
+        }
+    }
+
+    public struct PasswordComplexity: Encodable, Sendable {
+        public var minLength: Int
+        enum CodingKeys: String, CodingKey { case minLength = "min_length" }
+    }
+
+    public struct Options: Encodable, Sendable {
+        public var authenticationMethods: AuthenticationMethods
+        public var passkeyOptions: PasskeyOptions
+        public var attributes: Attributes
+        public var passwordComplexityOptions: PasswordComplexity
+        enum CodingKeys: String, CodingKey {
+            case authenticationMethods = "authentication_methods"
+            case passkeyOptions = "passkey_options"
+            case attributes
+            case passwordComplexityOptions = "password_complexity_options"
+        }
+    }
+
+    public var id: String
+    public var name: String
+    public var strategy: String
+    public var realms: [String]
+    public var isDefault: Bool
+    public var enabledClients: [String]
+    public var options: Options
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, strategy, realms, options
+        case isDefault = "is_default"
+        case enabledClients = "enabled_clients"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(_ record: ConnectionRecord, isDefault: Bool) {
+        id = record.id
+        name = record.name
+        strategy = "auth0"
+        realms = [record.name]
+        self.isDefault = isDefault
+        enabledClients = record.enabledClients
+        options = Options(
+            authenticationMethods: AuthenticationMethods(
+                password: Enabled(enabled: record.password.enabled), passkey: Enabled(enabled: record.passkey.enabled)),
+            passkeyOptions: PasskeyOptions(
+                challengeUI: record.passkey.challengeUI,
+                progressiveEnrollmentEnabled: record.passkey.progressiveEnrollmentEnabled,
+                localEnrollmentEnabled: record.passkey.localEnrollmentEnabled,
+                userVerification: record.passkey.userVerification,
+                maxPasskeysPerUser: record.passkey.maxPasskeysPerUser),
+            attributes: Attributes(
+                email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),
+                username: Attribute(record.identifiers.username)),
+            passwordComplexityOptions: PasswordComplexity(minLength: record.password.minLength))
+        createdAt = APITimestamp.string(record.createdAt)
+        updatedAt = APITimestamp.string(record.updatedAt)
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import SesameStore
+
+/// `/api/v2/connections`.
+extension ManagementService {
+    static let challengeUIs = ["both", "autofill", "button"]
+    static let userVerifications = ["required", "preferred", "discouraged"]
+    static let signupStatuses = ["required", "optional", "inactive"]
+    static let identifierNames = ["email", "phone_number", "username"]
+    /// Auth0's password policy levels and the minimum length each implies here.
+    static let passwordPolicies: [(String, Int)] = [
+        ("none", 1), ("low", 6), ("fair", 8), ("good", 8), ("excellent", 10),
+    ]
+    static let passwordLengths = 1...128
+
+    /// `GET /connections`.
+    public func listConnections(
+        _ caller: ManagementCaller, _ list: ListRequest
+    ) throws(ServiceError) -> ManagedList<ManagedConnection> {
+        try caller.require(.readConnections)
+        let list = try list.validated()
+        let tenant = caller.tenant
+        let (items, total) = try access.read { transaction in
+            try Self.page(list) { try transaction.connections(tenantID: tenant.id, page: $0) }
+        }
+        return ManagedList(
+            name: "connections",
+            items: items.map { ManagedConnection($0, isDefault: $0.id == tenant.defaultConnectionID) },
+            start: list.page * list.perPage, limit: list.perPage, total: total)
+    }
+
+    /// `GET /connections/{id}`.
+    public func connection(_ caller: ManagementCaller, id: String) throws(ServiceError) -> ManagedConnection {
+        try caller.require(.readConnections)
+        let (record, isDefault) = try access.read { try Self.existingConnection(id, caller, $0) }
+        return ManagedConnection(record, isDefault: isDefault)
+    }
+
+    /// `POST /connections`.
+    public func createConnection(
+        _ caller: ManagementCaller, _ input: ConnectionInput
+    ) throws(ServiceError) -> ManagedConnection {
+        try caller.require(.createConnections)
+        guard input.name != nil else { throw .invalidRequest("name is required") }
+        let now = clock.now()
+        let blank = ConnectionRecord(
+            tenantID: caller.tenant.id, id: "con_" + Identifiers.hex(try randomBytes(16)), name: "",
+            createdAt: now, updatedAt: now)
+        let record = try apply(input, to: blank)
+        try access.write(.durable) { transaction in
+            try Self.requireClients(record.enabledClients, caller, transaction)
+            if try transaction.connection(tenantID: caller.tenant.id, name: record.name) != nil {
+                throw ServiceError.conflict("a connection named \(record.name) already exists")
+            }
+            try transaction.insertConnection(record)
+        }
+        return ManagedConnection(record, isDefault: false)
+    }
+
+    /// `PATCH /connections/{id}`.
+    public func updateConnection(
+        _ caller: ManagementCaller, id: String, _ input: ConnectionInput
+    ) throws(ServiceError) -> ManagedConnection {
+        try caller.require(.updateConnections)
+        let (existing, isDefault) = try access.read { try Self.existingConnection(id, caller, $0) }
+        var record = try apply(input, to: existing)
+        record.updatedAt = clock.now()
+        try access.write(.durable) { transaction in
+            _ = try Self.existingConnection(id, caller, transaction)
+            try Self.requireClients(record.enabledClients, caller, transaction)
+            if let named = try transaction.connection(tenantID: caller.tenant.id, name: record.name), named.id != id {
+                throw ServiceError.conflict("a connection named \(record.name) already exists")
+            }
+            try transaction.updateConnection(record)
+        }
+        return ManagedConnection(record, isDefault: isDefault)
+    }
+
+    /// `DELETE /connections/{id}`: deletes the connection with its users; the default one → 409.
+    public func deleteConnection(_ caller: ManagementCaller, id: String) throws(ServiceError) {
+        try caller.require(.deleteConnections)
+        try access.write(.durable) { transaction in
+            let (connection, _) = try Self.existingConnection(id, caller, transaction)
+            let tenant = try transaction.tenant(id: caller.tenant.id)
+            if tenant?.defaultConnectionID == connection.id {
+                throw ServiceError.conflict(
+                    "this is the tenant's default connection; make another the default (PATCH /tenant/settings) first")
+            }
+            let users = try Self.all { try transaction.users(tenantID: caller.tenant.id, query: nil, page: $0) }
+            for user in users where user.connectionID == connection.id {
+                try transaction.deleteUser(tenantID: caller.tenant.id, id: user.id)
+            }
+            try transaction.deleteConnection(tenantID: caller.tenant.id, id: id)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The connection and whether it is the tenant's default (read from the store, not the caller's copy).
+    static func existingConnection(
+        _ id: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction
+    ) throws -> (ConnectionRecord, Bool) {
+        guard id.utf8.count <= 128, let connection = try transaction.connection(tenantID: caller.tenant.id, id: id)
+        else {
+            throw ServiceError.notFound("no connection with this id")
+        }
+        let tenant = try transaction.tenant(id: caller.tenant.id)
+        return (connection, tenant?.defaultConnectionID == connection.id)
+    }
+
+    static func requireClients(
+        _ ids: [String], _ caller: ManagementCaller, _ transaction: any StoreTransaction
+    ) throws {
+        for (index, id) in ids.enumerated() where try transaction.client(tenantID: caller.tenant.id, id: id) == nil {
+            throw ServiceError.invalidRequest("enabled_clients[\(index)] is not a client of this tenant")
+        }
+    }
+
+    /// Auth0 connection names: letters, digits and hyphens, 1–128, no hyphen at either end.
+    static func connectionName(_ value: String) throws(ServiceError) -> String {
+        let valid =
+            !value.isEmpty && value.utf8.count <= 128 && !value.hasPrefix("-") && !value.hasSuffix("-")
+            && value.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+        guard valid else {
+            throw .invalidRequest("name must be 1 to 128 letters, digits or hyphens, not starting or ending with one")
+        }
+        return value
+    }
+
+    func apply(_ input: ConnectionInput, to original: ConnectionRecord) throws(ServiceError) -> ConnectionRecord {
+        typealias V = ManagementValidation
+        var record = original
+        if let name = input.name { record.name = try Self.connectionName(name) }
+        if let strategy = input.strategy, strategy != "auth0" {
+            throw .invalidRequest("strategy must be auth0 (a database connection)")
+        }
+        if let enabled = input.passwordEnabled { record.password.enabled = enabled }
+        if let enabled = input.passkeyEnabled { record.passkey.enabled = enabled }
+        if let value = input.challengeUI {
+            record.passkey.challengeUI = try V.oneOf(value, "options.passkey_options.challenge_ui", Self.challengeUIs)
+        }
+        if let value = input.progressiveEnrollmentEnabled { record.passkey.progressiveEnrollmentEnabled = value }
+        if let value = input.localEnrollmentEnabled { record.passkey.localEnrollmentEnabled = value }
+        if let value = input.userVerification {
+            record.passkey.userVerification = try V.oneOf(
+                value, "options.passkey_options.user_verification", Self.userVerifications)
+        }
+        if let level = input.passwordPolicy {
+            guard let length = Self.passwordPolicies.first(where: { $0.0 == level })?.1 else {
+                throw .invalidRequest(
+                    "options.passwordPolicy must be one of \(Self.passwordPolicies.map(\.0).joined(separator: ", "))")
+            }
+            record.password.minLength = length
+        }
+        if let length = input.passwordMinLength {
+            record.password.minLength = try V.bounded(
+                length, "options.password_complexity_options.min_length", Self.passwordLengths)
+        }
+        for (name, attribute) in input.attributes.sorted(by: { $0.key < $1.key }) {
+            let field = "options.attributes.\(name)"
+            guard Self.identifierNames.contains(name) else {
+                throw .invalidRequest("\(field) is not an identifier (email, phone_number or username)")
+            }
+            let current: IdentifierRule
+            switch name {
+            case "email": current = record.identifiers.email
+            case "phone_number": current = record.identifiers.phoneNumber
+            default: current = record.identifiers.username
+            }
+            let rule = try Self.rule(attribute, current: current, field: field)
+            switch name {
+            case "email": record.identifiers.email = rule
+            case "phone_number": record.identifiers.phoneNumber = rule
+            default: record.identifiers.username = rule
+            }
+        }
+        let rules = [record.identifiers.email, record.identifiers.phoneNumber, record.identifiers.username]
+        guard rules.contains(where: { $0 != .disabled }) else {
+            throw .invalidRequest("options.attributes must leave at least one identifier active")
+        }
+        if let clients = input.enabledClients {
+            record.enabledClients = try V.list(clients, "enabled_clients", max: 1_000) {
+                value, field throws(ServiceError) in
+                guard !value.isEmpty, value.utf8.count <= 128 else {
+                    throw .invalidRequest("\(field) is not a client id")
+                }
+                return value
+            }
+        }
+        return record
+    }
+
+    /// Auth0's `identifier.active` + `signup.status` as an `IdentifierRule`, merged over `current`.
+    static func rule(
+        _ attribute: IdentifierAttributeInput, current: IdentifierRule, field: String
+    ) throws(ServiceError) -> IdentifierRule {
+        if let status = attribute.signupStatus {
+            _ = try ManagementValidation.oneOf(status, "\(field).signup.status", signupStatuses)
+        }
+        let active =
+            attribute.active ?? (current != .disabled || attribute.signupStatus.map { $0 != "inactive" } == true)
+        guard active else {
+            if attribute.signupStatus == "required" {
+                throw .invalidRequest("\(field).signup.status cannot be required when identifier.active is false")
+            }
+            return .disabled
+        }
+        let status = attribute.signupStatus ?? (current == .disabled ? "optional" : current.rawValue)
+        switch status {
+        case "required": return .required
+        case "optional": return .optional
+        default: return .disabled
+        }
+    }
+}

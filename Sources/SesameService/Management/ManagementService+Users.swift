@@ -1,0 +1,231 @@
+import Foundation
+import SesameStore
+
+/// `/api/v2/users` and their authentication methods.
+extension ManagementService {
+    /// `GET /users`: `query` matches a substring of the email, username, phone number, name or id;
+    /// Auth0's `field:value` form (quotes and `*` stripped) is accepted too.
+    public func listUsers(
+        _ caller: ManagementCaller, query: String?, _ list: ListRequest
+    ) throws(ServiceError) -> ManagedList<ManagedUser> {
+        try caller.require(.readUsers)
+        let list = try list.validated()
+        let search = try Self.searchTerm(query)
+        let tenantID = caller.tenant.id
+        let (items, total, names) = try access.read { transaction in
+            let (users, total) = try Self.page(list) {
+                try transaction.users(tenantID: tenantID, query: search, page: $0)
+            }
+            return (users, total, try Self.connectionNames(for: users, tenantID: tenantID, transaction))
+        }
+        return ManagedList(
+            name: "users", items: items.map { ManagedUser($0, connectionName: names[$0.connectionID] ?? "") },
+            start: list.page * list.perPage, limit: list.perPage, total: total)
+    }
+
+    /// `GET /users/{id}`.
+    public func user(_ caller: ManagementCaller, id: String) throws(ServiceError) -> ManagedUser {
+        try caller.require(.readUsers)
+        return try access.read { transaction in
+            let user = try Self.existingUser(id, caller, transaction)
+            let connection = try transaction.connection(tenantID: caller.tenant.id, id: user.connectionID)
+            return ManagedUser(user, connectionName: connection?.name ?? "")
+        }
+    }
+
+    /// `PATCH /users/{id}`: identifiers follow the connection's policy and stay unique within it
+    /// (409 when taken); `blocked: true` also revokes the user's refresh tokens.
+    public func updateUser(_ caller: ManagementCaller, id: String, _ patch: UserPatch) throws(ServiceError)
+        -> ManagedUser
+    {
+        try caller.require(.updateUsers)
+        let now = clock.now()
+        return try access.write(.durable) { transaction in
+            let user = try Self.existingUser(id, caller, transaction)
+            guard let connection = try transaction.connection(tenantID: caller.tenant.id, id: user.connectionID) else {
+                throw ServiceError.conflict("the user's connection no longer exists")
+            }
+            var updated = try Self.apply(patch, to: user, policy: connection.identifiers)
+            updated.updatedAt = now
+            for (field, changed, email, phone, username) in [
+                ("email", updated.profile.email != user.profile.email, updated.profile.email, nil, nil),
+                (
+                    "phone_number", updated.profile.phoneNumber != user.profile.phoneNumber, nil,
+                    updated.profile.phoneNumber, nil
+                ),
+                ("username", updated.profile.username != user.profile.username, nil, nil, updated.profile.username),
+            ] as [(String, Bool, String?, String?, String?)] where changed && (email ?? phone ?? username) != nil {
+                let holders = try transaction.users(
+                    tenantID: caller.tenant.id, connectionID: connection.id, email: email, phoneNumber: phone,
+                    username: username)
+                if holders.contains(where: { $0.id != user.id }) {
+                    throw ServiceError.conflict("another user of this connection already has this \(field)")
+                }
+            }
+            try transaction.updateUser(updated)
+            if updated.blocked, !user.blocked {
+                try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, userID: user.id, at: now)
+            }
+            return ManagedUser(updated, connectionName: connection.name)
+        }
+    }
+
+    /// `DELETE /users/{id}`: the user with their passkeys and refresh tokens.
+    public func deleteUser(_ caller: ManagementCaller, id: String) throws(ServiceError) {
+        try caller.require(.deleteUsers)
+        try access.write(.durable) { transaction in
+            _ = try Self.existingUser(id, caller, transaction)
+            try transaction.deleteUser(tenantID: caller.tenant.id, id: id)
+        }
+    }
+
+    /// `GET /users/{id}/authentication-methods`.
+    public func authenticationMethods(_ caller: ManagementCaller, userID: String) throws(ServiceError)
+        -> [PasskeyMethod]
+    {
+        try caller.require(.readAuthenticationMethods)
+        return try access.read { transaction in
+            _ = try Self.existingUser(userID, caller, transaction)
+            return try transaction.passkeys(tenantID: caller.tenant.id, userID: userID)
+                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                .map(PasskeyMethod.management)
+        }
+    }
+
+    /// `DELETE /users/{id}/authentication-methods/{method_id}`. An operator may remove a user's
+    /// last passkey (e.g. a lost device; the user signs up again or is helped otherwise).
+    public func deleteAuthenticationMethod(
+        _ caller: ManagementCaller, userID: String, methodID: String
+    ) throws(ServiceError) {
+        try caller.require(.deleteAuthenticationMethods)
+        try access.write(.durable) { transaction in
+            _ = try Self.existingUser(userID, caller, transaction)
+            guard methodID.utf8.count <= 128,
+                let passkey = try transaction.passkey(tenantID: caller.tenant.id, id: methodID),
+                passkey.userID == userID
+            else {
+                throw ServiceError.notFound("the user has no authentication method with this id")
+            }
+            try transaction.deletePasskey(tenantID: caller.tenant.id, id: passkey.id)
+        }
+    }
+
+    // MARK: Helpers
+
+    static func existingUser(
+        _ id: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction
+    ) throws -> UserRecord {
+        guard id.utf8.count <= 256, let user = try transaction.user(tenantID: caller.tenant.id, id: id) else {
+            throw ServiceError.notFound("no user with this id")
+        }
+        return user
+    }
+
+    static func connectionNames(
+        for users: [UserRecord], tenantID: String, _ transaction: any StoreTransaction
+    ) throws -> [String: String] {
+        var names: [String: String] = [:]
+        for id in Set(users.map(\.connectionID)) {
+            names[id] = try transaction.connection(tenantID: tenantID, id: id)?.name
+        }
+        return names
+    }
+
+    /// The substring to search for: `q` as given, or the value of Auth0's `field:"value*"` form.
+    static func searchTerm(_ query: String?) throws(ServiceError) -> String? {
+        guard var term = query?.trimmingCharacters(in: .whitespaces), !term.isEmpty else { return nil }
+        guard term.count <= 256 else { throw .invalidRequest("q is longer than 256 characters") }
+        for field in ["email", "username", "phone_number", "name", "user_id"] where term.hasPrefix(field + ":") {
+            term = String(term.dropFirst(field.count + 1))
+        }
+        term = term.trimmingCharacters(in: CharacterSet(charactersIn: "\"*"))
+        return term.isEmpty ? nil : term
+    }
+
+    static func apply(_ patch: UserPatch, to user: UserRecord, policy: IdentifierPolicy) throws(ServiceError)
+        -> UserRecord
+    {
+        var updated = user
+        var profile = user.profile
+        profile.email = try identifier(
+            patch.email, profile.email, "email", policy.email, valid: ProfileValidation.isEmail)?
+            .lowercased()
+        profile.phoneNumber = try identifier(
+            patch.phoneNumber, profile.phoneNumber, "phone_number", policy.phoneNumber, valid: ProfileValidation.isE164)
+        profile.username = try identifier(
+            patch.username, profile.username, "username", policy.username, valid: ProfileValidation.isUsername)
+        if profile.email == nil, profile.phoneNumber == nil, profile.username == nil {
+            throw .invalidRequest("the user needs an identifier: email, phone_number or username")
+        }
+        if profile.email != user.profile.email { profile.emailVerified = false }
+        if let verified = patch.emailVerified { profile.emailVerified = verified }
+        profile.name = try text(patch.name, profile.name, "name")
+        profile.givenName = try text(patch.givenName, profile.givenName, "given_name")
+        profile.familyName = try text(patch.familyName, profile.familyName, "family_name")
+        profile.nickname = try text(patch.nickname, profile.nickname, "nickname")
+        switch patch.picture {
+        case .keep: break
+        case .remove: profile.picture = nil
+        case .set(let picture):
+            guard picture.count <= 2_048, let url = URL(string: picture), url.scheme == "https" || url.scheme == "http",
+                url.host != nil
+            else {
+                throw .invalidRequest("picture must be an http(s) URL")
+            }
+            profile.picture = picture
+        }
+        updated.profile = profile
+        if let changes = patch.userMetadata {
+            var metadata = user.userMetadata
+            for (key, value) in changes {
+                guard !key.isEmpty, key.count <= ProfileValidation.maxMetadataKeyLength else {
+                    throw .invalidRequest(
+                        "user_metadata keys must be 1 to \(ProfileValidation.maxMetadataKeyLength) characters")
+                }
+                if let value {
+                    guard value.count <= ProfileValidation.maxMetadataValueLength else {
+                        throw .invalidRequest(
+                            "user_metadata.\(key) is longer than \(ProfileValidation.maxMetadataValueLength) characters"
+                        )
+                    }
+                    metadata[key] = value
+                } else {
+                    metadata.removeValue(forKey: key)
+                }
+            }
+            guard metadata.count <= ProfileValidation.maxMetadataValues else {
+                throw .invalidRequest("user_metadata holds at most \(ProfileValidation.maxMetadataValues) values")
+            }
+            updated.userMetadata = metadata
+        }
+        if let blocked = patch.blocked { updated.blocked = blocked }
+        return updated
+    }
+
+    private static func identifier(
+        _ change: FieldChange<String>, _ current: String?, _ field: String, _ rule: IdentifierRule,
+        valid: (String) -> Bool
+    ) throws(ServiceError) -> String? {
+        switch change {
+        case .keep:
+            return current
+        case .remove:
+            guard rule != .required else { throw .invalidRequest("\(field) is required by the user's connection") }
+            return nil
+        case .set(let value):
+            guard rule != .disabled else { throw .invalidRequest("\(field) is not enabled for the user's connection") }
+            guard valid(value) else { throw .invalidRequest("\(field) is not valid") }
+            return value
+        }
+    }
+
+    private static func text(
+        _ change: FieldChange<String>, _ current: String?, _ field: String
+    ) throws(ServiceError) -> String? {
+        switch change {
+        case .keep: return current
+        case .remove: return nil
+        case .set(let value): return try ManagementValidation.text(value, field, max: 300)
+        }
+    }
+}

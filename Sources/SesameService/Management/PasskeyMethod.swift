@@ -1,0 +1,65 @@
+import SesameStore
+import WebAuthn
+
+/// A passkey as an authentication method, in the shape both the Management API (Auth0's
+/// `/users/{id}/authentication-methods`) and the My Account API return it.
+public struct PasskeyMethod: Encodable, Sendable {
+    public var id: String
+    public var type: String
+    public var name: String
+    public var createdAt: String
+    public var lastAuthAt: String?
+    /// The credential id, base64url (My Account's `key_id`; also `credential_id` on the Management API).
+    public var keyID: String
+    public var credentialID: String?
+    /// The COSE_Key, base64url (Management API only).
+    public var publicKey: String?
+    /// The user's WebAuthn user handle, base64url (My Account only).
+    public var userHandle: String?
+    /// The authenticator model, 8-4-4-4-12 lowercase hex.
+    public var aaguid: String
+    /// `multi_device` when the credential is backup eligible (synced), else `single_device`.
+    public var credentialDeviceType: String
+    public var credentialBackedUp: Bool
+    public var transports: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, name, aaguid, transports
+        case createdAt = "created_at"
+        case lastAuthAt = "last_auth_at"
+        case keyID = "key_id"
+        case credentialID = "credential_id"
+        case publicKey = "public_key"
+        case userHandle = "user_handle"
+        case credentialDeviceType = "credential_device_type"
+        case credentialBackedUp = "credential_backed_up"
+    }
+
+    /// The Management API form: with `credential_id` and `public_key`.
+    static func management(_ passkey: PasskeyRecord) -> PasskeyMethod {
+        var method = PasskeyMethod(passkey)
+        method.credentialID = method.keyID
+        method.publicKey = Base64URL.encode(passkey.publicKey)
+        return method
+    }
+
+    /// The My Account form: with `user_handle`.
+    static func myAccount(_ passkey: PasskeyRecord, userHandle: [UInt8]) -> PasskeyMethod {
+        var method = PasskeyMethod(passkey)
+        method.userHandle = Base64URL.encode(userHandle)
+        return method
+    }
+
+    private init(_ passkey: PasskeyRecord) {
+        id = passkey.id
+        type = "passkey"
+        name = passkey.name
+        createdAt = APITimestamp.string(passkey.createdAt)
+        lastAuthAt = passkey.lastUsedAt.map(APITimestamp.string)
+        keyID = Base64URL.encode(passkey.credentialID)
+        aaguid = AAGUIDRegistry.format(passkey.aaguid)
+        credentialDeviceType = passkey.backupEligible ? "multi_device" : "single_device"
+        credentialBackedUp = passkey.backupState
+        transports = passkey.transports
+    }
+}

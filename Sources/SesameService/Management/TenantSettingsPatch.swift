@@ -1,0 +1,34 @@
+/// What `PATCH /api/v2/tenant/settings` changes; nil leaves a field as it is.
+public struct TenantSettingsPatch: Sendable {
+    public var friendlyName: String?
+    public var customDomains: [String]?
+    /// The WebAuthn RP ID: the domain or a registrable suffix of it.
+    public var rpID: String?
+    public var allowedOrigins: [String]?
+    public var relatedOrigins: [String]?
+    /// The connection (by name) used when a request names no realm.
+    public var defaultConnection: String?
+    /// Seconds.
+    public var accessTokenLifetime: Int?
+    public var idTokenLifetime: Int?
+    public var refreshTokenLifetime: Int?
+    public var refreshTokenIdleLifetime: Int?
+
+    public init(
+        friendlyName: String? = nil, customDomains: [String]? = nil, rpID: String? = nil,
+        allowedOrigins: [String]? = nil, relatedOrigins: [String]? = nil, defaultConnection: String? = nil,
+        accessTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil,
+        refreshTokenIdleLifetime: Int? = nil
+    ) {
+        self.friendlyName = friendlyName
+        self.customDomains = customDomains
+        self.rpID = rpID
+        self.allowedOrigins = allowedOrigins
+        self.relatedOrigins = relatedOrigins
+        self.defaultConnection = defaultConnection
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshTokenIdleLifetime = refreshTokenIdleLifetime
+    }
+}

@@ -1,0 +1,35 @@
+/// What `PATCH /api/v2/users/{id}` changes; `.keep`/nil leaves a field as it is, `.remove` (JSON
+/// null) clears it. `user_metadata` merges: a nil value deletes that key.
+public struct UserPatch: Sendable {
+    public var email: FieldChange<String>
+    public var emailVerified: Bool?
+    public var phoneNumber: FieldChange<String>
+    public var username: FieldChange<String>
+    public var name: FieldChange<String>
+    public var givenName: FieldChange<String>
+    public var familyName: FieldChange<String>
+    public var nickname: FieldChange<String>
+    public var picture: FieldChange<String>
+    public var userMetadata: [String: String?]?
+    public var blocked: Bool?
+
+    public init(
+        email: FieldChange<String> = .keep, emailVerified: Bool? = nil, phoneNumber: FieldChange<String> = .keep,
+        username: FieldChange<String> = .keep, name: FieldChange<String> = .keep,
+        givenName: FieldChange<String> = .keep, familyName: FieldChange<String> = .keep,
+        nickname: FieldChange<String> = .keep, picture: FieldChange<String> = .keep,
+        userMetadata: [String: String?]? = nil, blocked: Bool? = nil
+    ) {
+        self.email = email
+        self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
+        self.username = username
+        self.name = name
+        self.givenName = givenName
+        self.familyName = familyName
+        self.nickname = nickname
+        self.picture = picture
+        self.userMetadata = userMetadata
+        self.blocked = blocked
+    }
+}

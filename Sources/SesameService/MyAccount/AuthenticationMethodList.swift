@@ -1,0 +1,5 @@
+/// `GET /me/v1/authentication-methods`: `{"authentication_methods": [...]}`.
+public struct AuthenticationMethodList: Encodable, Sendable {
+    public var authenticationMethods: [PasskeyMethod]
+    enum CodingKeys: String, CodingKey { case authenticationMethods = "authentication_methods" }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SesameStore
+import SesameWire
+import WebAuthn
+
+/// Enrolling another passkey for a signed-in user (My Account API): begin returns creation options
+/// for the user's existing user handle that exclude their passkeys; finish consumes the enroll
+/// auth session (single use, same client and user, unexpired), verifies the registration and
+/// stores the passkey durably.
+extension PasskeyService {
+    /// Creation options and an auth session for a new passkey of `userID`, asked for by `clientID`
+    /// (the client the user's access token was issued to). 409 when the user already has the
+    /// connection's maximum number of passkeys.
+    public func beginEnrollment(
+        tenant: TenantRecord, clientID: String, userID: String, connection realm: String?
+    ) throws(ServiceError) -> PasskeySignupChallengeResponse {
+        let now = clock.now()
+        let (user, connection, existing) = try access.read { transaction in
+            let (user, _, connection) = try Self.enrollmentParties(
+                tenant: tenant, clientID: clientID, userID: userID, in: transaction)
+            if let realm, realm != connection.name {
+                throw ServiceError.invalidRequest("connection is not the user's connection")
+            }
+            let existing = try transaction.passkeys(tenantID: tenant.id, userID: user.id)
+            try Self.requireRoom(existing.count, connection)
+            return (user, connection, existing)
+        }
+        let challenge = try randomBytes(32)
+        let verification = Self.userVerification(connection)
+        let state = RegistrationState(
+            challenge: challenge, userHandle: user.userHandle, userVerification: verification,
+            algorithms: Self.offeredAlgorithms)
+        let handle = try sessions.insert(
+            AuthSession(
+                tenantID: tenant.id, clientID: clientID, connectionID: connection.id,
+                ceremony: .enroll(state: state, userID: user.id),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout)),
+            now: now)
+        let name = ProfileValidation.primaryIdentifier(user.profile)
+        let options = PasskeyCreationOptions(
+            challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000),
+            rp: .init(id: tenant.rpID, name: tenant.rpID),
+            pubKeyCredParams: Self.offeredAlgorithms.map { .init(alg: $0.rawValue) },
+            authenticatorSelection: .init(residentKey: "required", userVerification: verification.rawValue),
+            user: .init(id: Base64URL.encode(user.userHandle), name: name, displayName: user.profile.name ?? name),
+            excludeCredentials: existing.sorted { $0.createdAt < $1.createdAt }.map {
+                .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
+            })
+        return PasskeySignupChallengeResponse(authnParamsPublicKey: options, authSession: handle)
+    }
+
+    /// Completes an enrollment begun by `beginEnrollment` for the same client and user. The auth
+    /// session is consumed first, so it is single-use whether this succeeds or not.
+    public func finishEnrollment(
+        tenant: TenantRecord, clientID: String, userID: String, authSession handle: String, response: [UInt8]
+    ) throws(ServiceError) -> (PasskeyRecord, UserRecord) {
+        let now = clock.now()
+        guard let session = sessions.consume(handle) else {
+            throw .invalidGrant("the auth_session is unknown, expired or already used")
+        }
+        guard session.tenantID == tenant.id, session.clientID == clientID else {
+            throw .invalidGrant("the auth_session belongs to another client")
+        }
+        guard session.expiresAt > now else { throw .invalidGrant("the auth_session has expired") }
+        guard case .enroll(let state, let sessionUserID) = session.ceremony else {
+            throw .invalidGrant("this auth_session is not a passkey enrollment")
+        }
+        guard sessionUserID == userID else { throw .invalidGrant("the auth_session belongs to another user") }
+        let (user, client, connection) = try access.read { transaction in
+            try Self.enrollmentParties(tenant: tenant, clientID: clientID, userID: userID, in: transaction)
+        }
+        guard connection.id == session.connectionID, user.userHandle == state.userHandle else {
+            throw .invalidGrant("the user's connection changed since the enrollment began")
+        }
+        let relyingParty = RelyingParty(policy: policy(tenant: tenant, client: client, connection: connection))
+        let verified: VerifiedRegistration
+        do {
+            let credential = try RegistrationCredential(json: response)
+            verified = try relyingParty.finishRegistration(credential, state: state, now: now)
+        } catch {
+            record(tenant, "enroll", outcome: "invalid_grant", client: clientID, user: userID, platform: nil, now: now)
+            throw .invalidGrant("passkey registration failed: \(error.message)")
+        }
+        let passkey = Self.passkeyRecord(
+            verified, id: "passkey|" + Identifiers.hex(try randomBytes(12)), tenant: tenant, userID: user.id, now: now)
+        try access.write(.durable) { transaction in
+            guard try transaction.user(tenantID: tenant.id, id: user.id) != nil else {
+                throw ServiceError.invalidGrant("the user no longer exists")
+            }
+            try Self.requireRoom(try transaction.passkeys(tenantID: tenant.id, userID: user.id).count, connection)
+            if try transaction.passkey(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
+                throw ServiceError.invalidGrant("this credential is already registered")
+            }
+            try transaction.insertPasskey(passkey)
+        }
+        let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
+        record(tenant, "enroll", outcome: "success", client: clientID, user: user.id, platform: platform, now: now)
+        return (passkey, user)
+    }
+
+    /// The user (existing, not blocked), the client (existing) and the user's connection (enabled
+    /// for the client, passkeys on) of an enrollment.
+    static func enrollmentParties(
+        tenant: TenantRecord, clientID: String, userID: String, in transaction: any StoreTransaction
+    ) throws -> (UserRecord, ClientRecord, ConnectionRecord) {
+        guard let user = try transaction.user(tenantID: tenant.id, id: userID) else {
+            throw ServiceError.invalidToken("the token's user no longer exists")
+        }
+        guard !user.blocked else { throw ServiceError.invalidToken("the user is blocked") }
+        guard let client = try transaction.client(tenantID: tenant.id, id: clientID) else {
+            throw ServiceError.invalidToken("the token's client no longer exists")
+        }
+        guard let connection = try transaction.connection(tenantID: tenant.id, id: user.connectionID) else {
+            throw ServiceError.conflict("the user's connection no longer exists")
+        }
+        if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {
+            throw ServiceError.unauthorizedClient("the user's connection is not enabled for this client")
+        }
+        guard connection.passkey.enabled else {
+            throw ServiceError.notFound("passkeys are not enabled for this connection")
+        }
+        return (user, client, connection)
+    }
+
+    /// 409 when a user with `count` passkeys may not add another.
+    static func requireRoom(_ count: Int, _ connection: ConnectionRecord) throws(ServiceError) {
+        guard count < connection.passkey.maxPasskeysPerUser else {
+            throw .conflict("the user already has the maximum of \(connection.passkey.maxPasskeysPerUser) passkeys")
+        }
+    }
+}

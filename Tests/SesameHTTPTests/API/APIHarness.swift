@@ -1,0 +1,192 @@
+import Foundation
+import SesameCrypto
+import SesameHTTP
+import SesameService
+import SesameSoftwareAuthenticator
+import SesameStore
+
+/// One routed response, with its JSON decoded for assertions.
+struct APIReply {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: [UInt8]
+
+    /// The body as a JSON object (empty when it is not one).
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+    /// The body as a JSON array of objects (empty when it is not one).
+    var list: [[String: Any]] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]] ?? [] }
+    /// `error` of an error body.
+    var error: String? { json["error"] as? String }
+    /// `error_description` of an error body.
+    var errorDescription: String? { json["error_description"] as? String }
+}
+
+/// The application and its router in-process over InMemoryStore, bootstrapped with one tenant at
+/// `http://login.test:8080` (RP ID `login.test`), so the iOS origin `https://login.test` is only
+/// accepted once a client has iOS settings. Requests go through `HTTPResponder`, as the server's do.
+final class APIHarness: @unchecked Sendable {  // immutable after init
+    static let publicURL = "http://login.test:8080"
+    static let hostHeader = "login.test:8080"
+    static let webOrigin = "http://login.test:8080"
+
+    let store = InMemoryStore()
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    let application: SesameApplication
+    let responder: HTTPResponder
+    let bootstrap: BootstrapResult
+    let tenant: TenantRecord
+
+    init() throws {
+        application = SesameApplication(
+            store: store, masterKey: try MasterKey(bytes: Array(repeating: 7, count: 32)), clock: clock,
+            rateLimitPerMinute: 0)
+        responder = HTTPResponder(router: application.router(), log: RequestLog(level: .error, sink: { _ in }))
+        (bootstrap, tenant) = try Bootstrap.initialize(
+            store: store, publicURL: Self.publicURL, random: SystemRandom(), now: clock.now())
+    }
+
+    // MARK: Requests
+
+    /// Routes one request; `json` is sent as the body with `Content-Type: application/json`.
+    func send(
+        _ method: HTTPMethod, _ target: String, json: String? = nil, token: String? = nil,
+        host: String = APIHarness.hostHeader, contentType: String = "application/json"
+    ) -> APIReply {
+        var fields = HTTPHeaders()
+        fields.add(name: "Host", value: host)
+        if json != nil { fields.add(name: "Content-Type", value: contentType) }
+        if let token { fields.add(name: "Authorization", value: "Bearer \(token)") }
+        let request = HTTPRequest(method: method, target: target, headers: fields, body: Array((json ?? "").utf8))
+        let response = responder.respond(to: request)
+        return APIReply(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// JSON text of a value made of dictionaries, arrays, strings, numbers, booleans and NSNull.
+    static func encode(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    // MARK: Tokens
+
+    /// A Management API token from the bootstrap's m2m client (every scope unless `scope` narrows it).
+    func managementToken(scope: String? = nil) throws -> String {
+        try application.tokens.token(
+            tenant: tenant,
+            request: TokenRequest(
+                grantType: "client_credentials",
+                credentials: ClientCredentials(
+                    clientID: bootstrap.managementClientID, clientSecret: bootstrap.managementClientSecret),
+                scope: scope, audience: TokenService.managementAudience(tenant))
+        ).accessToken
+    }
+
+    /// A software authenticator reporting `origin` (the tenant's web origin by default).
+    func authenticator(origin: Origin? = nil) -> SoftwareAuthenticator {
+        var configuration = AuthenticatorConfiguration()
+        configuration.origin = origin ?? .web(Self.webOrigin)
+        return SoftwareAuthenticator(configuration: configuration)
+    }
+
+    /// What a passkey signup or login returned.
+    struct Session {
+        let accessToken: String
+        let userID: String
+    }
+
+    /// Passkey signup through `/passkey/register` and the webauthn grant, asking for a My Account token.
+    func signUp(
+        _ authenticator: SoftwareAuthenticator, email: String, clientID: String? = nil, host: String = hostHeader
+    ) throws -> Session {
+        let client = clientID ?? bootstrap.clientID
+        let challenge = send(
+            .post, "/passkey/register",
+            json: Self.encode(["client_id": client, "user_profile": ["email": email]]), host: host)
+        guard challenge.status == 200 else { throw APIHarnessError.unexpected("signup challenge", challenge) }
+        let credential = try authenticator.makeCredential(optionsJSON: challenge.body)
+        return try exchange(
+            authSession: challenge.json["auth_session"] as? String ?? "", response: credential.jsonString,
+            clientID: client, host: host)
+    }
+
+    /// Passkey login through `/passkey/challenge` and the webauthn grant, asking for a My Account token.
+    func logIn(_ authenticator: SoftwareAuthenticator, clientID: String? = nil, host: String = hostHeader) throws
+        -> Session
+    {
+        let client = clientID ?? bootstrap.clientID
+        let challenge = send(.post, "/passkey/challenge", json: Self.encode(["client_id": client]), host: host)
+        guard challenge.status == 200 else { throw APIHarnessError.unexpected("login challenge", challenge) }
+        let assertion = try authenticator.getAssertion(optionsJSON: challenge.body)
+        return try exchange(
+            authSession: challenge.json["auth_session"] as? String ?? "", response: assertion.jsonString,
+            clientID: client, host: host)
+    }
+
+    private func exchange(authSession: String, response: String, clientID: String, host: String) throws -> Session {
+        let body =
+            #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"\#(clientID)","#
+            + #""auth_session":"\#(authSession)","authn_response":\#(response),"#
+            + #""audience":"\#(TokenService.myAccountAudience(tenant))","scope":"openid"}"#
+        let reply = send(.post, "/oauth/token", json: body, host: host)
+        guard reply.status == 200, let token = reply.json["access_token"] as? String else {
+            throw APIHarnessError.unexpected("token", reply)
+        }
+        return Session(accessToken: token, userID: try Self.subject(of: token))
+    }
+
+    /// The `sub` claim of a JWT (read without verification: the server already verified it).
+    static func subject(of token: String) throws -> String {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { throw APIHarnessError.malformedToken }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64),
+            let claims = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let subject = claims["sub"] as? String
+        else { throw APIHarnessError.malformedToken }
+        return subject
+    }
+
+    // MARK: A second tenant
+
+    /// Another tenant in the same store, at `other.test`, with its own m2m client; returns a
+    /// Management API token of that tenant.
+    func addSecondTenant() throws -> (TenantRecord, token: String) {
+        let now = clock.now()
+        let other = TenantRecord(
+            id: "tnt_other", name: "other.test", domain: "other.test", rpID: "other.test",
+            publicURL: "https://other.test", createdAt: now, updatedAt: now)
+        let secret = "other-management-secret"
+        let audience = TokenService.managementAudience(other)
+        let management = ClientRecord(
+            tenantID: other.id, id: "other-m2m", name: "Other m2m", appType: "non_interactive",
+            grantTypes: ["client_credentials"], tokenEndpointAuthMethod: "client_secret_post",
+            secretHash: Digest.sha256(Array(secret.utf8)),
+            grants: [ClientGrantSettings(audience: audience, scopes: Bootstrap.managementScopes)], createdAt: now,
+            updatedAt: now)
+        try store.write(.durable) { transaction in
+            try transaction.insertTenant(other)
+            try transaction.insertClient(management)
+        }
+        let token = try application.tokens.token(
+            tenant: other,
+            request: TokenRequest(
+                grantType: "client_credentials",
+                credentials: ClientCredentials(clientID: management.id, clientSecret: secret), audience: audience)
+        ).accessToken
+        return (other, token)
+    }
+}
+
+enum APIHarnessError: Error, CustomStringConvertible {
+    case unexpected(String, APIReply)
+    case malformedToken
+
+    var description: String {
+        switch self {
+        case .unexpected(let step, let reply):
+            return "\(step) answered \(reply.status): \(String(decoding: reply.body, as: UTF8.self))"
+        case .malformedToken: return "malformed JWT"
+        }
+    }
+}
