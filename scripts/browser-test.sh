@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Runs tests/browser: Debian's headless Chromium makes real WebAuthn responses with a CDP virtual
 # authenticator, and `sesame inspect` / `sesame verify` must accept them (and reject them when one
-# input is wrong). Installs chromium and chromium-driver when missing, keeps a Python virtualenv
-# with Selenium and pytest in .build/browser-venv, and builds the sesame binary.
+# input is wrong) (test_cli_browser.py); and the landing page of `sesame serve` signs up and logs in
+# through the native passkey API with that authenticator (test_server_browser.py). Installs
+# chromium and chromium-driver when missing, keeps a Python virtualenv with Selenium and pytest in
+# .build/browser-venv, and builds the sesame binary.
 #
 # Environment:
 #   SESAME_BIN   use this sesame binary instead of building .build/debug/sesame
 #   SWIFT        the swift command (default: swift)
 #   SWIFT_BUILD_FLAGS  flags for `swift build`; pass the Makefile's so the normal build is reused
 #   PYTHON       the Python used to create the virtualenv (default: python3)
-#   BROWSER_TEST_TIMEOUT  seconds the whole pytest run may take (default: 180)
+#   BROWSER_TEST_TIMEOUT  seconds the whole pytest run may take (default: 300)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,5 +69,6 @@ fi
 export SESAME_BIN
 
 # 4. The test. pytest's summary line ends the output; its status is this script's status.
-exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-180}" \
-    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE tests/browser/test_cli_browser.py
+exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
+    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE \
+    tests/browser/test_cli_browser.py tests/browser/test_server_browser.py

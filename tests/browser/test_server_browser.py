@@ -1,0 +1,285 @@
+"""End-to-end check of `sesame serve` with a real browser.
+
+`sesame init` makes a data directory in a temporary directory, `sesame serve` serves it on a free
+127.0.0.1 port with the public URL http://localhost:PORT (a secure context whose RP ID is
+`localhost`), and Debian's headless Chromium opens the server's own landing page. Its demo client
+(`window.sesameDemo`) runs navigator.credentials.create()/get() against a CDP virtual authenticator
+and the native passkey API (/passkey/register, /passkey/challenge, /oauth/token); this test checks
+the tokens it gets back. The server is stopped with SIGTERM at the end.
+
+Nothing here touches the network beyond loopback: Selenium is given the chromedriver and Chromium
+paths, so Selenium Manager has nothing to look up or download.
+"""
+
+import base64
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+# Set before Selenium is imported: Selenium Manager, if anything ever reached it, stays offline.
+os.environ["SE_OFFLINE"] = "true"
+os.environ["SE_AVOID_STATS"] = "true"
+for _name in ("NO_PROXY", "no_proxy"):
+    os.environ[_name] = ",".join(filter(None, [os.environ.get(_name), "localhost", "127.0.0.1"]))
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+# `timeout` stops a hung run with SIGTERM: make it an interrupt so pytest still runs the fixture
+# teardowns that quit Chromium and stop the server (unless test_cli_browser.py already did).
+if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+    signal.signal(signal.SIGTERM, _interrupt)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+SESAME_BIN = os.environ.get("SESAME_BIN", str(HERE.parent.parent / ".build" / "debug" / "sesame"))
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+
+STEP_TIMEOUT = 20  # seconds: each script call, page load, HTTP call and sesame run
+# The demo asks for the server's own timeout (60 s); a ceremony that can never finish must end
+# well before the script timeout we give it.
+CEREMONY_TIMEOUT = 90
+
+_no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with _no_proxy.open(url, timeout=STEP_TIMEOUT) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=STEP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=STEP_TIMEOUT)
+
+
+def _healthy(url: str, process: subprocess.Popen) -> bool:
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            if _get(f"{url}/healthz")[0] == 200:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`sesame init --json` then `sesame serve` on a free loopback port; yields (url, init ids)."""
+    assert os.access(SESAME_BIN, os.X_OK), f"{SESAME_BIN} is not an executable (set SESAME_BIN)"
+    root = tmp_path_factory.mktemp("sesame-serve")
+    log = root / "server.log"
+    for attempt in range(3):  # a free port may be taken before serve binds it
+        port = _free_port()
+        url = f"http://localhost:{port}"
+        data = root / f"data-{attempt}"
+        init = subprocess.run(
+            [SESAME_BIN, "init", "--data", str(data), "--public-url", url, "--json"],
+            capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False,
+        )
+        assert init.returncode == 0, f"sesame init failed: {init.stderr}"
+        ids = json.loads(init.stdout)
+        with log.open("ab") as sink:
+            process = subprocess.Popen(
+                [SESAME_BIN, "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--public-url", url],
+                stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            )
+        if _healthy(url, process):
+            break
+        _stop(process)
+    else:
+        pytest.fail(f"sesame serve did not start:\n{log.read_text(errors='replace')[-4000:]}")
+    try:
+        yield url, ids
+    finally:
+        _stop(process)
+        assert process.returncode == 0, f"sesame serve exited {process.returncode} after SIGTERM"
+
+
+@pytest.fixture(scope="module")
+def driver(server):
+    url, ids = server
+    for path in (CHROMIUM, CHROMEDRIVER):
+        assert os.access(path, os.X_OK), f"{path} is missing: apt-get install chromium chromium-driver"
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-default-apps",
+        "--disable-extensions",
+        "--no-proxy-server",
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost",
+    ):
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        browser.set_page_load_timeout(STEP_TIMEOUT)
+        browser.set_script_timeout(STEP_TIMEOUT)
+        browser.get(f"{url}/")
+        assert browser.execute_script("return window.isSecureContext && typeof window.sesameDemo === 'object'")
+        # The landing page offers the native client that init created as its demo client.
+        demo_client = browser.execute_script("return document.getElementById('demo').dataset.clientId")
+        assert demo_client == ids["client_id"], (demo_client, ids)
+        browser.execute_cdp_cmd("WebAuthn.enable", {})
+        yield browser
+    finally:
+        browser.quit()
+
+
+def _add_authenticator(driver) -> str:
+    return driver.execute_cdp_cmd(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )["authenticatorId"]
+
+
+@pytest.fixture
+def authenticator(driver):
+    """A fresh virtual platform authenticator per test, so discoverable requests see its credentials only."""
+    authenticator_id = _add_authenticator(driver)
+    try:
+        yield authenticator_id
+    finally:
+        try:
+            driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
+        except Exception:
+            pass  # already removed by the test, or chromedriver gone after SIGTERM
+
+
+def demo(driver, call: str, *arguments, timeout: int = STEP_TIMEOUT) -> dict:
+    """Runs window.sesameDemo.<call>(...) in the page; returns {"ok", "value"} or {"ok": false, "name", "message"}."""
+    driver.set_script_timeout(timeout)
+    try:
+        return driver.execute_async_script(
+            f"""
+            const done = arguments[arguments.length - 1];
+            window.sesameDemo.{call}(...Array.from(arguments).slice(0, -1)).then(
+              value => done({{ ok: true, value }}),
+              error => done({{ ok: false, name: String(error && error.name), message: String(error && error.message) }}));
+            """,
+            *arguments,
+        )
+    finally:
+        driver.set_script_timeout(STEP_TIMEOUT)
+
+
+def jwt_payload(token: str) -> dict:
+    parts = token.split(".")
+    assert len(parts) == 3, token
+    return json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+
+
+def check_tokens(tokens: dict, url: str, client_id: str, email: str) -> dict:
+    assert tokens["token_type"] == "Bearer" and tokens["access_token"] and tokens["id_token"], tokens
+    claims = jwt_payload(tokens["id_token"])
+    assert claims["iss"] == f"{url}/", claims
+    assert claims["aud"] == client_id or client_id in claims["aud"], claims
+    assert claims["email"] == email, claims
+    assert isinstance(claims["sub"], str) and claims["sub"], claims
+    assert claims["exp"] > time.time(), claims
+    return claims
+
+
+def test_signup_then_discoverable_and_allow_list_logins(server, driver, authenticator):
+    url, ids = server
+    email = "browser.user@example.com"
+
+    signup = demo(driver, "signup", email)
+    assert signup["ok"], f"signup failed in the browser: {signup}"
+    credential_id = signup["value"]["credentialId"]
+    claims = check_tokens(signup["value"]["tokens"], url, ids["client_id"], email)
+    assert signup["value"]["tokens"].get("refresh_token"), "signup asked for offline_access"
+    credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert len(credentials) == 1 and credentials[0]["isResidentCredential"], credentials
+
+    # Discoverable: no allowCredentials, the authenticator offers its one passkey for localhost.
+    login = demo(driver, "login")
+    assert login["ok"], f"discoverable login failed in the browser: {login}"
+    assert login["value"]["credentialId"] == credential_id
+    assert check_tokens(login["value"]["tokens"], url, ids["client_id"], email)["sub"] == claims["sub"]
+
+    # With allowCredentials naming the passkey.
+    login = demo(driver, "login", credential_id)
+    assert login["ok"], f"allow-list login failed in the browser: {login}"
+    assert login["value"]["credentialId"] == credential_id
+    assert check_tokens(login["value"]["tokens"], url, ids["client_id"], email)["sub"] == claims["sub"]
+
+    # The same email cannot sign up twice (the server refuses before any ceremony).
+    again = demo(driver, "signup", email)
+    assert not again["ok"] and "invalid_request" in again["message"], again
+
+
+def test_login_without_a_usable_authenticator_is_a_rejected_promise(server, driver, authenticator):
+    url, ids = server
+    email = "no.authenticator@example.com"
+    signup = demo(driver, "signup", email)
+    assert signup["ok"], f"signup failed in the browser: {signup}"
+    credential_id = signup["value"]["credentialId"]
+    driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator})
+
+    # No authenticator at all: Chromium waits out the timeout the server asked for (60 s), then
+    # rejects; the demo's promise must reject too, not hang.
+    outcome = demo(driver, "login", credential_id, timeout=CEREMONY_TIMEOUT)
+    assert (outcome["ok"], outcome["name"]) == (False, "NotAllowedError"), outcome
+
+    empty = _add_authenticator(driver)
+    try:
+        # An authenticator without the passkey rejects at once, with and without allowCredentials.
+        for arguments in ((credential_id,), ()):
+            outcome = demo(driver, "login", *arguments)
+            assert (outcome["ok"], outcome["name"]) == (False, "NotAllowedError"), (arguments, outcome)
+
+        # The page is still usable: the new authenticator signs up and logs in.
+        other = "after.removal@example.com"
+        fresh = demo(driver, "signup", other)
+        assert fresh["ok"], fresh
+        subject = check_tokens(fresh["value"]["tokens"], url, ids["client_id"], other)["sub"]
+        login = demo(driver, "login")
+        assert login["ok"], login
+        assert check_tokens(login["value"]["tokens"], url, ids["client_id"], other)["sub"] == subject
+    finally:
+        driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": empty})
