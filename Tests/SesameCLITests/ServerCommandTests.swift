@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import SesameCLI
+
+/// `sesame init` and `sesame serve` argument handling (the server itself is tested live elsewhere).
+@Suite("init and serve commands")
+struct ServerCommandTests {
+    func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sesame-cli-\(UUID().uuidString)").path
+    }
+
+    @Test func initPrintsExactlyTheSixKeysOnceAndRefusesASecondTime() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = CLI.run(["init", "--data", data, "--public-url", "https://login.example.com", "--json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let json = try first.json()
+        #expect(
+            Set(json.keys) == [
+                "tenant", "rp_id", "connection", "client_id", "management_client_id", "management_client_secret",
+            ])
+        #expect(json["rp_id"] as? String == "login.example.com")
+        #expect(json["connection"] as? String == "Username-Password-Authentication")
+        let mode = try FileManager.default.attributesOfItem(atPath: data + "/master.key")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let again = CLI.run(["init", "--data", data, "--public-url", "https://login.example.com", "--json"])
+        #expect(again.status == 2)
+        #expect(again.stderrLines == ["sesame: init: \(data) is already initialised"])
+        #expect(again.stdout.isEmpty)
+    }
+
+    @Test func humanInitShowsTheSecretOnce() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let run = CLI.run(["init", "--data", data, "--public-url", "http://localhost:8080"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("management client_secret:"))
+        #expect(run.stdout.contains("RP ID:                     localhost"))
+    }
+
+    @Test(arguments: [
+        (["init"], "sesame: init: --public-url is required"),
+        (["init", "--public-url", "ftp://x"], "sesame: init: --public-url: public URL must be http(s)://host[:port] with no path, query or fragment"),
+        (["init", "--public-url", "https://x.example/path"], "sesame: init: --public-url: public URL must be http(s)://host[:port] with no path, query or fragment"),
+        (["init", "--bogus"], nil),
+        (["serve", "--listen", "nonsense"], "sesame: serve: --listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080"),
+        (["serve", "--listen", "127.0.0.1:99999"], "sesame: serve: --listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080"),
+        (["serve", "--threads", "0"], "sesame: serve: --threads must be an integer from 1 to 256"),
+        (["serve", "--rate-limit-per-ip", "-1"], nil),
+        (["serve", "--log-level", "loud"], "sesame: serve: --log-level must be debug, info, warn or error"),
+        (["serve", "--tls-cert", "a.pem"], "sesame: serve: --tls-cert and --tls-key go together"),
+        (["serve", "--trusted-proxy", "not-an-ip"], "sesame: serve: --trusted-proxy must be an IP address or CIDR range"),
+        (["serve", "--public-url", "localhost"], nil),
+        (["serve", "extra"], nil),
+    ] as [([String], String?)])
+    func badArgumentsExitTwoWithOneLine(arguments: [String], message: String?) {
+        let run = CLI.run(arguments)
+        #expect(run.status == 2)
+        #expect(run.stderrLines.count == 1, "\(run.stderr)")
+        if let message { #expect(run.stderrLines.first.map(String.init) == message) }
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func listenParsing() {
+        #expect(ServeCommand.parseListen("127.0.0.1:8080")! == ("127.0.0.1", 8080))
+        #expect(ServeCommand.parseListen("[::1]:0")! == ("::1", 0))
+        #expect(ServeCommand.parseListen("localhost:9")! == ("127.0.0.1", 9))
+        #expect(ServeCommand.parseListen(":80") == nil)
+        #expect(ServeCommand.parseListen("[::1]") == nil)
+    }
+
+    @Test func settingsComeFromFlagsThenEnvironment() throws {
+        let parsed = try ArgumentParser.parse(["--threads", "3"], spec: ServeCommand.spec)
+        let settings = try ServeCommand.settings(
+            parsed, ["SESAME_THREADS": "7", "SESAME_RATE_LIMIT_PER_IP": "0", "SESAME_LISTEN": "127.0.0.1:9000"])
+        #expect(settings.threads == 3)
+        #expect(settings.rateLimitPerIP == 0)
+        #expect(settings.port == 9000)
+        #expect(settings.data == "./data")
+    }
+
+    @Test func helpExists() {
+        #expect(CLI.run(["serve", "--help"]).stdout.contains("--rate-limit-per-ip"))
+        #expect(CLI.run(["help", "init"]).stdout.contains("--public-url"))
+    }
+}
