@@ -137,7 +137,7 @@ struct RequestBody {
         guard case .object(let list) = value else { throw ServiceError.invalidRequest("\(field(name)) must be an object") }
         var nested: [String: JSONValue] = [:]
         for member in list { nested[member.name] = member.value }
-        return RequestBody(members: nested, order: list.map(\.name)).prefixed(name)
+        return RequestBody(members: nested, order: list.map(\.name)).prefixed(field(name))
     }
 
     /// A member kept as JSON bytes (an object, or a string holding JSON in a form body).

@@ -76,6 +76,7 @@ public final class SesameApplication: Sendable {
         addOAuthRoutes(to: &router)
         addDiscoveryRoutes(to: &router)
         addManagementRoutes(to: &router)
+        addClientGrantRoutes(to: &router)
         addMyAccountRoutes(to: &router)
         return router
     }

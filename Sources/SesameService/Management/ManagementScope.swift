@@ -13,6 +13,10 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case deleteUsers = "delete:users"
     case readAuthenticationMethods = "read:authentication_methods"
     case deleteAuthenticationMethods = "delete:authentication_methods"
+    case readClientGrants = "read:client_grants"
+    case createClientGrants = "create:client_grants"
+    case updateClientGrants = "update:client_grants"
+    case deleteClientGrants = "delete:client_grants"
     case readTenantSettings = "read:tenant_settings"
     case updateTenantSettings = "update:tenant_settings"
 }

@@ -28,13 +28,7 @@ public enum Bootstrap {
     public static let defaultConnectionName = "Username-Password-Authentication"
 
     /// Every Management API scope a management client can be granted.
-    public static let managementScopes = [
-        "read:clients", "create:clients", "update:clients", "delete:clients",
-        "read:connections", "create:connections", "update:connections", "delete:connections",
-        "read:users", "create:users", "update:users", "delete:users",
-        "read:authentication_methods", "delete:authentication_methods",
-        "read:tenant_settings", "update:tenant_settings",
-    ]
+    public static let managementScopes = ManagementScope.allCases.map(\.rawValue)
 
     /// The issuer for a public URL: the URL with exactly one trailing slash.
     public static func issuer(publicURL: String) -> String {
