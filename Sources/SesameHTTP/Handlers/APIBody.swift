@@ -2,9 +2,10 @@ import Foundation
 import SesameService
 import WebAuthn
 
-/// A Management / My Account request body read strictly: a JSON object whose members are read by
-/// name, unknown members refused, every type error naming the full path of its field
-/// (`mobile.android.sha256_cert_fingerprints[0]`), and JSON `null` told apart from absence for PATCH.
+/// A request body read strictly: a JSON object (or, for the OAuth endpoints, an urlencoded form)
+/// whose members are read by name, unknown members refused, every type error naming the full path
+/// of its field (`mobile.android.sha256_cert_fingerprints[0]`), and JSON `null` told apart from
+/// absence for PATCH.
 struct APIBody {
     private let members: [JSONMember]
     private let path: String
@@ -25,6 +26,42 @@ struct APIBody {
             throw ServiceError.invalidRequest("the body must be a JSON object")
         }
         return APIBody(members: members, path: "")
+    }
+
+    /// A JSON object or an `application/x-www-form-urlencoded` body (the OAuth endpoints, RFC 6749).
+    static func jsonOrForm(_ request: HTTPRequest) throws -> APIBody {
+        switch request.mediaType {
+        case "application/json": return try json(request)
+        case "application/x-www-form-urlencoded": return try form(request.body)
+        default:
+            throw HTTPError(
+                status: 415, error: "unsupported_media_type",
+                description: "Content-Type must be application/json or application/x-www-form-urlencoded")
+        }
+    }
+
+    private static func form(_ body: [UInt8]) throws -> APIBody {
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw ServiceError.invalidRequest("the form body is not valid UTF-8")
+        }
+        var members: [JSONMember] = []
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decodeFormComponent(parts[0]),
+                let value = decodeFormComponent(parts.count > 1 ? parts[1] : "")
+            else {
+                throw ServiceError.invalidRequest("the form body has a malformed percent-escape")
+            }
+            guard !members.contains(where: { $0.name == name }) else {
+                throw ServiceError.invalidRequest("\(name.prefix(64)) is given twice")
+            }
+            members.append(JSONMember(name: name, value: .string(value)))
+        }
+        return APIBody(members: members, path: "")
+    }
+
+    private static func decodeFormComponent(_ component: Substring) -> String? {
+        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     private init(members: [JSONMember], path: String) {
@@ -51,6 +88,21 @@ struct APIBody {
     func string(_ name: String, maxLength: Int = 4_096) throws -> String? {
         guard let value = value(name) else { return nil }
         return try Self.string(value, field(name), maxLength: maxLength)
+    }
+
+    /// A string member of a public endpoint, where SDKs may send `null` for an absent value:
+    /// absent or null → nil; another type → 400.
+    func optionalString(_ name: String, maxLength: Int = 4_096) throws -> String? {
+        guard let value = value(name), !value.isNull else { return nil }
+        return try Self.string(value, field(name), maxLength: maxLength)
+    }
+
+    /// A required, non-empty string member.
+    func requiredString(_ name: String, maxLength: Int = 4_096) throws -> String {
+        guard let value = try optionalString(name, maxLength: maxLength), !value.isEmpty else {
+            throw ServiceError.invalidRequest("\(field(name)) is required")
+        }
+        return value
     }
 
     /// A nullable string member for PATCH: absent → keep, null → remove.
@@ -121,6 +173,25 @@ struct APIBody {
             }
         }
         return map
+    }
+
+    /// Every member as a string (e.g. `user_metadata` at signup); any other type → 400 naming it.
+    func stringMap(maxLength: Int = 4_096) throws -> [String: String] {
+        var map: [String: String] = [:]
+        for member in members {
+            map[member.name] = try Self.string(member.value, field(String(member.name.prefix(64))), maxLength: maxLength)
+        }
+        return map
+    }
+
+    /// An object member as JSON bytes; in a form body, a string holding the JSON. Absent or null → nil.
+    func objectOrJSONString(_ name: String) throws -> [UInt8]? {
+        guard let value = value(name), !value.isNull else { return nil }
+        switch value {
+        case .object: return value.serialized
+        case .string(let text): return Array(text.utf8)
+        default: throw ServiceError.invalidRequest("\(field(name)) must be an object")
+        }
     }
 
     /// The member's raw JSON bytes (e.g. `authn_response`), which must be an object.

@@ -5,19 +5,19 @@ import SesameWire
 extension SesameApplication {
     func addOAuthRoutes(to router: inout Router) {
         router.post("/oauth/token") { [self] request, _ in
-            let body = try RequestBody.jsonOrForm(request)
+            let body = try APIBody.jsonOrForm(request)
             try body.allowOnly([
                 "grant_type", "client_id", "client_secret", "auth_session", "authn_response", "realm", "scope",
                 "audience", "refresh_token", "organization",
             ])
             if body.has("organization") { throw ServiceError.invalidRequest("organization is not supported") }
-            let grantType = try body.string("grant_type", maxLength: 128) ?? ""
+            let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
             let tokenRequest = TokenRequest(
                 grantType: grantType, credentials: try clientCredentials(body, request),
-                authSession: try body.string("auth_session", maxLength: 256),
-                authnResponse: try body.json("authn_response"), realm: try body.string("realm", maxLength: 128),
-                scope: try body.string("scope", maxLength: 2_048), audience: try body.string("audience", maxLength: 512),
-                refreshToken: try body.string("refresh_token", maxLength: 512))
+                authSession: try body.optionalString("auth_session", maxLength: 256),
+                authnResponse: try body.objectOrJSONString("authn_response"), realm: try body.optionalString("realm", maxLength: 128),
+                scope: try body.optionalString("scope", maxLength: 2_048), audience: try body.optionalString("audience", maxLength: 512),
+                refreshToken: try body.optionalString("refresh_token", maxLength: 512))
             let method = Self.loginMethod(grantType)
             do {
                 let response = try tokens.token(tenant: try tenant(request), request: tokenRequest)
@@ -31,11 +31,11 @@ extension SesameApplication {
 
         // RFC 7009.
         router.post("/oauth/revoke") { [self] request, _ in
-            let body = try RequestBody.jsonOrForm(request)
+            let body = try APIBody.jsonOrForm(request)
             try body.allowOnly(["client_id", "client_secret", "token", "token_type_hint"])
             try tokens.revoke(
                 tenant: try tenant(request), credentials: try clientCredentials(body, request),
-                token: try body.string("token", maxLength: 512))
+                token: try body.optionalString("token", maxLength: 512))
             return .json(bytes: Array("{}".utf8))
         }
 
