@@ -1,3 +1,4 @@
+import WebAuthn
 /// A JSON value whose object members keep the order they were built in, so the command line's
 /// JSON output has stable keys in a stable order.
 enum JSONOutput: Equatable, Sendable {
@@ -87,23 +88,6 @@ enum JSONOutput: Equatable, Sendable {
 
     /// RFC 8259 §7 string escaping; non-ASCII characters are written as they are (UTF-8).
     private static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += JSONValue.quoted(text)
     }
 }

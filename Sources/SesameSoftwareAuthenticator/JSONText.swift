@@ -1,3 +1,5 @@
+import WebAuthn
+
 /// Writes the small JSON documents the authenticator emits (clientDataJSON, credential JSON) with
 /// members in a fixed order, as browsers do.
 struct JSONText {
@@ -5,26 +7,7 @@ struct JSONText {
     private var first = true
 
     /// A JSON string literal for `value` (RFC 8259 §7: quote, backslash and control characters escaped).
-    static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ value: String) -> String { JSONValue.quoted(value) }
 
     /// Adds a member whose value is already JSON.
     mutating func raw(_ name: String, _ json: String) {
