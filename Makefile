@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test browser-test fuzz bench format lint clean
+.PHONY: deps build release run test interop-test browser-test fuzz bench format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -24,10 +24,17 @@ run: deps
 
 test: build
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 
-# Real Chromium (Debian's chromium + chromium-driver, Selenium in a venv) makes credentials with a
-# CDP virtual authenticator; `sesame verify` and `sesame inspect` must accept them.
+# An independent Python client (cryptography, cbor2) acts as an Android app against sesame serve,
+# after enabling the app through the Management API.
+interop-test: deps
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
+
+# Real Chromium (Debian's chromium + chromium-driver, Selenium in a venv) with a CDP virtual
+# authenticator: credentials it makes pass `sesame verify`/`inspect`, and the landing page signs up
+# and logs in against `sesame serve` with and without allowCredentials.
 browser-test: deps
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 
