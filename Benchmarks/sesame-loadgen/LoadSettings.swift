@@ -1,0 +1,77 @@
+import Foundation
+
+/// What to run, from flags and LOADBENCH_* variables.
+struct LoadSettings {
+    /// The release `sesame` binary.
+    var sesame = ".build/release/sesame"
+    /// The core the server is pinned to (through taskset); -1 = not pinned.
+    var serverCore = 0
+    /// Logins measured (the RSS figure is read after them).
+    var logins = 100_000
+    /// Refresh grants measured.
+    var refreshes = 100_000
+    /// Users signed up before the logins; logins go round-robin over them.
+    var users = 200
+    /// Concurrent keep-alive connections (one thread each).
+    var connections = 4
+    /// How many times the server is started to time its start (median reported).
+    var starts = 3
+    /// Where the server's pid is written while it runs (so a script can always kill it).
+    var pidFile: String?
+    /// A command put in front of the server (a profiler); LOADBENCH_SERVER_WRAPPER.
+    var serverWrapper: String?
+    /// A shell command run at each phase boundary; LOADBENCH_PHASE_HOOK.
+    var phaseHook: String?
+    /// Keep the data directory and server log (printed at the end).
+    var keep = false
+
+    static let usage = """
+        usage: sesame-loadgen [--sesame PATH] [--server-core N] [--logins N] [--refreshes N] [--users N]
+                              [--connections N] [--starts N] [--pid-file PATH] [--keep]
+        Variables: LOADBENCH_LOGINS, LOADBENCH_REFRESHES, LOADBENCH_USERS, LOADBENCH_CONNECTIONS,
+        LOADBENCH_SERVER_WRAPPER (e.g. "valgrind --tool=callgrind"), LOADBENCH_PHASE_HOOK (sh -c HOOK hook PHASE PID,
+        PHASE = logins-start, logins-end, refresh-start, refresh-end).
+        """
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws -> LoadSettings {
+        var settings = LoadSettings()
+        func integer(_ text: String?, _ name: String, minimum: Int) throws -> Int? {
+            guard let text, !text.isEmpty else { return nil }
+            guard let value = Int(text), value >= minimum else {
+                throw LoadError("\(name) must be an integer ≥ \(minimum)")
+            }
+            return value
+        }
+        settings.logins =
+            try integer(environment["LOADBENCH_LOGINS"], "LOADBENCH_LOGINS", minimum: 1) ?? settings.logins
+        settings.refreshes =
+            try integer(environment["LOADBENCH_REFRESHES"], "LOADBENCH_REFRESHES", minimum: 1) ?? settings.refreshes
+        settings.users = try integer(environment["LOADBENCH_USERS"], "LOADBENCH_USERS", minimum: 1) ?? settings.users
+        settings.connections =
+            try integer(environment["LOADBENCH_CONNECTIONS"], "LOADBENCH_CONNECTIONS", minimum: 1)
+            ?? settings.connections
+        settings.serverWrapper = environment["LOADBENCH_SERVER_WRAPPER"].flatMap { $0.isEmpty ? nil : $0 }
+        settings.phaseHook = environment["LOADBENCH_PHASE_HOOK"].flatMap { $0.isEmpty ? nil : $0 }
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            if flag == "--keep" {
+                settings.keep = true
+                continue
+            }
+            if flag == "--help" || flag == "-h" { throw LoadError(usage) }
+            guard let value = rest.popFirst() else { throw LoadError("\(flag) needs a value\n\(usage)") }
+            switch flag {
+            case "--sesame": settings.sesame = value
+            case "--server-core": settings.serverCore = try integer(value, flag, minimum: -1) ?? 0
+            case "--logins": settings.logins = try integer(value, flag, minimum: 1) ?? settings.logins
+            case "--refreshes": settings.refreshes = try integer(value, flag, minimum: 1) ?? settings.refreshes
+            case "--users": settings.users = try integer(value, flag, minimum: 1) ?? settings.users
+            case "--connections": settings.connections = try integer(value, flag, minimum: 1) ?? settings.connections
+            case "--starts": settings.starts = try integer(value, flag, minimum: 1) ?? settings.starts
+            case "--pid-file": settings.pidFile = value
+            default: throw LoadError("unknown option \(flag)\n\(usage)")
+            }
+        }
+        return settings
+    }
+}

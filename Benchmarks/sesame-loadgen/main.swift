@@ -1,0 +1,162 @@
+// sesame-loadgen: full passkey logins and refresh grants against a release `sesame serve` pinned
+// to one core, each figure beside the raw libcrypto cost of the same login measured in this run.
+// Run by scripts/load-bench.sh (which pins this process to another core). See docs/BENCHMARKS.md.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Targets from the issue (ES256 tokens).
+enum Targets {
+    static let cpuPerLoginRatio = 1.5
+    static let refreshPerSecondPerCore = 12_000.0
+    static let rssBytes = 96 << 20
+    static let startMilliseconds = 150.0
+}
+
+func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+func fmt(_ value: Double, _ decimals: Int = 0) -> String { String(format: "%.\(decimals)f", value) }
+func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
+
+/// The crypto floor on the server's core (the server is idle then), the lower of two passes.
+func baseline(on core: Int) throws -> CryptoBaseline {
+    let original = CPUAffinity.currentCores()
+    if core >= 0 { CPUAffinity.pinCurrentThread(to: [core]) }
+    defer { if !original.isEmpty { CPUAffinity.pinCurrentThread(to: original) } }
+    return try CryptoBaseline.measure()
+}
+
+func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
+    log("loadgen: crypto baseline on core \(settings.serverCore)…")
+    let before = try baseline(on: settings.serverCore)
+
+    try run.initialise()
+    var startTimes: [Double] = []
+    for attempt in 0..<settings.starts {
+        startTimes.append(try run.start())
+        if attempt < settings.starts - 1 { run.stop() }
+    }
+    let sortedStarts = startTimes.sorted()
+    let startMedian = sortedStarts[sortedStarts.count / 2]
+    log("loadgen: start → first /healthz: \(startTimes.map { fmt($0, 1) }.joined(separator: ", ")) ms")
+
+    try run.useES256Tokens()
+    log("loadgen: signing up \(settings.users) users…")
+    let users = try run.signUp(count: settings.users, prefix: "user", scope: "openid profile email").map(\.0)
+    let refreshUsers = try run.signUp(
+        count: settings.connections, prefix: "offline", scope: "openid profile email offline_access")
+    let firstRefreshTokens = try refreshUsers.map { user in
+        guard let token = SesameClient.stringField("refresh_token", in: user.1) else {
+            throw LoadError("no refresh token at signup with offline_access")
+        }
+        return token
+    }
+    guard let server = run.server else { throw LoadError("the server is not running") }
+    let rssAfterSignup = try server.status("VmRSS")
+
+    let warmup = min(2_000, settings.logins)
+    log("loadgen: \(warmup) warm-up logins, then \(settings.logins) measured…")
+    _ = try run.logins(warmup, users: users)
+    let logins = try run.logins(settings.logins, users: users)
+    let rss = try server.status("VmRSS")
+    let peak = try server.status("VmHWM")
+    let threads = server.threadCount()
+
+    log("loadgen: \(settings.refreshes) refresh grants over \(firstRefreshTokens.count) chains…")
+    let refreshes = try run.refreshes(settings.refreshes, firstTokens: firstRefreshTokens)
+    let rssAfterRefresh = try server.status("VmRSS")
+    run.stop()
+
+    let after = try baseline(on: settings.serverCore)
+    let floor = before.loginMicroseconds <= after.loginMicroseconds ? before : after
+
+    let loginRatio = logins.cpuMicrosecondsEach / floor.loginMicroseconds
+    let loginCapacity = 1e6 / logins.cpuMicrosecondsEach
+    let floorRate = 1e6 / (Targets.cpuPerLoginRatio * floor.loginMicroseconds)
+    let refreshCapacity = 1e6 / refreshes.cpuMicrosecondsEach
+    let refreshRatio = refreshes.cpuMicrosecondsEach / floor.refreshMicroseconds
+    let mb = { (bytes: Int) in fmt(Double(bytes) / 1_048_576, 1) + " MB" }
+
+    func row(_ figure: String, _ measured: String, _ target: String = "", _ result: String = "") -> String {
+        func pad(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        }
+        return pad(figure, 40) + pad(measured, 50) + pad(target, 22) + result
+    }
+    let latency = { (latencies: Latencies) in
+        "\(fmt(latencies.percentile(0.5))) / \(fmt(latencies.percentile(0.99))) µs"
+    }
+    let kernel = { (phase: LoadRun.PhaseResult) in "\(fmt(phase.systemShare * 100))% of it in the kernel" }
+    let lines = [
+        "Sesame load benchmark: server pinned to core \(settings.serverCore) (--threads 1), "
+            + "\(settings.connections) keep-alive connections, ES256 tokens, \(settings.users) users",
+        "crypto floor (this run, server's core, idle server): ES256 verify \(fmt(floor.verifyMicroseconds, 1)) µs, "
+            + "ES256 sign \(fmt(floor.signMicroseconds, 1)) µs; login floor 1 verify + 2 signs = "
+            + "\(fmt(floor.loginMicroseconds, 1)) µs (passes before/after: \(fmt(before.loginMicroseconds, 1)) / "
+            + "\(fmt(after.loginMicroseconds, 1)) µs); refresh floor 2 signs = \(fmt(floor.refreshMicroseconds, 1)) µs",
+        "",
+        row("figure", "measured", "target", "result"),
+        row(
+            "start → first /healthz (median of \(settings.starts))",
+            "\(fmt(startMedian, 1)) ms (all: \(startTimes.map { fmt($0, 1) }.joined(separator: ", ")))",
+            "≤ \(fmt(Targets.startMilliseconds)) ms", verdict(startMedian <= Targets.startMilliseconds)),
+        row(
+            "server CPU per login", "\(fmt(logins.cpuMicrosecondsEach)) µs = \(fmt(loginRatio, 2))× floor",
+            "≤ 1.5× = \(fmt(Targets.cpuPerLoginRatio * floor.loginMicroseconds)) µs",
+            verdict(loginRatio <= Targets.cpuPerLoginRatio)),
+        row("", kernel(logins)),
+        row("logins/s per core (1 / CPU per login)", "\(fmt(loginCapacity))/s", "≥ \(fmt(floorRate))/s"),
+        row(
+            "logins/s measured",
+            "\(fmt(logins.perSecond))/s, server core \(fmt(logins.serverBusy * 100))% busy, "
+                + "load generator \(fmt(logins.clientBusy * 100))%"),
+        row("login latency p50 / p99", latency(logins.latency) + " (challenge+sign+token)"),
+        row("token request latency p50 / p99", latency(logins.tokenLatency)),
+        row(
+            "RSS after \(settings.logins) logins",
+            "\(mb(rss)) (peak \(mb(peak)); \(mb(rssAfterSignup)) after signups; \(threads) threads)", "≤ 96 MB",
+            verdict(rss <= Targets.rssBytes)),
+        row(
+            "server CPU per refresh", "\(fmt(refreshes.cpuMicrosecondsEach)) µs = \(fmt(refreshRatio, 2))× floor"),
+        row("", kernel(refreshes)),
+        row(
+            "refresh/s per core (1 / CPU per refresh)", "\(fmt(refreshCapacity))/s", "≥ 12000/s",
+            verdict(refreshCapacity >= Targets.refreshPerSecondPerCore)),
+        row(
+            "refresh/s measured",
+            "\(fmt(refreshes.perSecond))/s, server core \(fmt(refreshes.serverBusy * 100))% busy, "
+                + "load generator \(fmt(refreshes.clientBusy * 100))%"),
+        row("refresh latency p50 / p99", latency(refreshes.latency)),
+        row("RSS after the refreshes", mb(rssAfterRefresh)),
+        row("keep-alive reconnects", "\(logins.reconnects + refreshes.reconnects)"),
+    ]
+    print(lines.joined(separator: "\n"))
+}
+
+let settings: LoadSettings
+do {
+    settings = try LoadSettings.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    log("sesame-loadgen: \(error)")
+    exit(2)
+}
+let run: LoadRun
+do {
+    run = try LoadRun(settings: settings)
+} catch {
+    log("sesame-loadgen: \(error)")
+    exit(1)
+}
+do {
+    try runBenchmark(settings, run)
+    if settings.keep { log("loadgen: data directory and server log kept in \(run.directory)") }
+    run.cleanUp()
+} catch {
+    log("sesame-loadgen: \(error)")
+    let serverLog = (try? String(contentsOfFile: run.directory + "/server.log", encoding: .utf8)) ?? ""
+    if !serverLog.isEmpty { log("server log:\n\(serverLog.suffix(4_000))") }
+    run.cleanUp()
+    exit(1)
+}
