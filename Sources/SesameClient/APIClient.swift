@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Builds requests against the configured domain, sends them through the transport and turns
+/// every failure into an `AuthenticationError`.
+struct APIClient: Sendable {
+    let configuration: SesameConfiguration
+    let transport: any HTTPTransport
+
+    /// A JSON object body.
+    typealias JSONObject = [String: JSONBody]
+
+    /// Sends a request and returns the body of a 2xx answer; any other status is a server error.
+    func send(
+        _ method: String, _ path: String, json: JSONObject? = nil, bearer: String? = nil
+    ) async throws(AuthenticationError) -> (Data, HTTPURLResponse) {
+        guard let url = URL(string: configuration.base + path) else {
+            throw AuthenticationError(
+                kind: .invalidResponse, code: "invalid_configuration",
+                errorDescription: "cannot build a URL from \(configuration.domain) and \(path)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = configuration.timeout
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(JSONBody.object(json).text.utf8)
+        }
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await transport.send(request)
+        } catch {
+            throw AuthenticationError.transport(error)
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(TimeInterval.init)
+            throw AuthenticationError.server(status: response.statusCode, body: data, retryAfter: retryAfter)
+        }
+        return (data, response)
+    }
+
+    /// Sends a request and decodes a 2xx body as `T`.
+    func send<T: Decodable>(
+        _ type: T.Type, _ method: String, _ path: String, json: JSONObject? = nil, bearer: String? = nil
+    ) async throws(AuthenticationError) -> T {
+        let (data, response) = try await send(method, path, json: json, bearer: bearer)
+        return try Self.decode(type, from: data, status: response.statusCode)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, status: Int?) throws(AuthenticationError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw AuthenticationError.invalidResponse(
+                "the server's answer is not a valid \(type): \(describe(error))", statusCode: status)
+        }
+    }
+
+    /// Percent-encodes one path segment (ids such as `passkey|…` carry `|`).
+    static func segment(_ text: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+            .valueNotFound(_, let context):
+            let location = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return location.isEmpty ? context.debugDescription : "\(location): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

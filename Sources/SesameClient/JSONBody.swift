@@ -1,0 +1,43 @@
+import Foundation
+
+/// A request body: strings, objects, and JSON already validated (a credential), written out with
+/// sorted keys.
+enum JSONBody: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral {
+    case string(String)
+    case object([String: JSONBody])
+    /// A JSON document embedded as it is (validated by `raw(_:what:)`).
+    case verbatim(String)
+
+    init(stringLiteral value: String) {
+        self = .string(value)
+    }
+
+    init(dictionaryLiteral elements: (String, JSONBody)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// A JSON object from `data`, to embed verbatim; throws when it is not a JSON object.
+    static func raw(_ data: Data, what: String) throws(AuthenticationError) -> JSONBody {
+        guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+            throw AuthenticationError.passkey("\(what) is not a JSON object")
+        }
+        return .verbatim(String(decoding: data, as: UTF8.self))
+    }
+
+    /// A string-to-string object.
+    static func strings(_ values: [String: String]) -> JSONBody {
+        .object(values.mapValues(JSONBody.string))
+    }
+
+    /// Compact JSON text.
+    var text: String {
+        switch self {
+        case .string(let value): return JSONString.quoted(value)
+        case .verbatim(let json): return json
+        case .object(let members):
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { JSONString.quoted($0.key) + ":" + $0.value.text }
+                .joined(separator: ",") + "}"
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import SesameWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The Authentication API of a Sesame tenant: passkey signup and login, token refresh and
+/// revocation, userinfo. Method names follow Auth0.swift, so code written for it ports by
+/// changing the type and the domain.
+public final class SesameAuthentication: Sendable {
+    /// The tenant and client this talks to.
+    public let configuration: SesameConfiguration
+    /// The clock `Credentials.expiresAt` is computed with.
+    let now: @Sendable () -> Date
+    let api: APIClient
+
+    /// The scope asked for when none is given: an id token with the profile and a refresh token.
+    public static let defaultScope = "openid profile email offline_access"
+
+    /// A client for `configuration`, sending through `transport` (URLSession by default), with
+    /// `now` as the clock for token expiry.
+    public init(
+        configuration: SesameConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        self.now = now
+        api = APIClient(configuration: configuration, transport: transport)
+    }
+
+    // MARK: Native passkey API
+
+    /// Asks for a signup challenge (`POST /passkey/register`) for a new user with this profile.
+    /// Send at least the identifiers the connection requires (usually `email`).
+    public func passkeySignupChallenge(
+        email: String? = nil, phoneNumber: String? = nil, username: String? = nil, name: String? = nil,
+        givenName: String? = nil, familyName: String? = nil, nickname: String? = nil, picture: String? = nil,
+        userMetadata: [String: String]? = nil, connection: String? = nil
+    ) async throws(AuthenticationError) -> PasskeySignupChallenge {
+        var profile: APIClient.JSONObject = [:]
+        let fields: [(String, String?)] = [
+            ("email", email), ("phone_number", phoneNumber), ("username", username), ("name", name),
+            ("given_name", givenName), ("family_name", familyName), ("nickname", nickname), ("picture", picture),
+        ]
+        for (key, value) in fields {
+            if let value { profile[key] = .string(value) }
+        }
+        var body: APIClient.JSONObject = [
+            "client_id": .string(configuration.clientID), "user_profile": .object(profile),
+        ]
+        if let userMetadata { body["user_metadata"] = .strings(userMetadata) }
+        if let connection { body["realm"] = .string(connection) }
+        let (data, _) = try await api.send("POST", "/passkey/register", json: body)
+        return try PasskeySignupChallenge(responseBody: data)
+    }
+
+    /// Asks for a login challenge (`POST /passkey/challenge`) for any of the user's passkeys
+    /// (discoverable credentials: no identifier is sent).
+    public func passkeyLoginChallenge(connection: String? = nil) async throws(AuthenticationError)
+        -> PasskeyLoginChallenge
+    {
+        var body: APIClient.JSONObject = ["client_id": .string(configuration.clientID)]
+        if let connection { body["realm"] = .string(connection) }
+        let (data, _) = try await api.send("POST", "/passkey/challenge", json: body)
+        return try PasskeyLoginChallenge(responseBody: data)
+    }
+
+    /// Completes a signup: sends the new passkey with the challenge's auth session to
+    /// `/oauth/token` (webauthn grant). The server creates the user and returns tokens.
+    public func login(
+        passkey: PasskeyCredential, challenge: PasskeySignupChallenge, connection: String? = nil,
+        audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+    ) async throws(AuthenticationError) -> Credentials {
+        try await webAuthnGrant(
+            passkey: passkey, authSession: challenge.authSession, connection: connection, audience: audience,
+            scope: scope)
+    }
+
+    /// Completes a login: sends the assertion with the challenge's auth session to `/oauth/token`.
+    public func login(
+        passkey: PasskeyCredential, challenge: PasskeyLoginChallenge, connection: String? = nil,
+        audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+    ) async throws(AuthenticationError) -> Credentials {
+        try await webAuthnGrant(
+            passkey: passkey, authSession: challenge.authSession, connection: connection, audience: audience,
+            scope: scope)
+    }
+
+    private func webAuthnGrant(
+        passkey: PasskeyCredential, authSession: String, connection: String?, audience: String?, scope: String
+    ) async throws(AuthenticationError) -> Credentials {
+        var body: APIClient.JSONObject = [
+            "grant_type": .string(GrantType.webAuthn), "client_id": .string(configuration.clientID),
+            "auth_session": .string(authSession),
+            "authn_response": try JSONBody.raw(passkey.json, what: "the passkey credential"), "scope": .string(scope),
+        ]
+        if let connection { body["realm"] = .string(connection) }
+        if let audience { body["audience"] = .string(audience) }
+        return try await token(body)
+    }
+
+    // MARK: Tokens
+
+    /// Exchanges a refresh token for new credentials (`refresh_token` grant). Sesame rotates
+    /// refresh tokens: the returned credentials carry a new one and the old one is spent; presenting
+    /// it again revokes the whole family. A refused refresh token is `.unauthorized`.
+    public func renew(withRefreshToken refreshToken: String, scope: String? = nil) async throws(AuthenticationError)
+        -> Credentials
+    {
+        var body: APIClient.JSONObject = [
+            "grant_type": .string(GrantType.refreshToken), "client_id": .string(configuration.clientID),
+            "refresh_token": .string(refreshToken),
+        ]
+        if let scope { body["scope"] = .string(scope) }
+        do {
+            let credentials = try await token(body)
+            // Keep the refresh token when a server does not rotate.
+            guard credentials.refreshToken == nil else { return credentials }
+            return Credentials(
+                accessToken: credentials.accessToken, tokenType: credentials.tokenType, idToken: credentials.idToken,
+                refreshToken: refreshToken, expiresAt: credentials.expiresAt, scope: credentials.scope)
+        } catch  where error.kind == .server && error.code == "invalid_grant" {
+            var unauthorized = error
+            unauthorized.kind = .unauthorized
+            throw unauthorized
+        }
+    }
+
+    /// Revokes a refresh token (RFC 7009 `POST /oauth/revoke`), ending that session.
+    public func revoke(refreshToken: String) async throws(AuthenticationError) {
+        _ = try await api.send(
+            "POST", "/oauth/revoke",
+            json: [
+                "client_id": .string(configuration.clientID), "token": .string(refreshToken),
+                "token_type_hint": "refresh_token",
+            ])
+    }
+
+    /// The user's claims (`GET /userinfo`) for an access token. A rejected token is `.unauthorized`.
+    public func userInfo(withAccessToken accessToken: String) async throws(AuthenticationError) -> UserInfo {
+        let (data, _) = try await api.send("GET", "/userinfo", bearer: accessToken)
+        return try UserInfo(json: data)
+    }
+
+    private func token(_ body: APIClient.JSONObject) async throws(AuthenticationError) -> Credentials {
+        let (data, response) = try await api.send("POST", "/oauth/token", json: body)
+        let tokens = try APIClient.decode(TokenResponse.self, from: data, status: response.statusCode)
+        return Credentials(tokenResponse: tokens, receivedAt: now())
+    }
+
+    // MARK: Convenience flows
+
+    /// Signs a new user up in one call: signup challenge, `provider.register`, token.
+    public func signUp(
+        email: String, name: String? = nil, provider: any PasskeyProvider, connection: String? = nil,
+        audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+    ) async throws(AuthenticationError) -> Credentials {
+        let challenge = try await passkeySignupChallenge(email: email, name: name, connection: connection)
+        let passkey: PasskeyCredential
+        do {
+            passkey = try await provider.register(challenge)
+        } catch {
+            throw AuthenticationError.provider(error)
+        }
+        return try await login(
+            passkey: passkey, challenge: challenge, connection: connection, audience: audience, scope: scope)
+    }
+
+    /// Signs a user in with any of their passkeys in one call: login challenge, `provider.assert`, token.
+    public func logIn(
+        provider: any PasskeyProvider, connection: String? = nil, audience: String? = nil,
+        scope: String = SesameAuthentication.defaultScope
+    ) async throws(AuthenticationError) -> Credentials {
+        let challenge = try await passkeyLoginChallenge(connection: connection)
+        let passkey: PasskeyCredential
+        do {
+            passkey = try await provider.assert(challenge)
+        } catch {
+            throw AuthenticationError.provider(error)
+        }
+        return try await login(
+            passkey: passkey, challenge: challenge, connection: connection, audience: audience, scope: scope)
+    }
+}
