@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "SesameCrypto", targets: ["SesameCrypto"]),
         .library(name: "SesameWire", targets: ["SesameWire"]),
+        .library(name: "SesameClient", targets: ["SesameClient"]),
+        .library(name: "SesameSoftwarePasskey", targets: ["SesameSoftwarePasskey"]),
     ],
     targets: systemLibraries + [
         // Wrappers for C macros and variadic functions only; every symbol is prefixed `sesame_`.
@@ -46,6 +48,11 @@ let package = Package(
         // A software FIDO2 authenticator (tests, the CLI, Linux apps).
         .target(name: "SesameSoftwareAuthenticator", dependencies: ["WebAuthn", "SesameCrypto"]),
 
+        // The Swift SDK for apps (docs/sdk.md): Foundation only, links no C library.
+        .target(name: "SesameClient", dependencies: ["SesameWire"]),
+        // The SDK's passkey provider over the software authenticator (Linux apps, the CLI, tests).
+        .target(name: "SesameSoftwarePasskey", dependencies: ["SesameClient", "SesameSoftwareAuthenticator"]),
+
         // The `sesame` command line: argument parsing and commands, testable as a library.
         .target(
             name: "SesameCLI",
@@ -57,6 +64,10 @@ let package = Package(
         // Micro-benchmarks (`make bench`), built in release mode.
         .executableTarget(
             name: "sesame-bench", dependencies: ["WebAuthn", "SesameCrypto", "COpenSSL"], path: "Benchmarks/sesame-bench"),
+        // Load generator (`scripts/load-bench.sh`): full logins against a release `sesame serve`.
+        .executableTarget(
+            name: "sesame-loadgen", dependencies: ["SesameSoftwareAuthenticator", "SesameCrypto"],
+            path: "Benchmarks/sesame-loadgen"),
 
         .testTarget(name: "SesameCryptoTests", dependencies: ["SesameCrypto"], exclude: ["X509/Fixtures"]),
         // Conformance vectors live in Tests/Data and are found relative to #filePath.
@@ -71,6 +82,13 @@ let package = Package(
             name: "SesameHTTPTests",
             dependencies: [
                 "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesameSoftwareAuthenticator", "SesameWire",
+            ]),
+        .testTarget(name: "SesameClientTests", dependencies: ["SesameClient", "SesameWire"]),
+        .testTarget(
+            name: "SesameClientLiveTests",
+            dependencies: [
+                "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator", "SesameHTTP", "SesameService",
+                "SesameStore", "SesameSQLite", "SesameCrypto",
             ]),
         .testTarget(
             name: "SesameSoftwareAuthenticatorTests", dependencies: ["SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),
