@@ -222,31 +222,12 @@ final class LoadRun {
         let clientBefore = Self.ownCPUSeconds()
         let started = Clock.nanoseconds()
         let results = try Workers.run(count: connections) { _ in
-            let client = SesameClient(connection: try HTTPConnection(port: port), clientID: clientID)
-            var latency = Latencies()
-            var tokenLatency = Latencies()
-            let challengeBody = #"{"client_id":"\#(clientID)"}"#
-            while true {
-                let index = next.next()
-                if index >= count { break }
-                let authenticator = users[index % users.count]
-                let begin = Clock.nanoseconds()
-                let challenge = try client.connection.post("/passkey/challenge", json: challengeBody)
-                try SesameClient.expect200(challenge, "POST /passkey/challenge")
-                guard let session = SesameClient.stringField("auth_session", in: challenge.body) else {
-                    throw LoadError("no auth_session in the login challenge")
-                }
-                let assertion = try authenticator.getAssertion(optionsJSON: challenge.body)
-                let body = client.tokenRequest(
-                    session: session, response: assertion.jsonString, scope: "openid profile email")
-                let sent = Clock.nanoseconds()
-                let token = try client.connection.post("/oauth/token", json: body)
-                let end = Clock.nanoseconds()
-                try SesameClient.expect200(token, "POST /oauth/token (login)")
-                latency.append(end - begin)
-                tokenLatency.append(end - sent)
+            do {
+                return try Self.loginWorker(port: port, clientID: clientID, count: count, users: users, next: next)
+            } catch {
+                next.abort()
+                throw error
             }
-            return WorkerResult(latency: latency, tokenLatency: tokenLatency, reconnects: client.connection.reconnects)
         }
         let seconds = Double(Clock.nanoseconds() - started) / 1e9
         let cpuAfter = try server.cpuTimes()
@@ -257,6 +238,36 @@ final class LoadRun {
             results, count: count, seconds: seconds, cpu: user + system, systemShare: system / max(user + system, 1e-9))
         result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
         return result
+    }
+
+    private static func loginWorker(
+        port: Int, clientID: String, count: Int, users: [SoftwareAuthenticator], next: WorkCounter
+    ) throws -> WorkerResult {
+        let client = SesameClient(connection: try HTTPConnection(port: port), clientID: clientID)
+        var latency = Latencies()
+        var tokenLatency = Latencies()
+        let challengeBody = #"{"client_id":"\#(clientID)"}"#
+        while true {
+            let index = next.next()
+            if index >= count { break }
+            let authenticator = users[index % users.count]
+            let begin = Clock.nanoseconds()
+            let challenge = try client.connection.post("/passkey/challenge", json: challengeBody)
+            try SesameClient.expect200(challenge, "POST /passkey/challenge")
+            guard let session = SesameClient.stringField("auth_session", in: challenge.body) else {
+                throw LoadError("no auth_session in the login challenge")
+            }
+            let assertion = try authenticator.getAssertion(optionsJSON: challenge.body)
+            let body = client.tokenRequest(
+                session: session, response: assertion.jsonString, scope: "openid profile email")
+            let sent = Clock.nanoseconds()
+            let token = try client.connection.post("/oauth/token", json: body)
+            let end = Clock.nanoseconds()
+            try SesameClient.expect200(token, "POST /oauth/token (login)")
+            latency.append(end - begin)
+            tokenLatency.append(end - sent)
+        }
+        return WorkerResult(latency: latency, tokenLatency: tokenLatency, reconnects: client.connection.reconnects)
     }
 
     /// `count` refresh grants: each connection rotates its own refresh-token chain.
@@ -270,23 +281,13 @@ final class LoadRun {
         let clientBefore = Self.ownCPUSeconds()
         let started = Clock.nanoseconds()
         let results = try Workers.run(count: firstTokens.count) { worker in
-            let client = SesameClient(connection: try HTTPConnection(port: port), clientID: clientID)
-            var latency = Latencies()
-            var refreshToken = firstTokens[worker]
-            while true {
-                let index = next.next()
-                if index >= count { break }
-                let begin = Clock.nanoseconds()
-                let reply = try client.connection.post("/oauth/token", json: client.refreshRequest(refreshToken))
-                let end = Clock.nanoseconds()
-                try SesameClient.expect200(reply, "POST /oauth/token (refresh)")
-                guard let rotated = SesameClient.stringField("refresh_token", in: reply.body) else {
-                    throw LoadError("no refresh_token in the refresh response")
-                }
-                refreshToken = rotated
-                latency.append(end - begin)
+            do {
+                return try Self.refreshWorker(
+                    port: port, clientID: clientID, count: count, firstToken: firstTokens[worker], next: next)
+            } catch {
+                next.abort()
+                throw error
             }
-            return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: client.connection.reconnects)
         }
         let seconds = Double(Clock.nanoseconds() - started) / 1e9
         let cpuAfter = try server.cpuTimes()
@@ -297,6 +298,28 @@ final class LoadRun {
             results, count: count, seconds: seconds, cpu: user + system, systemShare: system / max(user + system, 1e-9))
         result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
         return result
+    }
+
+    private static func refreshWorker(
+        port: Int, clientID: String, count: Int, firstToken: String, next: WorkCounter
+    ) throws -> WorkerResult {
+        let client = SesameClient(connection: try HTTPConnection(port: port), clientID: clientID)
+        var latency = Latencies()
+        var refreshToken = firstToken
+        while true {
+            let index = next.next()
+            if index >= count { break }
+            let begin = Clock.nanoseconds()
+            let reply = try client.connection.post("/oauth/token", json: client.refreshRequest(refreshToken))
+            let end = Clock.nanoseconds()
+            try SesameClient.expect200(reply, "POST /oauth/token (refresh)")
+            guard let rotated = SesameClient.stringField("refresh_token", in: reply.body) else {
+                throw LoadError("no refresh_token in the refresh response")
+            }
+            refreshToken = rotated
+            latency.append(end - begin)
+        }
+        return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: client.connection.reconnects)
     }
 
     /// User + system CPU seconds of this process (every thread).
