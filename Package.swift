@@ -58,6 +58,7 @@ let package = Package(
             name: "SesameCLI",
             dependencies: [
                 "WebAuthn", "SesameCrypto", "SesameWire", "SesameStore", "SesameSQLite", "SesameService", "SesameHTTP",
+                "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
             ]),
         .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
 
@@ -73,7 +74,12 @@ let package = Package(
         // Conformance vectors live in Tests/Data and are found relative to #filePath.
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SesameCrypto"]),
         .testTarget(name: "SesameWireTests", dependencies: ["SesameWire"]),
-        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI", "WebAuthn"]),
+        .testTarget(
+            name: "SesameCLITests",
+            dependencies: [
+                "SesameCLI", "WebAuthn", "SesameCrypto", "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite",
+                "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
+            ]),
         .testTarget(name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQLite"]),
         .testTarget(
             name: "SesameServiceTests",

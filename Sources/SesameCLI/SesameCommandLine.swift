@@ -40,6 +40,8 @@ public enum SesameCommandLine {
             return ServeCommand.run(rest, environment: environment)
         case "init":
             return InitCommand.run(rest, environment: environment)
+        case "signup", "login", "token", "passkeys":
+            return ClientCommands.run(command, rest, environment: environment)
         case "verify":
             guard let kind = rest.first else {
                 return usageError("verify", "missing what to verify: registration or authentication", environment)
@@ -79,6 +81,10 @@ public enum SesameCommandLine {
         case ["inspect"]: text = Usage.inspect
         case ["serve"]: text = Usage.serve
         case ["init"]: text = Usage.initialise
+        case ["signup"]: text = Usage.signup
+        case ["login"]: text = Usage.login
+        case ["token"]: text = Usage.token
+        case ["passkeys"]: text = Usage.passkeys
         case ["verify"]: text = Usage.verify
         case ["verify", "registration"]: text = Usage.verifyRegistration
         case ["verify", "authentication"]: text = Usage.verifyAuthentication

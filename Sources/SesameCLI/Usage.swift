@@ -12,6 +12,10 @@ enum Usage {
                                       authenticator data or clientDataJSON contains
           verify registration FILE    verify a registration response like a relying party
           verify authentication FILE  verify an authentication response against a stored key
+          signup                      create an account with a new passkey (software authenticator)
+          login                       sign in with the passkey this CLI holds
+          token show|refresh|revoke   show, renew or revoke the saved tokens
+          passkeys list|rename|delete manage the account's passkeys (My Account API)
           help [COMMAND]              show help for a command
 
         Exit status: 0 success, 1 invalid input or failed verification, 2 bad arguments.
@@ -131,6 +135,81 @@ enum Usage {
         authorization_code grants) and a management client, and prints their ids and the management
         client's secret, once. --json prints exactly {"tenant", "rp_id", "connection", "client_id",
         "management_client_id", "management_client_secret"}. An initialised DIR is refused (exit 2).
+
+        """
+}
+
+// The client commands (`ClientCommands`).
+extension Usage {
+    static let signup = """
+        usage: sesame signup --server URL --client-id ID --email EMAIL [--name NAME] [--origin ORIGIN] [--json]
+
+        Creates an account on a Sesame server with a new passkey held by this CLI's software
+        authenticator, then saves the server, the client id and the tokens (with a refresh token)
+        under $XDG_CONFIG_HOME/sesame (default ~/.config/sesame).
+
+        options:
+          --server URL       the server's public URL, e.g. http://localhost:8080 (required)
+          --client-id ID     a native client of the tenant (required)
+          --email EMAIL      the new account's email (required)
+          --name NAME        the account's display name
+          --origin ORIGIN    the origin the authenticator reports (default: the server's origin)
+          --json             print the result as JSON
+          -h, --help         show this help
+
+        Exit status: 0 signed up, 1 the server refused (its error_description is shown) or cannot be
+        reached, 2 bad arguments.
+
+        """
+
+    static let login = """
+        usage: sesame login [--server URL] [--client-id ID] [--origin ORIGIN] [--json]
+
+        Signs in with the newest passkey this CLI holds for the server and saves the tokens.
+        --server and --client-id default to the saved ones (from the last signup or login).
+
+        options:
+          --server URL       the server's public URL
+          --client-id ID     a native client of the tenant
+          --origin ORIGIN    the origin the authenticator reports (default: saved, else the server's origin)
+          --json             print the result as JSON
+          -h, --help         show this help
+
+        Exit status: 0 signed in, 1 the server refused or cannot be reached, 2 bad arguments.
+
+        """
+
+    static let token = """
+        usage: sesame token show [--json]
+               sesame token refresh [--json]
+               sesame token revoke [--json]
+
+        show     prints who is signed in and the access token's expiry and scope (--json prints the
+                 access token itself); reads only the saved state
+        refresh  renews the access token with the refresh token; the server rotates the refresh
+                 token and the new one is saved
+        revoke   revokes the saved refresh tokens at the server and removes the saved credentials
+                 (the passkey stays: 'sesame login' signs in again)
+
+        Exit status: 0 success, 1 not signed in, the server refused or cannot be reached, 2 bad arguments.
+
+        """
+
+    static let passkeys = """
+        usage: sesame passkeys list [--json]
+               sesame passkeys rename ID NAME [--json]
+               sesame passkeys delete ID [--json]
+
+        Manages the signed-in account's passkeys through the My Account API. The first of these
+        commands signs in once more with the passkey for a My Account token (audience
+        <server>/me/), saved in my-account.json and renewed with its own refresh token.
+
+        list     the passkeys: id, name, created, last used; * marks keys this CLI holds
+        rename   gives passkey ID (e.g. passkey|4f1c...) the name NAME (1 to 100 characters)
+        delete   deletes passkey ID, and its key in this CLI's key store when it is there; the
+                 account's last passkey cannot be deleted
+
+        Exit status: 0 success, 1 not signed in, the server refused or cannot be reached, 2 bad arguments.
 
         """
 }
