@@ -303,7 +303,11 @@ extension ClientFailure {
     init(_ error: AuthenticationError, server: String, timeout: TimeInterval, refreshing: Bool = false) {
         switch error.kind {
         case .network:
-            self.init("cannot reach \(server): \(error.errorDescription)")
+            var reason = Substring(error.errorDescription)
+            if reason.hasPrefix("cannot reach the server: ") {
+                reason = reason.dropFirst("cannot reach the server: ".count)
+            }
+            self.init("cannot reach \(server): \(reason)")
         case .timeout:
             self.init("\(server) did not answer within \(Int(timeout)) seconds")
         case .server, .unauthorized:

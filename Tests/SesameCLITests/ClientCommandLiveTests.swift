@@ -166,6 +166,7 @@ struct ClientCommandLiveTests {
         #expect(run.stdout.isEmpty)
         #expect(run.stderrLines.count == 1)
         #expect(run.stderr.hasPrefix("sesame: signup: cannot reach \(url): "), "\(run.stderr)")
+        #expect(!run.stderr.contains("cannot reach the server"), "\(run.stderr)")
     }
 
     @Test func aBadTimeoutSettingIsRefused() async {
