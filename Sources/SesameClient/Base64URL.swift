@@ -1,9 +1,10 @@
 import Foundation
 
 /// base64url without padding (RFC 4648 §5), the encoding of every binary WebAuthn member.
-public enum Base64URL {
+/// Internal so that it never clashes with `WebAuthn.Base64URL` in files importing both.
+enum Base64URL {
     /// Encodes bytes as base64url without padding.
-    public static func encode(_ data: Data) -> String {
+    static func encode(_ data: Data) -> String {
         var text = data.base64EncodedString()
         text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         while text.hasSuffix("=") { text.removeLast() }
@@ -12,7 +13,7 @@ public enum Base64URL {
 
     /// Decodes base64url with or without padding; nil for any character outside the alphabet or
     /// an impossible length.
-    public static func decode(_ text: String) -> Data? {
+    static func decode(_ text: String) -> Data? {
         var body = Substring(text)
         while body.hasSuffix("=") { body.removeLast() }
         guard body.utf8.allSatisfy(isAlphabet), body.utf8.count % 4 != 1 else { return nil }
