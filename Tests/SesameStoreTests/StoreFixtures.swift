@@ -6,6 +6,8 @@ import SesameStore
 enum StoreKind: String, CaseIterable, Sendable {
     case memory
     case sqlite
+    /// SQLite behind the configuration cache the server uses: the contract must hold through it.
+    case cachedSQLite
 
     /// A fresh, empty store of this kind.
     func make() throws -> TestStore {
@@ -14,6 +16,10 @@ enum StoreKind: String, CaseIterable, Sendable {
         case .sqlite:
             let directory = try TemporaryDirectory()
             return TestStore(store: try SQLiteStore(path: directory.file("sesame.db")), directory: directory)
+        case .cachedSQLite:
+            let directory = try TemporaryDirectory()
+            return TestStore(
+                store: CachingStore(try SQLiteStore(path: directory.file("sesame.db"))), directory: directory)
         }
     }
 }

@@ -25,6 +25,9 @@ public final class SesameApplication: Sendable {
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(), attestation: AttestationPolicy = AttestationPolicy()
     ) {
+        // Tenants, clients and connections are read on every request and change only through this
+        // process's Management API: keep them in memory (docs/BENCHMARKS.md has the profile).
+        let store: any SesameStore = store is CachingStore ? store : CachingStore(store)
         self.store = store
         self.clock = clock
         let events = AuthEventRecorder(store: store)

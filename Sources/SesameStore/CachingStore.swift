@@ -1,0 +1,258 @@
+import Foundation
+import Synchronization
+
+/// Keeps tenants, clients and connections in memory in front of another store. They are read on
+/// every request (a tenant by host, the client, its connection) and change only through the
+/// Management API and `init`, so reading them from the store — a query plus a JSON decode each,
+/// about 30% of a login's CPU in the load benchmark — is waste.
+///
+/// Invalidation: a write transaction that inserts, updates or deletes any tenant, client or
+/// connection clears the whole cache before and after it commits. The cache is per process: it is
+/// correct for one process owning its SQLite file. Several processes sharing one database (the
+/// PostgreSQL deployment) must not use it without a shared generation check.
+public final class CachingStore: SesameStore {
+    fileprivate struct Cache: Sendable {
+        var tenantsByHost: [String: TenantRecord?] = [:]
+        var tenantsByID: [String: TenantRecord?] = [:]
+        var clients: [String: ClientRecord?] = [:]
+        var connectionsByID: [String: ConnectionRecord?] = [:]
+        var connectionsByName: [String: ConnectionRecord?] = [:]
+        var count: Int {
+            tenantsByHost.count + tenantsByID.count + clients.count + connectionsByID.count + connectionsByName.count
+        }
+    }
+
+    /// The store behind the cache.
+    public let inner: any SesameStore
+    /// The most entries kept; beyond it the cache is cleared (hostile hosts or ids cannot grow it).
+    public let capacity: Int
+    private let cache = Mutex(Cache())
+    private let generation = Atomic<UInt64>(0)
+
+    public init(_ inner: any SesameStore, capacity: Int = 10_000) {
+        self.inner = inner
+        self.capacity = capacity
+    }
+
+    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try inner.read { transaction in try body(CachedReadTransaction(store: self, inner: transaction)) }
+    }
+
+    public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        let watcher = ConfigurationWriteWatcher()
+        defer { if watcher.changed { invalidate() } }
+        return try inner.write(durability) { transaction in
+            let result = try body(WatchedWriteTransaction(inner: transaction, watcher: watcher, store: self))
+            return result
+        }
+    }
+
+    /// Drops every cached record.
+    public func invalidate() {
+        generation.add(1, ordering: .sequentiallyConsistent)
+        cache.withLock { $0 = Cache() }
+    }
+
+    // MARK: Cached lookups (used by read transactions only)
+
+    fileprivate func cached<Value: Sendable>(
+        _ path: WritableKeyPath<Cache, [String: Value?]>, _ key: String, load: () throws -> Value?
+    ) rethrows -> Value? {
+        if let hit = cache.withLock({ $0[keyPath: path][key] }) { return hit }
+        let before = generation.load(ordering: .sequentiallyConsistent)
+        let value = try load()
+        cache.withLock { cache in
+            // A write that invalidated meanwhile may have changed the record: do not cache it.
+            guard generation.load(ordering: .sequentiallyConsistent) == before else { return }
+            if cache.count >= capacity { cache = Cache() }
+            cache[keyPath: path][key] = .some(value)
+        }
+        return value
+    }
+
+    fileprivate static func key(_ parts: String...) -> String { parts.joined(separator: "\u{0}") }
+}
+
+/// Notes whether a write touched configuration (tenants, clients, connections).
+private final class ConfigurationWriteWatcher: @unchecked Sendable {  // used by one write on one thread
+    var changed = false
+}
+
+/// A read transaction answering configuration lookups from the cache.
+private struct CachedReadTransaction: StoreTransaction {
+    let store: CachingStore
+    let inner: any StoreTransaction
+
+    func tenant(id: String) throws -> TenantRecord? {
+        try store.cached(\.tenantsByID, id) { try inner.tenant(id: id) }
+    }
+    func tenant(host: String) throws -> TenantRecord? {
+        try store.cached(\.tenantsByHost, host.lowercased()) { try inner.tenant(host: host) }
+    }
+    func client(tenantID: String, id: String) throws -> ClientRecord? {
+        try store.cached(\.clients, CachingStore.key(tenantID, id)) { try inner.client(tenantID: tenantID, id: id) }
+    }
+    func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
+        try store.cached(\.connectionsByID, CachingStore.key(tenantID, id)) {
+            try inner.connection(tenantID: tenantID, id: id)
+        }
+    }
+    func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
+        try store.cached(\.connectionsByName, CachingStore.key(tenantID, name)) {
+            try inner.connection(tenantID: tenantID, name: name)
+        }
+    }
+
+    func tenants() throws -> [TenantRecord] { try inner.tenants() }
+    func insertTenant(_ tenant: TenantRecord) throws { try inner.insertTenant(tenant) }
+    func updateTenant(_ tenant: TenantRecord) throws { try inner.updateTenant(tenant) }
+    func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
+        try inner.clients(tenantID: tenantID, page: page)
+    }
+    func insertClient(_ client: ClientRecord) throws { try inner.insertClient(client) }
+    func updateClient(_ client: ClientRecord) throws { try inner.updateClient(client) }
+    func deleteClient(tenantID: String, id: String) throws { try inner.deleteClient(tenantID: tenantID, id: id) }
+    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
+        try inner.connections(tenantID: tenantID, page: page)
+    }
+    func insertConnection(_ connection: ConnectionRecord) throws { try inner.insertConnection(connection) }
+    func updateConnection(_ connection: ConnectionRecord) throws { try inner.updateConnection(connection) }
+    func deleteConnection(tenantID: String, id: String) throws {
+        try inner.deleteConnection(tenantID: tenantID, id: id)
+    }
+    func user(tenantID: String, id: String) throws -> UserRecord? { try inner.user(tenantID: tenantID, id: id) }
+    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
+        try inner.user(tenantID: tenantID, userHandle: userHandle)
+    }
+    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
+        -> [UserRecord]
+    {
+        try inner.users(
+            tenantID: tenantID, connectionID: connectionID, email: email, phoneNumber: phoneNumber, username: username)
+    }
+    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
+        try inner.users(tenantID: tenantID, query: query, page: page)
+    }
+    func insertUser(_ user: UserRecord) throws { try inner.insertUser(user) }
+    func updateUser(_ user: UserRecord) throws { try inner.updateUser(user) }
+    func deleteUser(tenantID: String, id: String) throws { try inner.deleteUser(tenantID: tenantID, id: id) }
+    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
+        try inner.passkey(tenantID: tenantID, credentialID: credentialID)
+    }
+    func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
+        try inner.passkey(tenantID: tenantID, id: id)
+    }
+    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
+        try inner.passkeys(tenantID: tenantID, userID: userID)
+    }
+    func insertPasskey(_ passkey: PasskeyRecord) throws { try inner.insertPasskey(passkey) }
+    func updatePasskey(_ passkey: PasskeyRecord) throws { try inner.updatePasskey(passkey) }
+    func deletePasskey(tenantID: String, id: String) throws { try inner.deletePasskey(tenantID: tenantID, id: id) }
+    func signingKeys(tenantID: String) throws -> [SigningKeyRecord] { try inner.signingKeys(tenantID: tenantID) }
+    func insertSigningKey(_ key: SigningKeyRecord) throws { try inner.insertSigningKey(key) }
+    func updateSigningKey(_ key: SigningKeyRecord) throws { try inner.updateSigningKey(key) }
+    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
+        try inner.refreshToken(tenantID: tenantID, tokenHash: tokenHash)
+    }
+    func insertRefreshToken(_ token: RefreshTokenRecord) throws { try inner.insertRefreshToken(token) }
+    func updateRefreshToken(_ token: RefreshTokenRecord) throws { try inner.updateRefreshToken(token) }
+    func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
+        try inner.revokeRefreshTokenFamily(tenantID: tenantID, familyID: familyID, at: at)
+    }
+    func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
+        try inner.revokeRefreshTokens(tenantID: tenantID, userID: userID, at: at)
+    }
+    func insertAuthEvents(_ events: [AuthEventRecord]) throws { try inner.insertAuthEvents(events) }
+    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
+        try inner.authEvents(tenantID: tenantID, since: since, limit: limit)
+    }
+}
+
+/// A write transaction: reads go to the store (transactional), configuration changes invalidate.
+private struct WatchedWriteTransaction: StoreTransaction {
+    let inner: any StoreTransaction
+    let watcher: ConfigurationWriteWatcher
+    let store: CachingStore
+
+    /// Marks the cache stale at once (readers stop trusting it) and again after commit.
+    private func touch() {
+        watcher.changed = true
+        store.invalidate()
+    }
+
+    func tenant(id: String) throws -> TenantRecord? { try inner.tenant(id: id) }
+    func tenant(host: String) throws -> TenantRecord? { try inner.tenant(host: host) }
+    func tenants() throws -> [TenantRecord] { try inner.tenants() }
+    func insertTenant(_ tenant: TenantRecord) throws { touch(); try inner.insertTenant(tenant) }
+    func updateTenant(_ tenant: TenantRecord) throws { touch(); try inner.updateTenant(tenant) }
+    func client(tenantID: String, id: String) throws -> ClientRecord? { try inner.client(tenantID: tenantID, id: id) }
+    func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
+        try inner.clients(tenantID: tenantID, page: page)
+    }
+    func insertClient(_ client: ClientRecord) throws { touch(); try inner.insertClient(client) }
+    func updateClient(_ client: ClientRecord) throws { touch(); try inner.updateClient(client) }
+    func deleteClient(tenantID: String, id: String) throws {
+        touch(); try inner.deleteClient(tenantID: tenantID, id: id)
+    }
+    func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
+        try inner.connection(tenantID: tenantID, id: id)
+    }
+    func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
+        try inner.connection(tenantID: tenantID, name: name)
+    }
+    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
+        try inner.connections(tenantID: tenantID, page: page)
+    }
+    func insertConnection(_ connection: ConnectionRecord) throws { touch(); try inner.insertConnection(connection) }
+    func updateConnection(_ connection: ConnectionRecord) throws { touch(); try inner.updateConnection(connection) }
+    func deleteConnection(tenantID: String, id: String) throws {
+        touch()
+        try inner.deleteConnection(tenantID: tenantID, id: id)
+    }
+    func user(tenantID: String, id: String) throws -> UserRecord? { try inner.user(tenantID: tenantID, id: id) }
+    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
+        try inner.user(tenantID: tenantID, userHandle: userHandle)
+    }
+    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
+        -> [UserRecord]
+    {
+        try inner.users(
+            tenantID: tenantID, connectionID: connectionID, email: email, phoneNumber: phoneNumber, username: username)
+    }
+    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
+        try inner.users(tenantID: tenantID, query: query, page: page)
+    }
+    func insertUser(_ user: UserRecord) throws { try inner.insertUser(user) }
+    func updateUser(_ user: UserRecord) throws { try inner.updateUser(user) }
+    func deleteUser(tenantID: String, id: String) throws { try inner.deleteUser(tenantID: tenantID, id: id) }
+    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
+        try inner.passkey(tenantID: tenantID, credentialID: credentialID)
+    }
+    func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
+        try inner.passkey(tenantID: tenantID, id: id)
+    }
+    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
+        try inner.passkeys(tenantID: tenantID, userID: userID)
+    }
+    func insertPasskey(_ passkey: PasskeyRecord) throws { try inner.insertPasskey(passkey) }
+    func updatePasskey(_ passkey: PasskeyRecord) throws { try inner.updatePasskey(passkey) }
+    func deletePasskey(tenantID: String, id: String) throws { try inner.deletePasskey(tenantID: tenantID, id: id) }
+    func signingKeys(tenantID: String) throws -> [SigningKeyRecord] { try inner.signingKeys(tenantID: tenantID) }
+    func insertSigningKey(_ key: SigningKeyRecord) throws { try inner.insertSigningKey(key) }
+    func updateSigningKey(_ key: SigningKeyRecord) throws { try inner.updateSigningKey(key) }
+    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
+        try inner.refreshToken(tenantID: tenantID, tokenHash: tokenHash)
+    }
+    func insertRefreshToken(_ token: RefreshTokenRecord) throws { try inner.insertRefreshToken(token) }
+    func updateRefreshToken(_ token: RefreshTokenRecord) throws { try inner.updateRefreshToken(token) }
+    func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
+        try inner.revokeRefreshTokenFamily(tenantID: tenantID, familyID: familyID, at: at)
+    }
+    func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
+        try inner.revokeRefreshTokens(tenantID: tenantID, userID: userID, at: at)
+    }
+    func insertAuthEvents(_ events: [AuthEventRecord]) throws { try inner.insertAuthEvents(events) }
+    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
+        try inner.authEvents(tenantID: tenantID, since: since, limit: limit)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SesameStore
+import Testing
+
+@Suite("CachingStore")
+struct CachingStoreTests {
+    let at = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func tenant(_ id: String, host: String) -> TenantRecord {
+        TenantRecord(
+            id: id, name: id, domain: host, rpID: host, publicURL: "https://\(host)", createdAt: at, updatedAt: at)
+    }
+
+    func client(_ id: String, name: String) -> ClientRecord {
+        ClientRecord(
+            tenantID: "t1", id: id, name: name, appType: "native", grantTypes: [], createdAt: at, updatedAt: at)
+    }
+
+    @Test func configurationWritesThroughTheCacheAreSeenAtOnce() throws {
+        let inner = InMemoryStore()
+        let store = CachingStore(inner)
+        #expect(try store.read { try $0.tenant(host: "login.example") } == nil)  // a cached miss
+        try store.write(.durable) { try $0.insertTenant(tenant("t1", host: "login.example")) }
+        #expect(try store.read { try $0.tenant(host: "LOGIN.example") }?.id == "t1")
+
+        try store.write(.durable) { try $0.insertClient(client("c1", name: "first")) }
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") }?.name == "first")
+        try store.write(.durable) { try $0.updateClient(client("c1", name: "second")) }
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") }?.name == "second")
+        try store.write(.durable) { try $0.deleteClient(tenantID: "t1", id: "c1") }
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") } == nil)
+    }
+
+    @Test func readsAreServedFromMemoryUntilInvalidated() throws {
+        let inner = InMemoryStore()
+        let store = CachingStore(inner)
+        try store.write(.durable) {
+            try $0.insertTenant(tenant("t1", host: "login.example"))
+            try $0.insertClient(client("c1", name: "first"))
+        }
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") }?.name == "first")
+        // A change behind the cache's back (another process) is not seen: the cache is per process.
+        try inner.write(.durable) { try $0.updateClient(client("c1", name: "elsewhere")) }
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") }?.name == "first")
+        store.invalidate()
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") }?.name == "elsewhere")
+    }
+
+    @Test func aRolledBackWriteStillInvalidates() throws {
+        let store = CachingStore(InMemoryStore())
+        try store.write(.durable) { try $0.insertTenant(tenant("t1", host: "a.example")) }
+        #expect(try store.read { try $0.tenant(id: "t1") }?.domain == "a.example")
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try store.write(.durable) { transaction in
+                var changed = tenant("t1", host: "b.example")
+                changed.name = "changed"
+                try transaction.updateTenant(changed)
+                throw Abort()
+            }
+        }
+        #expect(try store.read { try $0.tenant(id: "t1") }?.domain == "a.example")
+    }
+
+    @Test func hostileLookupsCannotGrowItWithoutBound() throws {
+        let store = CachingStore(InMemoryStore(), capacity: 100)
+        for index in 0..<1_000 {
+            _ = try store.read { try $0.tenant(host: "h\(index).example") }
+        }
+        try store.write(.durable) { try $0.insertTenant(tenant("t1", host: "h999.example")) }
+        #expect(try store.read { try $0.tenant(host: "h999.example") }?.id == "t1")
+    }
+}
