@@ -16,8 +16,7 @@ import json
 import os
 import pathlib
 import signal
-import socket
-import subprocess
+import sys
 import time
 import urllib.request
 
@@ -38,11 +37,11 @@ def _interrupt(signum, frame):
 if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
     signal.signal(signal.SIGTERM, _interrupt)
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+from sesame_process import running_server  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 
-HERE = pathlib.Path(__file__).resolve().parent
-SESAME_BIN = os.environ.get("SESAME_BIN", str(HERE.parent.parent / ".build" / "debug" / "sesame"))
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 
@@ -62,65 +61,11 @@ def _get(url: str) -> tuple[int, bytes]:
         return error.code, error.read()
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=STEP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STEP_TIMEOUT)
-
-
-def _healthy(url: str, process: subprocess.Popen) -> bool:
-    deadline = time.monotonic() + STEP_TIMEOUT
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if _get(f"{url}/healthz")[0] == 200:
-                return True
-        except OSError:
-            pass
-        time.sleep(0.1)
-    return False
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """`sesame init --json` then `sesame serve` on a free loopback port; yields (url, init ids)."""
-    assert os.access(SESAME_BIN, os.X_OK), f"{SESAME_BIN} is not an executable (set SESAME_BIN)"
-    root = tmp_path_factory.mktemp("sesame-serve")
-    log = root / "server.log"
-    for attempt in range(3):  # a free port may be taken before serve binds it
-        port = _free_port()
-        url = f"http://localhost:{port}"
-        data = root / f"data-{attempt}"
-        init = subprocess.run(
-            [SESAME_BIN, "init", "--data", str(data), "--public-url", url, "--json"],
-            capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False,
-        )
-        assert init.returncode == 0, f"sesame init failed: {init.stderr}"
-        ids = json.loads(init.stdout)
-        with log.open("ab") as sink:
-            process = subprocess.Popen(
-                [SESAME_BIN, "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--public-url", url],
-                stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            )
-        if _healthy(url, process):
-            break
-        _stop(process)
-    else:
-        pytest.fail(f"sesame serve did not start:\n{log.read_text(errors='replace')[-4000:]}")
-    try:
+    with running_server(tmp_path_factory.mktemp("sesame-serve"), STEP_TIMEOUT) as (url, ids, _log):
         yield url, ids
-    finally:
-        _stop(process)
-        assert process.returncode == 0, f"sesame serve exited {process.returncode} after SIGTERM"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,83 @@
+"""Starting and stopping `sesame serve` for the Python suites (tests/interop, tests/browser).
+
+`running_server` runs `sesame init --json` in a fresh data directory, then `sesame serve` on a free
+127.0.0.1 port with the public URL http://localhost:PORT, waits for /healthz, and on exit stops the
+server with SIGTERM and checks that it exited cleanly. Only loopback addresses are used.
+"""
+
+import contextlib
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+SESAME_BIN = os.environ.get("SESAME_BIN", str(ROOT / ".build" / "debug" / "sesame"))
+
+_no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop(process: subprocess.Popen, timeout: float) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=timeout)
+
+
+def healthy(url: str, process: subprocess.Popen, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            with _no_proxy.open(f"{url}/healthz", timeout=timeout) as response:
+                if response.status == 200:
+                    return True
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.1)
+    return False
+
+
+@contextlib.contextmanager
+def running_server(root: pathlib.Path, timeout: float):
+    """Yields (url, ids, log): ids is `sesame init --json`'s output, log the server's output file."""
+    assert os.access(SESAME_BIN, os.X_OK), f"{SESAME_BIN} is not an executable (set SESAME_BIN)"
+    log = root / "server.log"
+    for attempt in range(3):  # a free port may be taken before serve binds it: try again
+        port = free_port()
+        url = f"http://localhost:{port}"
+        data = root / f"data-{attempt}"
+        init = subprocess.run(
+            [SESAME_BIN, "init", "--data", str(data), "--public-url", url, "--json"],
+            capture_output=True, text=True, timeout=timeout, check=False,
+        )
+        assert init.returncode == 0, f"sesame init failed: {init.stderr}"
+        ids = json.loads(init.stdout)
+        with log.open("ab") as sink:
+            process = subprocess.Popen(
+                [SESAME_BIN, "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--public-url", url],
+                stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            )
+        if healthy(url, process, timeout):
+            break
+        stop(process, timeout)
+    else:
+        raise AssertionError(f"sesame serve did not start:\n{log.read_text(errors='replace')[-4000:]}")
+    try:
+        yield url, ids, log
+    finally:
+        stop(process, timeout)
+        assert process.returncode == 0, f"sesame serve exited {process.returncode} after SIGTERM"
