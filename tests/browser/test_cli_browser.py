@@ -19,15 +19,10 @@ import pathlib
 import secrets
 import signal
 import subprocess
+import sys
 import threading
 
 import pytest
-
-# Set before Selenium is imported: Selenium Manager, if anything ever reached it, stays offline.
-os.environ["SE_OFFLINE"] = "true"
-os.environ["SE_AVOID_STATS"] = "true"
-for _name in ("NO_PROXY", "no_proxy"):
-    os.environ[_name] = ",".join(filter(None, [os.environ.get(_name), "localhost", "127.0.0.1"]))
 
 
 
@@ -43,13 +38,11 @@ def _interrupt(signum, frame):
 # teardowns that quit Chromium and stop the page server.
 signal.signal(signal.SIGTERM, _interrupt)
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
 
 HERE = pathlib.Path(__file__).resolve().parent
 SESAME_BIN = os.environ.get("SESAME_BIN", str(HERE.parent.parent / ".build" / "debug" / "sesame"))
-CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 
 STEP_TIMEOUT = 20  # seconds: each script call, page load and sesame run
 ES256, RS256 = -7, -257
@@ -85,31 +78,8 @@ def origin():
 
 @pytest.fixture(scope="module")
 def driver(origin):
-    for path in (CHROMIUM, CHROMEDRIVER):
-        assert os.access(path, os.X_OK), f"{path} is missing: apt-get install chromium chromium-driver"
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-default-apps",
-        "--disable-extensions",
-        "--no-proxy-server",
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost",
-    ):
-        options.add_argument(argument)
-    service = Service(executable_path=CHROMEDRIVER)
-    browser = webdriver.Chrome(service=service, options=options)
+    browser = chromium.start(STEP_TIMEOUT)
     try:
-        browser.set_page_load_timeout(STEP_TIMEOUT)
-        browser.set_script_timeout(STEP_TIMEOUT)
         browser.get(f"{origin}/page.html")
         assert browser.execute_script("return window.sesameReady === true && window.isSecureContext")
         browser.execute_cdp_cmd("WebAuthn.enable", {})
@@ -121,20 +91,7 @@ def driver(origin):
 @pytest.fixture
 def authenticator(driver):
     """A fresh virtual platform authenticator per test, so discoverable requests see one credential."""
-    result = driver.execute_cdp_cmd(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
-    authenticator_id = result["authenticatorId"]
+    authenticator_id = chromium.add_virtual_authenticator(driver)
     try:
         yield authenticator_id
     finally:

@@ -13,7 +13,6 @@ paths, so Selenium Manager has nothing to look up or download.
 
 import base64
 import json
-import os
 import pathlib
 import signal
 import sys
@@ -21,12 +20,6 @@ import time
 import urllib.request
 
 import pytest
-
-# Set before Selenium is imported: Selenium Manager, if anything ever reached it, stays offline.
-os.environ["SE_OFFLINE"] = "true"
-os.environ["SE_AVOID_STATS"] = "true"
-for _name in ("NO_PROXY", "no_proxy"):
-    os.environ[_name] = ",".join(filter(None, [os.environ.get(_name), "localhost", "127.0.0.1"]))
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt(f"signal {signum}")
@@ -38,12 +31,8 @@ if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
     signal.signal(signal.SIGTERM, _interrupt)
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
 from sesame_process import running_server  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-
-CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 
 STEP_TIMEOUT = 20  # seconds: each script call, page load, HTTP call and sesame run
 # The demo asks for the server's own timeout (60 s); a ceremony that can never finish must end
@@ -71,30 +60,8 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def driver(server):
     url, ids = server
-    for path in (CHROMIUM, CHROMEDRIVER):
-        assert os.access(path, os.X_OK), f"{path} is missing: apt-get install chromium chromium-driver"
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-default-apps",
-        "--disable-extensions",
-        "--no-proxy-server",
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost",
-    ):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    browser = chromium.start(STEP_TIMEOUT)
     try:
-        browser.set_page_load_timeout(STEP_TIMEOUT)
-        browser.set_script_timeout(STEP_TIMEOUT)
         browser.get(f"{url}/")
         assert browser.execute_script("return window.isSecureContext && typeof window.sesameDemo === 'object'")
         # The landing page offers the native client that init created as its demo client.
@@ -106,26 +73,10 @@ def driver(server):
         browser.quit()
 
 
-def _add_authenticator(driver) -> str:
-    return driver.execute_cdp_cmd(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )["authenticatorId"]
-
-
 @pytest.fixture
 def authenticator(driver):
     """A fresh virtual platform authenticator per test, so discoverable requests see its credentials only."""
-    authenticator_id = _add_authenticator(driver)
+    authenticator_id = chromium.add_virtual_authenticator(driver)
     try:
         yield authenticator_id
     finally:
@@ -211,7 +162,7 @@ def test_login_without_a_usable_authenticator_is_a_rejected_promise(server, driv
     outcome = demo(driver, "login", credential_id, timeout=CEREMONY_TIMEOUT)
     assert (outcome["ok"], outcome["name"]) == (False, "NotAllowedError"), outcome
 
-    empty = _add_authenticator(driver)
+    empty = chromium.add_virtual_authenticator(driver)
     try:
         # An authenticator without the passkey rejects at once, with and without allowCredentials.
         for arguments in ((credential_id,), ()):
