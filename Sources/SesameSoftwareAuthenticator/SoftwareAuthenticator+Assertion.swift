@@ -51,7 +51,7 @@ extension SoftwareAuthenticator {
         let clientDataJSON = clientData(type: "webauthn.get", challenge: request.challenge, rpID: request.rpID)
         // §6.3.3 authenticatorGetAssertion step 11: sign authenticatorData ‖ clientDataHash.
         let signature = try sign(
-            authenticatorData.raw + Digest.sha256(clientDataJSON), with: try chosen.privateKey(),
+            authenticatorData.raw + Digest.sha256(clientDataJSON), with: try signingKey(for: chosen),
             algorithm: chosen.algorithm)
 
         let credential = AuthenticationCredential(

@@ -1,5 +1,6 @@
 import Foundation
 import SesameCrypto
+import Synchronization
 import WebAuthn
 
 /// A FIDO2-style software authenticator together with the client half of a WebAuthn ceremony:
@@ -18,6 +19,8 @@ public final class SoftwareAuthenticator: Sendable {
     private let random: any RandomSource
     /// The clock stamped on new credentials.
     private let now: @Sendable () -> Date
+    /// Imported private keys by credential id: decoding PKCS#8 costs several times a signature.
+    private let keyCache = Mutex<[[UInt8]: (pkcs8: [UInt8], key: PrivateKey)]>([:])
 
     /// An authenticator with a configuration, a store (in memory by default), a random source for
     /// credential IDs and a clock for creation times.
@@ -219,5 +222,20 @@ extension COSEAlgorithm {
         case .rs256, .rs384, .rs512, .ps256, .ps384, .ps512: return .rsa(bits: 2048)
         case .rs1: return nil
         }
+    }
+}
+
+extension SoftwareAuthenticator {
+    /// The credential's private key, imported once and reused while its PKCS#8 bytes are unchanged.
+    func signingKey(for credential: AuthenticatorCredential) throws(AuthenticatorError) -> PrivateKey {
+        if let cached = keyCache.withLock({ $0[credential.id] }), cached.pkcs8 == credential.privateKeyPKCS8 {
+            return cached.key
+        }
+        let key = try credential.privateKey()
+        keyCache.withLock { cache in
+            if cache.count >= 1_024 { cache.removeAll(keepingCapacity: true) }
+            cache[credential.id] = (credential.privateKeyPKCS8, key)
+        }
+        return key
     }
 }
