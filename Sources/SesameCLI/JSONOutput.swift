@@ -1,4 +1,5 @@
 import WebAuthn
+
 /// A JSON value whose object members keep the order they were built in, so the command line's
 /// JSON output has stable keys in a stable order.
 enum JSONOutput: Equatable, Sendable {

@@ -144,7 +144,9 @@ public struct IdentifierPolicy: Sendable, Hashable, Codable {
     public var email: IdentifierRule
     public var phoneNumber: IdentifierRule
     public var username: IdentifierRule
-    public init(email: IdentifierRule = .required, phoneNumber: IdentifierRule = .disabled, username: IdentifierRule = .optional) {
+    public init(
+        email: IdentifierRule = .required, phoneNumber: IdentifierRule = .disabled, username: IdentifierRule = .optional
+    ) {
         self.email = email
         self.phoneNumber = phoneNumber
         self.username = username

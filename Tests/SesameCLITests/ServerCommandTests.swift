@@ -39,21 +39,37 @@ struct ServerCommandTests {
         #expect(run.stdout.contains("RP ID:                     localhost"))
     }
 
-    @Test(arguments: [
-        (["init"], "sesame: init: --public-url is required"),
-        (["init", "--public-url", "ftp://x"], "sesame: init: --public-url: public URL must be http(s)://host[:port] with no path, query or fragment"),
-        (["init", "--public-url", "https://x.example/path"], "sesame: init: --public-url: public URL must be http(s)://host[:port] with no path, query or fragment"),
-        (["init", "--bogus"], nil),
-        (["serve", "--listen", "nonsense"], "sesame: serve: --listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080"),
-        (["serve", "--listen", "127.0.0.1:99999"], "sesame: serve: --listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080"),
-        (["serve", "--threads", "0"], "sesame: serve: --threads must be an integer from 1 to 256"),
-        (["serve", "--rate-limit-per-ip", "-1"], nil),
-        (["serve", "--log-level", "loud"], "sesame: serve: --log-level must be debug, info, warn or error"),
-        (["serve", "--tls-cert", "a.pem"], "sesame: serve: --tls-cert and --tls-key go together"),
-        (["serve", "--trusted-proxy", "not-an-ip"], "sesame: serve: --trusted-proxy must be an IP address or CIDR range"),
-        (["serve", "--public-url", "localhost"], nil),
-        (["serve", "extra"], nil),
-    ] as [([String], String?)])
+    @Test(
+        arguments: [
+            (["init"], "sesame: init: --public-url is required"),
+            (
+                ["init", "--public-url", "ftp://x"],
+                "sesame: init: --public-url: public URL must be http(s)://host[:port] with no path, query or fragment"
+            ),
+            (
+                ["init", "--public-url", "https://x.example/path"],
+                "sesame: init: --public-url: public URL must be http(s)://host[:port] with no path, query or fragment"
+            ),
+            (["init", "--bogus"], nil),
+            (
+                ["serve", "--listen", "nonsense"],
+                "sesame: serve: --listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080"
+            ),
+            (
+                ["serve", "--listen", "127.0.0.1:99999"],
+                "sesame: serve: --listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080"
+            ),
+            (["serve", "--threads", "0"], "sesame: serve: --threads must be an integer from 1 to 256"),
+            (["serve", "--rate-limit-per-ip", "-1"], nil),
+            (["serve", "--log-level", "loud"], "sesame: serve: --log-level must be debug, info, warn or error"),
+            (["serve", "--tls-cert", "a.pem"], "sesame: serve: --tls-cert and --tls-key go together"),
+            (
+                ["serve", "--trusted-proxy", "not-an-ip"],
+                "sesame: serve: --trusted-proxy must be an IP address or CIDR range"
+            ),
+            (["serve", "--public-url", "localhost"], nil),
+            (["serve", "extra"], nil),
+        ] as [([String], String?)])
     func badArgumentsExitTwoWithOneLine(arguments: [String], message: String?) {
         let run = CLI.run(arguments)
         #expect(run.status == 2)

@@ -51,7 +51,8 @@ struct UsageRecorderTests {
     @Test func aFullBatchFlushesItself() throws {
         let (store, _, _) = try seeded()
         let recorder = UsageRecorder(store: store, batchSize: 1)
-        recorder.recordLogin(tenantID: "t", passkeyID: "p1", userID: "u1", at: Date(timeIntervalSince1970: 1_800_000_500))
+        recorder.recordLogin(
+            tenantID: "t", passkeyID: "p1", userID: "u1", at: Date(timeIntervalSince1970: 1_800_000_500))
         #expect(recorder.pendingCount == 0)
         #expect(try store.read { try $0.passkey(tenantID: "t", id: "p1")?.lastUsedAt } != nil)
     }

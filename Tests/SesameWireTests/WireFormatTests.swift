@@ -10,13 +10,15 @@ struct WireFormatTests {
     }
 
     @Test func tokenResponseUsesOAuthNames() throws {
-        let object = try json(TokenResponse(accessToken: "a", idToken: "i", refreshToken: "r", expiresIn: 60, scope: "openid"))
+        let object = try json(
+            TokenResponse(accessToken: "a", idToken: "i", refreshToken: "r", expiresIn: 60, scope: "openid"))
         #expect(Set(object.keys) == ["access_token", "id_token", "refresh_token", "token_type", "expires_in", "scope"])
         #expect(object["token_type"] as? String == "Bearer")
     }
 
     @Test func challengeResponsesUseAuth0Names() throws {
-        let options = PasskeyRequestOptions(challenge: "c", timeout: 60000, rpId: "example.com", userVerification: "preferred")
+        let options = PasskeyRequestOptions(
+            challenge: "c", timeout: 60000, rpId: "example.com", userVerification: "preferred")
         let object = try json(PasskeyLoginChallengeResponse(authnParamsPublicKey: options, authSession: "s"))
         #expect(Set(object.keys) == ["authn_params_public_key", "auth_session"])
         let inner = try #require(object["authn_params_public_key"] as? [String: Any])

@@ -179,7 +179,8 @@ struct APIBody {
     func stringMap(maxLength: Int = 4_096) throws -> [String: String] {
         var map: [String: String] = [:]
         for member in members {
-            map[member.name] = try Self.string(member.value, field(String(member.name.prefix(64))), maxLength: maxLength)
+            map[member.name] = try Self.string(
+                member.value, field(String(member.name.prefix(64))), maxLength: maxLength)
         }
         return map
     }

@@ -6,7 +6,8 @@ extension SesameApplication {
         router.get("/api/v2/client-grants") { [self] request, _ in
             let caller = try managementCaller(request, .readClientGrants)
             return try .json(
-                management.clientGrants(caller, clientID: request.query("client_id"), audience: request.query("audience")))
+                management.clientGrants(
+                    caller, clientID: request.query("client_id"), audience: request.query("audience")))
         }
         router.post("/api/v2/client-grants") { [self] request, _ in
             let caller = try managementCaller(request, .createClientGrants)

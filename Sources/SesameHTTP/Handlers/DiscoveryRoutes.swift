@@ -1,8 +1,8 @@
 import Foundation
-import WebAuthn
 import SesameService
 import SesameStore
 import SesameWire
+import WebAuthn
 
 extension SesameApplication {
     func addDiscoveryRoutes(to router: inout Router) {

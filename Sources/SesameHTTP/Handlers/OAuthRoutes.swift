@@ -15,8 +15,10 @@ extension SesameApplication {
             let tokenRequest = TokenRequest(
                 grantType: grantType, credentials: try clientCredentials(body, request),
                 authSession: try body.optionalString("auth_session", maxLength: 256),
-                authnResponse: try body.objectOrJSONString("authn_response"), realm: try body.optionalString("realm", maxLength: 128),
-                scope: try body.optionalString("scope", maxLength: 2_048), audience: try body.optionalString("audience", maxLength: 512),
+                authnResponse: try body.objectOrJSONString("authn_response"),
+                realm: try body.optionalString("realm", maxLength: 128),
+                scope: try body.optionalString("scope", maxLength: 2_048),
+                audience: try body.optionalString("audience", maxLength: 512),
                 refreshToken: try body.optionalString("refresh_token", maxLength: 512))
             let method = Self.loginMethod(grantType)
             do {
@@ -40,7 +42,8 @@ extension SesameApplication {
         }
 
         let userInfo: HTTPHandler = { [self] request, _ in
-            let claims = try tokens.userInfo(tenant: try tenant(request), authorization: request.headers["Authorization"])
+            let claims = try tokens.userInfo(
+                tenant: try tenant(request), authorization: request.headers["Authorization"])
             return try .noStoreJSON(claims)
         }
         router.get("/userinfo", handler: userInfo)

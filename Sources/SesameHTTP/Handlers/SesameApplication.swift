@@ -23,7 +23,8 @@ public final class SesameApplication: Sendable {
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
-        rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(), attestation: AttestationPolicy = AttestationPolicy()
+        rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
+        attestation: AttestationPolicy = AttestationPolicy()
     ) {
         // Tenants, clients and connections are read on every request and change only through this
         // process's Management API: keep them in memory (docs/BENCHMARKS.md has the profile).

@@ -10,7 +10,8 @@ struct ManagementClientGrantsTests {
         let token = try api.managementToken()
         let created = api.send(
             .post, "/api/v2/clients",
-            json: #"{"name":"Reporting job","app_type":"non_interactive","grant_types":["client_credentials"],"token_endpoint_auth_method":"client_secret_post"}"#,
+            json:
+                #"{"name":"Reporting job","app_type":"non_interactive","grant_types":["client_credentials"],"token_endpoint_auth_method":"client_secret_post"}"#,
             token: token)
         #expect(created.status == 201)
         let clientID = try #require(created.json["client_id"] as? String)
@@ -50,7 +51,10 @@ struct ManagementClientGrantsTests {
 
     @Test(arguments: [
         (#"{"client_id":"x","audience":"https://elsewhere/api/","scope":[]}"#, "audience is not an API of this tenant"),
-        (#"{"client_id":"x","audience":"AUD","scope":["launch:missiles"]}"#, "scope launch:missiles is not a Management API scope"),
+        (
+            #"{"client_id":"x","audience":"AUD","scope":["launch:missiles"]}"#,
+            "scope launch:missiles is not a Management API scope"
+        ),
         (#"{"audience":"AUD","scope":[]}"#, "client_id is required"),
         (#"{"client_id":"x","audience":"AUD","scope":[],"extra":1}"#, "unknown field extra"),
     ])

@@ -21,10 +21,12 @@ struct HostileInputTests {
         #expect(response.headers["Content-Type"]?.hasPrefix("application/json") == true, sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: jsonRoutes, [
-        "", "{", "[]", "null", "\"x\"", "{\"client_id\":}", "{\"client_id\":\"a\",}", "{\"a\":1,\"a\":2}",
-        String(repeating: "[", count: 100),
-    ])
+    @Test(
+        arguments: jsonRoutes,
+        [
+            "", "{", "[]", "null", "\"x\"", "{\"client_id\":}", "{\"client_id\":\"a\",}", "{\"a\":1,\"a\":2}",
+            String(repeating: "[", count: 100),
+        ])
     func malformedJSONIs400(route: String, body: String) throws {
         let sesame = try InProcessSesame()
         expectError(sesame.send(.post, route, body: body), 400, "invalid_request", "\(route) \(body)")
@@ -43,26 +45,59 @@ struct HostileInputTests {
         ("/passkey/register", #"{"client_id":5,"user_profile":{"email":"a@b.co"}}"#, "client_id must be a string"),
         ("/passkey/register", #"{"client_id":"C","user_profile":"a@b.co"}"#, "user_profile must be an object"),
         ("/passkey/register", #"{"client_id":"C","user_profile":{"email":7}}"#, "user_profile.email must be a string"),
-        ("/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co","role":"admin"}}"#, "unknown field user_profile.role"),
-        ("/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co"},"user_metadata":{"a":1}}"#, "user_metadata.a must be a string"),
-        ("/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co"},"admin":true}"#, "unknown field admin"),
-        ("/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co"},"organization":"org_1"}"#, "organization is not supported"),
+        (
+            "/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co","role":"admin"}}"#,
+            "unknown field user_profile.role"
+        ),
+        (
+            "/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co"},"user_metadata":{"a":1}}"#,
+            "user_metadata.a must be a string"
+        ),
+        (
+            "/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co"},"admin":true}"#,
+            "unknown field admin"
+        ),
+        (
+            "/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co"},"organization":"org_1"}"#,
+            "organization is not supported"
+        ),
         ("/passkey/register", #"{"client_id":"C"}"#, "user_profile is required"),
-        ("/passkey/register", #"{"client_id":"C","user_profile":{"email":"not-an-email"}}"#, "user_profile.email is not valid"),
-        ("/passkey/register", #"{"client_id":"C","user_profile":{"username":"ada"}}"#, "user_profile.email is required by this connection"),
-        ("/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co","phone_number":"+15551234567"}}"#, "user_profile.phone_number is not enabled for this connection"),
+        (
+            "/passkey/register", #"{"client_id":"C","user_profile":{"email":"not-an-email"}}"#,
+            "user_profile.email is not valid"
+        ),
+        (
+            "/passkey/register", #"{"client_id":"C","user_profile":{"username":"ada"}}"#,
+            "user_profile.email is required by this connection"
+        ),
+        (
+            "/passkey/register", #"{"client_id":"C","user_profile":{"email":"a@b.co","phone_number":"+15551234567"}}"#,
+            "user_profile.phone_number is not enabled for this connection"
+        ),
         ("/passkey/challenge", #"{"client_id":["C"]}"#, "client_id must be a string"),
         ("/passkey/challenge", #"{"client_id":"C","realm":"nope"}"#, "realm is not a connection of this tenant"),
         ("/oauth/token", #"{"grant_type":7,"client_id":"C"}"#, "grant_type must be a string"),
-        ("/oauth/token", #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"C"}"#, "auth_session is required"),
-        ("/oauth/token", #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"C","auth_session":"x","authn_response":5}"#, "authn_response must be an object"),
-        ("/oauth/token", #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"C","auth_session":"x","authn_response":{},"extra":1}"#, "unknown field extra"),
+        (
+            "/oauth/token", #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"C"}"#,
+            "auth_session is required"
+        ),
+        (
+            "/oauth/token",
+            #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"C","auth_session":"x","authn_response":5}"#,
+            "authn_response must be an object"
+        ),
+        (
+            "/oauth/token",
+            #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"C","auth_session":"x","authn_response":{},"extra":1}"#,
+            "unknown field extra"
+        ),
         ("/oauth/token", #"{"grant_type":"refresh_token","client_id":"C"}"#, "refresh_token is required"),
         ("/oauth/revoke", #"{"client_id":"C"}"#, "token is required"),
     ])
     func wrongTypesUnknownFieldsAndBadValuesAre400NamingTheField(route: String, body: String, message: String) throws {
         let sesame = try InProcessSesame()
-        let response = sesame.send(.post, route, body: body.replacingOccurrences(of: #""C""#, with: "\"\(sesame.bootstrap.clientID)\""))
+        let response = sesame.send(
+            .post, route, body: body.replacingOccurrences(of: #""C""#, with: "\"\(sesame.bootstrap.clientID)\""))
         expectError(response, 400, "invalid_request")
         #expect(InProcessSesame.json(response)["error_description"] as? String == message)
         #expect(try sesame.counts().users == 0)
@@ -84,20 +119,27 @@ struct HostileInputTests {
         let id = sesame.bootstrap.managementClientID
         let audience = "https://login.example.test/api/v2/"
         let missing = sesame.send(
-            .post, "/oauth/token", body: #"{"grant_type":"client_credentials","client_id":"\#(id)","audience":"\#(audience)"}"#)
+            .post, "/oauth/token",
+            body: #"{"grant_type":"client_credentials","client_id":"\#(id)","audience":"\#(audience)"}"#)
         expectError(missing, 401, "invalid_client")
         let wrong = sesame.send(
             .post, "/oauth/token",
-            body: #"{"grant_type":"client_credentials","client_id":"\#(id)","client_secret":"wrong","audience":"\#(audience)"}"#)
+            body:
+                #"{"grant_type":"client_credentials","client_id":"\#(id)","client_secret":"wrong","audience":"\#(audience)"}"#
+        )
         expectError(wrong, 401, "invalid_client")
         let right = sesame.send(
             .post, "/oauth/token",
-            body: #"{"grant_type":"client_credentials","client_id":"\#(id)","client_secret":"\#(sesame.bootstrap.managementClientSecret)","audience":"\#(audience)"}"#)
+            body:
+                #"{"grant_type":"client_credentials","client_id":"\#(id)","client_secret":"\#(sesame.bootstrap.managementClientSecret)","audience":"\#(audience)"}"#
+        )
         #expect(right.status == 200)
         // The same with HTTP Basic, form-encoded.
         let basic = Data("\(id):\(sesame.bootstrap.managementClientSecret)".utf8).base64EncodedString()
         let form = sesame.send(
-            .post, "/oauth/token", body: "grant_type=client_credentials&audience=\(audience.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
+            .post, "/oauth/token",
+            body:
+                "grant_type=client_credentials&audience=\(audience.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
             contentType: "application/x-www-form-urlencoded", headers: ["Authorization": "Basic \(basic)"])
         #expect(form.status == 200, "\(String(decoding: form.body, as: UTF8.self))")
     }
@@ -105,21 +147,26 @@ struct HostileInputTests {
     @Test func clientWithoutTheGrantIs403() throws {
         let sesame = try InProcessSesame()
         try sesame.addClient(id: "no-passkeys", grants: ["refresh_token"])
-        expectError(sesame.send(.post, "/passkey/challenge", body: #"{"client_id":"no-passkeys"}"#), 403, "unauthorized_client")
         expectError(
-            sesame.send(.post, "/passkey/register", body: #"{"client_id":"no-passkeys","user_profile":{"email":"a@b.co"}}"#),
+            sesame.send(.post, "/passkey/challenge", body: #"{"client_id":"no-passkeys"}"#), 403, "unauthorized_client")
+        expectError(
+            sesame.send(
+                .post, "/passkey/register", body: #"{"client_id":"no-passkeys","user_profile":{"email":"a@b.co"}}"#),
             403, "unauthorized_client")
         expectError(
             sesame.send(
                 .post, "/oauth/token",
-                body: #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"no-passkeys","auth_session":"x","authn_response":{}}"#),
+                body:
+                    #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"no-passkeys","auth_session":"x","authn_response":{}}"#
+            ),
             403, "unauthorized_client")
     }
 
     @Test func unsupportedGrantType() throws {
         let sesame = try InProcessSesame()
         expectError(
-            sesame.send(.post, "/oauth/token", body: #"{"grant_type":"password","client_id":"\#(sesame.bootstrap.clientID)"}"#),
+            sesame.send(
+                .post, "/oauth/token", body: #"{"grant_type":"password","client_id":"\#(sesame.bootstrap.clientID)"}"#),
             400, "unsupported_grant_type")
     }
 
@@ -131,13 +178,17 @@ struct HostileInputTests {
         let registration = try authenticator.makeCredential(optionsJSON: options)
         // Another client presenting this session: refused, and the session is spent.
         expectError(
-            sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: session, response: registration.jsonString, clientID: "other-app")),
+            sesame.send(
+                .post, "/oauth/token",
+                body: sesame.tokenBody(session: session, response: registration.jsonString, clientID: "other-app")),
             400, "invalid_grant")
         expectError(
-            sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: session, response: registration.jsonString)),
+            sesame.send(
+                .post, "/oauth/token", body: sesame.tokenBody(session: session, response: registration.jsonString)),
             400, "invalid_grant")
         expectError(
-            sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: "made-up", response: registration.jsonString)),
+            sesame.send(
+                .post, "/oauth/token", body: sesame.tokenBody(session: "made-up", response: registration.jsonString)),
             400, "invalid_grant")
         #expect(try sesame.counts().users == 0)
     }
@@ -154,7 +205,9 @@ struct HostileInputTests {
         authenticator = SoftwareAuthenticator(configuration: configuration)
         let registration = try authenticator.makeCredential(optionsJSON: options)
         let tampered = try Self.tamper(registration.json, field: field)
-        expectError(sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: session, response: tampered)), 400, "invalid_grant")
+        expectError(
+            sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: session, response: tampered)), 400,
+            "invalid_grant")
         #expect(try sesame.counts() == (0, 0))
     }
 
@@ -164,18 +217,25 @@ struct HostileInputTests {
         let authenticator = sesame.authenticator()
         let (signupSession, signupOptions) = sesame.signupChallenge(email: "ada@example.com")
         let registration = try authenticator.makeCredential(optionsJSON: signupOptions)
-        #expect(sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: signupSession, response: registration.jsonString)).status == 200)
+        #expect(
+            sesame.send(
+                .post, "/oauth/token", body: sesame.tokenBody(session: signupSession, response: registration.jsonString)
+            ).status == 200)
         let (session, options) = sesame.loginChallenge()
         let assertion = try authenticator.getAssertion(optionsJSON: options)
         let tampered = try Self.tamper(assertion.json, field: field)
-        expectError(sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: session, response: tampered)), 400, "invalid_grant")
+        expectError(
+            sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: session, response: tampered)), 400,
+            "invalid_grant")
     }
 
     @Test func wrongOriginIsInvalidGrant() throws {
         let sesame = try InProcessSesame()
         let (session, options) = sesame.signupChallenge(email: "ada@example.com")
-        let registration = try sesame.authenticator(origin: .web("https://evil.example")).makeCredential(optionsJSON: options)
-        let response = sesame.send(.post, "/oauth/token", body: sesame.tokenBody(session: session, response: registration.jsonString))
+        let registration = try sesame.authenticator(origin: .web("https://evil.example")).makeCredential(
+            optionsJSON: options)
+        let response = sesame.send(
+            .post, "/oauth/token", body: sesame.tokenBody(session: session, response: registration.jsonString))
         expectError(response, 400, "invalid_grant")
         #expect((InProcessSesame.json(response)["error_description"] as? String)?.contains("origin") == true)
     }
@@ -192,11 +252,14 @@ struct HostileInputTests {
     @Test func passkeysDisabledIs404() throws {
         let sesame = try InProcessSesame()
         try sesame.store.write(.durable) { transaction in
-            var connection = try #require(try transaction.connection(tenantID: sesame.tenant.id, name: "Username-Password-Authentication"))
+            var connection = try #require(
+                try transaction.connection(tenantID: sesame.tenant.id, name: "Username-Password-Authentication"))
             connection.passkey.enabled = false
             try transaction.updateConnection(connection)
         }
-        expectError(sesame.send(.post, "/passkey/challenge", body: #"{"client_id":"\#(sesame.bootstrap.clientID)"}"#), 404, "not_found")
+        expectError(
+            sesame.send(.post, "/passkey/challenge", body: #"{"client_id":"\#(sesame.bootstrap.clientID)"}"#), 404,
+            "not_found")
     }
 
     /// Flips one byte in the middle of a base64url member of `response` in credential JSON.

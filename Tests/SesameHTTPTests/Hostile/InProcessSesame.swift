@@ -17,7 +17,8 @@ final class InProcessSesame: @unchecked Sendable {  // immutable after init
     var origin: String { "https://\(host)" }
 
     init() throws {
-        application = SesameApplication(store: store, masterKey: try MasterKey.generate(), clock: clock, rateLimitPerMinute: 0)
+        application = SesameApplication(
+            store: store, masterKey: try MasterKey.generate(), clock: clock, rateLimitPerMinute: 0)
         router = application.router()
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: "https://login.example.test", random: SystemRandom(), now: clock.now())
@@ -51,7 +52,9 @@ final class InProcessSesame: @unchecked Sendable {  // immutable after init
     func counts() throws -> (users: Int, passkeys: Int) {
         try store.read { transaction in
             let users = try transaction.users(tenantID: tenant.id, query: nil, page: Page(offset: 0, limit: 100))
-            let passkeys = try users.reduce(0) { $0 + (try transaction.passkeys(tenantID: tenant.id, userID: $1.id).count) }
+            let passkeys = try users.reduce(0) {
+                $0 + (try transaction.passkeys(tenantID: tenant.id, userID: $1.id).count)
+            }
             return (users.count, passkeys)
         }
     }

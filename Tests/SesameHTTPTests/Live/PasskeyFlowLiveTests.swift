@@ -38,7 +38,8 @@ struct PasskeyFlowLiveTests {
 
         // Refresh rotates; presenting the old token again revokes the family.
         let first = try #require(signup["refresh_token"] as? String)
-        let refreshBody = #"{"grant_type":"refresh_token","client_id":"\#(live.bootstrap.clientID)","refresh_token":"\#(first)"}"#
+        let refreshBody =
+            #"{"grant_type":"refresh_token","client_id":"\#(live.bootstrap.clientID)","refresh_token":"\#(first)"}"#
         let rotated = try live.post("/oauth/token", json: refreshBody)
         #expect(rotated.status == 200)
         let second = try #require(try LiveSesame.object(rotated.body)["refresh_token"] as? String)
@@ -48,7 +49,9 @@ struct PasskeyFlowLiveTests {
         #expect(reused.json["error"] == "invalid_grant")
         let afterReuse = try live.post(
             "/oauth/token",
-            json: #"{"grant_type":"refresh_token","client_id":"\#(live.bootstrap.clientID)","refresh_token":"\#(second)"}"#)
+            json:
+                #"{"grant_type":"refresh_token","client_id":"\#(live.bootstrap.clientID)","refresh_token":"\#(second)"}"#
+        )
         #expect(afterReuse.status == 400)  // the whole family was revoked
     }
 
@@ -89,12 +92,14 @@ struct PasskeyFlowLiveTests {
         let live = try LiveSesame()
         let authenticator = live.authenticator()
         let challenge = try live.post(
-            "/passkey/register", json: #"{"client_id":"\#(live.bootstrap.clientID)","user_profile":{"email":"late@example.com"}}"#)
+            "/passkey/register",
+            json: #"{"client_id":"\#(live.bootstrap.clientID)","user_profile":{"email":"late@example.com"}}"#)
         let registration = try authenticator.makeCredential(optionsJSON: challenge.body)
         let session = try LiveSesame.object(challenge.body)["auth_session"] as? String ?? ""
         live.clock.advance(by: 61)
         let reply = try live.post(
-            "/oauth/token", json: live.tokenRequest(session: session, response: registration.jsonString, scope: "openid"))
+            "/oauth/token",
+            json: live.tokenRequest(session: session, response: registration.jsonString, scope: "openid"))
         #expect(reply.status == 400)
         #expect(reply.json["error"] == "invalid_grant")
         #expect(try live.userCount() == 0)
@@ -139,16 +144,21 @@ struct PasskeyFlowLiveTests {
         let secret = live.bootstrap.managementClientSecret
         let m2m = try live.post(
             "/oauth/token",
-            json: #"{"grant_type":"client_credentials","client_id":"\#(live.bootstrap.managementClientID)","client_secret":"\#(secret)","audience":"\#(live.origin)/api/v2/"}"#)
+            json:
+                #"{"grant_type":"client_credentials","client_id":"\#(live.bootstrap.managementClientID)","client_secret":"\#(secret)","audience":"\#(live.origin)/api/v2/"}"#
+        )
         #expect(m2m.status == 200)
         let refresh = try #require(tokens["refresh_token"] as? String)
         _ = try live.post(
             "/oauth/token?refresh_token=\(refresh)",
-            json: #"{"grant_type":"refresh_token","client_id":"\#(live.bootstrap.clientID)","refresh_token":"\#(refresh)"}"#)
+            json:
+                #"{"grant_type":"refresh_token","client_id":"\#(live.bootstrap.clientID)","refresh_token":"\#(refresh)"}"#
+        )
         let lines = live.log.lines
         #expect(lines.count >= 3)
         let secrets = [
-            secret, refresh, try #require(tokens["access_token"] as? String), try #require(tokens["id_token"] as? String),
+            secret, refresh, try #require(tokens["access_token"] as? String),
+            try #require(tokens["id_token"] as? String),
             try #require(try LiveSesame.object(m2m.body)["access_token"] as? String), "quiet@example.com",
         ]
         for line in lines {
