@@ -7,7 +7,9 @@ extension ServiceError: HTTPErrorConvertible {
         case .invalidRequest, .invalidGrant, .unsupportedGrantType, .invalidScope:
             return HTTPError(status: 400, error: code, description: message)
         case .invalidClient:
-            return HTTPError(status: 401, error: code, description: message)
+            // RFC 6749 §5.2: a 401 for client authentication names the scheme the client may use.
+            return HTTPError(
+                status: 401, error: code, description: message, headers: ["WWW-Authenticate": #"Basic realm="sesame""#])
         case .invalidToken:
             return HTTPError(
                 status: 401, error: code, description: message,

@@ -111,7 +111,9 @@ struct HostileInputTests {
     ])
     func unknownClientIs401(route: String, body: String) throws {
         let sesame = try InProcessSesame()
-        expectError(sesame.send(.post, route, body: body), 401, "invalid_client")
+        let response = sesame.send(.post, route, body: body)
+        expectError(response, 401, "invalid_client")
+        #expect(response.headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
     }
 
     @Test func confidentialClientNeedsItsSecret() throws {
