@@ -24,9 +24,80 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// Sends the request; a non-HTTP response throws `URLError(.badServerResponse)`.
+    ///
+    /// URLSession enforces `request.timeoutInterval`; as a backstop, a request still unanswered two
+    /// seconds after it fails with `URLError(.timedOut)` and is cancelled, so a completion that
+    /// never arrives (seen with FoundationNetworking under heavy load) cannot hang the caller.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
+        let session = self.session
+        let (data, response) = try await Deadline.run(seconds: request.timeoutInterval + 2) {
+            try await session.data(for: request)
+        }
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return (data, http)
+    }
+}
+
+/// Runs an operation with a hard deadline without waiting for a stuck operation to notice its
+/// cancellation: whichever of the result and the deadline comes first resumes the caller.
+enum Deadline {
+    static func run<T: Sendable>(
+        seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let gate = ResumeOnce<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            gate.set(continuation)
+            let work = Task {
+                do {
+                    gate.resume(with: .success(try await operation()))
+                } catch {
+                    gate.resume(with: .failure(error))
+                }
+            }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                if gate.resume(with: .failure(URLError(.timedOut))) { work.cancel() }
+            }
+        }
+    }
+}
+
+/// Resumes a continuation exactly once, from whichever side gets there first.
+final class ResumeOnce<T: Sendable>: @unchecked Sendable {  // all state behind `lock`
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var pending: Result<T, any Error>?
+    private var done = false
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) {
+        lock.lock()
+        if let pending {
+            done = true
+            lock.unlock()
+            continuation.resume(with: pending)
+            return
+        }
+        self.continuation = continuation
+        lock.unlock()
+    }
+
+    /// Returns true when this call was the one that resumed (or will resume) the caller.
+    @discardableResult
+    func resume(with result: Result<T, any Error>) -> Bool {
+        lock.lock()
+        guard !done, pending == nil else {
+            lock.unlock()
+            return false
+        }
+        guard let continuation else {
+            pending = result
+            lock.unlock()
+            return true
+        }
+        done = true
+        self.continuation = nil
+        lock.unlock()
+        continuation.resume(with: result)
+        return true
     }
 }

@@ -5,40 +5,19 @@ import SesameWire
 extension SesameApplication {
     func addOAuthRoutes(to router: inout Router) {
         router.post("/oauth/token") { [self] request, _ in
-            let body = try APIBody.jsonOrForm(request)
-            try body.allowOnly([
-                "grant_type", "client_id", "client_secret", "auth_session", "authn_response", "realm", "scope",
-                "audience", "refresh_token", "organization",
-            ])
-            if body.has("organization") { throw ServiceError.invalidRequest("organization is not supported") }
-            let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
-            let tokenRequest = TokenRequest(
-                grantType: grantType, credentials: try clientCredentials(body, request),
-                authSession: try body.optionalString("auth_session", maxLength: 256),
-                authnResponse: try body.objectOrJSONString("authn_response"),
-                realm: try body.optionalString("realm", maxLength: 128),
-                scope: try body.optionalString("scope", maxLength: 2_048),
-                audience: try body.optionalString("audience", maxLength: 512),
-                refreshToken: try body.optionalString("refresh_token", maxLength: 512))
-            let method = Self.loginMethod(grantType)
-            do {
-                let response = try tokens.token(tenant: try tenant(request), request: tokenRequest)
-                logins.increment([method, "success"])
-                return try .noStoreJSON(response)
-            } catch let error as ServiceError {
-                logins.increment([method, error.code])
-                throw error
-            }
+            try Self.answeringBasicChallenge(request) { try token(request) }
         }
 
         // RFC 7009.
         router.post("/oauth/revoke") { [self] request, _ in
-            let body = try APIBody.jsonOrForm(request)
-            try body.allowOnly(["client_id", "client_secret", "token", "token_type_hint"])
-            try tokens.revoke(
-                tenant: try tenant(request), credentials: try clientCredentials(body, request),
-                token: try body.optionalString("token", maxLength: 512))
-            return .json(bytes: Array("{}".utf8))
+            try Self.answeringBasicChallenge(request) {
+                let body = try APIBody.jsonOrForm(request)
+                try body.allowOnly(["client_id", "client_secret", "token", "token_type_hint"])
+                try tokens.revoke(
+                    tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                    token: try body.optionalString("token", maxLength: 512))
+                return .json(bytes: Array("{}".utf8))
+            }
         }
 
         let userInfo: HTTPHandler = { [self] request, _ in
@@ -48,6 +27,50 @@ extension SesameApplication {
         }
         router.get("/userinfo", handler: userInfo)
         router.post("/userinfo", handler: userInfo)
+    }
+
+    /// `POST /oauth/token`.
+    func token(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try APIBody.jsonOrForm(request)
+        try body.allowOnly([
+            "grant_type", "client_id", "client_secret", "auth_session", "authn_response", "realm", "scope",
+            "audience", "refresh_token", "organization",
+        ])
+        if body.has("organization") { throw ServiceError.invalidRequest("organization is not supported") }
+        let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
+        let tokenRequest = TokenRequest(
+            grantType: grantType, credentials: try clientCredentials(body, request),
+            authSession: try body.optionalString("auth_session", maxLength: 256),
+            authnResponse: try body.objectOrJSONString("authn_response"),
+            realm: try body.optionalString("realm", maxLength: 128),
+            scope: try body.optionalString("scope", maxLength: 2_048),
+            audience: try body.optionalString("audience", maxLength: 512),
+            refreshToken: try body.optionalString("refresh_token", maxLength: 512))
+        let method = Self.loginMethod(grantType)
+        do {
+            let response = try tokens.token(tenant: try tenant(request), request: tokenRequest)
+            logins.increment([method, "success"])
+            return try .noStoreJSON(response)
+        } catch let error as ServiceError {
+            logins.increment([method, error.code])
+            throw error
+        }
+    }
+
+    /// RFC 6749 §5.2: a client that authenticated with HTTP Basic gets `WWW-Authenticate` on a 401.
+    static func answeringBasicChallenge(
+        _ request: HTTPRequest, _ body: () throws -> HTTPResponse
+    ) throws -> HTTPResponse {
+        do {
+            return try body()
+        } catch let error as ServiceError {
+            guard case .invalidClient = error,
+                request.headers["Authorization"]?.lowercased().hasPrefix("basic ") == true
+            else { throw error }
+            var challenge = error.httpError
+            challenge.headers["WWW-Authenticate"] = #"Basic realm="sesame""#
+            throw challenge
+        }
     }
 
     static func loginMethod(_ grantType: String) -> String {

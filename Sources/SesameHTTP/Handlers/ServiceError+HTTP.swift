@@ -7,9 +7,9 @@ extension ServiceError: HTTPErrorConvertible {
         case .invalidRequest, .invalidGrant, .unsupportedGrantType, .invalidScope:
             return HTTPError(status: 400, error: code, description: message)
         case .invalidClient:
-            // RFC 6749 §5.2: a 401 for client authentication names the scheme the client may use.
-            return HTTPError(
-                status: 401, error: code, description: message, headers: ["WWW-Authenticate": #"Basic realm="sesame""#])
+            // The Basic challenge is added only for clients that used Basic (OAuthRoutes): sent to a
+            // client that did not, FoundationNetworking's URLSession waits for an auth delegate.
+            return HTTPError(status: 401, error: code, description: message)
         case .invalidToken:
             return HTTPError(
                 status: 401, error: code, description: message,

@@ -113,7 +113,8 @@ struct HostileInputTests {
         let sesame = try InProcessSesame()
         let response = sesame.send(.post, route, body: body)
         expectError(response, 401, "invalid_client")
-        #expect(response.headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
+        // Only a client that authenticated with Basic is challenged (RFC 6749 §5.2).
+        #expect(response.headers["WWW-Authenticate"] == nil)
     }
 
     @Test func confidentialClientNeedsItsSecret() throws {
@@ -144,6 +145,16 @@ struct HostileInputTests {
                 "grant_type=client_credentials&audience=\(audience.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
             contentType: "application/x-www-form-urlencoded", headers: ["Authorization": "Basic \(basic)"])
         #expect(form.status == 200, "\(String(decoding: form.body, as: UTF8.self))")
+    }
+
+    @Test func aFailedBasicAuthenticationIsChallenged() throws {
+        let sesame = try InProcessSesame()
+        let basic = Data("\(sesame.bootstrap.managementClientID):wrong".utf8).base64EncodedString()
+        let response = sesame.send(
+            .post, "/oauth/token", body: "grant_type=client_credentials&audience=x",
+            contentType: "application/x-www-form-urlencoded", headers: ["Authorization": "Basic \(basic)"])
+        expectError(response, 401, "invalid_client")
+        #expect(response.headers["WWW-Authenticate"] == #"Basic realm="sesame""#)
     }
 
     @Test func clientWithoutTheGrantIs403() throws {
