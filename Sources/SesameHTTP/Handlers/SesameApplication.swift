@@ -31,7 +31,7 @@ public final class SesameApplication: Sendable {
         let store: any SesameStore = store is CachingStore ? store : CachingStore(store)
         self.store = store
         self.clock = clock
-        let events = AuthEventRecorder(store: store)
+        let events = AuthEventRecorder(store: store, random: random)
         self.events = events
         let keyRing = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
         let passkeys = PasskeyService(

@@ -1,4 +1,5 @@
 import Foundation
+import SesameCrypto
 import SesameStore
 import Synchronization
 
@@ -6,13 +7,30 @@ import Synchronization
 /// costs no extra synchronous write. The server flushes on a timer and at shutdown.
 public final class AuthEventRecorder: Sendable {
     private let store: any SesameStore
+    private let random: any RandomSource
     private let buffer = Mutex<[AuthEventRecord]>([])
     /// Flush as soon as this many events wait.
     public let batchSize: Int
 
-    public init(store: any SesameStore, batchSize: Int = 256) {
+    public init(store: any SesameStore, random: any RandomSource = SystemRandom(), batchSize: Int = 256) {
         self.store = store
+        self.random = random
         self.batchSize = batchSize
+    }
+
+    /// Queues one event, giving it a fresh id (from the random source, or a UUID if that fails, so
+    /// ids never collide and a batch never fails on a duplicate).
+    public func record(
+        tenantID: String, type: String, method: String, outcome: String, at: Date, clientID: String?,
+        userID: String?, platform: String? = nil
+    ) {
+        let id =
+            (try? random.bytes(count: 12)).map { "evt_" + Identifiers.hex($0) }
+            ?? "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        record(
+            AuthEventRecord(
+                tenantID: tenantID, id: id, at: at, type: type, method: method, outcome: outcome, clientID: clientID,
+                userID: userID, platform: platform))
     }
 
     /// Queues one event.

@@ -29,3 +29,14 @@ enum Identifiers {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension RandomSource {
+    /// `count` random bytes; a failing source is the service's 503, never a crash.
+    func serviceBytes(_ count: Int) throws(ServiceError) -> [UInt8] {
+        do {
+            return try bytes(count: count)
+        } catch {
+            throw .unavailable("the random source failed")
+        }
+    }
+}

@@ -55,11 +55,4 @@ public final class ManagementService: Sendable {
         return (items, try all(fetch).count)
     }
 
-    func randomBytes(_ count: Int) throws(ServiceError) -> [UInt8] {
-        do {
-            return try random.bytes(count: count)
-        } catch {
-            throw .unavailable("the random source failed")
-        }
-    }
 }

@@ -254,21 +254,15 @@ public final class TokenService: Sendable {
     }
 
     private func jti() throws(ServiceError) -> String {
-        do {
-            return Base64URL.encode(try random.bytes(count: 16))
-        } catch {
-            throw .unavailable("the random source failed")
-        }
+        Base64URL.encode(try random.serviceBytes(16))
     }
 
     private func recordEvent(
         _ tenant: TenantRecord, _ type: String, method: String, outcome: String, client: String?, user: String? = nil
     ) {
-        let id = (try? random.bytes(count: 12)).map { "evt_" + Identifiers.hex($0) } ?? "evt_unknown"
         events.record(
-            AuthEventRecord(
-                tenantID: tenant.id, id: id, at: clock.now(), type: type, method: method, outcome: outcome,
-                clientID: client, userID: user))
+            tenantID: tenant.id, type: type, method: method, outcome: outcome, at: clock.now(), clientID: client,
+            userID: user)
     }
 
     // MARK: Revocation, userinfo, bearer tokens

@@ -25,7 +25,7 @@ extension PasskeyService {
             try Self.requireRoom(existing.count, connection)
             return (user, connection, existing)
         }
-        let challenge = try randomBytes(32)
+        let challenge = try random.serviceBytes(32)
         let verification = Self.userVerification(connection)
         let state = RegistrationState(
             challenge: challenge, userHandle: user.userHandle, userVerification: verification,
@@ -82,7 +82,7 @@ extension PasskeyService {
             throw .invalidGrant("passkey registration failed: \(error.message)")
         }
         let passkey = Self.passkeyRecord(
-            verified, id: "passkey|" + Identifiers.hex(try randomBytes(12)), tenant: tenant, userID: user.id, now: now)
+            verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id, now: now)
         try access.write(.durable) { transaction in
             guard try transaction.user(tenantID: tenant.id, id: user.id) != nil else {
                 throw ServiceError.invalidGrant("the user no longer exists")

@@ -64,8 +64,8 @@ public final class PasskeyService: Sendable {
             try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
             return (client, connection, profile)
         }
-        let challenge = try randomBytes(32)
-        let userHandle = try randomBytes(32)
+        let challenge = try random.serviceBytes(32)
+        let userHandle = try random.serviceBytes(32)
         let verification = Self.userVerification(connection)
         let state = RegistrationState(
             challenge: challenge, userHandle: userHandle, userVerification: verification,
@@ -97,7 +97,7 @@ public final class PasskeyService: Sendable {
             let connection = try Self.connection(realm: realm, tenant: tenant, client: client, in: transaction)
             return (client, connection)
         }
-        let challenge = try randomBytes(32)
+        let challenge = try random.serviceBytes(32)
         let verification = Self.userVerification(connection)
         let handle = try sessions.insert(
             AuthSession(
@@ -165,8 +165,8 @@ public final class PasskeyService: Sendable {
             record(tenant, "signup", outcome: "invalid_grant", client: client.id, user: nil, platform: nil, now: now)
             throw .invalidGrant("passkey registration failed: \(error.message)")
         }
-        let userID = "sesame|" + Identifiers.hex(try randomBytes(12))
-        let passkeyID = "passkey|" + Identifiers.hex(try randomBytes(12))
+        let userID = "sesame|" + Identifiers.hex(try random.serviceBytes(12))
+        let passkeyID = "passkey|" + Identifiers.hex(try random.serviceBytes(12))
         let user = UserRecord(
             tenantID: tenant.id, id: userID, connectionID: connection.id, userHandle: state.userHandle,
             profile: profile, userMetadata: metadata, createdAt: now, updatedAt: now, lastLoginAt: now)
@@ -318,22 +318,12 @@ public final class PasskeyService: Sendable {
             attestationFormat: verified.attestation.format, createdAt: now, lastUsedAt: now)
     }
 
-    func randomBytes(_ count: Int) throws(ServiceError) -> [UInt8] {
-        do {
-            return try random.bytes(count: count)
-        } catch {
-            throw .unavailable("the random source failed")
-        }
-    }
-
     func record(
         _ tenant: TenantRecord, _ type: String, outcome: String, client: String?, user: String?, platform: String?,
         now: Date
     ) {
-        let id = (try? random.bytes(count: 12)).map { "evt_" + Identifiers.hex($0) } ?? "evt_unknown"
         events.record(
-            AuthEventRecord(
-                tenantID: tenant.id, id: id, at: now, type: type, method: "passkey", outcome: outcome, clientID: client,
-                userID: user, platform: platform))
+            tenantID: tenant.id, type: type, method: "passkey", outcome: outcome, at: now, clientID: client,
+            userID: user, platform: platform)
     }
 }
