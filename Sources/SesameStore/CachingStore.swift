@@ -35,15 +35,16 @@ public final class CachingStore: SesameStore {
     }
 
     public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try inner.read { transaction in try body(CachedReadTransaction(store: self, inner: transaction)) }
+        try inner.read { transaction in
+            try body(CachingTransaction(inner: transaction, store: self, watcher: nil))
+        }
     }
 
     public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
         let watcher = ConfigurationWriteWatcher()
         defer { if watcher.changed { invalidate() } }
         return try inner.write(durability) { transaction in
-            let result = try body(WatchedWriteTransaction(inner: transaction, watcher: watcher, store: self))
-            return result
+            try body(CachingTransaction(inner: transaction, store: self, watcher: watcher))
         }
     }
 
@@ -78,133 +79,82 @@ private final class ConfigurationWriteWatcher: @unchecked Sendable {  // used by
     var changed = false
 }
 
-/// A read transaction answering configuration lookups from the cache.
-private struct CachedReadTransaction: StoreTransaction {
-    let store: CachingStore
+/// Forwards to the store's transaction. In a read (no watcher), configuration lookups are answered
+/// from the cache; in a write (a watcher), reads go to the store, so they see the transaction's own
+/// changes, and any configuration change marks the cache stale at once and again after commit.
+private struct CachingTransaction: StoreTransaction {
     let inner: any StoreTransaction
+    let store: CachingStore
+    let watcher: ConfigurationWriteWatcher?
+
+    private func touch() {
+        guard let watcher else { return }
+        watcher.changed = true
+        store.invalidate()
+    }
 
     func tenant(id: String) throws -> TenantRecord? {
-        try store.cached(\.tenantsByID, id) { try inner.tenant(id: id) }
+        guard watcher == nil else { return try inner.tenant(id: id) }
+        return try store.cached(\.tenantsByID, id) { try inner.tenant(id: id) }
     }
     func tenant(host: String) throws -> TenantRecord? {
-        try store.cached(\.tenantsByHost, host.lowercased()) { try inner.tenant(host: host) }
+        guard watcher == nil else { return try inner.tenant(host: host) }
+        return try store.cached(\.tenantsByHost, host.lowercased()) { try inner.tenant(host: host) }
     }
     func client(tenantID: String, id: String) throws -> ClientRecord? {
-        try store.cached(\.clients, CachingStore.key(tenantID, id)) { try inner.client(tenantID: tenantID, id: id) }
+        guard watcher == nil else { return try inner.client(tenantID: tenantID, id: id) }
+        return try store.cached(\.clients, CachingStore.key(tenantID, id)) {
+            try inner.client(tenantID: tenantID, id: id)
+        }
     }
     func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
-        try store.cached(\.connectionsByID, CachingStore.key(tenantID, id)) {
+        guard watcher == nil else { return try inner.connection(tenantID: tenantID, id: id) }
+        return try store.cached(\.connectionsByID, CachingStore.key(tenantID, id)) {
             try inner.connection(tenantID: tenantID, id: id)
         }
     }
     func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
-        try store.cached(\.connectionsByName, CachingStore.key(tenantID, name)) {
+        guard watcher == nil else { return try inner.connection(tenantID: tenantID, name: name) }
+        return try store.cached(\.connectionsByName, CachingStore.key(tenantID, name)) {
             try inner.connection(tenantID: tenantID, name: name)
         }
     }
 
     func tenants() throws -> [TenantRecord] { try inner.tenants() }
-    func insertTenant(_ tenant: TenantRecord) throws { try inner.insertTenant(tenant) }
-    func updateTenant(_ tenant: TenantRecord) throws { try inner.updateTenant(tenant) }
+    func insertTenant(_ tenant: TenantRecord) throws {
+        touch()
+        try inner.insertTenant(tenant)
+    }
+    func updateTenant(_ tenant: TenantRecord) throws {
+        touch()
+        try inner.updateTenant(tenant)
+    }
     func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
         try inner.clients(tenantID: tenantID, page: page)
     }
-    func insertClient(_ client: ClientRecord) throws { try inner.insertClient(client) }
-    func updateClient(_ client: ClientRecord) throws { try inner.updateClient(client) }
-    func deleteClient(tenantID: String, id: String) throws { try inner.deleteClient(tenantID: tenantID, id: id) }
-    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
-        try inner.connections(tenantID: tenantID, page: page)
+    func insertClient(_ client: ClientRecord) throws {
+        touch()
+        try inner.insertClient(client)
     }
-    func insertConnection(_ connection: ConnectionRecord) throws { try inner.insertConnection(connection) }
-    func updateConnection(_ connection: ConnectionRecord) throws { try inner.updateConnection(connection) }
-    func deleteConnection(tenantID: String, id: String) throws {
-        try inner.deleteConnection(tenantID: tenantID, id: id)
+    func updateClient(_ client: ClientRecord) throws {
+        touch()
+        try inner.updateClient(client)
     }
-    func user(tenantID: String, id: String) throws -> UserRecord? { try inner.user(tenantID: tenantID, id: id) }
-    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
-        try inner.user(tenantID: tenantID, userHandle: userHandle)
-    }
-    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
-        -> [UserRecord]
-    {
-        try inner.users(
-            tenantID: tenantID, connectionID: connectionID, email: email, phoneNumber: phoneNumber, username: username)
-    }
-    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
-        try inner.users(tenantID: tenantID, query: query, page: page)
-    }
-    func insertUser(_ user: UserRecord) throws { try inner.insertUser(user) }
-    func updateUser(_ user: UserRecord) throws { try inner.updateUser(user) }
-    func deleteUser(tenantID: String, id: String) throws { try inner.deleteUser(tenantID: tenantID, id: id) }
-    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
-        try inner.passkey(tenantID: tenantID, credentialID: credentialID)
-    }
-    func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
-        try inner.passkey(tenantID: tenantID, id: id)
-    }
-    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
-        try inner.passkeys(tenantID: tenantID, userID: userID)
-    }
-    func insertPasskey(_ passkey: PasskeyRecord) throws { try inner.insertPasskey(passkey) }
-    func updatePasskey(_ passkey: PasskeyRecord) throws { try inner.updatePasskey(passkey) }
-    func deletePasskey(tenantID: String, id: String) throws { try inner.deletePasskey(tenantID: tenantID, id: id) }
-    func signingKeys(tenantID: String) throws -> [SigningKeyRecord] { try inner.signingKeys(tenantID: tenantID) }
-    func insertSigningKey(_ key: SigningKeyRecord) throws { try inner.insertSigningKey(key) }
-    func updateSigningKey(_ key: SigningKeyRecord) throws { try inner.updateSigningKey(key) }
-    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
-        try inner.refreshToken(tenantID: tenantID, tokenHash: tokenHash)
-    }
-    func insertRefreshToken(_ token: RefreshTokenRecord) throws { try inner.insertRefreshToken(token) }
-    func updateRefreshToken(_ token: RefreshTokenRecord) throws { try inner.updateRefreshToken(token) }
-    func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
-        try inner.revokeRefreshTokenFamily(tenantID: tenantID, familyID: familyID, at: at)
-    }
-    func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
-        try inner.revokeRefreshTokens(tenantID: tenantID, userID: userID, at: at)
-    }
-    func insertAuthEvents(_ events: [AuthEventRecord]) throws { try inner.insertAuthEvents(events) }
-    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
-        try inner.authEvents(tenantID: tenantID, since: since, limit: limit)
-    }
-}
-
-/// A write transaction: reads go to the store (transactional), configuration changes invalidate.
-private struct WatchedWriteTransaction: StoreTransaction {
-    let inner: any StoreTransaction
-    let watcher: ConfigurationWriteWatcher
-    let store: CachingStore
-
-    /// Marks the cache stale at once (readers stop trusting it) and again after commit.
-    private func touch() {
-        watcher.changed = true
-        store.invalidate()
-    }
-
-    func tenant(id: String) throws -> TenantRecord? { try inner.tenant(id: id) }
-    func tenant(host: String) throws -> TenantRecord? { try inner.tenant(host: host) }
-    func tenants() throws -> [TenantRecord] { try inner.tenants() }
-    func insertTenant(_ tenant: TenantRecord) throws { touch(); try inner.insertTenant(tenant) }
-    func updateTenant(_ tenant: TenantRecord) throws { touch(); try inner.updateTenant(tenant) }
-    func client(tenantID: String, id: String) throws -> ClientRecord? { try inner.client(tenantID: tenantID, id: id) }
-    func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
-        try inner.clients(tenantID: tenantID, page: page)
-    }
-    func insertClient(_ client: ClientRecord) throws { touch(); try inner.insertClient(client) }
-    func updateClient(_ client: ClientRecord) throws { touch(); try inner.updateClient(client) }
     func deleteClient(tenantID: String, id: String) throws {
-        touch(); try inner.deleteClient(tenantID: tenantID, id: id)
-    }
-    func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
-        try inner.connection(tenantID: tenantID, id: id)
-    }
-    func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
-        try inner.connection(tenantID: tenantID, name: name)
+        touch()
+        try inner.deleteClient(tenantID: tenantID, id: id)
     }
     func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
         try inner.connections(tenantID: tenantID, page: page)
     }
-    func insertConnection(_ connection: ConnectionRecord) throws { touch(); try inner.insertConnection(connection) }
-    func updateConnection(_ connection: ConnectionRecord) throws { touch(); try inner.updateConnection(connection) }
+    func insertConnection(_ connection: ConnectionRecord) throws {
+        touch()
+        try inner.insertConnection(connection)
+    }
+    func updateConnection(_ connection: ConnectionRecord) throws {
+        touch()
+        try inner.updateConnection(connection)
+    }
     func deleteConnection(tenantID: String, id: String) throws {
         touch()
         try inner.deleteConnection(tenantID: tenantID, id: id)
