@@ -39,6 +39,18 @@ public struct Page: Sendable, Hashable {
         self.offset = max(0, offset)
         self.limit = min(max(1, limit), 100)
     }
+
+    /// Every record a paged query returns, fetched page by page (for totals and whole-tenant scans).
+    public static func all<T>(_ fetch: (Page) throws -> [T]) throws -> [T] {
+        var all: [T] = []
+        var offset = 0
+        while true {
+            let page = try fetch(Page(offset: offset, limit: 100))
+            all += page
+            if page.count < 100 { return all }
+            offset += 100
+        }
+    }
 }
 
 /// The storage behind Sesame. Synchronous: handlers run on the HTTP server's worker threads.

@@ -97,14 +97,7 @@ extension SesameApplication {
     func allClients(_ tenant: TenantRecord) throws -> [ClientRecord] {
         do {
             return try store.read { transaction in
-                var all: [ClientRecord] = []
-                var offset = 0
-                while true {
-                    let page = try transaction.clients(tenantID: tenant.id, page: Page(offset: offset, limit: 100))
-                    all += page
-                    if page.count < 100 { return all }
-                    offset += 100
-                }
+                try Page.all { try transaction.clients(tenantID: tenant.id, page: $0) }
             }
         } catch {
             throw ServiceError.unavailable("the store is unavailable")

@@ -40,7 +40,7 @@ extension ManagementService {
     ) throws(ServiceError) -> [ManagedClientGrant] {
         try caller.require(.readClientGrants)
         let clients = try access.read { transaction in
-            try Self.all { try transaction.clients(tenantID: caller.tenant.id, page: $0) }
+            try Page.all { try transaction.clients(tenantID: caller.tenant.id, page: $0) }
         }
         return clients.filter { clientID == nil || $0.id == clientID }.flatMap { client in
             client.grants.filter { audience == nil || $0.audience == audience }.map {
@@ -113,7 +113,7 @@ extension ManagementService {
     static func findGrant(
         _ id: String, tenant: TenantRecord, in transaction: any StoreTransaction
     ) throws -> (ClientRecord, Int) {
-        let clients = try all { try transaction.clients(tenantID: tenant.id, page: $0) }
+        let clients = try Page.all { try transaction.clients(tenantID: tenant.id, page: $0) }
         for client in clients {
             if let index = client.grants.firstIndex(where: {
                 ManagedClientGrant.id(clientID: client.id, audience: $0.audience) == id

@@ -86,7 +86,7 @@ extension ManagementService {
                 throw ServiceError.conflict(
                     "this is the tenant's default connection; make another the default (PATCH /tenant/settings) first")
             }
-            let users = try Self.all { try transaction.users(tenantID: caller.tenant.id, query: nil, page: $0) }
+            let users = try Page.all { try transaction.users(tenantID: caller.tenant.id, query: nil, page: $0) }
             for user in users where user.connectionID == connection.id {
                 try transaction.deleteUser(tenantID: caller.tenant.id, id: user.id)
             }

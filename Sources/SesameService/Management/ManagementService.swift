@@ -34,25 +34,13 @@ public final class ManagementService: Sendable {
 
     // MARK: Shared helpers
 
-    /// Every record a paged store query returns, page by page (for totals and scans).
-    static func all<T>(_ fetch: (Page) throws -> [T]) throws -> [T] {
-        var all: [T] = []
-        var offset = 0
-        while true {
-            let page = try fetch(Page(offset: offset, limit: 100))
-            all += page
-            if page.count < 100 { return all }
-            offset += 100
-        }
-    }
-
     /// One page of a list, with the total when asked for (Auth0's `include_totals`).
     static func page<T>(
         _ request: ListRequest, _ fetch: (Page) throws -> [T]
     ) throws -> (items: [T], total: Int?) {
         let items = try fetch(Page(offset: request.page * request.perPage, limit: request.perPage))
         guard request.includeTotals else { return (items, nil) }
-        return (items, try all(fetch).count)
+        return (items, try Page.all(fetch).count)
     }
 
 }
