@@ -10,6 +10,10 @@ public struct CollectedClientData: Sendable, Hashable {
     public var crossOrigin: Bool?
     /// The top-level origin for cross-origin ceremonies; nil when absent.
     public var topOrigin: String?
+    /// `tokenBinding.status` when the client sent a tokenBinding object (WebAuthn Level 2; Level 3
+    /// dropped the member). A non-object value (some old browsers sent the string "unused") is
+    /// ignored; an object without a string status reads as "(missing)", which the verifier refuses.
+    public var tokenBindingStatus: String?
     /// The exact JSON bytes (hashed into the signature).
     public var raw: [UInt8]
 
@@ -53,6 +57,9 @@ public struct CollectedClientData: Sendable, Hashable {
         self.origin = origin
         self.crossOrigin = crossOrigin
         self.topOrigin = topOrigin
+        if let tokenBinding = document["tokenBinding"], case .object = tokenBinding {
+            self.tokenBindingStatus = tokenBinding["status"]?.stringValue ?? "(missing)"
+        }
         self.raw = json
     }
 
