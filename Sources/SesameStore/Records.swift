@@ -432,7 +432,8 @@ public struct AuthEventRecord: Sendable, Hashable, Codable {
     public var outcome: String
     public var clientID: String?
     public var userID: String?
-    /// "ios", "android", "web" or "unknown" (from the origin the ceremony used).
+    /// "android", "web", or "ios_or_web" for `https://<rpId>` (an iOS app and the site itself share
+    /// that origin), from the origin the ceremony used; nil when the ceremony failed before it.
     public var platform: String?
     public init(
         tenantID: String, id: String, at: Date, type: String, method: String, outcome: String, clientID: String? = nil,
