@@ -49,6 +49,8 @@ bench: deps
 	@$(BENCH_VENV)/bin/python -c "import webauthn" 2>/dev/null || $(BENCH_VENV)/bin/pip install -q "webauthn==3.0.1"
 	SESAME_BENCH_PYTHON=$(BENCH_VENV)/bin/python SESAME_BENCH_PY_SCRIPT=Benchmarks/py_webauthn_bench.py \
 		./.build/release/sesame-bench
+	$(SWIFT) build -c release --product sesame-bench-limits
+	./.build/release/sesame-bench-limits
 	./scripts/load-bench.sh
 
 format:

@@ -65,6 +65,10 @@ let package = Package(
         // Micro-benchmarks (`make bench`), built in release mode.
         .executableTarget(
             name: "sesame-bench", dependencies: ["WebAuthn", "SesameCrypto", "COpenSSL"], path: "Benchmarks/sesame-bench"),
+        // Hostile input against a benign baseline (`make bench`): request bodies, pending ceremonies.
+        .executableTarget(
+            name: "sesame-bench-limits", dependencies: ["SesameHTTP", "SesameService", "SesameStore", "SesameCrypto"],
+            path: "Benchmarks/sesame-bench-limits"),
         // Load generator (`scripts/load-bench.sh`): full logins against a release `sesame serve`.
         .executableTarget(
             name: "sesame-loadgen", dependencies: ["SesameSoftwareAuthenticator", "SesameCrypto"],

@@ -74,6 +74,40 @@ struct JSONReaderTests {
         }
     }
 
+    /// Audit item 1: duplicate detection compared every member with every other, so a 64 KiB body
+    /// of distinct names cost hundreds of milliseconds. Objects are now capped and checked through a set.
+    @Test func capsMembersPerObject() throws {
+        func object(_ count: Int) -> [UInt8] {
+            Array(("{" + (0..<count).map { "\"m\($0)\":0" }.joined(separator: ",") + "}").utf8)
+        }
+        let largest = try JSONReader.parse(object(JSONReader.maxMembers))
+        guard case .object(let members) = largest else { throw WebAuthnError(.malformed, "not an object") }
+        #expect(members.count == JSONReader.maxMembers)
+        let error = #expect(throws: WebAuthnError.self) { try JSONReader.parse(object(JSONReader.maxMembers + 1)) }
+        #expect(error?.message.contains("more than \(JSONReader.maxMembers) members") == true)
+        // A 64 KiB document of distinct member names stops at the cap.
+        #expect(throws: WebAuthnError.self) { try JSONReader.parse(object(6_000)) }
+    }
+
+    @Test(arguments: [1, 15, 16, 17, 100, 255])
+    func findsDuplicatesAtEverySize(_ count: Int) throws {
+        // The duplicate repeats the first member, after `count` distinct ones: before and after the
+        // switch from scanning to a set.
+        let members = (0..<count).map { "\"m\($0)\":0" } + [#""m0":1"#]
+        let error = #expect(throws: WebAuthnError.self) {
+            try JSONReader.parse(Array(("{" + members.joined(separator: ",") + "}").utf8))
+        }
+        #expect(error?.message.contains("duplicate member \"m0\"") == true)
+    }
+
+    @Test func quotesAtMost64CharactersOfADuplicateName() throws {
+        let name = String(repeating: "n", count: 1_000)
+        let error = #expect(throws: WebAuthnError.self) {
+            try JSONReader.parse(Array(#"{"\#(name)":1,"\#(name)":2}"#.utf8))
+        }
+        #expect((error?.message.utf8.count ?? .max) < 200)
+    }
+
     @Test func truncationsNeverCrash() throws {
         let document = Array(
             #"{"id":"AAAA","response":{"clientDataJSON":"e30","x":[1,2,{"y":"\u00e9"}]},"n":-1.5e-3}"#.utf8)

@@ -7,6 +7,8 @@ import WebAuthn
 /// of its field (`mobile.android.sha256_cert_fingerprints[0]`), and JSON `null` told apart from
 /// absence for PATCH.
 struct APIBody {
+    /// The most fields an urlencoded form body may have (the OAuth endpoints read fewer than 15).
+    static let maxFormFields = 64
     private let members: [JSONMember]
     private let path: String
 
@@ -18,7 +20,7 @@ struct APIBody {
         }
         let value: JSONValue
         do {
-            value = try JSONReader.parse(request.body)
+            value = try JSONReader.parse(request.body, limits: .requestBody)
         } catch {
             throw ServiceError.invalidRequest("the body is not valid JSON: \(error.message)")
         }
@@ -40,28 +42,34 @@ struct APIBody {
         }
     }
 
+    /// Reads the form byte by byte (splitting and percent-decoding in one linear pass each).
     private static func form(_ body: [UInt8]) throws -> APIBody {
-        guard let text = String(validating: body, as: UTF8.self) else {
+        guard String(validating: body, as: UTF8.self) != nil else {
             throw ServiceError.invalidRequest("the form body is not valid UTF-8")
         }
         var members: [JSONMember] = []
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decodeFormComponent(parts[0]),
-                let value = decodeFormComponent(parts.count > 1 ? parts[1] : "")
+        var names = Set<String>()
+        var start = body.startIndex
+        while start < body.endIndex {
+            let end = body[start...].firstIndex(of: UInt8(ascii: "&")) ?? body.endIndex
+            let pair = body[start..<end]
+            start = end + 1
+            if pair.isEmpty { continue }
+            guard members.count < maxFormFields else {
+                throw ServiceError.invalidRequest("the form body has more than \(maxFormFields) fields")
+            }
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentDecoding.decode(parts[0], plusAsSpace: true),
+                let value = PercentDecoding.decode(parts.count > 1 ? parts[1] : [], plusAsSpace: true)
             else {
                 throw ServiceError.invalidRequest("the form body has a malformed percent-escape")
             }
-            guard !members.contains(where: { $0.name == name }) else {
+            guard names.insert(name).inserted else {
                 throw ServiceError.invalidRequest("\(name.prefix(64)) is given twice")
             }
             members.append(JSONMember(name: name, value: .string(value)))
         }
         return APIBody(members: members, path: "")
-    }
-
-    private static func decodeFormComponent(_ component: Substring) -> String? {
-        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     private init(members: [JSONMember], path: String) {

@@ -6,7 +6,7 @@ import WebAuthn
 
 extension SesameApplication {
     func addDiscoveryRoutes(to router: inout Router) {
-        router.get("/.well-known/openid-configuration") { [self] request, _ in
+        router.get("/.well-known/openid-configuration", limitedBy: limiter(.pages)) { [self] request, _ in
             let tenant = try tenant(request)
             let issuer = TokenService.issuer(tenant)
             let configuration: KeyValuePairs<String, JSONValue> = [
@@ -37,7 +37,7 @@ extension SesameApplication {
             return .json(bytes: JSONValue.document(configuration).serialized)
         }
 
-        router.get("/.well-known/jwks.json") { [self] request, _ in
+        router.get("/.well-known/jwks.json", limitedBy: limiter(.pages)) { [self] request, _ in
             let tenant = try tenant(request)
             do {
                 return try .json(tokens.keyRing.jwks(tenantID: tenant.id))
@@ -53,11 +53,12 @@ extension SesameApplication {
             let document = JSONValue.document(["webcredentials": .document(["apps": .strings(apps)])])
             return .json(bytes: document.serialized)
         }
-        router.get("/.well-known/apple-app-site-association", handler: appleAppSiteAssociation)
-        router.get("/apple-app-site-association", handler: appleAppSiteAssociation)
+        router.get(
+            "/.well-known/apple-app-site-association", limitedBy: limiter(.pages), handler: appleAppSiteAssociation)
+        router.get("/apple-app-site-association", limitedBy: limiter(.pages), handler: appleAppSiteAssociation)
 
         // Digital Asset Links with the relation Credential Manager checks for passkeys.
-        router.get("/.well-known/assetlinks.json") { [self] request, _ in
+        router.get("/.well-known/assetlinks.json", limitedBy: limiter(.pages)) { [self] request, _ in
             let clients = try allClients(try tenant(request))
             let statements: [JSONValue] = clients.compactMap { client in
                 guard let android = client.android else { return nil }
@@ -75,7 +76,7 @@ extension SesameApplication {
         }
 
         // WebAuthn related origins (Level 3 §5.11.1), only when the tenant lists some.
-        router.get("/.well-known/webauthn") { [self] request, _ in
+        router.get("/.well-known/webauthn", limitedBy: limiter(.pages)) { [self] request, _ in
             let tenant = try tenant(request)
             guard !tenant.relatedOrigins.isEmpty else {
                 throw ServiceError.notFound("this tenant lists no related origins")
@@ -84,7 +85,7 @@ extension SesameApplication {
         }
 
         // W3C passkey endpoints: where a password manager can send a user to enroll or manage passkeys.
-        router.get("/.well-known/passkey-endpoints") { [self] request, _ in
+        router.get("/.well-known/passkey-endpoints", limitedBy: limiter(.pages)) { [self] request, _ in
             let issuer = TokenService.issuer(try tenant(request))
             let document = JSONValue.document([
                 "enroll": .string(issuer + "account/passkeys/enroll"), "manage": .string(issuer + "account/passkeys"),

@@ -4,12 +4,12 @@ import SesameWire
 
 extension SesameApplication {
     func addOAuthRoutes(to router: inout Router) {
-        router.post("/oauth/token") { [self] request, _ in
+        router.post("/oauth/token", limitedBy: limiter(.tokens)) { [self] request, _ in
             try Self.answeringBasicChallenge(request) { try token(request) }
         }
 
         // RFC 7009.
-        router.post("/oauth/revoke") { [self] request, _ in
+        router.post("/oauth/revoke", limitedBy: limiter(.tokens)) { [self] request, _ in
             try Self.answeringBasicChallenge(request) {
                 let body = try APIBody.jsonOrForm(request)
                 try body.allowOnly(["client_id", "client_secret", "token", "token_type_hint"])
@@ -25,8 +25,8 @@ extension SesameApplication {
                 tenant: try tenant(request), authorization: request.headers["Authorization"])
             return try .noStoreJSON(claims)
         }
-        router.get("/userinfo", handler: userInfo)
-        router.post("/userinfo", handler: userInfo)
+        router.get("/userinfo", limitedBy: limiter(.tokens), handler: userInfo)
+        router.post("/userinfo", limitedBy: limiter(.tokens), handler: userInfo)
     }
 
     /// `POST /oauth/token`.

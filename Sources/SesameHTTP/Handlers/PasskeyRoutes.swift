@@ -8,49 +8,45 @@ extension SesameApplication {
 
     func addPasskeyRoutes(to router: inout Router) {
         // API.md §1: signup challenge.
-        router.post(
-            "/passkey/register",
-            handler: limited { [self] request, _ in
-                let body = try APIBody.json(request)
-                try body.allowOnly([
-                    "client_id", "client_secret", "realm", "organization", "user_profile", "user_metadata",
-                ])
-                if body.has("organization") {
-                    throw ServiceError.invalidRequest("organization is not supported")
-                }
-                guard let profile = try body.object("user_profile") else {
-                    throw ServiceError.invalidRequest("user_profile is required")
-                }
-                try profile.allowOnly(Self.profileFields)
-                let input = SignupProfileInput(
-                    email: try profile.optionalString("email", maxLength: 254),
-                    phoneNumber: try profile.optionalString("phone_number", maxLength: 16),
-                    username: try profile.optionalString("username", maxLength: 128),
-                    name: try profile.optionalString("name"),
-                    givenName: try profile.optionalString("given_name"),
-                    familyName: try profile.optionalString("family_name"),
-                    nickname: try profile.optionalString("nickname"), picture: try profile.optionalString("picture"))
-                let metadata = try body.object("user_metadata")?.stringMap() ?? [:]
-                let result = try passkeys.beginSignup(
-                    tenant: try tenant(request), credentials: try clientCredentials(body, request),
-                    realm: try body.optionalString("realm", maxLength: 128), profile: input, metadata: metadata)
-                return try .noStoreJSON(result)
-            })
+        router.post("/passkey/register", limitedBy: limiter(.ceremonies)) { [self] request, _ in
+            let body = try APIBody.json(request)
+            try body.allowOnly([
+                "client_id", "client_secret", "realm", "organization", "user_profile", "user_metadata",
+            ])
+            if body.has("organization") {
+                throw ServiceError.invalidRequest("organization is not supported")
+            }
+            guard let profile = try body.object("user_profile") else {
+                throw ServiceError.invalidRequest("user_profile is required")
+            }
+            try profile.allowOnly(Self.profileFields)
+            let input = SignupProfileInput(
+                email: try profile.optionalString("email", maxLength: 254),
+                phoneNumber: try profile.optionalString("phone_number", maxLength: 16),
+                username: try profile.optionalString("username", maxLength: 128),
+                name: try profile.optionalString("name"),
+                givenName: try profile.optionalString("given_name"),
+                familyName: try profile.optionalString("family_name"),
+                nickname: try profile.optionalString("nickname"), picture: try profile.optionalString("picture"))
+            let metadata = try body.object("user_metadata")?.stringMap() ?? [:]
+            let result = try passkeys.beginSignup(
+                tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                realm: try body.optionalString("realm", maxLength: 128), profile: input, metadata: metadata)
+            return try .noStoreJSON(result)
+        }
 
         // API.md §1: login challenge.
-        router.post(
-            "/passkey/challenge",
-            handler: limited { [self] request, _ in
-                let body = try APIBody.json(request)
-                try body.allowOnly(["client_id", "client_secret", "realm", "organization"])
-                if body.has("organization") {
-                    throw ServiceError.invalidRequest("organization is not supported")
-                }
-                let result = try passkeys.beginLogin(
-                    tenant: try tenant(request), credentials: try clientCredentials(body, request),
-                    realm: try body.optionalString("realm", maxLength: 128))
-                return try .noStoreJSON(result)
-            })
+        router.post("/passkey/challenge", limitedBy: limiter(.ceremonies)) { [self] request, _ in
+            let body = try APIBody.json(request)
+            try body.allowOnly(["client_id", "client_secret", "realm", "organization"])
+            if body.has("organization") {
+                throw ServiceError.invalidRequest("organization is not supported")
+            }
+            let result = try passkeys.beginLogin(
+                tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                realm: try body.optionalString("realm", maxLength: 128))
+            return try .noStoreJSON(result)
+        }
     }
 
     /// `client_id`/`client_secret` from the body, or HTTP Basic (RFC 6749 §2.3.1); not both.

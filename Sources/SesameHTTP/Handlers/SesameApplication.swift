@@ -15,11 +15,12 @@ public final class SesameApplication: Sendable {
     public let myAccount: MyAccountService
     public let events: AuthEventRecorder
     public let metrics: Metrics
-    /// Per-IP limit of the challenge endpoints (nil: off).
-    public let challengeLimiter: RateLimiter?
+    /// Per-client-address limits of the routes anyone can call without a token (nil: off).
+    public let rateLimits: PublicRateLimits?
     let logins: CounterFamily
 
-    /// - Parameter rateLimitPerMinute: challenge requests per client IP per minute; 0 turns it off.
+    /// - Parameter rateLimitPerMinute: requests per client address per minute in each group of
+    ///   public routes (`PublicRouteGroup`); 0 turns the limits off.
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
@@ -44,8 +45,7 @@ public final class SesameApplication: Sendable {
         self.management = ManagementService(store: store, clock: clock, random: random, tokens: tokens)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
         self.metrics = metrics
-        self.challengeLimiter =
-            rateLimitPerMinute > 0 ? RateLimiter(requestsPerMinute: rateLimitPerMinute) : nil
+        self.rateLimits = rateLimitPerMinute > 0 ? PublicRateLimits(requestsPerMinute: rateLimitPerMinute) : nil
         self.logins = metrics.counter(
             "sesame_logins_total", help: "Token grants by grant type and outcome.", labels: ["method", "outcome"])
     }
@@ -85,11 +85,8 @@ public final class SesameApplication: Sendable {
         return router
     }
 
-    /// Wraps a challenge handler in the per-IP limit.
-    func limited(_ handler: @escaping HTTPHandler) -> HTTPHandler {
-        guard let limiter = challengeLimiter else { return handler }
-        return limiter.limiting(handler)
-    }
+    /// The per-address limiter of a group of public routes (nil when limits are off).
+    func limiter(_ group: PublicRouteGroup) -> RateLimiter? { rateLimits?.limiter(group) }
 }
 
 extension HTTPResponse {

@@ -5,7 +5,7 @@ import SesameWire
 
 extension SesameApplication {
     func addSystemRoutes(to router: inout Router) {
-        router.get("/") { [self] request, _ in
+        router.get("/", limitedBy: limiter(.pages)) { [self] request, _ in
             let tenant = try? tenant(request)
             let demoClient = try tenant.flatMap { tenant in
                 try allClients(tenant).first {
@@ -19,7 +19,7 @@ extension SesameApplication {
             return response
         }
 
-        router.get("/healthz") { [self] _, _ in
+        router.get("/healthz", limitedBy: limiter(.pages)) { [self] _, _ in
             do {
                 _ = try store.read { try $0.tenants().count }
             } catch {
@@ -28,7 +28,7 @@ extension SesameApplication {
             return .json(bytes: Array(#"{"status":"ok"}"#.utf8))
         }
 
-        router.get("/metrics") { [self] _, _ in
+        router.get("/metrics", limitedBy: limiter(.pages)) { [self] _, _ in
             metrics.response()
         }
     }

@@ -41,6 +41,17 @@ public struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
         return IPAddressRange.mask(bytes, prefix: prefixLength) == network
     }
 
+    /// The key per-client limits count under: an IPv4 address (also when IPv4-mapped) as itself,
+    /// an IPv6 address as its /64 (one subscriber usually holds a whole /64), anything else as given.
+    public static func clientKey(_ address: String) -> String {
+        guard var bytes = parseAddress(address) else { return address }
+        if bytes.count == 16, bytes.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255]) {
+            bytes = Array(bytes.suffix(4))
+        }
+        if bytes.count == 4 { return format(bytes) ?? address }
+        return (format(mask(bytes, prefix: 64)) ?? address) + "/64"
+    }
+
     /// The 4 or 16 bytes of a textual IPv4/IPv6 address (brackets and a zone id are tolerated), or nil.
     static func parseAddress(_ text: String) -> [UInt8]? {
         var text = text.trimmingASCIIWhitespace()

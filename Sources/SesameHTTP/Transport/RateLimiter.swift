@@ -64,10 +64,11 @@ public final class RateLimiter: Sendable {
         }
     }
 
-    /// Wraps a handler so each request first spends a token keyed by the client IP.
+    /// Wraps a handler so each request first spends a token keyed by the client's address
+    /// (`IPAddressRange.clientKey`: an IPv4 address, or an IPv6 /64).
     public func limiting(_ handler: @escaping HTTPHandler) -> HTTPHandler {
         { request, context in
-            try self.check(context.clientIP.isEmpty ? request.clientIP : context.clientIP)
+            try self.check(IPAddressRange.clientKey(context.clientIP.isEmpty ? request.clientIP : context.clientIP))
             return try handler(request, context)
         }
     }

@@ -49,16 +49,48 @@ public struct JSONMember: Sendable, Hashable {
 ///
 /// Strictness: RFC 8259 grammar only (no comments, no trailing commas, no leading zeros, no
 /// NaN), valid UTF-8 everywhere, escapes checked (a lone surrogate is an error), duplicate member
-/// names rejected, nesting at most `maxDepth`, and nothing but whitespace after the value.
+/// names rejected, and nothing but whitespace after the value. `Limits` bound the nesting, the
+/// members of one object and the values of the whole document. Every check is linear in the
+/// input, so a hostile document costs about what a benign one of the same size does.
 public struct JSONReader {
-    public static let maxDepth = 32
+    /// How much structure a document may have.
+    public struct Limits: Sendable, Hashable {
+        /// The deepest nesting of objects and arrays.
+        public var maxDepth: Int
+        /// The most members one object may have.
+        public var maxMembers: Int
+        /// The most values (of any kind, at any depth) in the whole document.
+        public var maxValues: Int
+
+        /// Limits with every field given.
+        public init(maxDepth: Int, maxMembers: Int, maxValues: Int) {
+            self.maxDepth = maxDepth
+            self.maxMembers = maxMembers
+            self.maxValues = maxValues
+        }
+
+        /// For the documents WebAuthn exchanges (credential JSON, clientDataJSON).
+        public static let standard = Limits(maxDepth: 32, maxMembers: 256, maxValues: 16_384)
+        /// For API request bodies: no Sesame route reads deeper than 6 levels or more than
+        /// about 1,100 values (a connection's 1,000 `enabled_clients`).
+        public static let requestBody = Limits(maxDepth: 10, maxMembers: 256, maxValues: 2_048)
+    }
+
+    /// The standard limits' nesting depth.
+    public static let maxDepth = Limits.standard.maxDepth
+    /// The standard limits' members per object.
+    public static let maxMembers = Limits.standard.maxMembers
+    /// Objects with more members than this find duplicates through a set instead of a scan.
+    static let linearScanLimit = 16
 
     private let bytes: [UInt8]
+    private let limits: Limits
     private var index = 0
+    private var values = 0
 
-    /// Parses one JSON document.
-    public static func parse(_ bytes: [UInt8]) throws(WebAuthnError) -> JSONValue {
-        var reader = JSONReader(bytes: bytes)
+    /// Parses one JSON document within `limits`.
+    public static func parse(_ bytes: [UInt8], limits: Limits = .standard) throws(WebAuthnError) -> JSONValue {
+        var reader = JSONReader(bytes: bytes, limits: limits)
         reader.skipWhitespace()
         let value = try reader.readValue(depth: 0)
         reader.skipWhitespace()
@@ -66,8 +98,9 @@ public struct JSONReader {
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], limits: Limits) {
         self.bytes = bytes
+        self.limits = limits
     }
 
     private func error(_ message: String) -> WebAuthnError {
@@ -85,6 +118,8 @@ public struct JSONReader {
 
     private mutating func readValue(depth: Int) throws(WebAuthnError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input") }
+        values += 1
+        guard values <= limits.maxValues else { throw error("the document has more than \(limits.maxValues) values") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
         case UInt8(ascii: "["): return try readArray(depth: depth + 1)
@@ -113,9 +148,12 @@ public struct JSONReader {
     }
 
     private mutating func readObject(depth: Int) throws(WebAuthnError) -> JSONValue {
-        guard depth <= JSONReader.maxDepth else { throw error("nesting deeper than \(JSONReader.maxDepth)") }
+        guard depth <= limits.maxDepth else { throw error("nesting deeper than \(limits.maxDepth)") }
         index += 1  // {
         var members: [JSONMember] = []
+        // Small objects (all real ones) scan for duplicates; larger ones keep a set, so a body of
+        // thousands of distinct names costs linear time, not quadratic.
+        var names: Set<String>?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -126,9 +164,22 @@ public struct JSONReader {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a member name")
             }
+            guard members.count < limits.maxMembers else {
+                throw error("an object has more than \(limits.maxMembers) members")
+            }
             let name = try readString()
-            if members.contains(where: { $0.name == name }) {
-                throw error("duplicate member \"\(name)\"")
+            let duplicate: Bool
+            if let insertion = names?.insert(name) {
+                duplicate = !insertion.inserted
+            } else if members.count < JSONReader.linearScanLimit {
+                duplicate = members.contains(where: { $0.name == name })
+            } else {
+                var seen = Set(members.map(\.name))
+                duplicate = !seen.insert(name).inserted
+                names = seen
+            }
+            if duplicate {
+                throw error("duplicate member \"\(name.prefix(64))\"")
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -149,7 +200,7 @@ public struct JSONReader {
     }
 
     private mutating func readArray(depth: Int) throws(WebAuthnError) -> JSONValue {
-        guard depth <= JSONReader.maxDepth else { throw error("nesting deeper than \(JSONReader.maxDepth)") }
+        guard depth <= limits.maxDepth else { throw error("nesting deeper than \(limits.maxDepth)") }
         index += 1  // [
         var values: [JSONValue] = []
         skipWhitespace()
@@ -238,7 +289,7 @@ public struct JSONReader {
                     throw error("unpaired surrogate in \\u escape")
                 }
                 guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-                output.append(contentsOf: Array(String(Character(unicode)).utf8))
+                UTF8.encode(unicode) { output.append($0) }
             default:
                 throw error("invalid escape")
             }

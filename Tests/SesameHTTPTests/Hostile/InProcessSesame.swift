@@ -16,9 +16,9 @@ final class InProcessSesame: @unchecked Sendable {  // immutable after init
     let host = "login.example.test"
     var origin: String { "https://\(host)" }
 
-    init() throws {
+    init(rateLimitPerMinute: Int = 0) throws {
         application = SesameApplication(
-            store: store, masterKey: try MasterKey.generate(), clock: clock, rateLimitPerMinute: 0)
+            store: store, masterKey: try MasterKey.generate(), clock: clock, rateLimitPerMinute: rateLimitPerMinute)
         router = application.router()
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: "https://login.example.test", random: SystemRandom(), now: clock.now())

@@ -1,0 +1,71 @@
+import Foundation
+import SesameHTTP
+import Testing
+
+/// Audit item 1: only the challenge endpoints were rate limited, so anyone could spend the
+/// server's CPU on `/oauth/token`. Every route that needs no access token now spends a token of
+/// its group's per-address budget first.
+@Suite("Audit 1: every public route is rate limited")
+struct PublicRateLimitTests {
+    /// Routes that need no access token: everything but the Management and My Account APIs.
+    static func publicPatterns() throws -> [String] {
+        try InProcessSesame().router.patterns.filter { !$0.hasPrefix("/api/v2/") && !$0.hasPrefix("/me/v1/") }
+    }
+
+    @Test func thePublicRoutesAreTheExpectedOnes() throws {
+        // A new public route must be added here, and so be covered by the test below.
+        #expect(
+            Set(try Self.publicPatterns()) == [
+                "/", "/healthz", "/metrics", "/passkey/register", "/passkey/challenge", "/oauth/token",
+                "/oauth/revoke", "/userinfo", "/.well-known/openid-configuration", "/.well-known/jwks.json",
+                "/.well-known/apple-app-site-association", "/apple-app-site-association",
+                "/.well-known/assetlinks.json", "/.well-known/webauthn", "/.well-known/passkey-endpoints",
+            ])
+    }
+
+    @Test(arguments: try publicPatterns())
+    func answers429OnceTheAddressHasSpentItsBudget(pattern: String) throws {
+        let sesame = try InProcessSesame(rateLimitPerMinute: 2)
+        let method: HTTPMethod =
+            sesame.send(.get, pattern).status == 405 ? .post : .get
+        // The probe above spent one token (405 is answered by the router before any handler, so
+        // it spends nothing); spend the budget, then one more.
+        var statuses: [Int] = []
+        for _ in 0..<3 {
+            statuses.append(sesame.send(method, pattern, body: method == .post ? "{}" : nil).status)
+        }
+        let limited = statuses.filter { $0 == 429 }.count
+        #expect(limited >= 1, "\(pattern): \(statuses)")
+        #expect(statuses.first != 429, "\(pattern): \(statuses)")
+        let response = sesame.send(method, pattern, body: method == .post ? "{}" : nil)
+        #expect(response.status == 429)
+        #expect(InProcessSesame.json(response)["error"] as? String == "too_many_requests")
+        #expect(Int(response.headers["Retry-After"] ?? "") ?? 0 >= 1)
+    }
+
+    @Test func groupsHaveSeparateBudgets() throws {
+        let sesame = try InProcessSesame(rateLimitPerMinute: 1)
+        #expect(sesame.send(.post, "/oauth/token", body: "{}").status == 400)
+        #expect(sesame.send(.post, "/oauth/token", body: "{}").status == 429)
+        // The token budget is spent; discovery and challenges still answer.
+        #expect(sesame.send(.get, "/.well-known/openid-configuration").status == 200)
+        #expect(sesame.send(.post, "/passkey/challenge", body: "{}").status == 400)
+    }
+
+    @Test func authenticatedAPIsAreNotLimitedByThePublicBudgets() throws {
+        let sesame = try InProcessSesame(rateLimitPerMinute: 1)
+        for _ in 0..<3 {
+            #expect(sesame.send(.get, "/api/v2/clients").status == 401)
+            #expect(sesame.send(.get, "/me/v1/authentication-methods").status == 401)
+        }
+    }
+
+    @Test func ipv6ClientsAreCountedByTheirSlash64() {
+        #expect(IPAddressRange.clientKey("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(IPAddressRange.clientKey("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64")
+        #expect(IPAddressRange.clientKey("2001:db8:1:3::1") == "2001:db8:1:3::/64")
+        #expect(IPAddressRange.clientKey("203.0.113.7") == "203.0.113.7")
+        #expect(IPAddressRange.clientKey("::ffff:203.0.113.7") == "203.0.113.7")
+        #expect(IPAddressRange.clientKey("") == "")
+    }
+}
