@@ -79,6 +79,10 @@ public final class TokenService: Sendable {
             amr: authenticated.amr, authTime: authenticated.authTime, refresh: nil)
     }
 
+    /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before
+    /// anything is written, and the new tokens are signed before the rotation, so a refused or
+    /// failed request leaves the presented token usable (RFC 9700 §4.14.2): the rotation is the
+    /// last step, one write transaction that checks the token and the request again.
     private func refreshGrant(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
         let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.refreshToken)
         guard let token = request.refreshToken, !token.isEmpty else {
@@ -86,31 +90,67 @@ public final class TokenService: Sendable {
         }
         let requested = try Scopes.parse(request.scope)
         let policy = RefreshTokenPolicy(tenant: tenant)
-        let outcome: RefreshTokenOutcome
+        let refused = { (outcome: RefreshTokenOutcome) -> ServiceError in
+            self.recordEvent(tenant, "refresh", method: "refresh_token", outcome: "invalid_grant", client: client.id)
+            return .invalidGrant(outcome.failureDescription ?? "the refresh token is invalid")
+        }
+        // 1. Validate, writing nothing.
+        let (record, user, scopes) = try access.read { transaction -> (RefreshTokenRecord?, UserRecord?, [String]) in
+            guard
+                case .usable(let record) = try refreshTokens.inspect(
+                    token, tenantID: tenant.id, clientID: client.id, in: transaction)
+            else { return (nil, nil, []) }
+            let (user, scopes) = try Self.refreshGrant(record, requested: requested, tenant: tenant, in: transaction)
+            return (record, user, scopes)
+        }
+        let successor: PreparedRefreshToken
         do {
-            outcome = try refreshTokens.rotate(token, tenantID: tenant.id, clientID: client.id, policy: policy)
+            successor = try refreshTokens.prepareSuccessor()
         } catch {
-            throw StoreAccess.map(error)
+            throw .unavailable("the random source failed")
         }
-        guard case .rotated(let previous, let next) = outcome else {
-            recordEvent(tenant, "refresh", method: "refresh_token", outcome: "invalid_grant", client: client.id)
-            throw .invalidGrant(outcome.failureDescription ?? "the refresh token is invalid")
-        }
-        let granted = previous.scope.split(separator: " ").map(String.init)
-        if let extra = requested.first(where: { !granted.contains($0) }) {
-            throw .invalidScope("scope \(extra) was not granted to this refresh token")
-        }
-        let user = try access.read { transaction -> UserRecord in
-            guard let user = try transaction.user(tenantID: tenant.id, id: previous.userID), !user.blocked else {
-                throw ServiceError.invalidGrant("the refresh token's user no longer exists or is blocked")
+        guard let record, let user else {
+            // Unknown, foreign, expired, or spent: the rotation revokes a spent token's family and
+            // refuses everything else (its check refuses even a token that is usable by now).
+            let outcome = try access.write(.relaxed) { transaction in
+                try refreshTokens.rotate(
+                    token, tenantID: tenant.id, clientID: client.id, policy: policy, successor: successor,
+                    check: { _, _ in throw ServiceError.invalidGrant("the refresh token is invalid") },
+                    in: transaction)
             }
-            return user
+            throw refused(outcome)
         }
+        // 2. Sign the new tokens, for the successor drawn above.
+        let response = try issueUserTokens(
+            tenant: tenant, client: client, user: user, scopes: scopes,
+            audience: record.audience ?? Self.userInfoAudience(tenant), amr: record.amr, authTime: record.authTime,
+            refresh: successor.token)
+        // 3. Rotate: the token and the request are checked again inside the write.
+        let outcome = try access.write(.relaxed) { transaction in
+            try refreshTokens.rotate(
+                token, tenantID: tenant.id, clientID: client.id, policy: policy, successor: successor,
+                check: { current, transaction in
+                    _ = try Self.refreshGrant(current, requested: requested, tenant: tenant, in: transaction)
+                }, in: transaction)
+        }
+        guard case .rotated = outcome else { throw refused(outcome) }
         recordEvent(tenant, "refresh", method: "refresh_token", outcome: "success", client: client.id, user: user.id)
-        return try issueUserTokens(
-            tenant: tenant, client: client, user: user, scopes: requested.isEmpty ? granted : requested,
-            audience: previous.audience ?? Self.userInfoAudience(tenant), amr: previous.amr,
-            authTime: previous.authTime, refresh: next.token)
+        return response
+    }
+
+    /// What a usable refresh token grants for this request: its live user and the scopes (those
+    /// asked for, which must have been granted, or all granted). Throws the refusal otherwise.
+    static func refreshGrant(
+        _ record: RefreshTokenRecord, requested: [String], tenant: TenantRecord, in transaction: any StoreTransaction
+    ) throws -> (UserRecord, [String]) {
+        let granted = record.scope.split(separator: " ").map(String.init)
+        if let extra = requested.first(where: { !granted.contains($0) }) {
+            throw ServiceError.invalidScope("scope \(extra) was not granted to this refresh token")
+        }
+        guard let user = try transaction.user(tenantID: tenant.id, id: record.userID), !user.blocked else {
+            throw ServiceError.invalidGrant("the refresh token's user no longer exists or is blocked")
+        }
+        return (user, requested.isEmpty ? granted : requested)
     }
 
     private func clientCredentialsGrant(

@@ -82,7 +82,8 @@ extension PasskeyService {
             throw .invalidGrant("passkey registration failed: \(error.message)")
         }
         let passkey = Self.passkeyRecord(
-            verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id, now: now)
+            verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
+            now: now)
         try access.write(.durable) { transaction in
             guard try transaction.user(tenantID: tenant.id, id: user.id) != nil else {
                 throw ServiceError.invalidGrant("the user no longer exists")

@@ -34,6 +34,20 @@ public enum RefreshTokenOutcome: Sendable, Hashable {
     }
 }
 
+/// What a presented refresh token is, before anything is changed.
+public enum RefreshTokenInspection: Sendable, Hashable {
+    /// Valid now: it may be rotated.
+    case usable(RefreshTokenRecord)
+    /// Already used or revoked: presenting it again revokes its family.
+    case spent(RefreshTokenRecord)
+    /// Its family's absolute lifetime or its own idle lifetime is over.
+    case expired
+    /// It belongs to another client.
+    case wrongClient
+    /// Malformed, or no such token.
+    case invalid
+}
+
 /// What an RFC 7009 revocation request led to. Unknown tokens are not an error (RFC 7009 §2.2).
 public enum RefreshTokenRevocation: Sendable, Hashable {
     /// The token's family is revoked now (or already was).

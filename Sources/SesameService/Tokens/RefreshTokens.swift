@@ -60,34 +60,64 @@ public struct RefreshTokens: Sendable {
 
     // MARK: Rotate
 
-    /// Exchanges `token` (presented by `clientID`) for its successor, in the caller's transaction.
-    /// Check order: format → lookup → client → used/revoked (revokes the family) → expiry.
-    public func rotate(
-        _ token: String, tenantID: String, clientID: String, policy: RefreshTokenPolicy,
-        in transaction: any StoreTransaction
-    ) throws -> RefreshTokenOutcome {
+    /// What a presented token is, read without changing anything.
+    public func inspect(
+        _ token: String, tenantID: String, clientID: String, in transaction: any StoreTransaction
+    ) throws -> RefreshTokenInspection {
         guard let record = try find(token, tenantID: tenantID, in: transaction) else { return .invalid }
         guard record.clientID == clientID else { return .wrongClient }
+        if record.usedAt != nil || record.revokedAt != nil { return .spent(record) }
         let now = clock.now()
-        if record.usedAt != nil || record.revokedAt != nil {
-            try transaction.revokeRefreshTokenFamily(tenantID: tenantID, familyID: record.familyID, at: now)
-            return .reused(familyID: record.familyID)
-        }
         guard now < record.expiresAt, now < record.idleExpiresAt else { return .expired }
+        return .usable(record)
+    }
+
+    /// A successor drawn before the rotation, so the tokens that go with it can be signed before
+    /// the write transaction that rotates (and after which nothing may fail).
+    public func prepareSuccessor() throws -> PreparedRefreshToken {
+        let (token, hash) = try Self.makeToken(random)
+        return PreparedRefreshToken(token: token, hash: hash, id: try Self.identifier("rt_", random))
+    }
+
+    /// Exchanges `token` (presented by `clientID`) for `successor`, in the caller's transaction.
+    /// Check order: format → lookup → client → used/revoked (revokes the family) → expiry →
+    /// `check` (the caller's own conditions, e.g. the scopes asked for and the user). Only when
+    /// every check passed is anything but a reused family's revocation written.
+    public func rotate(
+        _ token: String, tenantID: String, clientID: String, policy: RefreshTokenPolicy,
+        successor: PreparedRefreshToken, check: (RefreshTokenRecord, any StoreTransaction) throws -> Void,
+        in transaction: any StoreTransaction
+    ) throws -> RefreshTokenOutcome {
+        let record: RefreshTokenRecord
+        switch try inspect(token, tenantID: tenantID, clientID: clientID, in: transaction) {
+        case .usable(let found): record = found
+        case .spent(let found):
+            try transaction.revokeRefreshTokenFamily(tenantID: tenantID, familyID: found.familyID, at: clock.now())
+            return .reused(familyID: found.familyID)
+        case .expired: return .expired
+        case .wrongClient: return .wrongClient
+        case .invalid: return .invalid
+        }
+        try check(record, transaction)
+        let now = clock.now()
         var used = record
         used.usedAt = now
         try transaction.updateRefreshToken(used)
-        let next = try successor(of: record, now: now, policy: policy)
+        let next = successor.record(after: record, now: now, policy: policy)
         try transaction.insertRefreshToken(next.record)
         return .rotated(previous: used, next: next)
     }
 
-    /// Exchanges `token` for its successor in its own (relaxed) write transaction.
+    /// Exchanges `token` for a fresh successor in its own (relaxed) write transaction, with no
+    /// further conditions.
     public func rotate(
         _ token: String, tenantID: String, clientID: String, policy: RefreshTokenPolicy
     ) throws -> RefreshTokenOutcome {
-        try store.write(.relaxed) { transaction in
-            try rotate(token, tenantID: tenantID, clientID: clientID, policy: policy, in: transaction)
+        let successor = try prepareSuccessor()
+        return try store.write(.relaxed) { transaction in
+            try rotate(
+                token, tenantID: tenantID, clientID: clientID, policy: policy, successor: successor,
+                check: { _, _ in }, in: transaction)
         }
     }
 
@@ -143,13 +173,25 @@ public struct RefreshTokens: Sendable {
     private func successor(of record: RefreshTokenRecord, now: Date, policy: RefreshTokenPolicy) throws
         -> IssuedRefreshToken
     {
-        let (token, hash) = try Self.makeToken(random)
-        let idle = now.addingTimeInterval(TimeInterval(policy.idleLifetime))
+        try prepareSuccessor().record(after: record, now: now, policy: policy)
+    }
+}
+
+/// A refresh token drawn but not yet stored: its string, hash and record id.
+public struct PreparedRefreshToken: Sendable, Hashable {
+    /// "sesame_rt_" + base64url(32 random bytes), for the client.
+    public let token: String
+    let hash: [UInt8]
+    let id: String
+
+    /// The record of this token as the successor of `record`: same family and grant, same absolute
+    /// expiry, a fresh idle expiry.
+    func record(after record: RefreshTokenRecord, now: Date, policy: RefreshTokenPolicy) -> IssuedRefreshToken {
         var next = record
-        next.id = try Self.identifier("rt_", random)
+        next.id = id
         next.tokenHash = hash
         next.createdAt = now
-        next.idleExpiresAt = min(idle, record.expiresAt)
+        next.idleExpiresAt = min(now.addingTimeInterval(TimeInterval(policy.idleLifetime)), record.expiresAt)
         next.usedAt = nil
         next.revokedAt = nil
         return IssuedRefreshToken(token: token, record: next)

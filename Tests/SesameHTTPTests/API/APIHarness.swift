@@ -1,9 +1,11 @@
 import Foundation
 import SesameCrypto
 import SesameHTTP
+import SesameSQLite
 import SesameService
 import SesameSoftwareAuthenticator
 import SesameStore
+import Testing
 
 /// One routed response, with its JSON decoded for assertions.
 struct APIReply {
@@ -21,28 +23,54 @@ struct APIReply {
     var errorDescription: String? { json["error_description"] as? String }
 }
 
-/// The application and its router in-process over InMemoryStore, bootstrapped with one tenant at
-/// `http://login.test:8080` (RP ID `login.test`), so the iOS origin `https://login.test` is only
-/// accepted once a client has iOS settings. Requests go through `HTTPResponder`, as the server's do.
+/// The stores the API tests run on: the in-memory one, and SQLite as `sesame serve` uses it.
+enum HarnessStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory
+    case sqlite
+
+    var testDescription: String { rawValue }
+}
+
+/// The application and its router in-process over a store of `HarnessStore`'s kind, bootstrapped
+/// with one tenant at `http://login.test:8080` (RP ID `login.test`), so the iOS origin
+/// `https://login.test` is only accepted once a client has iOS settings. Requests go through
+/// `HTTPResponder`, as the server's do.
 final class APIHarness: @unchecked Sendable {  // immutable after init
     static let publicURL = "http://login.test:8080"
     static let hostHeader = "login.test:8080"
     static let webOrigin = "http://login.test:8080"
 
-    let store = InMemoryStore()
+    let store: any SesameStore
+    /// The SQLite database's directory (removed on deinit); nil for the in-memory store.
+    let directory: URL?
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let application: SesameApplication
     let responder: HTTPResponder
     let bootstrap: BootstrapResult
     let tenant: TenantRecord
 
-    init() throws {
+    init(store kind: HarnessStore = .memory) throws {
+        switch kind {
+        case .memory:
+            store = InMemoryStore()
+            directory = nil
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "sesame-api-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            store = try SQLiteStore(path: directory.appendingPathComponent("sesame.db").path)
+            self.directory = directory
+        }
         application = SesameApplication(
             store: store, masterKey: try MasterKey(bytes: Array(repeating: 7, count: 32)), clock: clock,
             rateLimitPerMinute: 0)
         responder = HTTPResponder(router: application.router(), log: RequestLog(level: .error, sink: { _ in }))
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: Self.publicURL, random: SystemRandom(), now: clock.now())
+    }
+
+    deinit {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
     // MARK: Requests
@@ -123,15 +151,66 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     }
 
     private func exchange(authSession: String, response: String, clientID: String, host: String) throws -> Session {
-        let body =
-            #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"\#(clientID)","#
-            + #""auth_session":"\#(authSession)","authn_response":\#(response),"#
-            + #""audience":"\#(TokenService.myAccountAudience(tenant))","scope":"openid"}"#
-        let reply = send(.post, "/oauth/token", json: body, host: host)
+        let reply = webAuthnGrant(
+            authSession: authSession, response: response, clientID: clientID, host: host, scope: "openid",
+            audience: TokenService.myAccountAudience(tenant))
         guard reply.status == 200, let token = reply.json["access_token"] as? String else {
             throw APIHarnessError.unexpected("token", reply)
         }
         return Session(accessToken: token, userID: try Self.subject(of: token))
+    }
+
+    /// The webauthn grant for a ceremony's auth session and response (`audience` nil: none sent).
+    func webAuthnGrant(
+        authSession: String, response: String, clientID: String? = nil, host: String = hostHeader, scope: String,
+        audience: String? = nil
+    ) -> APIReply {
+        var body: [String: Any] = [
+            "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": clientID ?? bootstrap.clientID,
+            "auth_session": authSession, "scope": scope,
+        ]
+        if let audience { body["audience"] = audience }
+        let text = Self.encode(body)
+        // authn_response goes in as the authenticator wrote it.
+        let json = String(text.dropLast()) + #","authn_response":"# + response + "}"
+        return send(.post, "/oauth/token", json: json, host: host)
+    }
+
+    /// Passkey signup asking for `scope` (no audience): the whole token response.
+    func signUpForTokens(
+        _ authenticator: SoftwareAuthenticator, email: String, scope: String = "openid profile email offline_access"
+    ) throws -> [String: Any] {
+        let challenge = send(
+            .post, "/passkey/register",
+            json: Self.encode(["client_id": bootstrap.clientID, "user_profile": ["email": email]]))
+        guard challenge.status == 200 else { throw APIHarnessError.unexpected("signup challenge", challenge) }
+        let credential = try authenticator.makeCredential(optionsJSON: challenge.body)
+        let reply = webAuthnGrant(
+            authSession: challenge.json["auth_session"] as? String ?? "", response: credential.jsonString, scope: scope)
+        guard reply.status == 200 else { throw APIHarnessError.unexpected("token", reply) }
+        return reply.json
+    }
+
+    /// Passkey login asking for `scope` (no audience): the whole token response.
+    func logInForTokens(_ authenticator: SoftwareAuthenticator, scope: String = "openid offline_access") throws
+        -> [String: Any]
+    {
+        let challenge = send(.post, "/passkey/challenge", json: Self.encode(["client_id": bootstrap.clientID]))
+        guard challenge.status == 200 else { throw APIHarnessError.unexpected("login challenge", challenge) }
+        let assertion = try authenticator.getAssertion(optionsJSON: challenge.body)
+        let reply = webAuthnGrant(
+            authSession: challenge.json["auth_session"] as? String ?? "", response: assertion.jsonString, scope: scope)
+        guard reply.status == 200 else { throw APIHarnessError.unexpected("token", reply) }
+        return reply.json
+    }
+
+    /// `grant_type=refresh_token` for the native client, optionally narrowing `scope`.
+    func refresh(_ token: String, scope: String? = nil) -> APIReply {
+        var body: [String: Any] = [
+            "grant_type": "refresh_token", "client_id": bootstrap.clientID, "refresh_token": token,
+        ]
+        if let scope { body["scope"] = scope }
+        return send(.post, "/oauth/token", json: Self.encode(body))
     }
 
     /// The `sub` claim of a JWT (read without verification: the server already verified it).
