@@ -1,3 +1,13 @@
+import SesameStore
+
+/// One schema or data migration.
+enum Migration: Sendable {
+    /// SQL statements.
+    case sql(String)
+    /// A change to stored records that SQL cannot express, run on the writer connection.
+    case records(@Sendable (SQLiteConnection) throws -> Void)
+}
+
 /// The schema, as numbered migrations: `all[n - 1]` is migration n. Applied in order at open, in
 /// one transaction, each recorded in `schema_migrations`. Never edit a shipped migration; append.
 ///
@@ -5,108 +15,143 @@
 /// JSON in `data`; `version` is the record's schema version. Times used for ordering are stored as
 /// the Double seconds `Date` holds (since 2001-01-01), the same value the JSON carries.
 enum Migrations {
-    static let all: [String] = [
-        // 1: the first schema.
-        """
-        CREATE TABLE tenants (
-            id TEXT NOT NULL PRIMARY KEY,
-            created_at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            data BLOB NOT NULL
-        );
-        CREATE TABLE tenant_hosts (
-            host TEXT NOT NULL PRIMARY KEY,
-            tenant_id TEXT NOT NULL REFERENCES tenants (id) ON DELETE CASCADE
-        ) WITHOUT ROWID;
-        CREATE INDEX tenant_hosts_tenant ON tenant_hosts (tenant_id);
+    static let all: [Migration] = [
+        .sql(
+            // 1: the first schema.
+            """
+            CREATE TABLE tenants (
+                id TEXT NOT NULL PRIMARY KEY,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL
+            );
+            CREATE TABLE tenant_hosts (
+                host TEXT NOT NULL PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants (id) ON DELETE CASCADE
+            ) WITHOUT ROWID;
+            CREATE INDEX tenant_hosts_tenant ON tenant_hosts (tenant_id);
 
-        CREATE TABLE clients (
-            tenant_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY (tenant_id, id)
-        );
-        CREATE INDEX clients_created ON clients (tenant_id, created_at, id);
+            CREATE TABLE clients (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id)
+            );
+            CREATE INDEX clients_created ON clients (tenant_id, created_at, id);
 
-        CREATE TABLE connections (
-            tenant_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            name TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY (tenant_id, id),
-            UNIQUE (tenant_id, name)
-        );
+            CREATE TABLE connections (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id),
+                UNIQUE (tenant_id, name)
+            );
 
-        CREATE TABLE users (
-            tenant_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            connection_id TEXT NOT NULL,
-            user_handle BLOB NOT NULL,
-            email_lower TEXT,
-            phone_number TEXT,
-            username_lower TEXT,
-            name_lower TEXT,
-            id_lower TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY (tenant_id, id),
-            UNIQUE (tenant_id, user_handle),
-            UNIQUE (tenant_id, connection_id, email_lower),
-            UNIQUE (tenant_id, connection_id, phone_number),
-            UNIQUE (tenant_id, connection_id, username_lower)
-        );
-        CREATE INDEX users_created ON users (tenant_id, created_at DESC, id);
+            CREATE TABLE users (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                connection_id TEXT NOT NULL,
+                user_handle BLOB NOT NULL,
+                email_lower TEXT,
+                phone_number TEXT,
+                username_lower TEXT,
+                name_lower TEXT,
+                id_lower TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id),
+                UNIQUE (tenant_id, user_handle),
+                UNIQUE (tenant_id, connection_id, email_lower),
+                UNIQUE (tenant_id, connection_id, phone_number),
+                UNIQUE (tenant_id, connection_id, username_lower)
+            );
+            CREATE INDEX users_created ON users (tenant_id, created_at DESC, id);
 
-        CREATE TABLE passkeys (
-            tenant_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            user_id TEXT NOT NULL,
-            credential_id BLOB NOT NULL,
-            created_at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY (tenant_id, id),
-            UNIQUE (tenant_id, credential_id)
-        );
-        CREATE INDEX passkeys_user ON passkeys (tenant_id, user_id);
+            CREATE TABLE passkeys (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                credential_id BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id),
+                UNIQUE (tenant_id, credential_id)
+            );
+            CREATE INDEX passkeys_user ON passkeys (tenant_id, user_id);
 
-        CREATE TABLE signing_keys (
-            tenant_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY (tenant_id, id)
-        );
+            CREATE TABLE signing_keys (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id)
+            );
 
-        CREATE TABLE refresh_tokens (
-            tenant_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            token_hash BLOB NOT NULL UNIQUE,
-            family_id TEXT NOT NULL,
-            client_id TEXT NOT NULL,
-            user_id TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY (tenant_id, id)
-        );
-        CREATE INDEX refresh_tokens_family ON refresh_tokens (tenant_id, family_id);
-        CREATE INDEX refresh_tokens_user ON refresh_tokens (tenant_id, user_id);
+            CREATE TABLE refresh_tokens (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                token_hash BLOB NOT NULL UNIQUE,
+                family_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id)
+            );
+            CREATE INDEX refresh_tokens_family ON refresh_tokens (tenant_id, family_id);
+            CREATE INDEX refresh_tokens_user ON refresh_tokens (tenant_id, user_id);
 
-        CREATE TABLE auth_events (
-            tenant_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            at REAL NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY (tenant_id, id)
-        );
-        CREATE INDEX auth_events_at ON auth_events (tenant_id, at, id);
-        """
+            CREATE TABLE auth_events (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                at REAL NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id)
+            );
+            CREATE INDEX auth_events_at ON auth_events (tenant_id, at, id);
+            """),
+        // 2: the client-key scopes. A grant that held every Management API scope of the first
+        // release (a full management client, such as the one `sesame init` makes) also gets
+        // read:client_keys and update:client_keys, which secret rotation now needs.
+        .records(grantClientKeyScopes),
     ]
+
+    /// The 19 Management API scopes of the first release.
+    static let firstReleaseScopes: Set<String> = [
+        "read:clients", "create:clients", "update:clients", "delete:clients", "read:connections",
+        "create:connections", "update:connections", "delete:connections", "read:users", "update:users",
+        "delete:users", "read:authentication_methods", "delete:authentication_methods", "read:client_grants",
+        "create:client_grants", "update:client_grants", "delete:client_grants", "read:tenant_settings",
+        "update:tenant_settings",
+    ]
+
+    /// Migration 2's data step.
+    static func grantClientKeyScopes(_ connection: SQLiteConnection) throws {
+        let rows = try connection.query("SELECT data FROM clients") {
+            try connection.decode(ClientRecord.self, $0, column: 0, table: "clients")
+        }
+        for var client in rows {
+            var changed = false
+            for index in client.grants.indices where firstReleaseScopes.isSubset(of: client.grants[index].scopes) {
+                for scope in ["read:client_keys", "update:client_keys"]
+                where !client.grants[index].scopes.contains(scope) {
+                    client.grants[index].scopes.append(scope)
+                    changed = true
+                }
+            }
+            guard changed else { continue }
+            try connection.execute(
+                "UPDATE clients SET data = ? WHERE tenant_id = ? AND id = ?",
+                [try connection.encode(client), .text(client.tenantID), .text(client.id)])
+        }
+    }
 }

@@ -55,8 +55,11 @@ public final class SQLiteStore: SesameStore {
                     "the database has schema version \(newest) but this Sesame knows versions up to \(known): "
                         + "run a newer Sesame")
             }
-            for (offset, script) in Migrations.all.enumerated() where !applied.contains(Int64(offset + 1)) {
-                try connection.executeScript(script)
+            for (offset, migration) in Migrations.all.enumerated() where !applied.contains(Int64(offset + 1)) {
+                switch migration {
+                case .sql(let script): try connection.executeScript(script)
+                case .records(let step): try step(connection)
+                }
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
                     [.integer(Int64(offset + 1))])

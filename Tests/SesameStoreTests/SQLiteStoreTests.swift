@@ -27,6 +27,34 @@ import Testing
         #expect(again.map(\.appliedAt) == firstMigrations.map(\.appliedAt))
     }
 
+    /// Migration 2: a full management grant of the first release also gets the client-key scopes
+    /// that secret rotation needs since; a narrower grant is left as it was.
+    @Test func migrationTwoGivesFullGrantsTheClientKeyScopes() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        let audience = "https://login.example.com/api/v2/"
+        let full = Migrations.firstReleaseScopes.sorted()
+        var admin = Fixture.client("admin")
+        admin.grants = [ClientGrantSettings(audience: audience, scopes: full)]
+        var reader = Fixture.client("reader")
+        reader.grants = [ClientGrantSettings(audience: audience, scopes: ["read:users"])]
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.write(.durable) { tx in
+                try tx.insertTenant(Fixture.tenant())
+                try tx.insertClient(admin)
+                try tx.insertClient(reader)
+            }
+            // As a database of the first release: migration 2 not yet applied.
+            try store.executeRaw("DELETE FROM schema_migrations WHERE version >= 2")
+        }
+        let upgraded = try SQLiteStore(path: path)
+        #expect(try upgraded.appliedMigrations().map(\.version) == Array(1...Migrations.all.count))
+        let adminAfter = try #require(try upgraded.read { try $0.client(tenantID: "t1", id: "admin") })
+        #expect(adminAfter.grants.first?.scopes == full + ["read:client_keys", "update:client_keys"])
+        #expect(try upgraded.read { try $0.client(tenantID: "t1", id: "reader") } == reader)
+    }
+
     @Test func newerSchemaIsRefused() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("sesame.db")

@@ -63,7 +63,7 @@ extension SesameApplication {
             return .empty()
         }
         router.post("/api/v2/clients/{id}/rotate-secret") { [self] request, context in
-            let caller = try managementCaller(request, .updateClients)
+            let caller = try managementCaller(request, .updateClientKeys)
             return try .noStoreJSON(management.rotateClientSecret(caller, id: try context.pathParameter("id")))
         }
     }

@@ -22,4 +22,19 @@ public struct ManagementCaller: Sendable {
             throw .insufficientScope("this operation needs the \(scope.rawValue) scope")
         }
     }
+
+    /// 403 `insufficient_scope` unless the token carries every one of `granted`: no call may give
+    /// a client, or hand the caller the secret of a client, that can do more than the caller.
+    func requireHolding(_ granted: [String], _ what: String) throws(ServiceError) {
+        if let missing = granted.first(where: { !scopes.contains($0) }) {
+            throw .insufficientScope("\(what) would give \(missing.prefix(64)), which this token does not hold")
+        }
+    }
+
+    /// May this caller receive (or make) the secret of `client`? It needs `read:client_keys` and
+    /// every scope the client is granted, or the secret would let it act with more than it holds.
+    func requireSecretAccess(to client: ClientRecord) throws(ServiceError) {
+        try require(.readClientKeys)
+        try requireHolding(client.grants.flatMap(\.scopes), "the secret of client \(client.id.prefix(64))")
+    }
 }

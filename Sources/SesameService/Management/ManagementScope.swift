@@ -1,9 +1,16 @@
 /// The Management API scopes (Auth0's names); `Bootstrap.managementScopes` grants them all.
+///
+/// A client secret is a credential: a response carries one (a confidential client created,
+/// a secret rotated or minted) only for a caller holding `read:client_keys`, and only the holder
+/// of `update:client_keys` can make a new secret for an existing client. Sesame keeps only the
+/// SHA-256 of a secret, so no call ever shows a stored one.
 public enum ManagementScope: String, Sendable, CaseIterable {
     case readClients = "read:clients"
     case createClients = "create:clients"
     case updateClients = "update:clients"
     case deleteClients = "delete:clients"
+    case readClientKeys = "read:client_keys"
+    case updateClientKeys = "update:client_keys"
     case readConnections = "read:connections"
     case createConnections = "create:connections"
     case updateConnections = "update:connections"

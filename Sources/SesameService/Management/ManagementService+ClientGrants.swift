@@ -59,6 +59,7 @@ extension ManagementService {
             throw .invalidRequest("audience is not an API of this tenant")
         }
         try Self.validateGrantScopes(scope)
+        try caller.requireHolding(scope, "this grant")
         let now = clock.now()
         return try access.write(.durable) { transaction in
             guard var client = try transaction.client(tenantID: caller.tenant.id, id: clientID) else {
@@ -81,6 +82,7 @@ extension ManagementService {
     ) throws(ServiceError) -> ManagedClientGrant {
         try caller.require(.updateClientGrants)
         try Self.validateGrantScopes(scope)
+        try caller.requireHolding(scope, "this grant")
         let now = clock.now()
         return try access.write(.durable) { transaction in
             var (client, index) = try Self.findGrant(id, tenant: caller.tenant, in: transaction)

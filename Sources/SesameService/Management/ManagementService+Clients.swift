@@ -62,39 +62,52 @@ extension ManagementService {
             tenantID: caller.tenant.id, id: id, name: "", appType: appType, grantTypes: [], createdAt: now,
             updatedAt: now)
         let (record, secret) = try apply(defaults, to: blank)
+        // The response carries the new client's secret: a credential (it has no grants yet).
+        if secret != nil { try caller.require(.readClientKeys) }
         try access.write(.durable) { try $0.insertClient(record) }
         return ManagedClient(record, secret: secret)
     }
 
-    /// `PATCH /clients/{id}`: merges the given fields; a switch to a confidential method returns the new secret.
+    /// `PATCH /clients/{id}`: merges the given fields; a switch to a confidential method makes a
+    /// secret and returns it, which needs `update:client_keys` and access to the client's secret.
+    /// Read, merge and write happen in one transaction, so a concurrent change is never undone.
     public func updateClient(
         _ caller: ManagementCaller, id: String, _ input: ClientInput
     ) throws(ServiceError) -> ManagedClient {
         try caller.require(.updateClients)
-        let existing = try access.read { try Self.existingClient(id, caller, $0) }
-        var (record, secret) = try apply(input, to: existing)
-        record.updatedAt = clock.now()
-        try access.write(.durable) { transaction in
-            guard try transaction.client(tenantID: caller.tenant.id, id: id) != nil else {
-                throw ServiceError.notFound("no client with this id")
+        let now = clock.now()
+        return try access.write(.durable) { transaction in
+            let existing = try Self.existingClient(id, caller, transaction)
+            var (record, secret) = try apply(input, to: existing)
+            if secret != nil {
+                try caller.require(.updateClientKeys)
+                try caller.requireSecretAccess(to: record)
             }
+            record.updatedAt = now
             try transaction.updateClient(record)
+            return ManagedClient(record, secret: secret)
         }
-        return ManagedClient(record, secret: secret)
     }
 
-    /// `POST /clients/{id}/rotate-secret`: a new secret for a confidential client, returned once.
+    /// `POST /clients/{id}/rotate-secret` (`update:client_keys`): a new secret for a confidential
+    /// client, returned once. The caller must be able to see it (`read:client_keys`) and must hold
+    /// every scope the client is granted: otherwise the secret would let it act beyond its token.
     public func rotateClientSecret(_ caller: ManagementCaller, id: String) throws(ServiceError) -> ManagedClient {
-        try caller.require(.updateClients)
-        var record = try access.read { try Self.existingClient(id, caller, $0) }
-        guard record.tokenEndpointAuthMethod != "none" else {
-            throw .invalidRequest("the client is public (token_endpoint_auth_method none) and has no secret")
-        }
+        try caller.require(.updateClientKeys)
+        let now = clock.now()
         let secret = try newSecret()
-        record.secretHash = Digest.sha256(Array(secret.utf8))
-        record.updatedAt = clock.now()
-        try access.write(.durable) { try $0.updateClient(record) }
-        return ManagedClient(record, secret: secret)
+        return try access.write(.durable) { transaction in
+            var record = try Self.existingClient(id, caller, transaction)
+            guard record.tokenEndpointAuthMethod != "none" else {
+                throw ServiceError.invalidRequest(
+                    "the client is public (token_endpoint_auth_method none) and has no secret")
+            }
+            try caller.requireSecretAccess(to: record)
+            record.secretHash = Digest.sha256(Array(secret.utf8))
+            record.updatedAt = now
+            try transaction.updateClient(record)
+            return ManagedClient(record, secret: secret)
+        }
     }
 
     /// `DELETE /clients/{id}`. A client cannot delete itself (that would lock the operator out).

@@ -19,7 +19,7 @@ struct ManagementAuthorizationTests {
         (.get, "/api/v2/clients/some-id", "read:clients", nil),
         (.patch, "/api/v2/clients/some-id", "update:clients", #"{"name":"x"}"#),
         (.delete, "/api/v2/clients/some-id", "delete:clients", nil),
-        (.post, "/api/v2/clients/some-id/rotate-secret", "update:clients", nil),
+        (.post, "/api/v2/clients/some-id/rotate-secret", "update:client_keys", nil),
         (.get, "/api/v2/connections", "read:connections", nil),
         (.post, "/api/v2/connections", "create:connections", #"{"name":"x"}"#),
         (.get, "/api/v2/connections/con_x", "read:connections", nil),
