@@ -35,8 +35,11 @@ public final class CachingStore: SesameStore {
     }
 
     public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try inner.read { transaction in
-            try body(CachingTransaction(inner: transaction, store: self, watcher: nil))
+        // The generation before the transaction's snapshot exists: a record it loads may be cached
+        // only if no configuration write committed since (it could predate that write).
+        let start = generation.load(ordering: .sequentiallyConsistent)
+        return try inner.read { transaction in
+            try body(CachingTransaction(inner: transaction, store: self, watcher: nil, startGeneration: start))
         }
     }
 
@@ -44,7 +47,7 @@ public final class CachingStore: SesameStore {
         let watcher = ConfigurationWriteWatcher()
         defer { if watcher.changed { invalidate() } }
         return try inner.write(durability) { transaction in
-            try body(CachingTransaction(inner: transaction, store: self, watcher: watcher))
+            try body(CachingTransaction(inner: transaction, store: self, watcher: watcher, startGeneration: 0))
         }
     }
 
@@ -56,15 +59,17 @@ public final class CachingStore: SesameStore {
 
     // MARK: Cached lookups (used by read transactions only)
 
+    /// The cached value, or `load()` from a read transaction that began at `startGeneration`.
     fileprivate func cached<Value: Sendable>(
-        _ path: WritableKeyPath<Cache, [String: Value?]>, _ key: String, load: () throws -> Value?
+        _ path: WritableKeyPath<Cache, [String: Value?]>, _ key: String, startGeneration: UInt64,
+        load: () throws -> Value?
     ) rethrows -> Value? {
         if let hit = cache.withLock({ $0[keyPath: path][key] }) { return hit }
-        let before = generation.load(ordering: .sequentiallyConsistent)
         let value = try load()
         cache.withLock { cache in
-            // A write that invalidated meanwhile may have changed the record: do not cache it.
-            guard generation.load(ordering: .sequentiallyConsistent) == before else { return }
+            // A configuration write committed since the transaction began: its snapshot may be
+            // older than that write, so what it read must not outlive it.
+            guard generation.load(ordering: .sequentiallyConsistent) == startGeneration else { return }
             if cache.count >= capacity { cache = Cache() }
             cache[keyPath: path][key] = .some(value)
         }
@@ -86,6 +91,8 @@ private struct CachingTransaction: StoreTransaction {
     let inner: any StoreTransaction
     let store: CachingStore
     let watcher: ConfigurationWriteWatcher?
+    /// The cache generation when a read transaction began (unused in writes).
+    let startGeneration: UInt64
 
     private func touch() {
         guard let watcher else { return }
@@ -95,27 +102,30 @@ private struct CachingTransaction: StoreTransaction {
 
     func tenant(id: String) throws -> TenantRecord? {
         guard watcher == nil else { return try inner.tenant(id: id) }
-        return try store.cached(\.tenantsByID, id) { try inner.tenant(id: id) }
+        return try store.cached(\.tenantsByID, id, startGeneration: startGeneration) { try inner.tenant(id: id) }
     }
     func tenant(host: String) throws -> TenantRecord? {
         guard watcher == nil else { return try inner.tenant(host: host) }
-        return try store.cached(\.tenantsByHost, host.lowercased()) { try inner.tenant(host: host) }
+        return try store.cached(\.tenantsByHost, host.lowercased(), startGeneration: startGeneration) {
+            try inner.tenant(host: host)
+        }
     }
     func client(tenantID: String, id: String) throws -> ClientRecord? {
         guard watcher == nil else { return try inner.client(tenantID: tenantID, id: id) }
-        return try store.cached(\.clients, CachingStore.key(tenantID, id)) {
+        return try store.cached(\.clients, CachingStore.key(tenantID, id), startGeneration: startGeneration) {
             try inner.client(tenantID: tenantID, id: id)
         }
     }
     func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
         guard watcher == nil else { return try inner.connection(tenantID: tenantID, id: id) }
-        return try store.cached(\.connectionsByID, CachingStore.key(tenantID, id)) {
+        return try store.cached(\.connectionsByID, CachingStore.key(tenantID, id), startGeneration: startGeneration) {
             try inner.connection(tenantID: tenantID, id: id)
         }
     }
     func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
         guard watcher == nil else { return try inner.connection(tenantID: tenantID, name: name) }
-        return try store.cached(\.connectionsByName, CachingStore.key(tenantID, name)) {
+        return try store.cached(\.connectionsByName, CachingStore.key(tenantID, name), startGeneration: startGeneration)
+        {
             try inner.connection(tenantID: tenantID, name: name)
         }
     }

@@ -71,3 +71,36 @@ struct CachingStoreTests {
         #expect(try store.read { try $0.tenant(host: "h999.example") }?.id == "t1")
     }
 }
+
+/// Audit item 6 (found beside it): a read transaction whose snapshot predates a configuration
+/// write could cache what it read after the write's invalidation, and the stale record (an old
+/// client secret, say) was then served until the next write.
+@Suite("CachingStore: snapshots older than a write")
+struct CachingStoreSnapshotTests {
+    let at = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func client(_ name: String) -> ClientRecord {
+        ClientRecord(
+            tenantID: "t1", id: "c1", name: name, appType: "native", grantTypes: [], createdAt: at, updatedAt: at)
+    }
+
+    @Test(arguments: [StoreKind.memory, StoreKind.sqlite])
+    func aReadThatBeganBeforeAWriteDoesNotCacheWhatItSaw(_ kind: StoreKind) throws {
+        let backing = try kind.make()
+        let store = CachingStore(backing.store)
+        try store.write(.durable) {
+            try $0.insertTenant(
+                TenantRecord(
+                    id: "t1", name: "t1", domain: "login.example", rpID: "login.example",
+                    publicURL: "https://login.example", createdAt: at, updatedAt: at))
+            try $0.insertClient(client("old"))
+        }
+        let seen = try store.read { transaction -> String? in
+            _ = try transaction.tenant(id: "t1")  // the snapshot is taken now
+            try store.write(.durable) { try $0.updateClient(client("new")) }
+            return try transaction.client(tenantID: "t1", id: "c1")?.name
+        }
+        #expect(seen == "old")  // the transaction's own snapshot
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") }?.name == "new")
+    }
+}

@@ -57,23 +57,24 @@ extension ManagementService {
         return ManagedConnection(record, isDefault: false)
     }
 
-    /// `PATCH /connections/{id}`.
+    /// `PATCH /connections/{id}`. Read, merge and write happen in one transaction, so a concurrent
+    /// change to another field is never undone.
     public func updateConnection(
         _ caller: ManagementCaller, id: String, _ input: ConnectionInput
     ) throws(ServiceError) -> ManagedConnection {
         try caller.require(.updateConnections)
-        let (existing, isDefault) = try access.read { try Self.existingConnection(id, caller, $0) }
-        var record = try apply(input, to: existing)
-        record.updatedAt = clock.now()
-        try access.write(.durable) { transaction in
-            _ = try Self.existingConnection(id, caller, transaction)
+        let now = clock.now()
+        return try access.write(.durable) { transaction in
+            let (existing, isDefault) = try Self.existingConnection(id, caller, transaction)
+            var record = try apply(input, to: existing)
+            record.updatedAt = now
             try Self.requireClients(record.enabledClients, caller, transaction)
             if let named = try transaction.connection(tenantID: caller.tenant.id, name: record.name), named.id != id {
                 throw ServiceError.conflict("a connection named \(record.name) already exists")
             }
             try transaction.updateConnection(record)
+            return ManagedConnection(record, isDefault: isDefault)
         }
-        return ManagedConnection(record, isDefault: isDefault)
     }
 
     /// `DELETE /connections/{id}`: deletes the connection with its users; the default one → 409.

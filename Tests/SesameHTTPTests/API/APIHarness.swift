@@ -41,6 +41,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     static let webOrigin = "http://login.test:8080"
 
     let store: any SesameStore
+    /// The store seen by the application when the harness interleaves a competing operation.
+    let interleaving: InterleavingStore?
     /// The SQLite database's directory (removed on deinit); nil for the in-memory store.
     let directory: URL?
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
@@ -49,7 +51,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     let bootstrap: BootstrapResult
     let tenant: TenantRecord
 
-    init(store kind: HarnessStore = .memory) throws {
+    /// A harness on `kind`; with `interleave`, the application's store is an `InterleavingStore`.
+    init(store kind: HarnessStore = .memory, interleave: Bool = false) throws {
         switch kind {
         case .memory:
             store = InMemoryStore()
@@ -61,12 +64,36 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
             store = try SQLiteStore(path: directory.appendingPathComponent("sesame.db").path)
             self.directory = directory
         }
+        interleaving = interleave ? InterleavingStore(store) : nil
         application = SesameApplication(
-            store: store, masterKey: try MasterKey(bytes: Array(repeating: 7, count: 32)), clock: clock,
-            rateLimitPerMinute: 0)
+            store: interleaving ?? store, masterKey: try Self.masterKey(), clock: clock, rateLimitPerMinute: 0)
         responder = HTTPResponder(router: application.router(), log: RequestLog(level: .error, sink: { _ in }))
-        (bootstrap, tenant) = try Bootstrap.initialize(
-            store: store, publicURL: Self.publicURL, random: SystemRandom(), now: clock.now())
+        (bootstrap, tenant) = try Self.bootstrap(store, now: clock.now())
+        // Generating the tenant's keys (RSA above all) would be most of a test's time.
+        let keys = try Self.signingKeys.get()
+        try store.write(.durable) { transaction in
+            for key in keys { try transaction.insertSigningKey(key) }
+        }
+    }
+
+    static func masterKey() throws -> MasterKey { try MasterKey(bytes: Array(repeating: 7, count: 32)) }
+
+    /// The same tenant, clients and secrets in every harness (a seeded random source), so the
+    /// signing keys below, sealed for that tenant, fit every harness.
+    static func bootstrap(_ store: any SesameStore, now: Date) throws -> (BootstrapResult, TenantRecord) {
+        try Bootstrap.initialize(
+            store: store, publicURL: publicURL, random: DeterministicRandom(seed: 2_027), now: now)
+    }
+
+    /// The tenant's signing keys of every algorithm, made once per test process.
+    static let signingKeys = Result<[SigningKeyRecord], any Error> {
+        let store = InMemoryStore()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let (_, tenant) = try bootstrap(store, now: now)
+        let ring = SigningKeyRing(
+            store: store, masterKey: try masterKey(), clock: ManualClock(now), random: SystemRandom())
+        for algorithm in SigningKeyRing.algorithms { _ = try ring.signer(tenantID: tenant.id, algorithm: algorithm) }
+        return try store.read { try $0.signingKeys(tenantID: tenant.id) }
     }
 
     deinit {
