@@ -223,20 +223,18 @@ public final class PasskeyService: Sendable {
         // changed. Synced passkeys keep their counter at 0, so most logins write nothing here; the
         // last-used times go out in the next batch.
         if verified.signCount != passkey.signCount || verified.backupState != passkey.backupState {
-            var updated = passkey
-            updated.signCount = verified.signCount
-            updated.backupState = verified.backupState
-            updated.lastUsedAt = now
             try access.write(.relaxed) { transaction in
                 guard var current = try transaction.passkey(tenantID: tenant.id, id: passkey.id) else {
                     throw ServiceError.invalidGrant("the passkey was deleted during sign-in")
                 }
-                // Another login may have advanced the counter meanwhile; never move it back.
-                guard current.signCount <= updated.signCount || updated.signCount == 0 else {
+                // Compare-and-set on the stored counter (§7.2 step 22), in the serialised write: a
+                // login that stored its counter meanwhile wins, and an assertion whose counter is
+                // not past the stored one fails, so two with the same counter cannot both succeed.
+                if verified.signCount != 0 || current.signCount != 0, verified.signCount <= current.signCount {
                     throw ServiceError.invalidGrant("the signature counter did not advance")
                 }
-                current.signCount = updated.signCount
-                current.backupState = updated.backupState
+                current.signCount = verified.signCount
+                current.backupState = verified.backupState
                 current.lastUsedAt = now
                 try transaction.updatePasskey(current)
             }
