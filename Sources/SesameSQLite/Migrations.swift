@@ -123,6 +123,12 @@ enum Migrations {
         // release (a full management client, such as the one `sesame init` makes) also gets
         // read:client_keys and update:client_keys, which secret rotation now needs.
         .records(grantClientKeyScopes),
+        // 3: which passkey a refresh family came from, so deleting the passkey revokes it.
+        .sql(
+            """
+            ALTER TABLE refresh_tokens ADD COLUMN passkey_id TEXT;
+            CREATE INDEX refresh_tokens_passkey ON refresh_tokens (tenant_id, passkey_id);
+            """),
     ]
 
     /// The 19 Management API scopes of the first release.

@@ -405,7 +405,8 @@ final class SQLiteTransaction: StoreTransaction {
     private func tokenColumns(_ token: RefreshTokenRecord) throws -> [SQLValue] {
         [
             .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
-            Self.time(token.createdAt), .integer(Int64(token.version)), try connection.encode(token),
+            .optionalText(token.passkeyID), Self.time(token.createdAt), .integer(Int64(token.version)),
+            try connection.encode(token),
         ]
     }
 
@@ -413,8 +414,8 @@ final class SQLiteTransaction: StoreTransaction {
         try checkWritable()
         try connection.execute(
             """
-            INSERT INTO refresh_tokens (tenant_id, id, token_hash, family_id, client_id, user_id, created_at, version,
-            data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO refresh_tokens (tenant_id, id, token_hash, family_id, client_id, user_id, passkey_id,
+            created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(token.tenantID), .text(token.id)] + tokenColumns(token))
     }
@@ -423,8 +424,8 @@ final class SQLiteTransaction: StoreTransaction {
         try checkWritable()
         let changed = try connection.execute(
             """
-            UPDATE refresh_tokens SET token_hash = ?, family_id = ?, client_id = ?, user_id = ?, created_at = ?,
-            version = ?, data = ? WHERE tenant_id = ? AND id = ?
+            UPDATE refresh_tokens SET token_hash = ?, family_id = ?, client_id = ?, user_id = ?, passkey_id = ?,
+            created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?
             """,
             tokenColumns(token) + [.text(token.tenantID), .text(token.id)])
         guard changed > 0 else { throw StoreError.notFound("refresh token \(token.id)") }
@@ -442,6 +443,13 @@ final class SQLiteTransaction: StoreTransaction {
         return try revoke(
             at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND user_id = ?",
             [.text(tenantID), .text(userID)])
+    }
+
+    @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
+        try checkWritable()
+        return try revoke(
+            at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND passkey_id = ?",
+            [.text(tenantID), .text(passkeyID)])
     }
 
     /// Sets `revokedAt` on the tokens `sql` selects that are not yet revoked; returns how many changed.

@@ -211,6 +211,9 @@ private struct CachingTransaction: StoreTransaction {
     func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
         try inner.revokeRefreshTokens(tenantID: tenantID, userID: userID, at: at)
     }
+    func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
+        try inner.revokeRefreshTokens(tenantID: tenantID, passkeyID: passkeyID, at: at)
+    }
     func insertAuthEvents(_ events: [AuthEventRecord]) throws { try inner.insertAuthEvents(events) }
     func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
         try inner.authEvents(tenantID: tenantID, since: since, limit: limit)

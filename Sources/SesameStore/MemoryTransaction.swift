@@ -354,6 +354,11 @@ final class MemoryTransaction: StoreTransaction {
         return revoke(at: at) { $0.tenantID == tenantID && $0.userID == userID }
     }
 
+    @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
+        try checkWritable()
+        return revoke(at: at) { $0.tenantID == tenantID && $0.passkeyID == passkeyID }
+    }
+
     /// Sets `revokedAt` on the matching tokens not yet revoked; returns how many changed.
     private func revoke(at: Date, where matches: (RefreshTokenRecord) -> Bool) -> Int {
         var changed = 0

@@ -389,6 +389,9 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable {
     /// Authentication methods and time of the original login (carried into new id tokens).
     public var amr: [String]
     public var authTime: Date
+    /// The passkey the family's login used (deleting it revokes the family); nil for families
+    /// issued before this was recorded.
+    public var passkeyID: String?
     public var createdAt: Date
     /// Absolute expiry of the family.
     public var expiresAt: Date
@@ -398,8 +401,8 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable {
     public var revokedAt: Date?
     public init(
         tenantID: String, id: String, tokenHash: [UInt8], familyID: String, clientID: String, userID: String,
-        scope: String, audience: String?, amr: [String], authTime: Date, createdAt: Date, expiresAt: Date,
-        idleExpiresAt: Date, usedAt: Date? = nil, revokedAt: Date? = nil
+        scope: String, audience: String?, amr: [String], authTime: Date, passkeyID: String? = nil, createdAt: Date,
+        expiresAt: Date, idleExpiresAt: Date, usedAt: Date? = nil, revokedAt: Date? = nil
     ) {
         self.tenantID = tenantID
         self.id = id
@@ -411,6 +414,7 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable {
         self.audience = audience
         self.amr = amr
         self.authTime = authTime
+        self.passkeyID = passkeyID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.idleExpiresAt = idleExpiresAt

@@ -124,6 +124,9 @@ public protocol StoreTransaction {
     @discardableResult func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int
     /// Revokes every refresh token of a user (e.g. when the user is blocked); returns how many changed.
     @discardableResult func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int
+    /// Revokes every refresh token whose family came from a login with this passkey (when it is
+    /// deleted); returns how many changed.
+    @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int
 
     // Auth events (append-only).
     func insertAuthEvents(_ events: [AuthEventRecord]) throws

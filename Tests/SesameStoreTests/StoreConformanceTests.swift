@@ -444,6 +444,39 @@ import Testing
         #expect(try revokedAt(5, tenant: "t2") == nil)
     }
 
+    @Test(arguments: StoreKind.allCases) func refreshTokenRevocationByPasskey(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let now = Fixture.time(300)
+        func token(_ id: String, hash: UInt8, tenant: String = "t1", family: String, passkey: String?)
+            -> RefreshTokenRecord
+        {
+            var record = Fixture.refreshToken(id, tenant: tenant, hash: hash, family: family)
+            record.passkeyID = passkey
+            return record
+        }
+        try s.write { tx throws in
+            try tx.insertRefreshToken(token("r1", hash: 1, family: "f1", passkey: "passkey|a"))
+            try tx.insertRefreshToken(token("r2", hash: 2, family: "f1", passkey: "passkey|a"))
+            try tx.insertRefreshToken(token("r3", hash: 3, family: "f2", passkey: "passkey|b"))
+            try tx.insertRefreshToken(token("r4", hash: 4, family: "f3", passkey: nil))
+            try tx.insertRefreshToken(token("r5", hash: 5, tenant: "t2", family: "f4", passkey: "passkey|a"))
+        }
+        #expect(
+            try s.read { try $0.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) }?.passkeyID
+                == "passkey|a")
+        #expect(try s.write { try $0.revokeRefreshTokens(tenantID: "t1", passkeyID: "passkey|a", at: now) } == 2)
+        func revokedAt(_ hash: UInt8, tenant: String = "t1") throws -> Date? {
+            try s.read { try $0.refreshToken(tenantID: tenant, tokenHash: [UInt8](repeating: hash, count: 32)) }?
+                .revokedAt
+        }
+        #expect(try revokedAt(1) == now)
+        #expect(try revokedAt(2) == now)
+        #expect(try revokedAt(3) == nil)
+        #expect(try revokedAt(4) == nil)
+        #expect(try revokedAt(5, tenant: "t2") == nil)
+        #expect(try s.write { try $0.revokeRefreshTokens(tenantID: "t1", passkeyID: "passkey|a", at: now) } == 0)
+    }
+
     // MARK: Auth events
 
     @Test(arguments: StoreKind.allCases) func authEvents(_ kind: StoreKind) throws {

@@ -93,11 +93,13 @@ extension ManagementService {
     }
 
     /// `DELETE /users/{id}/authentication-methods/{method_id}`. An operator may remove a user's
-    /// last passkey (e.g. a lost device; the user signs up again or is helped otherwise).
+    /// last passkey (e.g. a lost device; the user signs up again or is helped otherwise). The
+    /// refresh families of logins with that passkey are revoked with it.
     public func deleteAuthenticationMethod(
         _ caller: ManagementCaller, userID: String, methodID: String
     ) throws(ServiceError) {
         try caller.require(.deleteAuthenticationMethods)
+        let now = clock.now()
         try access.write(.durable) { transaction in
             _ = try Self.existingUser(userID, caller, transaction)
             guard methodID.utf8.count <= 128,
@@ -107,6 +109,7 @@ extension ManagementService {
                 throw ServiceError.notFound("the user has no authentication method with this id")
             }
             try transaction.deletePasskey(tenantID: caller.tenant.id, id: passkey.id)
+            try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
         }
     }
 

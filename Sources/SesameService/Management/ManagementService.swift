@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 
 /// The Management API (`/api/v2`): clients, connections, users and their authentication methods,
 /// tenant settings. Every call is authorized by an m2m access token with the route's scope.
@@ -21,13 +22,27 @@ public final class ManagementService: Sendable {
 
     /// Verifies a Management API bearer token (audience `<issuer>api/v2/`) and that it carries
     /// `scope`: 401 `invalid_token` without a valid token, 403 `insufficient_scope` without the scope.
+    ///
+    /// The token is only as good as its client is now: a deleted client's tokens stop at once, and
+    /// the scopes in force are those of the token that the client's grant still holds.
     public func authorize(
         _ authorization: String?, tenant: TenantRecord, scope: ManagementScope
     ) throws(ServiceError) -> ManagementCaller {
-        let token = try tokens.authenticateBearer(
-            authorization, tenant: tenant, audience: TokenService.managementAudience(tenant))
+        let audience = TokenService.managementAudience(tenant)
+        let token = try tokens.authenticateBearer(authorization, tenant: tenant, audience: audience)
+        guard let clientID = token.string("client_id") ?? token.string("azp") else {
+            throw .invalidToken("the access token names no client")
+        }
+        let granted = try access.read { transaction -> Set<String> in
+            guard let client = try transaction.client(tenantID: tenant.id, id: clientID),
+                client.grantTypes.contains(GrantType.clientCredentials)
+            else {
+                throw ServiceError.invalidToken("the token's client no longer exists or may no longer use the API")
+            }
+            return Set(client.grants.filter { $0.audience == audience }.flatMap(\.scopes))
+        }
         let caller = ManagementCaller(
-            tenant: tenant, clientID: token.string("client_id") ?? token.string("azp"), scopes: Set(token.scopes))
+            tenant: tenant, clientID: clientID, scopes: Set(token.scopes).intersection(granted))
         try caller.require(scope)
         return caller
     }

@@ -84,9 +84,11 @@ public final class MyAccountService: Sendable {
         }
     }
 
-    /// `DELETE /authentication-methods/{id}`: 409 when it is the user's last way to sign in.
+    /// `DELETE /authentication-methods/{id}`: 409 when it is the user's last way to sign in. The
+    /// refresh families of logins with that passkey are revoked with it.
     public func deleteAuthenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) {
         try caller.require(.delete)
+        let now = clock.now()
         try access.write(.durable) { transaction in
             let user = try Self.user(caller, transaction)
             let passkey = try Self.passkey(id, of: user, caller, transaction)
@@ -95,6 +97,7 @@ public final class MyAccountService: Sendable {
                 throw ServiceError.conflict("this is the user's last way to sign in; add another passkey first")
             }
             try transaction.deletePasskey(tenantID: caller.tenant.id, id: passkey.id)
+            try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
         }
     }
 

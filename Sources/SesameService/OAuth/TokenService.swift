@@ -76,7 +76,8 @@ public final class TokenService: Sendable {
             tenant: tenant, client: client, authSession: handle, response: response, realm: request.realm)
         return try issueUserTokens(
             tenant: tenant, client: client, user: authenticated.user, scopes: scopes, audience: audience,
-            amr: authenticated.amr, authTime: authenticated.authTime, refresh: nil)
+            amr: authenticated.amr, authTime: authenticated.authTime,
+            refresh: .newFamily(passkeyID: authenticated.passkeyID))
     }
 
     /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before
@@ -124,7 +125,7 @@ public final class TokenService: Sendable {
         let response = try issueUserTokens(
             tenant: tenant, client: client, user: user, scopes: scopes,
             audience: record.audience ?? Self.userInfoAudience(tenant), amr: record.amr, authTime: record.authTime,
-            refresh: successor.token)
+            refresh: .successor(successor.token))
         // 3. Rotate: the token and the request are checked again inside the write.
         let outcome = try access.write(.relaxed) { transaction in
             try refreshTokens.rotate(
@@ -208,11 +209,18 @@ public final class TokenService: Sendable {
         return (scopes, audience)
     }
 
-    /// Access token (RFC 9068), id token when `openid` was asked for, refresh token with
-    /// `offline_access` (a new family, or `refresh` — the rotated successor).
+    /// Where a token response's refresh token comes from.
+    enum RefreshIssue {
+        /// A login: a new family (with `offline_access`), remembering the passkey used.
+        case newFamily(passkeyID: String?)
+        /// A refresh: the successor already drawn for the rotation.
+        case successor(String)
+    }
+
+    /// Access token (RFC 9068), id token when `openid` was asked for, and the refresh token of `refresh`.
     func issueUserTokens(
         tenant: TenantRecord, client: ClientRecord, user: UserRecord, scopes: [String], audience: String,
-        amr: [String], authTime: Date, refresh: String?
+        amr: [String], authTime: Date, refresh: RefreshIssue
     ) throws(ServiceError) -> TokenResponse {
         let now = clock.now()
         let iat = Int64(now.timeIntervalSince1970)
@@ -241,13 +249,17 @@ public final class TokenService: Sendable {
             claims["azp"] = .string(client.id)
             idToken = try sign(claims, type: .idToken, tenant: tenant, client: client)
         }
-        var refreshToken = refresh
-        if refreshToken == nil, scopes.contains("offline_access"), client.grantTypes.contains(GrantType.refreshToken) {
+        var refreshToken: String?
+        switch refresh {
+        case .successor(let token):
+            refreshToken = token
+        case .newFamily(let passkeyID):
+            guard scopes.contains("offline_access"), client.grantTypes.contains(GrantType.refreshToken) else { break }
             do {
                 refreshToken =
                     try refreshTokens.issue(
                         tenantID: tenant.id, clientID: client.id, userID: user.id, scope: scope, audience: audience,
-                        amr: amr, authTime: authTime, policy: RefreshTokenPolicy(tenant: tenant)
+                        amr: amr, authTime: authTime, passkeyID: passkeyID, policy: RefreshTokenPolicy(tenant: tenant)
                     ).token
             } catch {
                 throw StoreAccess.map(error)
@@ -356,6 +368,7 @@ public final class TokenService: Sendable {
             guard let user = try transaction.user(tenantID: tenant.id, id: subject) else {
                 throw ServiceError.invalidToken("the token's user no longer exists")
             }
+            guard !user.blocked else { throw ServiceError.invalidToken("the token's user is blocked") }
             return user
         }
         var claims = Self.profileClaims(user, scopes: token.scopes)

@@ -231,6 +231,22 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         return reply.json
     }
 
+    /// Enrolls another passkey on `authenticator` through My Account; returns the new method's id.
+    func enroll(_ authenticator: SoftwareAuthenticator, accessToken: String) throws -> String {
+        let challenge = send(.post, "/me/v1/authentication-methods", json: #"{"type":"passkey"}"#, token: accessToken)
+        guard challenge.status == 202 else { throw APIHarnessError.unexpected("enrollment challenge", challenge) }
+        let credential = try authenticator.makeCredential(optionsJSON: challenge.body)
+        let body =
+            #"{"auth_session":"\#(challenge.json["auth_session"] as? String ?? "")","authn_response":"#
+            + credential.jsonString + "}"
+        let created = send(
+            .post, "/me/v1/authentication-methods/passkey%7Cnew/verify", json: body, token: accessToken)
+        guard created.status == 201, let id = created.json["id"] as? String else {
+            throw APIHarnessError.unexpected("enrollment", created)
+        }
+        return id
+    }
+
     /// `grant_type=refresh_token` for the native client, optionally narrowing `scope`.
     func refresh(_ token: String, scope: String? = nil) -> APIReply {
         var body: [String: Any] = [
