@@ -28,15 +28,21 @@ public struct TenantRecord: Sendable, Hashable, Codable {
     public var refreshTokenIdleLifetime: Int
     /// The connection used when a request names no realm.
     public var defaultConnectionID: String?
+    /// Auth0's `flags.enable_public_signup_user_exists_error`: whether a signup for a taken
+    /// identifier says so (the default, nil) or gets the same answer as any other refused signup.
+    public var signupUserExistsError: Bool?
     public var createdAt: Date
     public var updatedAt: Date
+
+    /// Whether a signup for a taken identifier is told so (`signupUserExistsError`, default true).
+    public var revealsTakenIdentifiers: Bool { signupUserExistsError ?? true }
 
     public init(
         id: String, name: String, domain: String, customDomains: [String] = [], rpID: String, publicURL: String,
         allowedOrigins: [String] = [], relatedOrigins: [String] = [], accessTokenLifetime: Int = 86_400,
         idTokenLifetime: Int = 36_000, refreshTokenLifetime: Int = 2_592_000,
-        refreshTokenIdleLifetime: Int = 1_296_000, defaultConnectionID: String? = nil, createdAt: Date,
-        updatedAt: Date
+        refreshTokenIdleLifetime: Int = 1_296_000, defaultConnectionID: String? = nil,
+        signupUserExistsError: Bool? = nil, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.name = name
@@ -51,6 +57,7 @@ public struct TenantRecord: Sendable, Hashable, Codable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.refreshTokenIdleLifetime = refreshTokenIdleLifetime
         self.defaultConnectionID = defaultConnectionID
+        self.signupUserExistsError = signupUserExistsError
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

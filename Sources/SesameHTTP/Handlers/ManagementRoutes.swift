@@ -280,7 +280,13 @@ extension SesameApplication {
         try body.allowOnly([
             "friendly_name", "custom_domains", "rp_id", "allowed_origins", "related_origins", "default_connection",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "refresh_token_idle_lifetime",
+            "flags",
         ])
+        var flag: Bool?
+        if let flags = try body.object("flags") {
+            try flags.allowOnly(["enable_public_signup_user_exists_error"])
+            flag = try flags.bool("enable_public_signup_user_exists_error")
+        }
         return TenantSettingsPatch(
             friendlyName: try body.string("friendly_name", maxLength: 1_024),
             customDomains: try body.strings("custom_domains", maxCount: 20, maxLength: 253),
@@ -290,6 +296,7 @@ extension SesameApplication {
             accessTokenLifetime: try body.int("access_token_lifetime"),
             idTokenLifetime: try body.int("id_token_lifetime"),
             refreshTokenLifetime: try body.int("refresh_token_lifetime"),
-            refreshTokenIdleLifetime: try body.int("refresh_token_idle_lifetime"))
+            refreshTokenIdleLifetime: try body.int("refresh_token_idle_lifetime"),
+            enablePublicSignupUserExistsError: flag)
     }
 }

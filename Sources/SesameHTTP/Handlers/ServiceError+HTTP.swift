@@ -4,7 +4,7 @@ import SesameService
 extension ServiceError: HTTPErrorConvertible {
     public var httpError: HTTPError {
         switch self {
-        case .invalidRequest, .invalidGrant, .unsupportedGrantType, .invalidScope:
+        case .invalidRequest, .invalidGrant, .unsupportedGrantType, .invalidScope, .invalidSignup:
             return HTTPError(status: 400, error: code, description: message)
         case .invalidClient:
             // The Basic challenge is added only for clients that used Basic (OAuthRoutes): sent to a

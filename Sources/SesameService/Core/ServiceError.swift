@@ -15,6 +15,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedGrantType(String)
     /// 400: a scope or audience the client may not ask for.
     case invalidScope(String)
+    /// 400: a signup refused without saying why (the tenant hides whether an identifier is taken).
+    case invalidSignup(String)
     /// 401: a missing, malformed, expired or foreign bearer token.
     case invalidToken(String)
     /// 403: a valid token without the scope the route needs.
@@ -35,6 +37,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidGrant: return "invalid_grant"
         case .unsupportedGrantType: return "unsupported_grant_type"
         case .invalidScope: return "invalid_scope"
+        case .invalidSignup: return "invalid_signup"
         case .invalidToken: return "invalid_token"
         case .insufficientScope: return "insufficient_scope"
         case .notFound: return "not_found"
@@ -47,7 +50,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .invalidRequest(let text), .invalidClient(let text), .unauthorizedClient(let text),
-            .invalidGrant(let text), .unsupportedGrantType(let text), .invalidScope(let text),
+            .invalidGrant(let text), .unsupportedGrantType(let text), .invalidScope(let text), .invalidSignup(let text),
             .invalidToken(let text), .insufficientScope(let text), .notFound(let text), .conflict(let text),
             .unavailable(let text):
             return text

@@ -14,6 +14,16 @@ public struct ManagedTenantSettings: Encodable, Sendable {
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
     public var refreshTokenIdleLifetime: Int
+    public var flags: Flags
+
+    /// Auth0's tenant flags that Sesame has.
+    public struct Flags: Encodable, Sendable {
+        public var enablePublicSignupUserExistsError: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case enablePublicSignupUserExistsError = "enable_public_signup_user_exists_error"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case friendlyName = "friendly_name"
@@ -28,6 +38,7 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
         case refreshTokenIdleLifetime = "refresh_token_idle_lifetime"
+        case flags
     }
 
     init(_ tenant: TenantRecord, defaultConnection: String?) {
@@ -43,6 +54,7 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         idTokenLifetime = tenant.idTokenLifetime
         refreshTokenLifetime = tenant.refreshTokenLifetime
         refreshTokenIdleLifetime = tenant.refreshTokenIdleLifetime
+        flags = Flags(enablePublicSignupUserExistsError: tenant.revealsTakenIdentifiers)
     }
 }
 

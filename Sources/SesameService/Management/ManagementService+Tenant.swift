@@ -81,6 +81,7 @@ extension ManagementService {
                 tenant.refreshTokenIdleLifetime = try V.bounded(
                     value, "refresh_token_idle_lifetime", Self.refreshTokenIdleLifetimes)
             }
+            if let flag = patch.enablePublicSignupUserExistsError { tenant.signupUserExistsError = flag }
             guard tenant.refreshTokenIdleLifetime <= tenant.refreshTokenLifetime else {
                 throw ServiceError.invalidRequest(
                     "refresh_token_idle_lifetime must not exceed refresh_token_lifetime")

@@ -13,12 +13,14 @@ public struct TenantSettingsPatch: Sendable {
     public var idTokenLifetime: Int?
     public var refreshTokenLifetime: Int?
     public var refreshTokenIdleLifetime: Int?
+    /// `flags.enable_public_signup_user_exists_error`.
+    public var enablePublicSignupUserExistsError: Bool?
 
     public init(
         friendlyName: String? = nil, customDomains: [String]? = nil, rpID: String? = nil,
         allowedOrigins: [String]? = nil, relatedOrigins: [String]? = nil, defaultConnection: String? = nil,
         accessTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil,
-        refreshTokenIdleLifetime: Int? = nil
+        refreshTokenIdleLifetime: Int? = nil, enablePublicSignupUserExistsError: Bool? = nil
     ) {
         self.friendlyName = friendlyName
         self.customDomains = customDomains
@@ -30,5 +32,6 @@ public struct TenantSettingsPatch: Sendable {
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.refreshTokenIdleLifetime = refreshTokenIdleLifetime
+        self.enablePublicSignupUserExistsError = enablePublicSignupUserExistsError
     }
 }

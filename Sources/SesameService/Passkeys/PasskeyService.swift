@@ -61,7 +61,11 @@ public final class PasskeyService: Sendable {
             try ClientAuthentication.requireGrant(GrantType.webAuthn, client)
             let connection = try Self.connection(realm: realm, tenant: tenant, client: client, in: transaction)
             let profile = try ProfileValidation.validate(input, metadata: metadata, policy: connection.identifiers)
-            try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
+            // A tenant that hides taken identifiers answers a taken one like a free one here; the
+            // token step refuses it with a generic invalid_signup.
+            if tenant.revealsTakenIdentifiers {
+                try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
+            }
             return (client, connection, profile)
         }
         let challenge = try random.serviceBytes(32)
@@ -172,13 +176,19 @@ public final class PasskeyService: Sendable {
             profile: profile, userMetadata: metadata, createdAt: now, updatedAt: now, lastLoginAt: now)
         let passkey = Self.passkeyRecord(verified, id: passkeyID, tenant: tenant, userID: userID, now: now)
         // One durable transaction: the user and their first passkey exist together or not at all.
-        try access.write(.durable) { transaction in
-            try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
-            if try transaction.passkey(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
-                throw ServiceError.invalidGrant("this credential is already registered")
+        do {
+            try access.write(.durable) { transaction in
+                try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
+                if try transaction.passkey(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
+                    throw ServiceError.invalidGrant("this credential is already registered")
+                }
+                try transaction.insertUser(user)
+                try transaction.insertPasskey(passkey)
             }
-            try transaction.insertUser(user)
-            try transaction.insertPasskey(passkey)
+        } catch .invalidRequest(_) where !tenant.revealsTakenIdentifiers {
+            // A taken identifier (or a uniqueness conflict): the tenant does not say which.
+            record(tenant, "signup", outcome: "invalid_signup", client: client.id, user: nil, platform: nil, now: now)
+            throw .invalidSignup("Invalid sign up")
         }
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
         record(tenant, "signup", outcome: "success", client: client.id, user: userID, platform: platform, now: now)
@@ -207,7 +217,6 @@ public final class PasskeyService: Sendable {
         guard user.connectionID == connection.id else {
             throw .invalidGrant("unknown credential")
         }
-        guard !user.blocked else { throw .invalidGrant("the user is blocked") }
         let verified: VerifiedAuthentication
         do {
             let (key, imported) = try keyCache.key(for: passkey.id, encoded: passkey.publicKey)
@@ -218,6 +227,11 @@ public final class PasskeyService: Sendable {
         } catch {
             record(tenant, "login", outcome: "invalid_grant", client: client.id, user: user.id, platform: nil, now: now)
             throw .invalidGrant("passkey verification failed: \(error.message)")
+        }
+        // Only a caller who proved possession of the passkey learns that its user is blocked.
+        guard !user.blocked else {
+            record(tenant, "login", outcome: "blocked", client: client.id, user: user.id, platform: nil, now: now)
+            throw .invalidGrant("the user is blocked")
         }
         // Write synchronously only what clone detection needs: a counter or backup state that
         // changed. Synced passkeys keep their counter at 0, so most logins write nothing here; the
