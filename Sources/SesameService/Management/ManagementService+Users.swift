@@ -142,7 +142,7 @@ extension ManagementService {
             term = String(term.dropFirst(field.count + 1))
         }
         term = term.trimmingCharacters(in: CharacterSet(charactersIn: "\"*"))
-        return term.isEmpty ? nil : term
+        return term.isEmpty ? nil : TextRules.nfc(term)
     }
 
     static func apply(_ patch: UserPatch, to user: UserRecord, policy: IdentifierPolicy) throws(ServiceError)
@@ -151,12 +151,12 @@ extension ManagementService {
         var updated = user
         var profile = user.profile
         profile.email = try identifier(
-            patch.email, profile.email, "email", policy.email, valid: ProfileValidation.isEmail)?
-            .lowercased()
+            patch.email.map(TextRules.email), profile.email, "email", policy.email, valid: ProfileValidation.isEmail)
         profile.phoneNumber = try identifier(
             patch.phoneNumber, profile.phoneNumber, "phone_number", policy.phoneNumber, valid: ProfileValidation.isE164)
         profile.username = try identifier(
-            patch.username, profile.username, "username", policy.username, valid: ProfileValidation.isUsername)
+            patch.username.map(TextRules.username), profile.username, "username", policy.username,
+            valid: ProfileValidation.isUsername)
         if profile.email == nil, profile.phoneNumber == nil, profile.username == nil {
             throw .invalidRequest("the user needs an identifier: email, phone_number or username")
         }
@@ -170,9 +170,7 @@ extension ManagementService {
         case .keep: break
         case .remove: profile.picture = nil
         case .set(let picture):
-            guard picture.count <= 2_048, let url = URL(string: picture), url.scheme == "https" || url.scheme == "http",
-                url.host != nil
-            else {
+            guard ProfileValidation.isPictureURL(picture) else {
                 throw .invalidRequest("picture must be an http(s) URL")
             }
             profile.picture = picture
@@ -181,16 +179,8 @@ extension ManagementService {
         if let changes = patch.userMetadata {
             var metadata = user.userMetadata
             for (key, value) in changes {
-                guard !key.isEmpty, key.count <= ProfileValidation.maxMetadataKeyLength else {
-                    throw .invalidRequest(
-                        "user_metadata keys must be 1 to \(ProfileValidation.maxMetadataKeyLength) characters")
-                }
+                try ProfileValidation.checkMetadata(key: key, value: value)
                 if let value {
-                    guard value.count <= ProfileValidation.maxMetadataValueLength else {
-                        throw .invalidRequest(
-                            "user_metadata.\(key) is longer than \(ProfileValidation.maxMetadataValueLength) characters"
-                        )
-                    }
                     metadata[key] = value
                 } else {
                     metadata.removeValue(forKey: key)
@@ -228,7 +218,7 @@ extension ManagementService {
         switch change {
         case .keep: return current
         case .remove: return nil
-        case .set(let value): return try ManagementValidation.text(value, field, max: 300)
+        case .set(let value): return try TextRules.text(value, field, max: ProfileValidation.maxTextLength)
         }
     }
 }

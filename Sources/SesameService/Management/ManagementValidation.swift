@@ -3,15 +3,9 @@ import SesameStore
 
 /// Value checks shared by the Management API's inputs; every error names the field (and index).
 enum ManagementValidation {
-    /// 1–`max` characters, no control characters.
+    /// Display text by `TextRules.text`: NFC, 1–`max` characters, nothing unsafe.
     static func text(_ value: String, _ field: String, max: Int = 255) throws(ServiceError) -> String {
-        guard !value.isEmpty, value.count <= max else {
-            throw .invalidRequest("\(field) must be 1 to \(max) characters")
-        }
-        guard !value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-            throw .invalidRequest("\(field) must not contain control characters")
-        }
-        return value
+        try TextRules.text(value, field, max: max)
     }
 
     /// One of `allowed`.

@@ -30,46 +30,64 @@ public struct SignupProfileInput: Sendable, Hashable {
 enum ProfileValidation {
     static let maxMetadataValues = 10
     static let maxMetadataKeyLength = 100
-    static let maxMetadataValueLength = 1_000
+    static let maxMetadataValueLength = 500
 
     static func validate(
         _ input: SignupProfileInput, metadata: [String: String], policy: IdentifierPolicy
     ) throws(ServiceError) -> UserProfile {
-        let email = try identifier(input.email, "email", policy.email, valid: isEmail)
+        let email = try identifier(input.email.map(TextRules.email), "email", policy.email, valid: isEmail)
         let phone = try identifier(input.phoneNumber, "phone_number", policy.phoneNumber, valid: isE164)
-        let username = try identifier(input.username, "username", policy.username, valid: isUsername)
+        let username = try identifier(
+            input.username.map(TextRules.username), "username", policy.username, valid: isUsername)
         if email == nil, phone == nil, username == nil {
             throw .invalidRequest("user_profile needs an identifier: email, phone_number or username")
         }
-        for (field, value) in [
-            ("name", input.name), ("given_name", input.givenName), ("family_name", input.familyName),
-            ("nickname", input.nickname),
-        ] {
-            if let value, value.isEmpty || value.count > 300 {
-                throw .invalidRequest("user_profile.\(field) must be 1 to 300 characters")
+        func text(_ value: String?, _ field: String) throws(ServiceError) -> String? {
+            try value.map { v throws(ServiceError) in try TextRules.text(v, "user_profile.\(field)", max: maxTextLength)
             }
         }
-        if let picture = input.picture {
-            guard picture.count <= 2_048, let url = URL(string: picture), url.scheme == "https" || url.scheme == "http",
-                url.host != nil
-            else {
-                throw .invalidRequest("user_profile.picture must be an http(s) URL")
-            }
+        let name = try text(input.name, "name")
+        let givenName = try text(input.givenName, "given_name")
+        let familyName = try text(input.familyName, "family_name")
+        let nickname = try text(input.nickname, "nickname")
+        if let picture = input.picture, !isPictureURL(picture) {
+            throw .invalidRequest("user_profile.picture must be an http(s) URL")
         }
         guard metadata.count <= maxMetadataValues else {
             throw .invalidRequest("user_metadata holds at most \(maxMetadataValues) values")
         }
         for (key, value) in metadata {
-            if key.isEmpty || key.count > maxMetadataKeyLength {
-                throw .invalidRequest("user_metadata keys must be 1 to \(maxMetadataKeyLength) characters")
-            }
-            if value.count > maxMetadataValueLength {
-                throw .invalidRequest("user_metadata.\(key) is longer than \(maxMetadataValueLength) characters")
-            }
+            try checkMetadata(key: key, value: value)
         }
         return UserProfile(
-            email: email?.lowercased(), emailVerified: false, phoneNumber: phone, username: username, name: input.name,
-            givenName: input.givenName, familyName: input.familyName, nickname: input.nickname, picture: input.picture)
+            email: email, emailVerified: false, phoneNumber: phone, username: username, name: name,
+            givenName: givenName, familyName: familyName, nickname: nickname, picture: input.picture)
+    }
+
+    /// Names and nickname: at most this many characters (`TextRules.text`).
+    static let maxTextLength = 300
+
+    /// An absolute http(s) URL of at most 2,048 bytes with nothing unsafe in it.
+    static func isPictureURL(_ value: String) -> Bool {
+        guard value.utf8.count <= 2_048, !TextRules.containsUnsafe(value), let url = URL(string: value) else {
+            return false
+        }
+        return (url.scheme == "https" || url.scheme == "http") && url.host != nil
+    }
+
+    /// One `user_metadata` entry: a key of 1–100 characters with nothing unsafe, a value of at most
+    /// 500 characters (Auth0's limits).
+    static func checkMetadata(key: String, value: String?) throws(ServiceError) {
+        if key.isEmpty || key.count > maxMetadataKeyLength || key.utf8.count > 4 * maxMetadataKeyLength
+            || TextRules.containsUnsafe(key)
+        {
+            throw .invalidRequest(
+                "user_metadata keys must be 1 to \(maxMetadataKeyLength) characters, with no control characters")
+        }
+        if let value, value.count > maxMetadataValueLength || value.utf8.count > 4 * maxMetadataValueLength {
+            throw .invalidRequest(
+                "user_metadata.\(key.prefix(100)) is longer than \(maxMetadataValueLength) characters")
+        }
     }
 
     private static func identifier(
@@ -88,9 +106,12 @@ enum ProfileValidation {
         }
     }
 
-    /// A pragmatic address check: one "@", non-empty local part and a dotted domain, no spaces.
+    /// A pragmatic address check: one "@", non-empty local part and a dotted domain, no spaces and
+    /// nothing `TextRules` refuses.
     static func isEmail(_ value: String) -> Bool {
-        guard value.utf8.count <= 254, !value.contains(where: { $0.isWhitespace || $0.isNewline }) else { return false }
+        guard value.utf8.count <= 254, !value.contains(where: { $0.isWhitespace || $0.isNewline }),
+            !TextRules.containsUnsafe(value)
+        else { return false }
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return false }
         let domain = parts[1]
