@@ -13,6 +13,8 @@ struct TestAuthenticator {
     var aaguid: [UInt8] = Array(repeating: 0, count: 16)
     let privateKey: PrivateKey
     let algorithm: COSEAlgorithm
+    /// A credential public key to register instead of the real one (for unusable-key tests).
+    var credentialKeyOverride: COSEKey?
 
     init(keyType: KeyType = .ec(.p256), algorithm: COSEAlgorithm = .es256) throws {
         privateKey = try PrivateKey.generate(keyType)
@@ -37,7 +39,7 @@ struct TestAuthenticator {
             rpIDHash: rpIDHash ?? Digest.sha256(Array(rpID.utf8)), flags: flags.union(.attestedCredentialData),
             signCount: signCount,
             attestedCredentialData: AttestedCredentialData(
-                aaguid: aaguid, credentialID: credentialID, credentialPublicKey: try coseKey),
+                aaguid: aaguid, credentialID: credentialID, credentialPublicKey: try credentialKeyOverride ?? coseKey),
             extensions: nil)
         var statement: [CBORMapEntry] = []
         if format == "packed" {

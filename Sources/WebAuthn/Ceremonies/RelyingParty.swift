@@ -46,6 +46,15 @@ public struct RelyingParty: Sendable {
                 "credential algorithm \(attested.credentialPublicKey.algorithm.name) was not offered in pubKeyCredParams"
             )
         }
+        // Step 23 (continued): the key must be usable, or the account could never sign in. Importing
+        // it checks that an EC point is on its curve (and not the identity), and that an RSA key
+        // has 2048 to 8192 bits and an odd exponent of at least 3 (PublicKey(components:)). A
+        // `none` attestation would otherwise store whatever the client sent.
+        do {
+            _ = try attested.credentialPublicKey.publicKey()
+        } catch {
+            throw WebAuthnError(.malformed, "the credential public key is not usable: \(error.message)")
+        }
         // Step 24: client extension outputs are not requested by this relying party, so none are checked.
         // Steps 25–27: determine the format and verify the statement; assess trust (§6.5.4).
         let attestation = try AttestationFormats.verify(
