@@ -7,6 +7,8 @@ import Foundation
 public struct HTTPRequest: Sendable {
     /// The request method.
     public var method: HTTPMethod
+    /// The protocol version from the request line, e.g. `HTTP/1.1`.
+    public var httpVersion: String
     /// The path as sent (still percent-encoded), without the query; starts with `/`.
     public var path: String
     /// The query string as sent, without the `?`; empty when there is none. Never log it.
@@ -32,9 +34,10 @@ public struct HTTPRequest: Sendable {
     public init(
         method: HTTPMethod, path: String, rawQuery: String = "", headers: HTTPHeaders = [:], body: [UInt8] = [],
         remoteAddress: String = "127.0.0.1", clientIP: String? = nil, scheme: String = "http", host: String? = nil,
-        requestID: String = ""
+        requestID: String = "", httpVersion: String = "HTTP/1.1"
     ) {
         self.method = method
+        self.httpVersion = httpVersion
         self.path = path
         self.rawQuery = rawQuery
         self.queryItems = HTTPQueryItem.parse(rawQuery)

@@ -51,6 +51,7 @@ public final class HTTPResponder: Sendable {
                 context.routePattern = router.pattern(for: request.method, path: request.path) ?? ""
                 throw rejection
             }
+            if let problem = HostHeader.problem(received) { throw HTTPError.invalidRequest(problem) }
             try rateLimiter?.check(request.clientIP)
             response = try router.respond(to: request, context: &context)
         } catch let error as any HTTPErrorConvertible {

@@ -36,7 +36,7 @@ enum MHDCallbacks {
             UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
             UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?,
             UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-        ) -> MHD_Result = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+        ) -> MHD_Result = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
             guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
             let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
             let state: RequestState
@@ -50,7 +50,8 @@ enum MHDCallbacks {
             }
             return MHDConnection(connection).handle(
                 core: core, state: state, method: method.map { String(cString: $0) } ?? "",
-                uploadData: uploadData, uploadDataSize: uploadDataSize)
+                version: version.map { String(cString: $0) } ?? "", uploadData: uploadData,
+                uploadDataSize: uploadDataSize)
         }
 
     /// Collects header fields into an `HTTPHeaders` box.

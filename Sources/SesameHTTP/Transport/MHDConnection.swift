@@ -10,14 +10,14 @@ struct MHDConnection {
     /// append it under the body limit; the call after the upload completes runs the pipeline and queues
     /// the response (queuing on the first call would make libmicrohttpd 0.9.75 close the connection).
     func handle(
-        core: ServerCore, state: RequestState, method: String, uploadData: UnsafePointer<CChar>?,
+        core: ServerCore, state: RequestState, method: String, version: String, uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         let limit = core.limits.maxBodyBytes
         if !state.headersSeen {
             state.headersSeen = true
             if let declared = value(header: "Content-Length").flatMap({ Int($0) }), declared > limit {
-                return reject(core: core, state: state, method: method, limit: limit)
+                return reject(core: core, state: state, method: method, version: version, limit: limit)
             }
             return .YES
         }
@@ -42,14 +42,16 @@ struct MHDConnection {
         }
         state.responded = true
         let response = core.responder.respond(
-            to: request(state: state, method: method), connectionScheme: core.connectionScheme,
+            to: request(state: state, method: method, version: version), connectionScheme: core.connectionScheme,
             startedAt: state.startedAt)
         return queue(response, draining: core.draining.load(ordering: .relaxed))
     }
 
-    private func reject(core: ServerCore, state: RequestState, method: String, limit: Int) -> MHD_Result {
+    private func reject(core: ServerCore, state: RequestState, method: String, version: String, limit: Int)
+        -> MHD_Result
+    {
         state.responded = true
-        var received = request(state: state, method: method)
+        var received = request(state: state, method: method, version: version)
         received.body = []
         let response = core.responder.respond(
             to: received, connectionScheme: core.connectionScheme, startedAt: state.startedAt,
@@ -57,11 +59,11 @@ struct MHDConnection {
         return queue(response, draining: true)
     }
 
-    private func request(state: RequestState, method: String) -> HTTPRequest {
+    private func request(state: RequestState, method: String, version: String) -> HTTPRequest {
         let (path, query) = HTTPRequest.splitTarget(state.rawTarget)
         return HTTPRequest(
             method: HTTPMethod(method), path: path, rawQuery: query, headers: headers(), body: state.body,
-            remoteAddress: peerAddress())
+            remoteAddress: peerAddress(), httpVersion: version)
     }
 
     func value(header name: String) -> String? {

@@ -52,9 +52,10 @@ public struct TrustedProxies: Sendable {
         {
             origin.scheme = proto
         }
-        if let forwardedHost = headers["X-Forwarded-Host"]?.split(separator: ",").last.map(String.init) {
-            let host = HTTPRequest.hostWithoutPort(forwardedHost)
-            if !host.isEmpty { origin.host = host }
+        if let forwardedHost = headers["X-Forwarded-Host"]?.split(separator: ",").last
+            .map({ String($0).trimmingASCIIWhitespace() }), HostHeader.isValid(forwardedHost)
+        {
+            origin.host = HTTPRequest.hostWithoutPort(forwardedHost)
         }
         return origin
     }

@@ -31,7 +31,8 @@ struct HTTPResponderTests {
     @Test func unexpectedErrorBecomesGeneric500AndLogsTypeOnly() throws {
         let logs = LogCollector()
         let responder = HTTPResponder(router: Self.router(), log: logs.log)
-        let response = responder.respond(to: HTTPRequest(method: .post, target: "/boom?token=abc"))
+        let response = responder.respond(
+            to: HTTPRequest(method: .post, target: "/boom?token=abc", headers: ["Host": "x"]))
         #expect(response.status == 500)
         #expect(
             String(decoding: response.body, as: UTF8.self)
@@ -45,7 +46,7 @@ struct HTTPResponderTests {
 
     @Test func httpErrorKeepsItsWireForm() throws {
         let responder = HTTPResponder(router: Self.router(), log: LogCollector().log)
-        let response = responder.respond(to: HTTPRequest(method: .post, target: "/bad"))
+        let response = responder.respond(to: HTTPRequest(method: .post, target: "/bad", headers: ["Host": "x"]))
         #expect(response.status == 400)
         #expect(
             String(decoding: response.body, as: UTF8.self)
@@ -59,7 +60,7 @@ struct HTTPResponderTests {
         let response = responder.respond(
             to: HTTPRequest(
                 method: .get, path: "/ok/7", rawQuery: "code=secret",
-                headers: ["Authorization": "Bearer zzz", "Cookie": "s=1"], remoteAddress: "10.1.2.3"))
+                headers: ["Host": "x", "Authorization": "Bearer zzz", "Cookie": "s=1"], remoteAddress: "10.1.2.3"))
         let id = try #require(response.headers["X-Request-Id"])
         #expect(id.count == 32)
         let line = try #require(logs.all.last)
@@ -80,18 +81,18 @@ struct HTTPResponderTests {
         let logs = LogCollector()
         let log = RequestLog(level: .warn, sink: { logs.sink($0) })
         let responder = HTTPResponder(router: Self.router(), log: log)
-        _ = responder.respond(to: HTTPRequest(method: .get, target: "/ok/1"))
+        _ = responder.respond(to: HTTPRequest(method: .get, target: "/ok/1", headers: ["Host": "x"]))
         #expect(logs.all.isEmpty)
-        _ = responder.respond(to: HTTPRequest(method: .post, target: "/boom"))
+        _ = responder.respond(to: HTTPRequest(method: .post, target: "/boom", headers: ["Host": "x"]))
         #expect(logs.all.count == 2)  // the error event and the 5xx request line (warn)
     }
 
     @Test func metricsUseTheRoutePatternNotThePath() {
         let metrics = Metrics()
         let responder = HTTPResponder(router: Self.router(), metrics: metrics, log: LogCollector().log)
-        _ = responder.respond(to: HTTPRequest(method: .get, target: "/ok/1"))
-        _ = responder.respond(to: HTTPRequest(method: .get, target: "/ok/2"))
-        _ = responder.respond(to: HTTPRequest(method: .get, target: "/nope/3"))
+        _ = responder.respond(to: HTTPRequest(method: .get, target: "/ok/1", headers: ["Host": "x"]))
+        _ = responder.respond(to: HTTPRequest(method: .get, target: "/ok/2", headers: ["Host": "x"]))
+        _ = responder.respond(to: HTTPRequest(method: .get, target: "/nope/3", headers: ["Host": "x"]))
         #expect(metrics.httpRequests.value(["/ok/{id}", "GET", "200"]) == 2)
         #expect(metrics.httpRequests.value(["unmatched", "GET", "404"]) == 1)
         #expect(metrics.httpDuration.count(["/ok/{id}"]) == 2)
@@ -117,19 +118,20 @@ struct HTTPResponderTests {
         let proxies = TrustedProxies(ranges: [IPAddressRange("127.0.0.1")].compactMap { $0 })
         let responder = HTTPResponder(router: Self.router(), trustedProxies: proxies, log: LogCollector().log)
         let trusted = responder.respond(
-            to: HTTPRequest(method: .get, path: "/ok/1", headers: ["X-Request-Id": "abc-123"]))
+            to: HTTPRequest(method: .get, path: "/ok/1", headers: ["Host": "x", "X-Request-Id": "abc-123"]))
         #expect(trusted.headers["X-Request-Id"] == "abc-123")
         let untrusted = responder.respond(
             to: HTTPRequest(
-                method: .get, path: "/ok/1", headers: ["X-Request-Id": "abc-123"], remoteAddress: "127.0.0.2"))
+                method: .get, path: "/ok/1", headers: ["Host": "x", "X-Request-Id": "abc-123"],
+                remoteAddress: "127.0.0.2"))
         #expect(untrusted.headers["X-Request-Id"] != "abc-123")
     }
 
     @Test func globalRateLimiterAnswers429() {
         let limiter = RateLimiter(requestsPerMinute: 1, clock: { 100 })
         let responder = HTTPResponder(router: Self.router(), rateLimiter: limiter, log: LogCollector().log)
-        #expect(responder.respond(to: HTTPRequest(method: .get, target: "/ok/1")).status == 200)
-        let limited = responder.respond(to: HTTPRequest(method: .get, target: "/ok/1"))
+        #expect(responder.respond(to: HTTPRequest(method: .get, target: "/ok/1", headers: ["Host": "x"])).status == 200)
+        let limited = responder.respond(to: HTTPRequest(method: .get, target: "/ok/1", headers: ["Host": "x"]))
         #expect(limited.status == 429)
         #expect(limited.headers["Retry-After"] == "60")
     }
