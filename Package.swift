@@ -43,7 +43,9 @@ let package = Package(
         .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
 
         // libmicrohttpd transport, router, request context, error mapping, handlers, pages.
-        .target(name: "SesameHTTP", dependencies: ["SesameService", "SesameWire", "SesameStore", "WebAuthn", "CMicroHTTPD"]),
+        .target(
+            name: "SesameHTTP",
+            dependencies: ["SesameService", "SesameWire", "SesameStore", "WebAuthn", "SesameCrypto", "CMicroHTTPD"]),
 
         // A software FIDO2 authenticator (tests, the CLI, Linux apps).
         .target(name: "SesameSoftwareAuthenticator", dependencies: ["WebAuthn", "SesameCrypto"]),

@@ -21,6 +21,8 @@ enum ServeCommand {
         OptionSpec("max-body-bytes", .single, placeholder: "N"),
         OptionSpec("connections-per-ip", .single, placeholder: "N"),
         OptionSpec("connection-timeout", .single, placeholder: "SECONDS"),
+        OptionSpec("metrics-listen", .single, placeholder: "HOST:PORT"),
+        OptionSpec("metrics-token-file", .single, placeholder: "FILE"),
     ])
 
     /// Settings from flags, then `SESAME_*` variables, then defaults.
@@ -36,6 +38,10 @@ enum ServeCommand {
         var trustedProxies: [String] = []
         var rateLimitPerIP = 600
         var limits = ServerLimits()
+        /// A separate listener for /metrics and /healthz (nil: none).
+        var metricsListen: (host: String, port: Int)?
+        /// The bearer token that reads /metrics on the API listener (nil: not served there).
+        var metricsToken: String?
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -100,6 +106,23 @@ enum ServeCommand {
         if let timeout = try integer("connection-timeout", "SESAME_CONNECTION_TIMEOUT", range: 0...3_600) {
             settings.limits.connectionTimeoutSeconds = timeout
         }
+        if let listen = value("metrics-listen", "SESAME_METRICS_LISTEN") {
+            guard let (host, port) = parseListen(listen) else {
+                throw UsageError("--metrics-listen must be HOST:PORT, e.g. 127.0.0.1:9464")
+            }
+            settings.metricsListen = (host, port)
+        }
+        if let file = parsed.value("metrics-token-file") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw UsageError("--metrics-token-file: cannot read \(file)")
+            }
+            settings.metricsToken = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        } else if let token = variables["SESAME_METRICS_TOKEN"], !token.isEmpty {
+            settings.metricsToken = token
+        }
+        if let token = settings.metricsToken, token.utf8.count < 16 {
+            throw UsageError("the metrics token must be at least 16 characters")
+        }
         return settings
     }
 
@@ -154,7 +177,8 @@ enum ServeCommand {
             environment.writeOutput(DataDirectory.summary(result, publicURL: publicURL))
         }
         let application = SesameApplication(
-            store: store, masterKey: masterKey, rateLimitPerMinute: settings.rateLimitPerIP)
+            store: store, masterKey: masterKey, rateLimitPerMinute: settings.rateLimitPerIP,
+            metricsToken: settings.metricsToken)
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits
         configuration.threads = settings.threads
@@ -167,6 +191,20 @@ enum ServeCommand {
             log: RequestLog(level: settings.logLevel))
         let scheme = settings.tlsCert == nil ? "http" : "https"
         environment.writeOutput("Sesame is serving \(settings.data) at \(scheme)://\(settings.host):\(server.port)\n")
+        var metricsServer: HTTPServer?
+        if let (host, port) = settings.metricsListen {
+            var metricsConfiguration = HTTPServer.Configuration(host: host, port: port)
+            metricsConfiguration.threads = 1
+            do {
+                metricsServer = try HTTPServer(
+                    configuration: metricsConfiguration, router: application.metricsRouter(),
+                    metrics: application.metrics, log: RequestLog(level: settings.logLevel))
+            } catch {
+                server.stop(gracePeriod: 0)
+                throw error
+            }
+            environment.writeOutput("Metrics at http://\(host):\(metricsServer?.port ?? port)/metrics\n")
+        }
 
         // Auth events and last-used times are written in batches; flush them every second and at shutdown.
         let flusher = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "sesame.events"))
@@ -177,6 +215,7 @@ enum ServeCommand {
             DispatchQueue.global().async { server.stop(gracePeriod: 10) }
         }
         server.waitUntilStopped()
+        metricsServer?.stop(gracePeriod: 1)
         flusher.cancel()
         application.flush()
         withExtendedLifetime(signals) {}

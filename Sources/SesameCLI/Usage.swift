@@ -116,11 +116,17 @@ enum Usage {
           --tls-key FILE             and this PEM private key (SESAME_TLS_KEY)
           --trusted-proxy ADDR       trust X-Forwarded-* from this IP or CIDR; repeatable
                                      (SESAME_TRUSTED_PROXIES, comma-separated)
-          --rate-limit-per-ip N      challenge requests per client IP per minute; 0 turns it off
-                                     (SESAME_RATE_LIMIT_PER_IP, default 600)
+          --rate-limit-per-ip N      requests per client address (an IPv4 address or an IPv6 /64) per minute
+                                     to each group of public routes: ceremonies, the token endpoint, pages;
+                                     0 turns it off (SESAME_RATE_LIMIT_PER_IP, default 600)
           --max-body-bytes N         largest request body (SESAME_MAX_BODY_BYTES, default 65536)
           --connections-per-ip N     concurrent connections per client IP (SESAME_CONNECTIONS_PER_IP, default 64)
           --connection-timeout S     idle connection timeout in seconds (SESAME_CONNECTION_TIMEOUT, default 30)
+          --metrics-listen HOST:PORT serve /metrics and /healthz on this separate address, with no token
+                                     (SESAME_METRICS_LISTEN); keep it private (loopback or an internal network)
+          --metrics-token-file FILE  serve /metrics on the API address too, to Authorization: Bearer <the
+                                     file's token> (or the token in SESAME_METRICS_TOKEN); at least 16 characters
+        Without either, /metrics is not served.
         The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
         SIGTERM or SIGINT stops the server gracefully.
 

@@ -68,6 +68,14 @@ struct ServerCommandTests {
                 "sesame: serve: --trusted-proxy must be an IP address or CIDR range"
             ),
             (["serve", "--public-url", "localhost"], nil),
+            (
+                ["serve", "--metrics-listen", "nonsense"],
+                "sesame: serve: --metrics-listen must be HOST:PORT, e.g. 127.0.0.1:9464"
+            ),
+            (
+                ["serve", "--metrics-token-file", "/nonexistent/token"],
+                "sesame: serve: --metrics-token-file: cannot read /nonexistent/token"
+            ),
             (["serve", "extra"], nil),
         ] as [([String], String?)])
     func badArgumentsExitTwoWithOneLine(arguments: [String], message: String?) {
@@ -94,6 +102,18 @@ struct ServerCommandTests {
         #expect(settings.rateLimitPerIP == 0)
         #expect(settings.port == 9000)
         #expect(settings.data == "./data")
+    }
+
+    @Test func metricsSettings() throws {
+        let parsed = try ArgumentParser.parse(["--metrics-listen", "127.0.0.1:9464"], spec: ServeCommand.spec)
+        let settings = try ServeCommand.settings(parsed, ["SESAME_METRICS_TOKEN": "a-long-enough-metrics-token"])
+        #expect(settings.metricsListen?.host == "127.0.0.1")
+        #expect(settings.metricsListen?.port == 9464)
+        #expect(settings.metricsToken == "a-long-enough-metrics-token")
+        #expect(throws: UsageError.self) {
+            try ServeCommand.settings(
+                try ArgumentParser.parse([], spec: ServeCommand.spec), ["SESAME_METRICS_TOKEN": "short"])
+        }
     }
 
     @Test func helpExists() {

@@ -17,16 +17,21 @@ public final class SesameApplication: Sendable {
     public let metrics: Metrics
     /// Per-client-address limits of the routes anyone can call without a token (nil: off).
     public let rateLimits: PublicRateLimits?
+    /// SHA-256 of the token that reads `/metrics` on the API listener (nil: not served there).
+    let metricsTokenHash: [UInt8]?
     let logins: CounterFamily
 
     /// - Parameter rateLimitPerMinute: requests per client address per minute in each group of
     ///   public routes (`PublicRouteGroup`); 0 turns the limits off.
+    /// - Parameter metricsToken: the bearer token that reads `/metrics` on the API listener; nil
+    ///   keeps `/metrics` off it (serve `metricsRouter()` on a listener of its own instead).
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
-        attestation: AttestationPolicy = AttestationPolicy()
+        attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil
     ) {
+        self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
         // process's Management API: keep them in memory (docs/BENCHMARKS.md has the profile).
         let store: any SesameStore = store is CachingStore ? store : CachingStore(store)

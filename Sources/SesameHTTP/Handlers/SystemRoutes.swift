@@ -1,4 +1,5 @@
 import Foundation
+import SesameCrypto
 import SesameService
 import SesameStore
 import SesameWire
@@ -13,24 +14,61 @@ extension SesameApplication {
                 }
             }
             var response = HTTPResponse.html(LandingPage.html(tenant: tenant, demoClientID: demoClient?.id))
+            // No other site may frame the page (clickjacking): CSP for current browsers,
+            // X-Frame-Options for older ones.
             response.headers.replaceOrAdd(
                 name: "Content-Security-Policy",
-                value: "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'")
+                value:
+                    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
+                    + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+            response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
+            response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
             return response
         }
 
-        router.get("/healthz", limitedBy: limiter(.pages)) { [self] _, _ in
-            do {
-                _ = try store.read { try $0.tenants().count }
-            } catch {
-                throw ServiceError.unavailable("the store is not answering")
-            }
-            return .json(bytes: Array(#"{"status":"ok"}"#.utf8))
-        }
+        router.get("/healthz", limitedBy: limiter(.pages)) { [self] _, _ in try health() }
 
-        router.get("/metrics", limitedBy: limiter(.pages)) { [self] _, _ in
-            metrics.response()
+        // /metrics is on this listener only for holders of the metrics token; otherwise it is
+        // served by `metricsRouter()` on a listener of its own (`sesame serve --metrics-listen`).
+        if let tokenHash = metricsTokenHash {
+            router.get("/metrics", limitedBy: limiter(.pages)) { [self] request, _ in
+                guard let presented = Self.bearerToken(request),
+                    constantTimeEquals(Digest.sha256(Array(presented.utf8)), tokenHash)
+                else {
+                    throw HTTPError(
+                        status: 401, error: "invalid_token", description: "/metrics needs the metrics bearer token",
+                        headers: ["WWW-Authenticate": #"Bearer realm="metrics""#])
+                }
+                return metrics.response()
+            }
         }
+    }
+
+    /// The routes of a separate metrics listener: `/metrics` and `/healthz`, with no token. Bind it
+    /// to an address only the scraper reaches (loopback or a private network).
+    public func metricsRouter() -> Router {
+        var router = Router()
+        router.get("/metrics") { [self] _, _ in metrics.response() }
+        router.get("/healthz") { [self] _, _ in try health() }
+        return router
+    }
+
+    /// 200 when the store answers, else 503.
+    func health() throws -> HTTPResponse {
+        do {
+            _ = try store.read { try $0.tenants().count }
+        } catch {
+            throw ServiceError.unavailable("the store is not answering")
+        }
+        return .json(bytes: Array(#"{"status":"ok"}"#.utf8))
+    }
+
+    /// The token of an `Authorization: Bearer` header, or nil.
+    static func bearerToken(_ request: HTTPRequest) -> String? {
+        guard let value = request.headers["Authorization"], value.utf8.count > 7,
+            value.prefix(7).lowercased() == "bearer "
+        else { return nil }
+        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 }
 

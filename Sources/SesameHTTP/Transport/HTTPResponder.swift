@@ -67,6 +67,8 @@ public final class HTTPResponder: Sendable {
             response = HTTPError.internalError.response
         }
         response.headers.replaceOrAdd(name: "X-Request-Id", value: request.requestID)
+        // Browsers must take every response as the type it declares (no sniffing into HTML).
+        response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
 
         let route = context.routePattern.isEmpty ? Self.unmatchedRoute : context.routePattern
         let method = Self.knownMethods.contains(request.method) ? request.method.rawValue : "other"

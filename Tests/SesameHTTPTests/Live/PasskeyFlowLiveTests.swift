@@ -173,7 +173,16 @@ struct PasskeyFlowLiveTests {
         #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
         #expect(page.text.contains("/.well-known/openid-configuration"))
         #expect(page.text.contains(live.bootstrap.clientID))
-        let metrics = try live.send("GET", "/metrics")
+        // /metrics is not on the API listener by default (audit 14), but on a listener of its own.
+        #expect(try live.send("GET", "/metrics").status == 404)
+        let metricsServer = try HTTPServer(
+            configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0),
+            router: live.application.metricsRouter(), metrics: live.application.metrics,
+            log: RequestLog(level: .error, sink: { _ in }))
+        defer { metricsServer.stop(gracePeriod: 1) }
+        let metrics = try RawHTTPClient(port: metricsServer.port).get("/metrics")
+        #expect(metrics.status == 200)
         #expect(metrics.text.contains("sesame_http_requests_total"))
+        #expect(try RawHTTPClient(port: metricsServer.port).get("/healthz").status == 200)
     }
 }

@@ -16,7 +16,7 @@ struct PublicRateLimitTests {
         // A new public route must be added here, and so be covered by the test below.
         #expect(
             Set(try Self.publicPatterns()) == [
-                "/", "/healthz", "/metrics", "/passkey/register", "/passkey/challenge", "/oauth/token",
+                "/", "/healthz", "/passkey/register", "/passkey/challenge", "/oauth/token",
                 "/oauth/revoke", "/userinfo", "/.well-known/openid-configuration", "/.well-known/jwks.json",
                 "/.well-known/apple-app-site-association", "/apple-app-site-association",
                 "/.well-known/assetlinks.json", "/.well-known/webauthn", "/.well-known/passkey-endpoints",
