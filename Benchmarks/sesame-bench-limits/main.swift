@@ -1,9 +1,10 @@
 // `make bench` (second part): what hostile input costs the server, next to a benign baseline
 // measured in the same run. Machines are noisy, so only the ratios mean anything.
 //
-// Request bodies: a 64 KiB body built to be expensive (thousands of distinct fields, long names
-// under the member cap, escapes, deep arrays) against a benign 64 KiB body of the same media type,
-// each answered in-process by the real router and handlers.
+// 1. Request bodies: a 64 KiB body built to be expensive (thousands of distinct fields, long names
+//    under the member cap, escapes, deep arrays) against a benign 64 KiB body of the same media
+//    type, each answered in-process by the real router and handlers.
+// 2. Pending ceremonies: the memory 100,000 pending auth sessions hold (PendingSessions.swift).
 import Foundation
 import SesameCrypto
 import SesameHTTP
@@ -42,6 +43,13 @@ func body(_ size: Int, prefix: String, suffix: String, separator: String, _ piec
         index += 1
     }
     return prefix + parts.joined(separator: separator) + suffix
+}
+
+if let flag = CommandLine.arguments.firstIndex(of: "--pending"), flag + 1 < CommandLine.arguments.count,
+    let kind = PendingSessions.Kind(rawValue: CommandLine.arguments[flag + 1])
+{
+    try PendingSessions.child(kind)
+    exit(0)
 }
 
 let size = 64 * 1024
@@ -130,4 +138,6 @@ for (benign, hostile) in [(benignJSON, hostileJSON), (benignForm, hostileForm)] 
 print("(target: every hostile body within a small factor of the benign one; before the fix the audit's")
 print(" bodies cost 700-870x a normal request)")
 
+print("")
+failed = !PendingSessions.measure() || failed
 if failed { exit(1) }

@@ -12,7 +12,7 @@ extension SesameApplication {
             return try .noStoreJSON(myAccount.authenticationMethods(caller))
         }
 
-        router.post("/me/v1/authentication-methods") { [self] request, _ in
+        router.post("/me/v1/authentication-methods") { [self] request, context in
             let caller = try accountCaller(request, .create)
             let body = try APIBody.json(request)
             try body.allowOnly(["type", "connection"])
@@ -20,7 +20,8 @@ extension SesameApplication {
                 throw ServiceError.invalidRequest("type is required")
             }
             let challenge = try myAccount.beginEnrollment(
-                caller, type: type, connection: try body.string("connection", maxLength: 128))
+                caller, type: type, connection: try body.string("connection", maxLength: 128),
+                requester: IPAddressRange.clientKey(context.clientIP))
             var response = try HTTPResponse.noStoreJSON(challenge, status: 202)
             response.headers.replaceOrAdd(
                 name: "Location",

@@ -8,7 +8,7 @@ extension SesameApplication {
 
     func addPasskeyRoutes(to router: inout Router) {
         // API.md §1: signup challenge.
-        router.post("/passkey/register", limitedBy: limiter(.ceremonies)) { [self] request, _ in
+        router.post("/passkey/register", limitedBy: limiter(.ceremonies)) { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly([
                 "client_id", "client_secret", "realm", "organization", "user_profile", "user_metadata",
@@ -31,12 +31,13 @@ extension SesameApplication {
             let metadata = try body.object("user_metadata")?.stringMap() ?? [:]
             let result = try passkeys.beginSignup(
                 tenant: try tenant(request), credentials: try clientCredentials(body, request),
-                realm: try body.optionalString("realm", maxLength: 128), profile: input, metadata: metadata)
+                realm: try body.optionalString("realm", maxLength: 128), profile: input, metadata: metadata,
+                requester: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(result)
         }
 
         // API.md §1: login challenge.
-        router.post("/passkey/challenge", limitedBy: limiter(.ceremonies)) { [self] request, _ in
+        router.post("/passkey/challenge", limitedBy: limiter(.ceremonies)) { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly(["client_id", "client_secret", "realm", "organization"])
             if body.has("organization") {
@@ -44,7 +45,8 @@ extension SesameApplication {
             }
             let result = try passkeys.beginLogin(
                 tenant: try tenant(request), credentials: try clientCredentials(body, request),
-                realm: try body.optionalString("realm", maxLength: 128))
+                realm: try body.optionalString("realm", maxLength: 128),
+                requester: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(result)
         }
     }

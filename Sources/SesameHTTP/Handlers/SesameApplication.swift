@@ -25,11 +25,13 @@ public final class SesameApplication: Sendable {
     ///   public routes (`PublicRouteGroup`); 0 turns the limits off.
     /// - Parameter metricsToken: the bearer token that reads `/metrics` on the API listener; nil
     ///   keeps `/metrics` off it (serve `metricsRouter()` on a listener of its own instead).
+    /// - Parameter pendingCeremonies: the in-memory auth sessions' limits (used when `sessions` is nil).
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
-        attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil
+        attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil,
+        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits()
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -41,7 +43,10 @@ public final class SesameApplication: Sendable {
         self.events = events
         let keyRing = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
         let passkeys = PasskeyService(
-            store: store, clock: clock, random: random, sessions: sessions ?? InMemoryAuthSessions(random: random),
+            store: store, clock: clock, random: random,
+            sessions: sessions
+                ?? InMemoryAuthSessions(
+                    capacity: pendingCeremonies.total, maxPerRequester: pendingCeremonies.perAddress, random: random),
             events: events, attestation: attestation)
         self.passkeys = passkeys
         let tokens = TokenService(
@@ -55,10 +60,12 @@ public final class SesameApplication: Sendable {
             "sesame_logins_total", help: "Token grants by grant type and outcome.", labels: ["method", "outcome"])
     }
 
-    /// Writes the batched auth events and last-used times (every second while serving, and at stop).
+    /// Writes the batched auth events and last-used times and drops expired auth sessions (every
+    /// second while serving, and at stop).
     public func flush() {
         passkeys.usage.flush()
         events.flush()
+        passkeys.sweepExpiredSessions()
     }
 
     /// The tenant a request is for, by its Host (domain or custom domain); 404 when none matches.

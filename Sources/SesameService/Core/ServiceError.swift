@@ -25,6 +25,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(String)
     /// 409: the change would break an invariant (e.g. delete the last way to sign in).
     case conflict(String)
+    /// 429: the requester holds too much of a limited resource; retry after the given seconds.
+    case tooManyRequests(String, retryAfterSeconds: Int)
     /// 503: the store is unreachable; nothing was written.
     case unavailable(String)
 
@@ -42,6 +44,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .insufficientScope: return "insufficient_scope"
         case .notFound: return "not_found"
         case .conflict: return "conflict"
+        case .tooManyRequests: return "too_many_requests"
         case .unavailable: return "temporarily_unavailable"
         }
     }
@@ -52,7 +55,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidRequest(let text), .invalidClient(let text), .unauthorizedClient(let text),
             .invalidGrant(let text), .unsupportedGrantType(let text), .invalidScope(let text), .invalidSignup(let text),
             .invalidToken(let text), .insufficientScope(let text), .notFound(let text), .conflict(let text),
-            .unavailable(let text):
+            .unavailable(let text), .tooManyRequests(let text, _):
             return text
         }
     }

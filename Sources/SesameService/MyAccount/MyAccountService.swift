@@ -50,12 +50,13 @@ public final class MyAccountService: Sendable {
 
     /// `POST /authentication-methods` `{"type":"passkey"}`: creation options for a new passkey.
     public func beginEnrollment(
-        _ caller: AccountCaller, type: String, connection: String?
+        _ caller: AccountCaller, type: String, connection: String?, requester: String
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         try caller.require(.create)
         guard type == "passkey" else { throw .invalidRequest("type must be passkey") }
         return try passkeys.beginEnrollment(
-            tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, connection: connection)
+            tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, connection: connection,
+            requester: requester)
     }
 
     /// `POST /authentication-methods/passkey|new/verify`: the new passkey.

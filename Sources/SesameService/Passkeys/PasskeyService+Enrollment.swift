@@ -12,7 +12,7 @@ extension PasskeyService {
     /// (the client the user's access token was issued to). 409 when the user already has the
     /// connection's maximum number of passkeys.
     public func beginEnrollment(
-        tenant: TenantRecord, clientID: String, userID: String, connection realm: String?
+        tenant: TenantRecord, clientID: String, userID: String, connection realm: String?, requester: String
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         let now = clock.now()
         let (user, connection, existing) = try access.read { transaction in
@@ -34,7 +34,7 @@ extension PasskeyService {
             AuthSession(
                 tenantID: tenant.id, clientID: clientID, connectionID: connection.id,
                 ceremony: .enroll(state: state, userID: user.id),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout)),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester),
             now: now)
         let name = ProfileValidation.primaryIdentifier(user.profile)
         let options = PasskeyCreationOptions(

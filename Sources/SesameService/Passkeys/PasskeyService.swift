@@ -50,10 +50,11 @@ public final class PasskeyService: Sendable {
     // MARK: Challenges
 
     /// `POST /passkey/register`: checks the client, the connection and the profile, and returns
-    /// creation options with a fresh user handle and challenge.
+    /// creation options with a fresh user handle and challenge. `requester` (a client-address key)
+    /// may hold only so many pending ceremonies.
     public func beginSignup(
         tenant: TenantRecord, credentials: ClientCredentials, realm: String?, profile input: SignupProfileInput,
-        metadata: [String: String]
+        metadata: [String: String], requester: String
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         let now = clock.now()
         let (client, connection, profile) = try access.read { transaction in
@@ -68,6 +69,7 @@ public final class PasskeyService: Sendable {
             }
             return (client, connection, profile)
         }
+        let pending = try PendingSignupProfile(profile: profile, metadata: metadata)
         let challenge = try random.serviceBytes(32)
         let userHandle = try random.serviceBytes(32)
         let verification = Self.userVerification(connection)
@@ -77,8 +79,8 @@ public final class PasskeyService: Sendable {
         let handle = try sessions.insert(
             AuthSession(
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
-                ceremony: .signup(state: state, profile: profile, metadata: metadata),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout)),
+                ceremony: .signup(state: state, profile: pending),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester),
             now: now)
         let name = ProfileValidation.primaryIdentifier(profile)
         let options = PasskeyCreationOptions(
@@ -92,7 +94,7 @@ public final class PasskeyService: Sendable {
 
     /// `POST /passkey/challenge`: a login challenge for discoverable credentials.
     public func beginLogin(
-        tenant: TenantRecord, credentials: ClientCredentials, realm: String?
+        tenant: TenantRecord, credentials: ClientCredentials, realm: String?, requester: String
     ) throws(ServiceError) -> PasskeyLoginChallengeResponse {
         let now = clock.now()
         let (client, connection) = try access.read { transaction in
@@ -108,7 +110,7 @@ public final class PasskeyService: Sendable {
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
                 ceremony: .login(
                     state: AuthenticationState(challenge: challenge, userVerification: verification)),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout)),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester),
             now: now)
         let options = PasskeyRequestOptions(
             challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000), rpId: tenant.rpID,
@@ -144,7 +146,8 @@ public final class PasskeyService: Sendable {
         }
         let relyingParty = RelyingParty(policy: policy(tenant: tenant, client: client, connection: connection))
         switch session.ceremony {
-        case .signup(let state, let profile, let metadata):
+        case .signup(let state, let pending):
+            let (profile, metadata) = try pending.unpack()
             return try finishSignup(
                 relyingParty, state: state, profile: profile, metadata: metadata, response: response, tenant: tenant,
                 client: client, connection: connection, now: now)
@@ -263,6 +266,9 @@ public final class PasskeyService: Sendable {
             amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
             authTime: now, createdUser: false, passkeyID: passkey.id)
     }
+
+    /// Drops expired auth sessions (the server calls this every second).
+    @discardableResult public func sweepExpiredSessions() -> Int { sessions.sweep(now: clock.now()) }
 
     // MARK: Helpers
 

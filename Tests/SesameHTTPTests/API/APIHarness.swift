@@ -52,7 +52,10 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     let tenant: TenantRecord
 
     /// A harness on `kind`; with `interleave`, the application's store is an `InterleavingStore`.
-    init(store kind: HarnessStore = .memory, interleave: Bool = false) throws {
+    init(
+        store kind: HarnessStore = .memory, interleave: Bool = false,
+        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits()
+    ) throws {
         switch kind {
         case .memory:
             store = InMemoryStore()
@@ -66,7 +69,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         }
         interleaving = interleave ? InterleavingStore(store) : nil
         application = SesameApplication(
-            store: interleaving ?? store, masterKey: try Self.masterKey(), clock: clock, rateLimitPerMinute: 0)
+            store: interleaving ?? store, masterKey: try Self.masterKey(), clock: clock, rateLimitPerMinute: 0,
+            pendingCeremonies: pendingCeremonies)
         responder = HTTPResponder(router: application.router(), log: RequestLog(level: .error, sink: { _ in }))
         (bootstrap, tenant) = try Self.bootstrap(store, now: clock.now())
         // Generating the tenant's keys (RSA above all) would be most of a test's time.
