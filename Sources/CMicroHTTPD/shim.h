@@ -12,12 +12,40 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-/* MHD_start_daemon with every option given as one MHD_OPTION_ARRAY (terminated by MHD_OPTION_END). */
+/* MHD_start_daemon with an accept policy and every option given as one MHD_OPTION_ARRAY
+   (terminated by MHD_OPTION_END). */
 static inline struct MHD_Daemon *sesame_MHD_start_daemon(unsigned int flags, uint16_t port,
+                                                         MHD_AcceptPolicyCallback policy, void *policy_cls,
                                                          MHD_AccessHandlerCallback handler, void *handler_cls,
                                                          struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options,
+    return MHD_start_daemon(flags, port, policy, policy_cls, handler, handler_cls, MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+/* The connection's socket, or -1 if unknown. */
+static inline int sesame_MHD_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/* The socket context set in the connection-notification callback, or NULL. */
+static inline void *sesame_MHD_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/* An IPv4/IPv6 socket address as text (inet_ntop) into buffer; returns 0, or -1 if not IP. */
+static inline int sesame_sockaddr_ip(const struct sockaddr *address, char *buffer, size_t buffer_size) {
+    if (address == NULL || buffer_size < INET6_ADDRSTRLEN) return -1;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        return inet_ntop(AF_INET, &v4->sin_addr, buffer, (socklen_t)buffer_size) == NULL ? -1 : 0;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, (socklen_t)buffer_size) == NULL ? -1 : 0;
+    }
+    return -1;
 }
 
 /* The port the daemon listens on (the real one when 0 was asked for); 0 if unknown. */
@@ -31,16 +59,7 @@ static inline int sesame_MHD_connection_client_ip(struct MHD_Connection *connect
                                                   size_t buffer_size) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection,
                                                                    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL || buffer_size < INET6_ADDRSTRLEN) return -1;
-    const struct sockaddr *address = info->client_addr;
-    if (address->sa_family == AF_INET) {
-        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
-        return inet_ntop(AF_INET, &v4->sin_addr, buffer, (socklen_t)buffer_size) == NULL ? -1 : 0;
-    }
-    if (address->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
-        return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, (socklen_t)buffer_size) == NULL ? -1 : 0;
-    }
-    return -1;
+    if (info == NULL) return -1;
+    return sesame_sockaddr_ip(info->client_addr, buffer, buffer_size);
 }
 #endif

@@ -21,6 +21,10 @@ enum ServeCommand {
         OptionSpec("max-body-bytes", .single, placeholder: "N"),
         OptionSpec("connections-per-ip", .single, placeholder: "N"),
         OptionSpec("connection-timeout", .single, placeholder: "SECONDS"),
+        OptionSpec("request-timeout", .single, placeholder: "SECONDS"),
+        OptionSpec("max-connections", .single, placeholder: "N"),
+        OptionSpec("reserved-connections", .single, placeholder: "N"),
+        OptionSpec("pending-ceremonies-per-ip", .single, placeholder: "N"),
         OptionSpec("metrics-listen", .single, placeholder: "HOST:PORT"),
         OptionSpec("metrics-token-file", .single, placeholder: "FILE"),
     ])
@@ -38,6 +42,7 @@ enum ServeCommand {
         var trustedProxies: [String] = []
         var rateLimitPerIP = 600
         var limits = ServerLimits()
+        var pendingCeremonies = PendingCeremonyLimits()
         /// A separate listener for /metrics and /healthz (nil: none).
         var metricsListen: (host: String, port: Int)?
         /// The bearer token that reads /metrics on the API listener (nil: not served there).
@@ -105,6 +110,23 @@ enum ServeCommand {
         }
         if let timeout = try integer("connection-timeout", "SESAME_CONNECTION_TIMEOUT", range: 0...3_600) {
             settings.limits.connectionTimeoutSeconds = timeout
+        }
+        if let timeout = try integer("request-timeout", "SESAME_REQUEST_TIMEOUT", range: 0...3_600) {
+            settings.limits.requestTimeoutSeconds = timeout
+        }
+        if let count = try integer("max-connections", "SESAME_MAX_CONNECTIONS", range: 1...1_000_000) {
+            settings.limits.maxConnections = count
+        }
+        if let count = try integer("reserved-connections", "SESAME_RESERVED_CONNECTIONS", range: 0...1_000_000) {
+            guard count < settings.limits.maxConnections else {
+                throw UsageError("--reserved-connections must be less than --max-connections")
+            }
+            settings.limits.reservedConnections = count
+        }
+        if let count = try integer(
+            "pending-ceremonies-per-ip", "SESAME_PENDING_CEREMONIES_PER_IP", range: 1...1_000_000)
+        {
+            settings.pendingCeremonies.perAddress = count
         }
         if let listen = value("metrics-listen", "SESAME_METRICS_LISTEN") {
             guard let (host, port) = parseListen(listen) else {
@@ -178,7 +200,7 @@ enum ServeCommand {
         }
         let application = SesameApplication(
             store: store, masterKey: masterKey, rateLimitPerMinute: settings.rateLimitPerIP,
-            metricsToken: settings.metricsToken)
+            metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies)
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits
         configuration.threads = settings.threads

@@ -122,6 +122,16 @@ enum Usage {
           --max-body-bytes N         largest request body (SESAME_MAX_BODY_BYTES, default 65536)
           --connections-per-ip N     concurrent connections per client IP (SESAME_CONNECTIONS_PER_IP, default 64)
           --connection-timeout S     idle connection timeout in seconds (SESAME_CONNECTION_TIMEOUT, default 30)
+          --request-timeout S        a whole request (line, headers, body) must arrive within S seconds of the
+                                     connection opening or the previous response; 0 = no deadline
+                                     (SESAME_REQUEST_TIMEOUT, default 15)
+          --max-connections N        concurrent connections in all (SESAME_MAX_CONNECTIONS, default 1024)
+          --reserved-connections N   the last N free slots go only to addresses holding fewer than 2
+                                     connections (SESAME_RESERVED_CONNECTIONS, default max/8); trusted
+                                     proxies are exempt
+          --pending-ceremonies-per-ip N
+                                     passkey challenges one client address may hold unredeemed
+                                     (SESAME_PENDING_CEREMONIES_PER_IP, default 200)
           --metrics-listen HOST:PORT serve /metrics and /healthz on this separate address, with no token
                                      (SESAME_METRICS_LISTEN); keep it private (loopback or an internal network)
           --metrics-token-file FILE  serve /metrics on the API address too, to Authorization: Bearer <the

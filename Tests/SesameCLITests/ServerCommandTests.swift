@@ -69,6 +69,18 @@ struct ServerCommandTests {
             ),
             (["serve", "--public-url", "localhost"], nil),
             (
+                ["serve", "--max-connections", "64", "--reserved-connections", "64"],
+                "sesame: serve: --reserved-connections must be less than --max-connections"
+            ),
+            (
+                ["serve", "--request-timeout", "-1"],
+                "sesame: serve: --request-timeout must be an integer from 0 to 3600"
+            ),
+            (
+                ["serve", "--pending-ceremonies-per-ip", "0"],
+                "sesame: serve: --pending-ceremonies-per-ip must be an integer from 1 to 1000000"
+            ),
+            (
                 ["serve", "--metrics-listen", "nonsense"],
                 "sesame: serve: --metrics-listen must be HOST:PORT, e.g. 127.0.0.1:9464"
             ),
@@ -102,6 +114,17 @@ struct ServerCommandTests {
         #expect(settings.rateLimitPerIP == 0)
         #expect(settings.port == 9000)
         #expect(settings.data == "./data")
+    }
+
+    @Test func connectionAndCeremonyLimits() throws {
+        let parsed = try ArgumentParser.parse(
+            ["--request-timeout", "5", "--max-connections", "256", "--reserved-connections", "32"],
+            spec: ServeCommand.spec)
+        let settings = try ServeCommand.settings(parsed, ["SESAME_PENDING_CEREMONIES_PER_IP": "50"])
+        #expect(settings.limits.requestTimeoutSeconds == 5)
+        #expect(settings.limits.maxConnections == 256)
+        #expect(settings.limits.reservedConnections == 32)
+        #expect(settings.pendingCeremonies.perAddress == 50)
     }
 
     @Test func metricsSettings() throws {

@@ -75,6 +75,13 @@ public final class HTTPServer: Sendable {
         }
         if limits.connectionsPerIP < 0 { throw HTTPServerError.invalidLimit("connectionsPerIP") }
         if limits.connectionTimeoutSeconds < 0 { throw HTTPServerError.invalidLimit("connectionTimeoutSeconds") }
+        if limits.requestTimeoutSeconds < 0 { throw HTTPServerError.invalidLimit("requestTimeoutSeconds") }
+        if !(0..<limits.maxConnections).contains(limits.reservedSlots) {
+            throw HTTPServerError.invalidLimit("reservedConnections")
+        }
+        if limits.connectionsPerIPUnderPressure < 1 {
+            throw HTTPServerError.invalidLimit("connectionsPerIPUnderPressure")
+        }
         if limits.connectionMemoryBytes < 4096 { throw HTTPServerError.invalidLimit("connectionMemoryBytes") }
         let threads = configuration.threads ?? HTTPServer.coreCount()
         if threads < 1 { throw HTTPServerError.invalidLimit("threads") }
@@ -83,8 +90,14 @@ public final class HTTPServer: Sendable {
 
         self.configuration = configuration
         self.responder = responder
+        let connections = ConnectionTable(
+            policy: ConnectionTable.Policy(
+                requestTimeout: Double(limits.requestTimeoutSeconds), maxConnections: limits.maxConnections,
+                reserved: limits.reservedSlots, perAddressUnderPressure: limits.connectionsPerIPUnderPressure,
+                exempt: responder.trustedProxies))
         let core = ServerCore(
-            responder: responder, limits: limits, connectionScheme: configuration.tls == nil ? "http" : "https")
+            responder: responder, limits: limits, connectionScheme: configuration.tls == nil ? "http" : "https",
+            connections: connections)
         self.core = core
         let daemon = try MHDDaemon(
             core: core, address: configuration.host, port: configuration.port, threads: threads,
@@ -109,6 +122,9 @@ public final class HTTPServer: Sendable {
 
     /// Per-request states still allocated (0 when idle: used by tests to prove nothing leaks).
     var liveRequestStates: Int { core.liveStates.load(ordering: .relaxed) }
+
+    /// Open connections (tests).
+    var openConnections: Int { core.connections.count }
 
     /// Stops accepting connections, lets in-flight requests finish for up to `gracePeriod` seconds
     /// (responses then say `Connection: close`), then closes everything. Idempotent; must not be

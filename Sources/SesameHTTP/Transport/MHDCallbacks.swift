@@ -19,15 +19,55 @@ enum MHDCallbacks {
                 return Unmanaged.passRetained(RequestState(rawTarget: target, core: core)).toOpaque()
             }
 
-    /// Called when a request ends (answered, failed, or the client went away): frees its state.
+    /// Called when a request ends (answered, failed, or the client went away): frees its state
+    /// and starts the connection's deadline for its next request.
     static let completed:
         @convention(c) (
             UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
             MHD_RequestTerminationCode
-        ) -> Void = { _, _, conCls, _ in
+        ) -> Void = { cls, connection, conCls, _ in
+            if let cls, let connection {
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                core.connections.requestCompleted(MHDConnection(connection).tableID)
+            }
             guard let conCls, let state = conCls.pointee else { return }
             Unmanaged<RequestState>.fromOpaque(state).release()
             conCls.pointee = nil
+        }
+
+    /// Called when a connection is accepted and when it closes (before its socket is closed): keeps
+    /// the connection table, whose id for the connection lives in the socket context.
+    static let connectionNotification:
+        @convention(c) (
+            UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+            MHD_ConnectionNotificationCode
+        ) -> Void = { cls, connection, socketContext, code in
+            guard let cls, let connection, let socketContext else { return }
+            let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+            switch code {
+            case .CONNECTION_NOTIFY_STARTED:
+                let wrapped = MHDConnection(connection)
+                let id = core.connections.opened(socket: wrapped.socket, address: wrapped.peerAddress())
+                socketContext.pointee = UnsafeMutableRawPointer(bitPattern: id)
+            case .CONNECTION_NOTIFY_CLOSED:
+                if let context = socketContext.pointee { core.connections.closed(UInt(bitPattern: context)) }
+                socketContext.pointee = nil
+            default:
+                break
+            }
+        }
+
+    /// Decides whether to accept a connection from `address` (the headroom rule of `ConnectionTable`).
+    static let acceptPolicy:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sockaddr>?, socklen_t) -> MHD_Result = {
+            cls, address, _ in
+            guard let cls else { return .YES }
+            let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+            var buffer = [CChar](repeating: 0, count: 64)
+            let status = buffer.withUnsafeMutableBufferPointer { sesame_sockaddr_ip(address, $0.baseAddress, $0.count) }
+            guard status == 0 else { return .YES }
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return core.connections.admit(address: text) ? .YES : .NO
         }
 
     /// The access handler: collects the body, then (on a later call, so keep-alive works) answers.

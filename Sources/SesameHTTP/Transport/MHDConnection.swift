@@ -41,6 +41,7 @@ struct MHDConnection {
             return .YES
         }
         state.responded = true
+        core.connections.requestReceived(tableID)
         let response = core.responder.respond(
             to: request(state: state, method: method, version: version), connectionScheme: core.connectionScheme,
             startedAt: state.startedAt)
@@ -51,6 +52,7 @@ struct MHDConnection {
         -> MHD_Result
     {
         state.responded = true
+        core.connections.requestReceived(tableID)
         var received = request(state: state, method: method, version: version)
         received.body = []
         let response = core.responder.respond(
@@ -78,6 +80,12 @@ struct MHDConnection {
         }
         return box.headers
     }
+
+    /// The connection's id in the `ConnectionTable` (0 if it has none).
+    var tableID: UInt { UInt(bitPattern: sesame_MHD_connection_socket_context(pointer)) }
+
+    /// The connection's socket.
+    var socket: Int32 { sesame_MHD_connection_fd(pointer) }
 
     func peerAddress() -> String {
         var buffer = [CChar](repeating: 0, count: 64)

@@ -13,6 +13,7 @@ final class MHDDaemon: @unchecked Sendable {
     private var pointer: OpaquePointer?
     private let core: ServerCore
     private let pemCopies: [UnsafeMutablePointer<CChar>]
+    private var watchdog: DeadlineWatchdog?
     /// The port actually bound.
     let port: Int
 
@@ -47,6 +48,9 @@ final class MHDDaemon: @unchecked Sendable {
             MHD_OptionItem(
                 option: .NOTIFY_COMPLETED, value: unsafeBitCast(MHDCallbacks.completed, to: Int.self),
                 ptr_value: cls),
+            MHD_OptionItem(
+                option: .NOTIFY_CONNECTION, value: unsafeBitCast(MHDCallbacks.connectionNotification, to: Int.self),
+                ptr_value: cls),
         ]
         // libmicrohttpd reads a pool size of 1 as "no pool"; we simply give no option then.
         if threads > 1 {
@@ -64,7 +68,8 @@ final class MHDDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)))
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { buffer in
-                sesame_MHD_start_daemon(flags, 0, MHDCallbacks.access, cls, buffer.baseAddress)
+                sesame_MHD_start_daemon(
+                    flags, 0, MHDCallbacks.acceptPolicy, cls, MHDCallbacks.access, cls, buffer.baseAddress)
             }
         }
         guard let daemon else {
@@ -74,6 +79,7 @@ final class MHDDaemon: @unchecked Sendable {
         }
         pointer = daemon
         self.port = Int(sesame_MHD_daemon_bind_port(daemon))
+        if core.connections.policy.requestTimeout > 0 { watchdog = DeadlineWatchdog(core: core) }
     }
 
     /// Stops accepting new connections (existing ones keep being served).
@@ -85,6 +91,8 @@ final class MHDDaemon: @unchecked Sendable {
 
     /// Stops the daemon: closes every connection and joins its threads. Must not run on a worker thread.
     func stop() {
+        watchdog?.stop()
+        watchdog = nil
         guard let daemon = pointer else { return }
         pointer = nil
         MHD_stop_daemon(daemon)

@@ -6,6 +6,8 @@ final class ServerCore: Sendable {
     let responder: HTTPResponder
     let limits: ServerLimits
     let connectionScheme: String
+    /// Open connections: request deadlines and headroom for new addresses.
+    let connections: ConnectionTable
     /// Requests begun (request line read) and not yet completed.
     let inFlight = Atomic<Int>(0)
     /// Per-request states alive (for leak checks in tests).
@@ -13,10 +15,11 @@ final class ServerCore: Sendable {
     /// Set when the server stops accepting: responses then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
 
-    init(responder: HTTPResponder, limits: ServerLimits, connectionScheme: String) {
+    init(responder: HTTPResponder, limits: ServerLimits, connectionScheme: String, connections: ConnectionTable) {
         self.responder = responder
         self.limits = limits
         self.connectionScheme = connectionScheme
+        self.connections = connections
     }
 }
 

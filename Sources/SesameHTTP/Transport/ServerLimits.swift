@@ -13,6 +13,15 @@ public struct ServerLimits: Sendable, Equatable {
     public var maxConnections: Int = 1024
     /// Seconds a connection may stay idle before it is closed; 0 = never (default 30).
     public var connectionTimeoutSeconds: Int = 30
+    /// Seconds for a whole request (request line, headers and body) to arrive, counted from when the
+    /// connection opened or its previous response was sent; 0 = no deadline (default 15). A
+    /// keep-alive connection that sends nothing for this long is closed too.
+    public var requestTimeoutSeconds: Int = 15
+    /// Connection slots kept for addresses holding fewer than `connectionsPerIPUnderPressure`
+    /// connections; nil = an eighth of `maxConnections`. Trusted proxies are exempt.
+    public var reservedConnections: Int?
+    /// What one address may hold once only the reserved slots are free (default 2).
+    public var connectionsPerIPUnderPressure: Int = 2
 
     /// The defaults above.
     public init() {}
@@ -20,12 +29,19 @@ public struct ServerLimits: Sendable, Equatable {
     /// Limits with every field given.
     public init(
         maxBodyBytes: Int, connectionMemoryBytes: Int, connectionsPerIP: Int, maxConnections: Int,
-        connectionTimeoutSeconds: Int
+        connectionTimeoutSeconds: Int, requestTimeoutSeconds: Int = 15, reservedConnections: Int? = nil,
+        connectionsPerIPUnderPressure: Int = 2
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryBytes = connectionMemoryBytes
         self.connectionsPerIP = connectionsPerIP
         self.maxConnections = maxConnections
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.requestTimeoutSeconds = requestTimeoutSeconds
+        self.reservedConnections = reservedConnections
+        self.connectionsPerIPUnderPressure = connectionsPerIPUnderPressure
     }
+
+    /// The reserved slots in force.
+    var reservedSlots: Int { reservedConnections ?? maxConnections / 8 }
 }

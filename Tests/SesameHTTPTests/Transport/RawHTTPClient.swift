@@ -26,12 +26,29 @@ final class RawHTTPClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(host: String = "127.0.0.1", port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    /// Connects to `host:port`; `sourceAddress` (IPv4, e.g. another loopback address such as
+    /// 127.0.0.2) is the address the connection comes from.
+    init(host: String = "127.0.0.1", port: Int, receiveTimeoutSeconds: Int = 10, sourceAddress: String? = nil) throws {
         let isV6 = host.contains(":")
         fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError.connect(errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let sourceAddress, !isV6 {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, sourceAddress, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if bound != 0 {
+                let code = errno
+                close(fd)
+                throw ClientError.connect(code)
+            }
+        }
         var result: Int32
         if isV6 {
             var address = sockaddr_in6()
@@ -114,6 +131,14 @@ final class RawHTTPClient {
             if count == 0 { return true }
             if count < 0 { return errno == ECONNRESET || errno == EPIPE }
         }
+    }
+
+    /// True when the server has closed the connection (EOF or reset), without waiting.
+    func isClosedByPeer() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK))
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
     }
 
     private func fill() throws {
