@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test interop-test browser-test fuzz bench format lint clean
+.PHONY: deps build release run test interop-test browser-test deploy-test fuzz bench format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -26,6 +26,7 @@ test: build
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/deploy-test.sh
 
 # An independent Python client (cryptography, cbor2) acts as an Android app against sesame serve,
 # after enabling the app through the Management API.
@@ -37,6 +38,10 @@ interop-test: deps
 # and logs in against `sesame serve` with and without allowCredentials.
 browser-test: deps
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
+
+# Debian's nginx with deploy/nginx/*.conf (docs/deployment.md) in front of sesame serve, on loopback.
+deploy-test: deps
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/deploy-test.sh
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh

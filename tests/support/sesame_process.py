@@ -52,8 +52,10 @@ def healthy(url: str, process: subprocess.Popen, timeout: float) -> bool:
 
 
 @contextlib.contextmanager
-def running_server(root: pathlib.Path, timeout: float):
-    """Yields (url, ids, log): ids is `sesame init --json`'s output, log the server's output file."""
+def running_server(root: pathlib.Path, timeout: float, public_url=None, serve_args=()):
+    """Yields (url, ids, log): url is where the server listens, ids `sesame init --json`'s output,
+    log the server's output file. `public_url` (default: the listening URL) is the tenant's public
+    URL, e.g. a proxy's; `serve_args` are more `sesame serve` flags."""
     assert os.access(SESAME_BIN, os.X_OK), f"{SESAME_BIN} is not an executable (set SESAME_BIN)"
     log = root / "server.log"
     for attempt in range(3):  # a free port may be taken before serve binds it: try again
@@ -61,14 +63,15 @@ def running_server(root: pathlib.Path, timeout: float):
         url = f"http://localhost:{port}"
         data = root / f"data-{attempt}"
         init = subprocess.run(
-            [SESAME_BIN, "init", "--data", str(data), "--public-url", url, "--json"],
+            [SESAME_BIN, "init", "--data", str(data), "--public-url", public_url or url, "--json"],
             capture_output=True, text=True, timeout=timeout, check=False,
         )
         assert init.returncode == 0, f"sesame init failed: {init.stderr}"
         ids = json.loads(init.stdout)
         with log.open("ab") as sink:
             process = subprocess.Popen(
-                [SESAME_BIN, "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--public-url", url],
+                [SESAME_BIN, "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}",
+                 "--public-url", public_url or url, *serve_args],
                 stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )
         if healthy(url, process, timeout):
