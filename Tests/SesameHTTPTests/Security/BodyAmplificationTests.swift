@@ -8,32 +8,27 @@ import Testing
 /// benign one. These tests pin the caps and the answer.
 @Suite("Audit 1: request bodies cost linear time")
 struct BodyAmplificationTests {
-    /// A 64 KiB urlencoded body of distinct names, as the audit sent it.
-    static func hostileForm(bytes: Int = 64 * 1024) -> String {
-        var fields: [String] = []
-        var size = 0
-        var index = 0
-        while size < bytes - 16 {
-            let field = "f\(index)=x"
-            fields.append(field)
-            size += field.utf8.count + 1
-            index += 1
+    /// `pieces` joined by `separator` between `prefix` and `suffix`, as many as fit in `bytes`.
+    static func filled(
+        _ bytes: Int, prefix: String = "", suffix: String = "", separator: String, _ piece: (Int) -> String
+    ) -> String {
+        var parts: [String] = []
+        var size = prefix.utf8.count + suffix.utf8.count
+        while true {
+            let next = piece(parts.count)
+            guard size + next.utf8.count + separator.utf8.count <= bytes else { break }
+            parts.append(next)
+            size += next.utf8.count + separator.utf8.count
         }
-        return fields.joined(separator: "&")
+        return prefix + parts.joined(separator: separator) + suffix
     }
 
+    /// A 64 KiB urlencoded body of distinct names, as the audit sent it.
+    static func hostileForm() -> String { filled(64 * 1024, separator: "&") { "f\($0)=x" } }
+
     /// A 64 KiB JSON object of distinct member names.
-    static func hostileJSON(bytes: Int = 64 * 1024) -> String {
-        var members: [String] = []
-        var size = 2
-        var index = 0
-        while size < bytes - 16 {
-            let member = "\"m\(index)\":0"
-            members.append(member)
-            size += member.utf8.count + 1
-            index += 1
-        }
-        return "{" + members.joined(separator: ",") + "}"
+    static func hostileJSON() -> String {
+        filled(64 * 1024, prefix: "{", suffix: "}", separator: ",") { "\"m\($0)\":0" }
     }
 
     @Test func aFormWithThousandsOfFieldsIsRefusedAtTheCap() throws {

@@ -11,8 +11,8 @@ import Testing
 /// live until they expire, but Sesame's own APIs check the user or client behind them each time.
 @Suite("Audit 8: removing a credential ends what it started")
 struct CredentialRemovalTests {
-    /// The passkey method id of the only passkey `authenticator` holds for the user.
-    static func methodID(_ api: APIHarness, userID: String, credentialID: [UInt8]) throws -> String {
+    /// The authentication-method id of the passkey with this credential id.
+    static func methodID(_ api: APIHarness, credentialID: [UInt8]) throws -> String {
         try #require(
             try api.store.read { try $0.passkey(tenantID: api.tenant.id, credentialID: credentialID) }?.id)
     }
@@ -31,7 +31,7 @@ struct CredentialRemovalTests {
 
         // The user deletes the laptop's passkey at My Account: both of its families end.
         let laptopCredential = try #require(try laptop.store.allCredentials().first)
-        let laptopID = try Self.methodID(api, userID: account.userID, credentialID: laptopCredential.id)
+        let laptopID = try Self.methodID(api, credentialID: laptopCredential.id)
         let deleted = api.send(
             .delete, "/me/v1/authentication-methods/\(laptopID.replacingOccurrences(of: "|", with: "%7C"))",
             token: account.accessToken)
@@ -53,8 +53,14 @@ struct CredentialRemovalTests {
         #expect(api.refresh(phoneSuccessor).error == "invalid_grant")
     }
 
-    @Test(arguments: HarnessStore.allCases)
-    func aBlockedUserIsRefusedEverywhere(_ kind: HarnessStore) throws {
+    /// How an operator removes a user: block them, or delete them.
+    enum Removal: String, CaseIterable, Sendable {
+        case block
+        case delete
+    }
+
+    @Test(arguments: HarnessStore.allCases, Removal.allCases)
+    func aBlockedOrDeletedUserIsRefusedEverywhere(_ kind: HarnessStore, _ removal: Removal) throws {
         let api = try APIHarness(store: kind)
         let laptop = api.authenticator()
         let tokens = try api.signUpForTokens(laptop, email: "bo@example.com")
@@ -64,28 +70,15 @@ struct CredentialRemovalTests {
         #expect(api.send(.get, "/userinfo", token: accessToken).status == 200)
         #expect(api.send(.get, "/me/v1/authentication-methods", token: account.accessToken).status == 200)
 
-        let user = account.userID.replacingOccurrences(of: "|", with: "%7C")
-        let blocked = api.send(
-            .patch, "/api/v2/users/\(user)", json: #"{"blocked":true}"#, token: try api.managementToken())
-        #expect(blocked.status == 200)
+        let user = "/api/v2/users/" + account.userID.replacingOccurrences(of: "|", with: "%7C")
+        let admin = try api.managementToken()
+        switch removal {
+        case .block: #expect(api.send(.patch, user, json: #"{"blocked":true}"#, token: admin).status == 200)
+        case .delete: #expect(api.send(.delete, user, token: admin).status == 204)
+        }
         let userInfo = api.send(.get, "/userinfo", token: accessToken)
         #expect(userInfo.status == 401)
         #expect(userInfo.error == "invalid_token")
-        #expect(api.send(.get, "/me/v1/authentication-methods", token: account.accessToken).status == 401)
-        #expect(api.refresh(refreshToken).error == "invalid_grant")
-    }
-
-    @Test(arguments: HarnessStore.allCases)
-    func aDeletedUserIsRefusedEverywhere(_ kind: HarnessStore) throws {
-        let api = try APIHarness(store: kind)
-        let laptop = api.authenticator()
-        let tokens = try api.signUpForTokens(laptop, email: "cy@example.com")
-        let accessToken = try #require(tokens["access_token"] as? String)
-        let refreshToken = try #require(tokens["refresh_token"] as? String)
-        let account = try api.logIn(laptop)
-        let user = account.userID.replacingOccurrences(of: "|", with: "%7C")
-        #expect(api.send(.delete, "/api/v2/users/\(user)", token: try api.managementToken()).status == 204)
-        #expect(api.send(.get, "/userinfo", token: accessToken).status == 401)
         #expect(api.send(.get, "/me/v1/authentication-methods", token: account.accessToken).status == 401)
         #expect(api.refresh(refreshToken).error == "invalid_grant")
     }
