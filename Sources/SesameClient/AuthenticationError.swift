@@ -126,10 +126,16 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
             kind: .network, code: "network_error", errorDescription: "cannot reach the server: \(error)")
     }
 
-    /// Maps an error status and body: the server's `{"error","error_description"}` when it sent
+    /// Maps an error status and body: the server's `{"error","error_description"}`, or the My
+    /// Account API's RFC 9457 problem `{"type","title","detail"}` (code = `title`), when it sent
     /// one; a 401 `invalid_token` (a rejected bearer token) is `unauthorized`.
     static func server(status: Int, body: Data, retryAfter: TimeInterval?) -> AuthenticationError {
-        guard let response = try? JSONDecoder().decode(ServerErrorBody.self, from: body) else {
+        let decoded =
+            (try? JSONDecoder().decode(ServerErrorBody.self, from: body))
+            ?? (try? JSONDecoder().decode(ProblemBody.self, from: body)).map {
+                ServerErrorBody(error: $0.title, errorDescription: $0.detail)
+            }
+        guard let response = decoded else {
             let text = String(decoding: body.prefix(200), as: UTF8.self)
             return AuthenticationError(
                 kind: .server, code: "http_\(status)",
@@ -142,6 +148,12 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
             errorDescription: response.errorDescription ?? "the server answered \(response.error)", statusCode: status,
             retryAfter: retryAfter)
     }
+}
+
+/// An RFC 9457 problem (the My Account API's errors).
+private struct ProblemBody: Decodable {
+    var title: String
+    var detail: String?
 }
 
 /// An error body, with a description that may be missing (other servers, proxies).

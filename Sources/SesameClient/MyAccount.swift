@@ -51,28 +51,53 @@ public final class MyAccount: Sendable {
             "DELETE", "/me/v1/authentication-methods/" + APIClient.segment(id), bearer: accessToken)
     }
 
+    /// The user's passkey with this id (`GET /me/v1/authentication-methods/{id}`).
+    public func passkey(id: String) async throws(AuthenticationError) -> PasskeyAuthenticationMethod {
+        let method = try await api.send(
+            AuthenticationMethodResponse.self, "GET", "/me/v1/authentication-methods/" + APIClient.segment(id),
+            bearer: accessToken)
+        return try PasskeyAuthenticationMethod(method)
+    }
+
     /// Asks for an enrollment challenge (`POST /me/v1/authentication-methods`): creation options
-    /// for the user's existing user handle, with `excludeCredentials` listing their passkeys.
+    /// for the user's existing user handle, with `excludeCredentials` listing their passkeys. The
+    /// method id to verify comes from the answer's `Location` header, as Auth0's SDKs read it.
     public func passkeyEnrollmentChallenge(connection: String? = nil) async throws(AuthenticationError)
-        -> PasskeySignupChallenge
+        -> PasskeyEnrollmentChallenge
     {
         var body: APIClient.JSONObject = ["type": "passkey"]
         if let connection { body["connection"] = .string(connection) }
-        let (data, _) = try await api.send("POST", "/me/v1/authentication-methods", json: body, bearer: accessToken)
-        return try PasskeySignupChallenge(responseBody: data)
+        let (data, response) = try await api.send(
+            "POST", "/me/v1/authentication-methods", json: body, bearer: accessToken)
+        guard let methodID = Self.methodID(location: response.value(forHTTPHeaderField: "Location")) else {
+            throw AuthenticationError.invalidResponse(
+                "the enrollment answer has no Location naming the new method", statusCode: response.statusCode)
+        }
+        return PasskeyEnrollmentChallenge(methodID: methodID, challenge: try PasskeySignupChallenge(responseBody: data))
     }
 
-    /// Completes an enrollment with the new passkey and returns the new method.
-    public func verifyPasskeyEnrollment(passkey: PasskeyCredential, challenge: PasskeySignupChallenge)
+    /// The method id in an enrollment `Location`: its last path segment, percent-decoded.
+    static func methodID(location: String?) -> String? {
+        guard let location else { return nil }
+        let target = location.prefix { $0 != "?" && $0 != "#" }
+        guard let slash = target.lastIndex(of: "/"),
+            let id = String(target[target.index(after: slash)...]).removingPercentEncoding, !id.isEmpty
+        else { return nil }
+        return id
+    }
+
+    /// Completes an enrollment with the new passkey (`POST <Location>/verify`) and returns the new method.
+    public func verifyPasskeyEnrollment(passkey: PasskeyCredential, challenge: PasskeyEnrollmentChallenge)
         async throws(AuthenticationError) -> PasskeyAuthenticationMethod
     {
         let body: APIClient.JSONObject = [
-            "auth_session": .string(challenge.authSession),
+            "auth_session": .string(challenge.challenge.authSession),
             "authn_response": try JSONBody.raw(passkey.json, what: "the passkey credential"),
         ]
         let method = try await api.send(
-            AuthenticationMethodResponse.self, "POST", "/me/v1/authentication-methods/passkey%7Cnew/verify",
-            json: body, bearer: accessToken)
+            AuthenticationMethodResponse.self, "POST",
+            "/me/v1/authentication-methods/" + APIClient.segment(challenge.methodID) + "/verify", json: body,
+            bearer: accessToken)
         return try PasskeyAuthenticationMethod(method)
     }
 
@@ -83,10 +108,25 @@ public final class MyAccount: Sendable {
         let challenge = try await passkeyEnrollmentChallenge(connection: connection)
         let passkey: PasskeyCredential
         do {
-            passkey = try await provider.register(challenge)
+            passkey = try await provider.register(challenge.challenge)
         } catch {
             throw AuthenticationError.provider(error)
         }
         return try await verifyPasskeyEnrollment(passkey: passkey, challenge: challenge)
+    }
+}
+
+/// An enrollment challenge: the creation options and auth session, and the id of the method
+/// being enrolled (from the `Location` header) that the verify call goes to.
+public struct PasskeyEnrollmentChallenge: Sendable {
+    /// The method id to verify, e.g. `passkey|new`.
+    public let methodID: String
+    /// The options and auth session.
+    public let challenge: PasskeySignupChallenge
+
+    /// A challenge from its parts.
+    public init(methodID: String, challenge: PasskeySignupChallenge) {
+        self.methodID = methodID
+        self.challenge = challenge
     }
 }

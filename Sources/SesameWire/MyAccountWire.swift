@@ -22,6 +22,14 @@ public struct AuthenticationMethodResponse: Codable, Sendable, Hashable {
     public var credentialBackedUp: Bool?
     /// The transports the authenticator reported.
     public var transports: [String]?
+    /// The user's identity id (the user id without its provider prefix).
+    public var identityUserId: String?
+    /// The RP ID the passkey belongs to.
+    public var relyingPartyId: String?
+    /// The COSE_Key, standard base64 with padding.
+    public var publicKey: String?
+    /// `["primary"]` for a method that signs in on its own.
+    public var usage: [String]?
 
     enum CodingKeys: String, CodingKey {
         case id, type, name, aaguid, transports
@@ -31,13 +39,18 @@ public struct AuthenticationMethodResponse: Codable, Sendable, Hashable {
         case userHandle = "user_handle"
         case credentialDeviceType = "credential_device_type"
         case credentialBackedUp = "credential_backed_up"
+        case identityUserId = "identity_user_id"
+        case relyingPartyId = "relying_party_id"
+        case publicKey = "public_key"
+        case usage
     }
 
     /// A method with every member given.
     public init(
         id: String, type: String = "passkey", name: String? = nil, createdAt: String? = nil, lastAuthAt: String? = nil,
         keyId: String? = nil, userHandle: String? = nil, aaguid: String? = nil, credentialDeviceType: String? = nil,
-        credentialBackedUp: Bool? = nil, transports: [String]? = nil
+        credentialBackedUp: Bool? = nil, transports: [String]? = nil, identityUserId: String? = nil,
+        relyingPartyId: String? = nil, publicKey: String? = nil, usage: [String]? = nil
     ) {
         self.id = id
         self.type = type
@@ -50,6 +63,10 @@ public struct AuthenticationMethodResponse: Codable, Sendable, Hashable {
         self.credentialDeviceType = credentialDeviceType
         self.credentialBackedUp = credentialBackedUp
         self.transports = transports
+        self.identityUserId = identityUserId
+        self.relyingPartyId = relyingPartyId
+        self.publicKey = publicKey
+        self.usage = usage
     }
 }
 

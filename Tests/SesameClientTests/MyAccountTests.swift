@@ -46,8 +46,11 @@ struct MyAccountTests {
         #expect(try transport.body(0) as NSDictionary == ["name": "Work laptop"])
     }
 
-    @Test func enrollRunsChallengeProviderAndVerify() async throws {
-        let transport = StubTransport([.http(202, Fixture.signupChallenge), .http(201, method)])
+    @Test func enrollRunsChallengeProviderAndVerifyAtTheLocation() async throws {
+        let location = "https://login.example.com/me/v1/authentication-methods/passkey%7Cnew"
+        let transport = StubTransport([
+            .http(202, Fixture.signupChallenge, headers: ["Location": location]), .http(201, method),
+        ])
         let added = try await account(transport).enrollPasskey(provider: StubProvider())
         #expect(added.id == "passkey|abc")
         #expect(try transport.body(0) as NSDictionary == ["type": "passkey"])
@@ -57,6 +60,41 @@ struct MyAccountTests {
         let verify = try transport.body(1)
         #expect(verify["auth_session"] as? String == "session-1")
         #expect((verify["authn_response"] as? [String: Any])?["id"] as? String == "Y3JlZC0x")
+    }
+
+    @Test func enrollFollowsWhateverMethodTheLocationNames() async throws {
+        let location = "https://login.example.com/me/v1/authentication-methods/passkey%7Cpending-7?x=1"
+        let transport = StubTransport([
+            .http(202, Fixture.signupChallenge, headers: ["Location": location]), .http(201, method),
+        ])
+        _ = try await account(transport).enrollPasskey(provider: StubProvider())
+        #expect(
+            transport.requests[1].url?.absoluteString
+                == "https://login.example.com/me/v1/authentication-methods/passkey%7Cpending-7/verify")
+    }
+
+    @Test func anEnrollmentAnswerWithoutLocationIsAnInvalidResponse() async throws {
+        let transport = StubTransport([.http(202, Fixture.signupChallenge)])
+        let error = await #expect(throws: AuthenticationError.self) {
+            try await account(transport).enrollPasskey(provider: StubProvider())
+        }
+        #expect(error?.kind == .invalidResponse)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func aProblemBodyGivesItsTitleAsTheCode() async throws {
+        let transport = StubTransport([
+            .http(
+                409,
+                #"{"type":"urn:sesame:error:last_authentication_method","status":409,"title":"last_authentication_method","detail":"add another passkey first"}"#,
+                headers: ["Content-Type": "application/problem+json"])
+        ])
+        let error = await #expect(throws: AuthenticationError.self) {
+            try await account(transport).deletePasskey(id: "passkey|abc")
+        }
+        #expect(error?.statusCode == 409)
+        #expect(error?.code == "last_authentication_method")
+        #expect(error?.errorDescription == "add another passkey first")
     }
 
     @Test func deletingTheLastPasskeyIsAConflict() async throws {

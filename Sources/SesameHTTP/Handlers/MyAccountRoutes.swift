@@ -5,27 +5,31 @@ extension SesameApplication {
     /// The placeholder id Auth0's My Account API uses for a passkey being enrolled.
     static let newPasskeyID = "passkey|new"
 
-    /// `/me/v1` (API.md §5). Each route checks the user's bearer token and its scope first.
+    /// `/me/v1` (API.md §5). Each route checks the user's bearer token and its scope first. Errors
+    /// are RFC 9457 problems, as Auth0's My Account API writes them.
     func addMyAccountRoutes(to router: inout Router) {
+        router.setErrorStyle(.problem, forPathsUnder: "/me/")
         router.get("/me/v1/authentication-methods") { [self] request, _ in
             let caller = try accountCaller(request, .read)
-            return try .noStoreJSON(myAccount.authenticationMethods(caller))
+            return try .noStoreJSON(myAccount.authenticationMethods(caller, type: request.query("type")))
         }
 
         router.post("/me/v1/authentication-methods") { [self] request, context in
             let caller = try accountCaller(request, .create)
             let body = try APIBody.json(request)
-            try body.allowOnly(["type", "connection"])
+            try body.allowOnly(["type", "connection", "identity_user_id"])
             guard let type = try body.string("type", maxLength: 64) else {
                 throw ServiceError.invalidRequest("type is required")
             }
             let challenge = try myAccount.beginEnrollment(
                 caller, type: type, connection: try body.string("connection", maxLength: 128),
+                identityUserID: try body.string("identity_user_id", maxLength: 256),
                 requester: IPAddressRange.clientKey(context.clientIP))
             var response = try HTTPResponse.noStoreJSON(challenge, status: 202)
+            // The method being enrolled; SDKs take its last segment as the id and POST `<Location>/verify`.
             response.headers.replaceOrAdd(
                 name: "Location",
-                value: TokenService.issuer(caller.tenant) + "me/v1/authentication-methods/passkey%7Cnew/verify")
+                value: TokenService.issuer(caller.tenant) + "me/v1/authentication-methods/passkey%7Cnew")
             return response
         }
 
@@ -49,6 +53,11 @@ extension SesameApplication {
                 name: "Location",
                 value: TokenService.issuer(caller.tenant) + "me/v1/authentication-methods/\(encodedID)")
             return response
+        }
+
+        router.get("/me/v1/authentication-methods/{id}") { [self] request, context in
+            let caller = try accountCaller(request, .read)
+            return try .noStoreJSON(myAccount.authenticationMethod(caller, id: try context.pathParameter("id")))
         }
 
         router.patch("/me/v1/authentication-methods/{id}") { [self] request, context in

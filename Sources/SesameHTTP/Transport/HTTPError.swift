@@ -26,8 +26,19 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     public var httpError: HTTPError { self }
 
     /// The JSON response for this error (`Content-Type: application/json`, `Cache-Control: no-store`).
-    public var response: HTTPResponse {
-        var response = HTTPResponse.json(bytes: Array(jsonBody.utf8), status: status)
+    public var response: HTTPResponse { response(style: .oauth) }
+
+    /// The response for this error in `style`: OAuth's `{"error","error_description"}` as
+    /// `application/json`, or an RFC 9457 problem as `application/problem+json`.
+    public func response(style: HTTPErrorStyle) -> HTTPResponse {
+        var response: HTTPResponse
+        switch style {
+        case .oauth:
+            response = HTTPResponse.json(bytes: Array(jsonBody.utf8), status: status)
+        case .problem:
+            response = HTTPResponse.json(bytes: Array(problemBody.utf8), status: status)
+            response.headers.replaceOrAdd(name: "Content-Type", value: "application/problem+json")
+        }
         response.headers.add(name: "Cache-Control", value: "no-store")
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             response.headers.replaceOrAdd(name: name, value: value)
@@ -38,6 +49,13 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     /// `{"error":…,"error_description":…}` with JSON string escaping.
     var jsonBody: String {
         "{\"error\":\(JSONText.quote(error)),\"error_description\":\(JSONText.quote(errorDescription))}"
+    }
+
+    /// The RFC 9457 (was 7807) problem: `type` is `urn:sesame:error:<error>`, `title` the stable
+    /// error code (Auth0.Android reads it as the code), `detail` the description.
+    var problemBody: String {
+        "{\"type\":\(JSONText.quote("urn:sesame:error:" + error)),\"status\":\(status),"
+            + "\"title\":\(JSONText.quote(error)),\"detail\":\(JSONText.quote(errorDescription))}"
     }
 
     /// 400 `invalid_request` with a description of the problem.
@@ -77,6 +95,14 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     public static func temporarilyUnavailable(_ description: String = "temporarily unavailable") -> HTTPError {
         HTTPError(status: 503, error: "temporarily_unavailable", description: description)
     }
+}
+
+/// How a group of routes writes its errors.
+public enum HTTPErrorStyle: Sendable, Equatable {
+    /// `{"error": …, "error_description": …}` (RFC 6749 §5.2), the Authentication and Management APIs.
+    case oauth
+    /// `{"type","status","title","detail"}` as `application/problem+json` (RFC 9457), the My Account API.
+    case problem
 }
 
 /// An error that maps itself to an `HTTPError`; conform service errors to it in the handler layer.

@@ -32,6 +32,7 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    private var errorStyles: [(prefix: String, style: HTTPErrorStyle)] = []
 
     /// Creates an empty router.
     public init() {}
@@ -71,6 +72,16 @@ public struct Router: Sendable {
     /// Registers a `DELETE` handler.
     public mutating func delete(_ pattern: String, handler: @escaping HTTPHandler) {
         add(.delete, pattern, handler: handler)
+    }
+
+    /// Errors for paths starting with `prefix` (routing errors included) are written in `style`.
+    public mutating func setErrorStyle(_ style: HTTPErrorStyle, forPathsUnder prefix: String) {
+        errorStyles.append((prefix, style))
+    }
+
+    /// The error style of a raw path: the longest matching prefix's, else `.oauth`.
+    public func errorStyle(for path: String) -> HTTPErrorStyle {
+        errorStyles.filter { path.hasPrefix($0.prefix) }.max { $0.prefix.count < $1.prefix.count }?.style ?? .oauth
     }
 
     /// The registered patterns, most specific first.

@@ -47,6 +47,11 @@ public struct ManagedUser: Encodable, Sendable {
         case lastLogin = "last_login"
     }
 
+    /// A user id without its provider prefix: the id of the user's identity (`auth0|abc` → `abc`).
+    static func bareID(_ id: String) -> String {
+        id.split(separator: "|", maxSplits: 1).last.map(String.init) ?? id
+    }
+
     init(_ user: UserRecord, connectionName: String) {
         userID = user.id
         email = user.profile.email
@@ -60,8 +65,9 @@ public struct ManagedUser: Encodable, Sendable {
         picture = user.profile.picture
         userMetadata = user.userMetadata
         blocked = user.blocked
-        let bare = user.id.split(separator: "|", maxSplits: 1).last.map(String.init) ?? user.id
-        identities = [Identity(connection: connectionName, provider: "auth0", userID: bare, isSocial: false)]
+        identities = [
+            Identity(connection: connectionName, provider: "auth0", userID: Self.bareID(user.id), isSocial: false)
+        ]
         createdAt = APITimestamp.string(user.createdAt)
         updatedAt = APITimestamp.string(user.updatedAt)
         lastLogin = user.lastLoginAt.map(APITimestamp.string)

@@ -1,3 +1,4 @@
+import Foundation
 import SesameStore
 import WebAuthn
 
@@ -12,10 +13,17 @@ public struct PasskeyMethod: Encodable, Sendable {
     /// The credential id, base64url (My Account's `key_id`; also `credential_id` on the Management API).
     public var keyID: String
     public var credentialID: String?
-    /// The COSE_Key, base64url (Management API only).
+    /// The COSE_Key: base64url on the Management API, padded standard base64 on My Account (as
+    /// Auth0 sends it, and as Auth0.swift decodes it with `Data(base64Encoded:)`).
     public var publicKey: String?
     /// The user's WebAuthn user handle, base64url (My Account only).
     public var userHandle: String?
+    /// The user id without its provider prefix (`auth0|abc` → `abc`), My Account only.
+    public var identityUserID: String?
+    /// The RP ID the passkey is scoped to (My Account only).
+    public var relyingPartyID: String?
+    /// `["primary"]`: a passkey signs a user in on its own (My Account only).
+    public var usage: [String]?
     /// The authenticator model, 8-4-4-4-12 lowercase hex.
     public var aaguid: String
     /// `multi_device` when the credential is backup eligible (synced), else `single_device`.
@@ -31,6 +39,9 @@ public struct PasskeyMethod: Encodable, Sendable {
         case credentialID = "credential_id"
         case publicKey = "public_key"
         case userHandle = "user_handle"
+        case identityUserID = "identity_user_id"
+        case relyingPartyID = "relying_party_id"
+        case usage
         case credentialDeviceType = "credential_device_type"
         case credentialBackedUp = "credential_backed_up"
     }
@@ -43,10 +54,15 @@ public struct PasskeyMethod: Encodable, Sendable {
         return method
     }
 
-    /// The My Account form: with `user_handle`.
-    static func myAccount(_ passkey: PasskeyRecord, userHandle: [UInt8]) -> PasskeyMethod {
+    /// The My Account form (Auth0's `AuthenticationMethodPasskey`): with `user_handle`,
+    /// `identity_user_id`, `relying_party_id`, `public_key` and `usage`.
+    static func myAccount(_ passkey: PasskeyRecord, user: UserRecord, rpID: String) -> PasskeyMethod {
         var method = PasskeyMethod(passkey)
-        method.userHandle = Base64URL.encode(userHandle)
+        method.userHandle = Base64URL.encode(user.userHandle)
+        method.identityUserID = ManagedUser.bareID(user.id)
+        method.relyingPartyID = rpID
+        method.publicKey = Data(passkey.publicKey).base64EncodedString()
+        method.usage = ["primary"]
         return method
     }
 

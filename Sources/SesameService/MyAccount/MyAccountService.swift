@@ -36,24 +36,47 @@ public final class MyAccountService: Sendable {
         return caller
     }
 
-    /// `GET /authentication-methods`.
-    public func authenticationMethods(_ caller: AccountCaller) throws(ServiceError) -> AuthenticationMethodList {
+    /// `GET /authentication-methods[?type=…]`: a filter for another type lists nothing, since
+    /// passkeys are the only methods so far.
+    public func authenticationMethods(
+        _ caller: AccountCaller, type: String? = nil
+    ) throws(ServiceError) -> AuthenticationMethodList {
         try caller.require(.read)
+        if let type, type != "passkey" {
+            guard type.utf8.count <= 64 else { throw .invalidRequest("type is too long") }
+            _ = try access.read { try Self.user(caller, $0) }
+            return AuthenticationMethodList(authenticationMethods: [])
+        }
         let (user, list) = try access.read { transaction in
             let user = try Self.user(caller, transaction)
             return (user, try transaction.passkeys(tenantID: caller.tenant.id, userID: user.id))
         }
         return AuthenticationMethodList(
             authenticationMethods: list.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-                .map { PasskeyMethod.myAccount($0, userHandle: user.userHandle) })
+                .map { PasskeyMethod.myAccount($0, user: user, rpID: caller.tenant.rpID) })
+    }
+
+    /// `GET /authentication-methods/{id}`: 404 unless it is one of the caller's.
+    public func authenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) -> PasskeyMethod {
+        try caller.require(.read)
+        return try access.read { transaction in
+            let user = try Self.user(caller, transaction)
+            let passkey = try Self.passkey(id, of: user, caller, transaction)
+            return PasskeyMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
+        }
     }
 
     /// `POST /authentication-methods` `{"type":"passkey"}`: creation options for a new passkey.
+    /// `identityUserID` (Auth0's field for linked accounts) must name the caller's own identity,
+    /// with or without its provider prefix: Sesame users have exactly one.
     public func beginEnrollment(
-        _ caller: AccountCaller, type: String, connection: String?, requester: String
+        _ caller: AccountCaller, type: String, connection: String?, identityUserID: String? = nil, requester: String
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         try caller.require(.create)
         guard type == "passkey" else { throw .invalidRequest("type must be passkey") }
+        if let identityUserID, identityUserID != caller.userID, identityUserID != ManagedUser.bareID(caller.userID) {
+            throw .invalidRequest("identity_user_id is not an identity of the signed-in user")
+        }
         return try passkeys.beginEnrollment(
             tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, connection: connection,
             requester: requester)
@@ -67,7 +90,7 @@ public final class MyAccountService: Sendable {
         let (passkey, user) = try passkeys.finishEnrollment(
             tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, authSession: authSession,
             response: response)
-        return PasskeyMethod.myAccount(passkey, userHandle: user.userHandle)
+        return PasskeyMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
     }
 
     /// `PATCH /authentication-methods/{id}` `{"name"}`.
@@ -81,7 +104,7 @@ public final class MyAccountService: Sendable {
             var passkey = try Self.passkey(id, of: user, caller, transaction)
             passkey.name = name
             try transaction.updatePasskey(passkey)
-            return PasskeyMethod.myAccount(passkey, userHandle: user.userHandle)
+            return PasskeyMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
         }
     }
 

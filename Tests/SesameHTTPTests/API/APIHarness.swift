@@ -17,10 +17,10 @@ struct APIReply {
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
     /// The body as a JSON array of objects (empty when it is not one).
     var list: [[String: Any]] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]] ?? [] }
-    /// `error` of an error body.
-    var error: String? { json["error"] as? String }
-    /// `error_description` of an error body.
-    var errorDescription: String? { json["error_description"] as? String }
+    /// `error` of an error body (`title` of a My Account problem).
+    var error: String? { json["error"] as? String ?? json["title"] as? String }
+    /// `error_description` of an error body (`detail` of a My Account problem).
+    var errorDescription: String? { json["error_description"] as? String ?? json["detail"] as? String }
 }
 
 /// The stores the API tests run on: the in-memory one, and SQLite as `sesame serve` uses it.

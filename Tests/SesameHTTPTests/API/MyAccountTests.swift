@@ -75,7 +75,7 @@ struct MyAccountTests {
             session.accessToken, body: #"{"type":"passkey","connection":"Username-Password-Authentication"}"#)
         #expect(challenge.status == 202)
         #expect(
-            challenge.headers["Location"] == "http://login.test:8080/me/v1/authentication-methods/passkey%7Cnew/verify")
+            challenge.headers["Location"] == "http://login.test:8080/me/v1/authentication-methods/passkey%7Cnew")
         let options = try #require(challenge.json["authn_params_public_key"] as? [String: Any])
         let excluded = try #require(options["excludeCredentials"] as? [[String: Any]])
         let laptopCredential = try #require(try laptop.store.allCredentials().first)
