@@ -122,13 +122,41 @@ enum Migrations {
         // 2: the client-key scopes. A grant that held every Management API scope of the first
         // release (a full management client, such as the one `sesame init` makes) also gets
         // read:client_keys and update:client_keys, which secret rotation now needs.
-        .records(grantClientKeyScopes),
+        .records {
+            try grantScopes($0, toGrantsHolding: firstReleaseScopes, ["read:client_keys", "update:client_keys"])
+        },
         // 3: which passkey a refresh family came from, so deleting the passkey revokes it.
         .sql(
             """
             ALTER TABLE refresh_tokens ADD COLUMN passkey_id TEXT;
             CREATE INDEX refresh_tokens_passkey ON refresh_tokens (tenant_id, passkey_id);
             """),
+        // 4: APIs (Auth0's resource servers), found by their identifier (the audience).
+        .sql(
+            """
+            CREATE TABLE resource_servers (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                identifier TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id),
+                UNIQUE (tenant_id, identifier)
+            );
+            CREATE INDEX resource_servers_created ON resource_servers (tenant_id, created_at, id);
+            """),
+        // 5: the resource-server scopes, for grants that held every Management API scope before.
+        .records {
+            try grantScopes(
+                $0, toGrantsHolding: firstReleaseScopes.union(["read:client_keys", "update:client_keys"]),
+                resourceServerScopes)
+        },
+    ]
+
+    /// The Management API scopes migration 5 adds.
+    static let resourceServerScopes = [
+        "read:resource_servers", "create:resource_servers", "update:resource_servers", "delete:resource_servers",
     ]
 
     /// The 19 Management API scopes of the first release.
@@ -140,16 +168,17 @@ enum Migrations {
         "update:tenant_settings",
     ]
 
-    /// Migration 2's data step.
-    static func grantClientKeyScopes(_ connection: SQLiteConnection) throws {
+    /// A data step: every client grant holding all of `held` also gets `added` (so a full
+    /// management client keeps full access when a release adds scopes).
+    static func grantScopes(_ connection: SQLiteConnection, toGrantsHolding held: Set<String>, _ added: [String]) throws
+    {
         let rows = try connection.query("SELECT data FROM clients") {
             try connection.decode(ClientRecord.self, $0, column: 0, table: "clients")
         }
         for var client in rows {
             var changed = false
-            for index in client.grants.indices where firstReleaseScopes.isSubset(of: client.grants[index].scopes) {
-                for scope in ["read:client_keys", "update:client_keys"]
-                where !client.grants[index].scopes.contains(scope) {
+            for index in client.grants.indices where held.isSubset(of: client.grants[index].scopes) {
+                for scope in added where !client.grants[index].scopes.contains(scope) {
                     client.grants[index].scopes.append(scope)
                     changed = true
                 }

@@ -205,6 +205,65 @@ final class SQLiteTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("connection \(id)") }
     }
 
+    // MARK: Resource servers
+
+    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
+        try checkOpen()
+        return try record(
+            ResourceServerRecord.self, table: "resource_servers",
+            "SELECT data FROM resource_servers WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
+    }
+
+    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
+        try checkOpen()
+        return try record(
+            ResourceServerRecord.self, table: "resource_servers",
+            "SELECT data FROM resource_servers WHERE tenant_id = ? AND identifier = ?",
+            [.text(tenantID), .text(identifier)])
+    }
+
+    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
+        try checkOpen()
+        return try records(
+            ResourceServerRecord.self, table: "resource_servers",
+            "SELECT data FROM resource_servers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
+            [.text(tenantID)] + Self.paging(page))
+    }
+
+    func insertResourceServer(_ record: ResourceServerRecord) throws {
+        try checkWritable()
+        try connection.execute(
+            """
+            INSERT INTO resource_servers (tenant_id, id, identifier, created_at, version, data)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(record.tenantID), .text(record.id), .text(record.identifier), Self.time(record.createdAt),
+                .integer(Int64(record.version)), try connection.encode(record),
+            ])
+    }
+
+    func updateResourceServer(_ record: ResourceServerRecord) throws {
+        try checkWritable()
+        let changed = try connection.execute(
+            """
+            UPDATE resource_servers SET identifier = ?, created_at = ?, version = ?, data = ?
+            WHERE tenant_id = ? AND id = ?
+            """,
+            [
+                .text(record.identifier), Self.time(record.createdAt), .integer(Int64(record.version)),
+                try connection.encode(record), .text(record.tenantID), .text(record.id),
+            ])
+        guard changed > 0 else { throw StoreError.notFound("resource server \(record.id)") }
+    }
+
+    func deleteResourceServer(tenantID: String, id: String) throws {
+        try checkWritable()
+        let changed = try connection.execute(
+            "DELETE FROM resource_servers WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
+        guard changed > 0 else { throw StoreError.notFound("resource server \(id)") }
+    }
+
     // MARK: Users
 
     func user(tenantID: String, id: String) throws -> UserRecord? {
@@ -301,7 +360,6 @@ final class SQLiteTransaction: StoreTransaction {
             let changed = try connection.execute("DELETE FROM users WHERE tenant_id = ? AND id = ?", key)
             guard changed > 0 else { throw StoreError.notFound("user \(id)") }
             try connection.execute("DELETE FROM passkeys WHERE tenant_id = ? AND user_id = ?", key)
-            try connection.execute("DELETE FROM refresh_tokens WHERE tenant_id = ? AND user_id = ?", key)
         }
     }
 

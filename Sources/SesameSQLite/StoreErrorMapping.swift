@@ -15,6 +15,8 @@ enum StoreErrorMapping {
         "clients.tenant_id, clients.id": "client id",
         "connections.tenant_id, connections.id": "connection id",
         "connections.tenant_id, connections.name": "connection name",
+        "resource_servers.tenant_id, resource_servers.id": "resource server id",
+        "resource_servers.tenant_id, resource_servers.identifier": "resource server identifier",
         "users.tenant_id, users.id": "user id",
         "users.tenant_id, users.user_handle": "user user_handle",
         "users.tenant_id, users.connection_id, users.email_lower": "user email",

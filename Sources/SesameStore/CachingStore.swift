@@ -17,8 +17,10 @@ public final class CachingStore: SesameStore {
         var clients: [String: ClientRecord?] = [:]
         var connectionsByID: [String: ConnectionRecord?] = [:]
         var connectionsByName: [String: ConnectionRecord?] = [:]
+        var resourceServersByIdentifier: [String: ResourceServerRecord?] = [:]
         var count: Int {
             tenantsByHost.count + tenantsByID.count + clients.count + connectionsByID.count + connectionsByName.count
+                + resourceServersByIdentifier.count
         }
     }
 
@@ -128,6 +130,33 @@ private struct CachingTransaction: StoreTransaction {
         {
             try inner.connection(tenantID: tenantID, name: name)
         }
+    }
+
+    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
+        guard watcher == nil else { return try inner.resourceServer(tenantID: tenantID, identifier: identifier) }
+        return try store.cached(
+            \.resourceServersByIdentifier, CachingStore.key(tenantID, identifier), startGeneration: startGeneration
+        ) {
+            try inner.resourceServer(tenantID: tenantID, identifier: identifier)
+        }
+    }
+    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
+        try inner.resourceServer(tenantID: tenantID, id: id)
+    }
+    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
+        try inner.resourceServers(tenantID: tenantID, page: page)
+    }
+    func insertResourceServer(_ server: ResourceServerRecord) throws {
+        touch()
+        try inner.insertResourceServer(server)
+    }
+    func updateResourceServer(_ server: ResourceServerRecord) throws {
+        touch()
+        try inner.updateResourceServer(server)
+    }
+    func deleteResourceServer(tenantID: String, id: String) throws {
+        touch()
+        try inner.deleteResourceServer(tenantID: tenantID, id: id)
     }
 
     func tenants() throws -> [TenantRecord] { try inner.tenants() }

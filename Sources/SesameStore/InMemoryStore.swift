@@ -44,6 +44,7 @@ struct MemoryState: Sendable {
     var tenants: [String: TenantRecord] = [:]
     var clients: [MemoryKey: ClientRecord] = [:]
     var connections: [MemoryKey: ConnectionRecord] = [:]
+    var resourceServers: [MemoryKey: ResourceServerRecord] = [:]
     var users: [MemoryKey: UserRecord] = [:]
     var passkeys: [MemoryKey: PasskeyRecord] = [:]
     var signingKeys: [MemoryKey: SigningKeyRecord] = [:]

@@ -150,6 +150,54 @@ final class MemoryTransaction: StoreTransaction {
         if taken { throw StoreError.conflict("connection name") }
     }
 
+    // MARK: Resource servers
+
+    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
+        try checkOpen()
+        return state.resourceServers[MemoryKey(tenantID: tenantID, id: id)]
+    }
+
+    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
+        try checkOpen()
+        return state.resourceServers.values.first { $0.tenantID == tenantID && $0.identifier == identifier }
+    }
+
+    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
+        try checkOpen()
+        let all = state.resourceServers.values.filter { $0.tenantID == tenantID }
+        return Self.paged(all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, page)
+    }
+
+    func insertResourceServer(_ server: ResourceServerRecord) throws {
+        try checkWritable()
+        let key = MemoryKey(tenantID: server.tenantID, id: server.id)
+        guard state.resourceServers[key] == nil else { throw StoreError.conflict("resource server id") }
+        try checkIdentifier(of: server)
+        state.resourceServers[key] = server
+    }
+
+    func updateResourceServer(_ server: ResourceServerRecord) throws {
+        try checkWritable()
+        let key = MemoryKey(tenantID: server.tenantID, id: server.id)
+        guard state.resourceServers[key] != nil else { throw StoreError.notFound("resource server \(server.id)") }
+        try checkIdentifier(of: server)
+        state.resourceServers[key] = server
+    }
+
+    func deleteResourceServer(tenantID: String, id: String) throws {
+        try checkWritable()
+        guard state.resourceServers.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
+            throw StoreError.notFound("resource server \(id)")
+        }
+    }
+
+    private func checkIdentifier(of server: ResourceServerRecord) throws {
+        let taken = state.resourceServers.values.contains {
+            $0.tenantID == server.tenantID && $0.id != server.id && $0.identifier == server.identifier
+        }
+        if taken { throw StoreError.conflict("resource server identifier") }
+    }
+
     // MARK: Users
 
     func user(tenantID: String, id: String) throws -> UserRecord? {
@@ -219,7 +267,6 @@ final class MemoryTransaction: StoreTransaction {
             throw StoreError.notFound("user \(id)")
         }
         state.passkeys = state.passkeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
-        state.refreshTokens = state.refreshTokens.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
     }
 
     private func checkIdentifiers(of user: UserRecord) throws {

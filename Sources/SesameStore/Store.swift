@@ -88,6 +88,14 @@ public protocol StoreTransaction {
     func updateConnection(_ connection: ConnectionRecord) throws
     func deleteConnection(tenantID: String, id: String) throws
 
+    // Resource servers (APIs; unique: tenant + id, tenant + identifier).
+    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord?
+    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord?
+    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord]
+    func insertResourceServer(_ server: ResourceServerRecord) throws
+    func updateResourceServer(_ server: ResourceServerRecord) throws
+    func deleteResourceServer(tenantID: String, id: String) throws
+
     // Users (unique: tenant + id, tenant + userHandle, and within a connection each of
     // email, phone number and username, compared case-insensitively for email and username).
     func user(tenantID: String, id: String) throws -> UserRecord?
@@ -100,7 +108,8 @@ public protocol StoreTransaction {
     func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord]
     func insertUser(_ user: UserRecord) throws
     func updateUser(_ user: UserRecord) throws
-    /// Deletes the user with its passkeys and refresh tokens.
+    /// Deletes the user with its passkeys. Its refresh tokens stay (the caller revokes them), so a
+    /// renewal can tell a deleted user's token from an unknown one, as Auth0 answers it.
     func deleteUser(tenantID: String, id: String) throws
 
     // Passkeys (unique: tenant + id, tenant + credentialID).

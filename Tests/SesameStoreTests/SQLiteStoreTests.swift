@@ -55,6 +55,33 @@ import Testing
         #expect(try upgraded.read { try $0.client(tenantID: "t1", id: "reader") } == reader)
     }
 
+    /// Migration 5: a grant that held every Management API scope before it also gets the
+    /// resource-server scopes; a narrower grant is left as it was.
+    @Test func migrationFiveGivesFullGrantsTheResourceServerScopes() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        let audience = "https://login.example.com/api/v2/"
+        let full = Migrations.firstReleaseScopes.sorted() + ["read:client_keys", "update:client_keys"]
+        var admin = Fixture.client("admin")
+        admin.grants = [ClientGrantSettings(audience: audience, scopes: full)]
+        var old = Fixture.client("old")
+        old.grants = [ClientGrantSettings(audience: audience, scopes: Migrations.firstReleaseScopes.sorted())]
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.write(.durable) { tx in
+                try tx.insertTenant(Fixture.tenant())
+                try tx.insertClient(admin)
+                try tx.insertClient(old)
+            }
+            try store.executeRaw("DELETE FROM schema_migrations WHERE version = 5")
+        }
+        let upgraded = try SQLiteStore(path: path)
+        #expect(try upgraded.appliedMigrations().map(\.version) == Array(1...Migrations.all.count))
+        let adminAfter = try #require(try upgraded.read { try $0.client(tenantID: "t1", id: "admin") })
+        #expect(adminAfter.grants.first?.scopes == full + Migrations.resourceServerScopes)
+        #expect(try upgraded.read { try $0.client(tenantID: "t1", id: "old") } == old)
+    }
+
     @Test func newerSchemaIsRefused() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("sesame.db")

@@ -146,6 +146,60 @@ import Testing
         }
     }
 
+    // MARK: Resource servers
+
+    static func resourceServer(
+        _ id: String, identifier: String, tenant: String = "t1", at seconds: TimeInterval = 0
+    ) -> ResourceServerRecord {
+        ResourceServerRecord(
+            tenantID: tenant, id: id, identifier: identifier, name: "API \(id)",
+            scopes: [ResourceServerScope(value: "read:orders", description: "Read orders")],
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000 + seconds),
+            updatedAt: Date(timeIntervalSince1970: 1_700_000_000 + seconds))
+    }
+
+    @Test(arguments: StoreKind.allCases) func resourceServers(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let first = Self.resourceServer("rs1", identifier: "https://api.example.com/", at: 0)
+        let second = Self.resourceServer("rs2", identifier: "urn:orders", at: 1)
+        try s.write { tx throws in
+            try tx.insertResourceServer(second)
+            try tx.insertResourceServer(first)
+            try tx.insertResourceServer(Self.resourceServer("rs1", identifier: "urn:orders", tenant: "t2"))
+        }
+        try s.read { tx throws in
+            #expect(try tx.resourceServer(tenantID: "t1", id: "rs1") == first)
+            #expect(try tx.resourceServer(tenantID: "t1", identifier: "urn:orders") == second)
+            #expect(try tx.resourceServer(tenantID: "t1", identifier: "URN:orders") == nil)
+            #expect(try tx.resourceServer(tenantID: "t3", identifier: "urn:orders") == nil)
+            #expect(try tx.resourceServers(tenantID: "t1", page: Page()) == [first, second])
+            #expect(try tx.resourceServers(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
+        }
+        #expect(throws: StoreError.conflict("resource server id")) {
+            try s.write { try $0.insertResourceServer(Self.resourceServer("rs1", identifier: "urn:other")) }
+        }
+        #expect(throws: StoreError.conflict("resource server identifier")) {
+            try s.write { try $0.insertResourceServer(Self.resourceServer("rs3", identifier: "urn:orders")) }
+        }
+        var moved = second
+        moved.identifier = "https://api.example.com/"
+        #expect(throws: StoreError.conflict("resource server identifier")) {
+            try s.write { try $0.updateResourceServer(moved) }
+        }
+        moved.identifier = "urn:billing"
+        try s.write { try $0.updateResourceServer(moved) }
+        #expect(try s.read { try $0.resourceServer(tenantID: "t1", identifier: "urn:billing") } == moved)
+        #expect(try s.read { try $0.resourceServer(tenantID: "t1", identifier: "urn:orders") } == nil)
+        #expect(throws: StoreError.notFound("resource server rs9")) {
+            try s.write { try $0.updateResourceServer(Self.resourceServer("rs9", identifier: "urn:nine")) }
+        }
+        try s.write { try $0.deleteResourceServer(tenantID: "t1", id: "rs2") }
+        #expect(try s.read { try $0.resourceServer(tenantID: "t1", identifier: "urn:billing") } == nil)
+        #expect(throws: StoreError.notFound("resource server rs2")) {
+            try s.write { try $0.deleteResourceServer(tenantID: "t1", id: "rs2") }
+        }
+    }
+
     // MARK: Users
 
     @Test(arguments: StoreKind.allCases) func userRoundTripAndLookups(_ kind: StoreKind) throws {
@@ -299,16 +353,16 @@ import Testing
             #expect(try tx.user(tenantID: "t1", id: "sesame|01") == nil)
             #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|01") == [])
             #expect(try tx.passkey(tenantID: "t1", credentialID: [1]) == nil)
-            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) == nil)
-            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) == nil)
+            // Refresh tokens stay, for the caller to revoke (a renewal then says the user is gone).
+            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) != nil)
+            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) != nil)
             #expect(try tx.user(tenantID: "t1", id: "sesame|02") != nil)
             #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|02").map(\.id) == ["passkey|c"])
             #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 3, count: 32)) != nil)
         }
-        // The freed credential id and token hash can be used again.
+        // The freed credential id can be used again.
         try s.write { tx throws in
             try tx.insertPasskey(Fixture.passkey("passkey|d", user: "sesame|02", credential: [1]))
-            try tx.insertRefreshToken(Fixture.refreshToken("r4", hash: 1, user: "sesame|02"))
         }
     }
 

@@ -159,6 +159,23 @@ struct APIBody {
         return APIBody(members: nested, path: field(name))
     }
 
+    /// An array of objects, each read with the same rules and named by index; absent → nil.
+    func objects(_ name: String, maxCount: Int = 100) throws -> [APIBody]? {
+        guard let value = value(name) else { return nil }
+        guard let array = value.arrayValue else {
+            throw ServiceError.invalidRequest("\(field(name)) must be an array of objects")
+        }
+        guard array.count <= maxCount else {
+            throw ServiceError.invalidRequest("\(field(name)) holds at most \(maxCount) values")
+        }
+        return try array.enumerated().map { index, element in
+            guard case .object(let nested) = element else {
+                throw ServiceError.invalidRequest("\(field(name))[\(index)] must be an object")
+            }
+            return APIBody(members: nested, path: "\(field(name))[\(index)]")
+        }
+    }
+
     /// A nullable nested object for PATCH: absent → keep, null → remove.
     func nullableObject(_ name: String) throws -> FieldChange<APIBody> {
         guard let value = value(name) else { return .keep }

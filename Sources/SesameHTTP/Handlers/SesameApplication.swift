@@ -93,6 +93,7 @@ public final class SesameApplication: Sendable {
         addDiscoveryRoutes(to: &router)
         addManagementRoutes(to: &router)
         addClientGrantRoutes(to: &router)
+        addResourceServerRoutes(to: &router)
         addMyAccountRoutes(to: &router)
         return router
     }

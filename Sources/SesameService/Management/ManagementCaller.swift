@@ -32,9 +32,13 @@ public struct ManagementCaller: Sendable {
     }
 
     /// May this caller receive (or make) the secret of `client`? It needs `read:client_keys` and
-    /// every scope the client is granted, or the secret would let it act with more than it holds.
+    /// every Management API scope the client is granted, or the secret would let it act with more
+    /// than it holds. (Grants for the tenant's own APIs give nothing on the Management API.)
     func requireSecretAccess(to client: ClientRecord) throws(ServiceError) {
         try require(.readClientKeys)
-        try requireHolding(client.grants.flatMap(\.scopes), "the secret of client \(client.id.prefix(64))")
+        let management = TokenService.managementAudience(tenant)
+        try requireHolding(
+            client.grants.filter { $0.audience == management }.flatMap(\.scopes),
+            "the secret of client \(client.id.prefix(64))")
     }
 }

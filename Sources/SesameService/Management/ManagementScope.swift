@@ -24,6 +24,10 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case createClientGrants = "create:client_grants"
     case updateClientGrants = "update:client_grants"
     case deleteClientGrants = "delete:client_grants"
+    case readResourceServers = "read:resource_servers"
+    case createResourceServers = "create:resource_servers"
+    case updateResourceServers = "update:resource_servers"
+    case deleteResourceServers = "delete:resource_servers"
     case readTenantSettings = "read:tenant_settings"
     case updateTenantSettings = "update:tenant_settings"
 }

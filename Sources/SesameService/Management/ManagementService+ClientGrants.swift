@@ -31,8 +31,25 @@ public struct ManagedClientGrant: Encodable, Sendable, Hashable {
 }
 
 extension ManagementService {
-    /// The APIs a grant can name: the Management API (the only API Sesame serves to m2m clients).
-    func grantableAudiences(_ tenant: TenantRecord) -> [String] { [TokenService.managementAudience(tenant)] }
+    /// Checks a grant's scopes against the API it names, in `transaction`: the Management API's
+    /// scopes (and only those the caller holds, so no grant outranks its maker), or the scopes an
+    /// API (resource server) of the tenant defines. Anything else is 400.
+    static func validateGrant(
+        audience: String, scope: [String], _ caller: ManagementCaller, in transaction: any StoreTransaction
+    ) throws {
+        if audience == TokenService.managementAudience(caller.tenant) {
+            try validateGrantScopes(scope)
+            try caller.requireHolding(scope, "this grant")
+            return
+        }
+        guard let api = try transaction.resourceServer(tenantID: caller.tenant.id, identifier: audience) else {
+            throw ServiceError.invalidRequest("audience is not an API of this tenant")
+        }
+        let defined = Set(api.scopes.map(\.value))
+        if let unknown = scope.first(where: { !defined.contains($0) }) {
+            throw ServiceError.invalidRequest("scope \(unknown.prefix(64)) is not a scope of this API")
+        }
+    }
 
     /// `GET /client-grants`, optionally for one client or audience.
     public func clientGrants(
@@ -55,13 +72,9 @@ extension ManagementService {
         _ caller: ManagementCaller, clientID: String, audience: String, scope: [String]
     ) throws(ServiceError) -> ManagedClientGrant {
         try caller.require(.createClientGrants)
-        guard grantableAudiences(caller.tenant).contains(audience) else {
-            throw .invalidRequest("audience is not an API of this tenant")
-        }
-        try Self.validateGrantScopes(scope)
-        try caller.requireHolding(scope, "this grant")
         let now = clock.now()
         return try access.write(.durable) { transaction in
+            try Self.validateGrant(audience: audience, scope: scope, caller, in: transaction)
             guard var client = try transaction.client(tenantID: caller.tenant.id, id: clientID) else {
                 throw ServiceError.notFound("client not found")
             }
@@ -81,11 +94,10 @@ extension ManagementService {
         _ caller: ManagementCaller, id: String, scope: [String]
     ) throws(ServiceError) -> ManagedClientGrant {
         try caller.require(.updateClientGrants)
-        try Self.validateGrantScopes(scope)
-        try caller.requireHolding(scope, "this grant")
         let now = clock.now()
         return try access.write(.durable) { transaction in
             var (client, index) = try Self.findGrant(id, tenant: caller.tenant, in: transaction)
+            try Self.validateGrant(audience: client.grants[index].audience, scope: scope, caller, in: transaction)
             client.grants[index].scopes = scope
             client.updatedAt = now
             try transaction.updateClient(client)

@@ -80,6 +80,7 @@ extension ManagementService {
     /// `DELETE /connections/{id}`: deletes the connection with its users; the default one → 409.
     public func deleteConnection(_ caller: ManagementCaller, id: String) throws(ServiceError) {
         try caller.require(.deleteConnections)
+        let now = clock.now()
         try access.write(.durable) { transaction in
             let (connection, _) = try Self.existingConnection(id, caller, transaction)
             let tenant = try transaction.tenant(id: caller.tenant.id)
@@ -89,6 +90,7 @@ extension ManagementService {
             }
             let users = try Page.all { try transaction.users(tenantID: caller.tenant.id, query: nil, page: $0) }
             for user in users where user.connectionID == connection.id {
+                try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, userID: user.id, at: now)
                 try transaction.deleteUser(tenantID: caller.tenant.id, id: user.id)
             }
             try transaction.deleteConnection(tenantID: caller.tenant.id, id: id)

@@ -70,11 +70,14 @@ extension ManagementService {
         }
     }
 
-    /// `DELETE /users/{id}`: the user with their passkeys and refresh tokens.
+    /// `DELETE /users/{id}`: the user with their passkeys; their refresh tokens are revoked (and
+    /// kept until they expire, so a renewal answers Auth0's "user who doesn't exist anymore").
     public func deleteUser(_ caller: ManagementCaller, id: String) throws(ServiceError) {
         try caller.require(.deleteUsers)
+        let now = clock.now()
         try access.write(.durable) { transaction in
             _ = try Self.existingUser(id, caller, transaction)
+            try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, userID: id, at: now)
             try transaction.deleteUser(tenantID: caller.tenant.id, id: id)
         }
     }

@@ -10,6 +10,11 @@ enum Scopes {
         "update:me:authentication_methods", "delete:me:authentication_methods",
     ]
 
+    /// One scope-token: printable ASCII without space, `"` or `\`.
+    static func isScopeToken(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E && $0 != 0x22 && $0 != 0x5C }
+    }
+
     static func parse(_ scope: String?) throws(ServiceError) -> [String] {
         guard let scope, !scope.isEmpty else { return [] }
         guard scope.utf8.count <= 2_048 else { throw .invalidScope("scope is too long") }
