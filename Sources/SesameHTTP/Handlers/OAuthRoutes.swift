@@ -11,8 +11,8 @@ extension SesameApplication {
         // RFC 7009.
         router.post("/oauth/revoke", limitedBy: limiter(.tokens)) { [self] request, _ in
             try Self.answeringBasicChallenge(request) {
+                // Unknown parameters are ignored, as at the token endpoint.
                 let body = try APIBody.jsonOrForm(request)
-                try body.allowOnly(["client_id", "client_secret", "token", "token_type_hint"])
                 try tokens.revoke(
                     tenant: try tenant(request), credentials: try clientCredentials(body, request),
                     token: try body.optionalString("token", maxLength: 512))
@@ -29,14 +29,12 @@ extension SesameApplication {
         router.post("/userinfo", limitedBy: limiter(.tokens), handler: userInfo)
     }
 
-    /// `POST /oauth/token`.
+    /// `POST /oauth/token`. Parameters it does not know are ignored (RFC 6749 §3.2), so an SDK that
+    /// sends more (telemetry, `connection`, a newer field) still works; `organization` is refused
+    /// until Organizations exist.
     func token(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try APIBody.jsonOrForm(request)
-        try body.allowOnly([
-            "grant_type", "client_id", "client_secret", "auth_session", "authn_response", "realm", "scope",
-            "audience", "refresh_token", "organization",
-        ])
-        if body.has("organization") { throw ServiceError.invalidRequest("organization is not supported") }
+        try Self.refuseOrganization(body)
         let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
         let tokenRequest = TokenRequest(
             grantType: grantType, credentials: try clientCredentials(body, request),

@@ -11,11 +11,10 @@ extension SesameApplication {
         router.post("/passkey/register", limitedBy: limiter(.ceremonies)) { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly([
-                "client_id", "client_secret", "realm", "organization", "user_profile", "user_metadata",
+                "client_id", "client_secret", "realm", "organization", "user_profile", "user_metadata", "scope",
+                "audience",
             ])
-            if body.has("organization") {
-                throw ServiceError.invalidRequest("organization is not supported")
-            }
+            try Self.refuseOrganization(body)
             guard let profile = try body.object("user_profile") else {
                 throw ServiceError.invalidRequest("user_profile is required")
             }
@@ -32,23 +31,34 @@ extension SesameApplication {
             let result = try passkeys.beginSignup(
                 tenant: try tenant(request), credentials: try clientCredentials(body, request),
                 realm: try body.optionalString("realm", maxLength: 128), profile: input, metadata: metadata,
-                requester: IPAddressRange.clientKey(context.clientIP))
+                tokenDefaults: try Self.tokenDefaults(body), requester: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(result)
         }
 
         // API.md §1: login challenge.
         router.post("/passkey/challenge", limitedBy: limiter(.ceremonies)) { [self] request, context in
             let body = try APIBody.json(request)
-            try body.allowOnly(["client_id", "client_secret", "realm", "organization"])
-            if body.has("organization") {
-                throw ServiceError.invalidRequest("organization is not supported")
-            }
+            try body.allowOnly(["client_id", "client_secret", "realm", "organization", "scope", "audience"])
+            try Self.refuseOrganization(body)
             let result = try passkeys.beginLogin(
                 tenant: try tenant(request), credentials: try clientCredentials(body, request),
-                realm: try body.optionalString("realm", maxLength: 128),
+                realm: try body.optionalString("realm", maxLength: 128), tokenDefaults: try Self.tokenDefaults(body),
                 requester: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(result)
         }
+    }
+
+    /// `scope` and `audience` on a challenge, kept for the token request that follows.
+    static func tokenDefaults(_ body: APIBody) throws -> TokenDefaults? {
+        try TokenDefaults.make(
+            scope: try body.optionalString("scope", maxLength: TokenDefaults.maxBytes),
+            audience: try body.optionalString("audience", maxLength: TokenDefaults.maxBytes))
+    }
+
+    /// Organizations do not exist yet: `organization` is refused as Auth0 refuses an unknown one.
+    static func refuseOrganization(_ body: APIBody) throws {
+        guard body.has("organization") else { return }
+        throw ServiceError.invalidRequest("organization is not supported by this tenant")
     }
 
     /// `client_id`/`client_secret` from the body, or HTTP Basic (RFC 6749 §2.3.1); not both.

@@ -14,7 +14,7 @@ extension ServiceError: HTTPErrorConvertible {
             return HTTPError(
                 status: 401, error: code, description: message,
                 headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
-        case .unauthorizedClient:
+        case .unauthorizedClient, .deletedUserGrant:
             return HTTPError(status: 403, error: code, description: message)
         case .insufficientScope:
             return HTTPError(

@@ -11,6 +11,9 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case unauthorizedClient(String)
     /// 400: auth session or refresh token unknown/expired/used/foreign; WebAuthn verification failed.
     case invalidGrant(String)
+    /// 403 `invalid_grant`: a refresh token whose user was deleted (Auth0's status and code, which
+    /// Auth0.swift's `isRefreshTokenDeleted` and Auth0.Android's RENEW_FAILED look for).
+    case deletedUserGrant(String)
     /// 400: a grant type Sesame does not implement.
     case unsupportedGrantType(String)
     /// 400: a scope or audience the client may not ask for.
@@ -36,7 +39,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidRequest: return "invalid_request"
         case .invalidClient: return "invalid_client"
         case .unauthorizedClient: return "unauthorized_client"
-        case .invalidGrant: return "invalid_grant"
+        case .invalidGrant, .deletedUserGrant: return "invalid_grant"
         case .unsupportedGrantType: return "unsupported_grant_type"
         case .invalidScope: return "invalid_scope"
         case .invalidSignup: return "invalid_signup"
@@ -53,7 +56,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .invalidRequest(let text), .invalidClient(let text), .unauthorizedClient(let text),
-            .invalidGrant(let text), .unsupportedGrantType(let text), .invalidScope(let text), .invalidSignup(let text),
+            .invalidGrant(let text), .deletedUserGrant(let text), .unsupportedGrantType(let text),
+            .invalidScope(let text), .invalidSignup(let text),
             .invalidToken(let text), .insufficientScope(let text), .notFound(let text), .conflict(let text),
             .unavailable(let text), .tooManyRequests(let text, _):
             return text

@@ -71,7 +71,16 @@ public final class TokenService: Sendable {
         }
         guard let response = request.authnResponse else { throw .invalidRequest("authn_response is required") }
         // Scope and audience are checked before the session is consumed, so a typo costs no ceremony.
-        let (scopes, audience) = try loginScopes(request.scope, audience: request.audience, tenant: tenant)
+        // A request naming neither takes those its challenge carried.
+        var scope = request.scope
+        var audienceName = request.audience
+        if scope == nil, audienceName == nil,
+            let defaults = passkeys.tokenDefaults(tenant: tenant, client: client, authSession: handle)
+        {
+            scope = defaults.scope
+            audienceName = defaults.audience
+        }
+        let (scopes, audience) = try loginScopes(scope, audience: audienceName, tenant: tenant, client: client)
         let authenticated = try passkeys.finish(
             tenant: tenant, client: client, authSession: handle, response: response, realm: request.realm)
         return try issueUserTokens(
@@ -84,6 +93,10 @@ public final class TokenService: Sendable {
     /// anything is written, and the new tokens are signed before the rotation, so a refused or
     /// failed request leaves the presented token usable (RFC 9700 §4.14.2): the rotation is the
     /// last step, one write transaction that checks the token and the request again.
+    ///
+    /// With an `audience` other than the one the family was granted for (Auth0's multi-resource
+    /// refresh token), the answer carries an access token for that audience; the family keeps its
+    /// own grant, so the next plain refresh gives the original audience and scopes again.
     private func refreshGrant(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
         let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.refreshToken)
         guard let token = request.refreshToken, !token.isEmpty else {
@@ -93,16 +106,25 @@ public final class TokenService: Sendable {
         let policy = RefreshTokenPolicy(tenant: tenant)
         let refused = { (outcome: RefreshTokenOutcome) -> ServiceError in
             self.recordEvent(tenant, "refresh", method: "refresh_token", outcome: "invalid_grant", client: client.id)
-            return .invalidGrant(outcome.failureDescription ?? "the refresh token is invalid")
+            return .invalidGrant(outcome.failureDescription ?? RefreshTokenOutcome.invalidDescription)
         }
         // 1. Validate, writing nothing.
-        let (record, user, scopes) = try access.read { transaction -> (RefreshTokenRecord?, UserRecord?, [String]) in
-            guard
-                case .usable(let record) = try refreshTokens.inspect(
-                    token, tenantID: tenant.id, clientID: client.id, in: transaction)
-            else { return (nil, nil, []) }
-            let (user, scopes) = try Self.refreshGrant(record, requested: requested, tenant: tenant, in: transaction)
-            return (record, user, scopes)
+        let (record, grant) = try access.read { transaction -> (RefreshTokenRecord?, RefreshGrant?) in
+            let record: RefreshTokenRecord
+            switch try refreshTokens.inspect(token, tenantID: tenant.id, clientID: client.id, in: transaction) {
+            case .usable(let found): record = found
+            case .spent(let found):
+                // A deleted user's tokens are revoked; say why, as Auth0 does, before reuse detection.
+                if try transaction.user(tenantID: tenant.id, id: found.userID) == nil {
+                    throw ServiceError.deletedUserGrant(RefreshTokenOutcome.deletedUserDescription)
+                }
+                return (nil, nil)
+            case .expired, .wrongClient, .invalid: return (nil, nil)
+            }
+            let grant = try Self.refreshGrant(
+                record, requested: requested, audience: request.audience, client: client, tenant: tenant,
+                in: transaction)
+            return (record, grant)
         }
         let successor: PreparedRefreshToken
         do {
@@ -110,48 +132,80 @@ public final class TokenService: Sendable {
         } catch {
             throw .unavailable("the random source failed")
         }
-        guard let record, let user else {
+        guard let record, let grant else {
             // Unknown, foreign, expired, or spent: the rotation revokes a spent token's family and
             // refuses everything else (its check refuses even a token that is usable by now).
             let outcome = try access.write(.relaxed) { transaction in
                 try refreshTokens.rotate(
                     token, tenantID: tenant.id, clientID: client.id, policy: policy, successor: successor,
-                    check: { _, _ in throw ServiceError.invalidGrant("the refresh token is invalid") },
+                    check: { _, _ in throw ServiceError.invalidGrant(RefreshTokenOutcome.invalidDescription) },
                     in: transaction)
             }
             throw refused(outcome)
         }
         // 2. Sign the new tokens, for the successor drawn above.
         let response = try issueUserTokens(
-            tenant: tenant, client: client, user: user, scopes: scopes,
-            audience: record.audience ?? Self.userInfoAudience(tenant), amr: record.amr, authTime: record.authTime,
-            refresh: .successor(successor.token))
+            tenant: tenant, client: client, user: grant.user, scopes: grant.scopes, audience: grant.audience,
+            amr: record.amr, authTime: record.authTime, refresh: .successor(successor.token))
         // 3. Rotate: the token and the request are checked again inside the write.
         let outcome = try access.write(.relaxed) { transaction in
             try refreshTokens.rotate(
                 token, tenantID: tenant.id, clientID: client.id, policy: policy, successor: successor,
                 check: { current, transaction in
-                    _ = try Self.refreshGrant(current, requested: requested, tenant: tenant, in: transaction)
+                    _ = try Self.refreshGrant(
+                        current, requested: requested, audience: request.audience, client: client, tenant: tenant,
+                        in: transaction)
                 }, in: transaction)
         }
         guard case .rotated = outcome else { throw refused(outcome) }
-        recordEvent(tenant, "refresh", method: "refresh_token", outcome: "success", client: client.id, user: user.id)
+        recordEvent(
+            tenant, "refresh", method: "refresh_token", outcome: "success", client: client.id, user: grant.user.id)
         return response
     }
 
-    /// What a usable refresh token grants for this request: its live user and the scopes (those
-    /// asked for, which must have been granted, or all granted). Throws the refusal otherwise.
+    /// What one refresh request gets.
+    struct RefreshGrant {
+        var user: UserRecord
+        var scopes: [String]
+        var audience: UserTokenAudience
+    }
+
+    /// What a usable refresh token grants for this request, or the refusal.
+    ///
+    /// For the family's own audience, the scopes asked for must have been granted (RFC 6749 §6);
+    /// none asked for means all granted. For another audience, OpenID scopes must have been
+    /// granted too, and the audience's own scopes follow the login rules (`UserTokenAudience`).
+    /// A deleted user is Auth0's 403; a blocked one, or a family whose API was deleted, is the
+    /// unusable-token answer.
     static func refreshGrant(
-        _ record: RefreshTokenRecord, requested: [String], tenant: TenantRecord, in transaction: any StoreTransaction
-    ) throws -> (UserRecord, [String]) {
+        _ record: RefreshTokenRecord, requested: [String], audience requestedAudience: String?, client: ClientRecord,
+        tenant: TenantRecord, in transaction: any StoreTransaction
+    ) throws -> RefreshGrant {
         let granted = record.scope.split(separator: " ").map(String.init)
-        if let extra = requested.first(where: { !granted.contains($0) }) {
+        let grantedAudience = record.audience ?? userInfoAudience(tenant)
+        let target = requestedAudience.flatMap { $0.isEmpty ? nil : $0 } ?? grantedAudience
+        guard let user = try transaction.user(tenantID: tenant.id, id: record.userID) else {
+            throw ServiceError.deletedUserGrant(RefreshTokenOutcome.deletedUserDescription)
+        }
+        guard !user.blocked else { throw ServiceError.invalidGrant(RefreshTokenOutcome.invalidDescription) }
+        let audience: UserTokenAudience
+        do {
+            audience = try UserTokenAudience.resolve(target, tenant: tenant, in: transaction)
+        } catch ServiceError.invalidRequest(_) where target == grantedAudience {
+            throw ServiceError.invalidGrant(RefreshTokenOutcome.invalidDescription)
+        }
+        if target == grantedAudience {
+            if let extra = requested.first(where: { !granted.contains($0) }) {
+                throw ServiceError.invalidScope("scope \(extra.prefix(64)) was not granted to this refresh token")
+            }
+            let scopes = try audience.scopes(requested.isEmpty ? granted : requested, client: client)
+            return RefreshGrant(user: user, scopes: scopes, audience: audience)
+        }
+        if let extra = requested.first(where: { Scopes.openID.contains($0) && !granted.contains($0) }) {
             throw ServiceError.invalidScope("scope \(extra) was not granted to this refresh token")
         }
-        guard let user = try transaction.user(tenantID: tenant.id, id: record.userID), !user.blocked else {
-            throw ServiceError.invalidGrant("the refresh token's user no longer exists or is blocked")
-        }
-        return (user, requested.isEmpty ? granted : requested)
+        let asked = requested.isEmpty ? granted.filter { Scopes.openID.contains($0) } : requested
+        return RefreshGrant(user: user, scopes: try audience.scopes(asked, client: client), audience: audience)
     }
 
     private func clientCredentialsGrant(
@@ -167,46 +221,43 @@ public final class TokenService: Sendable {
         guard let grant = client.grants.first(where: { $0.audience == audience }) else {
             throw .unauthorizedClient("this client has no grant for that audience")
         }
+        // The Management API, or one of the tenant's APIs with its own lifetime and algorithm.
+        var lifetime = tenant.accessTokenLifetime
+        var algorithm = client.jwtAlgorithm
+        if audience != Self.managementAudience(tenant) {
+            let api = try access.read { try $0.resourceServer(tenantID: tenant.id, identifier: audience) }
+            guard let api else { throw .unauthorizedClient("this client has no grant for that audience") }
+            lifetime = api.tokenLifetime
+            algorithm = api.signingAlgorithm
+        }
         let requested = try Scopes.parse(request.scope)
         if let extra = requested.first(where: { !grant.scopes.contains($0) }) {
-            throw .invalidScope("scope \(extra) is not granted to this client for that audience")
+            throw .invalidScope("scope \(extra.prefix(64)) is not granted to this client for that audience")
         }
         let scopes = requested.isEmpty ? grant.scopes : requested
         let now = clock.now()
         let claims: [String: JWTClaimValue] = [
             "iss": .string(Self.issuer(tenant)), "sub": .string("\(client.id)@clients"), "aud": .string(audience),
             "iat": .int(Int64(now.timeIntervalSince1970)),
-            "exp": .int(Int64(now.timeIntervalSince1970) + Int64(tenant.accessTokenLifetime)),
+            "exp": .int(Int64(now.timeIntervalSince1970) + Int64(lifetime)),
             "jti": .string(try jti()), "client_id": .string(client.id), "azp": .string(client.id),
             "scope": .string(scopes.joined(separator: " ")), "gty": .string("client-credentials"),
         ]
-        let accessToken = try sign(claims, type: .accessToken, tenant: tenant, client: client)
+        let accessToken = try sign(claims, type: .accessToken, tenant: tenant, algorithm: algorithm)
         recordEvent(tenant, "client_credentials", method: "client_secret", outcome: "success", client: client.id)
-        return TokenResponse(
-            accessToken: accessToken, expiresIn: tenant.accessTokenLifetime, scope: scopes.joined(separator: " "))
+        return TokenResponse(accessToken: accessToken, expiresIn: lifetime, scope: scopes.joined(separator: " "))
     }
 
-    /// The scopes and audience of a user login; unknown scopes are refused.
+    /// The scopes and audience of a user login (`UserTokenAudience` says which scopes count).
     func loginScopes(
-        _ scope: String?, audience requestedAudience: String?, tenant: TenantRecord
-    ) throws(ServiceError) -> ([String], String) {
+        _ scope: String?, audience requestedAudience: String?, tenant: TenantRecord, client: ClientRecord
+    ) throws(ServiceError) -> ([String], UserTokenAudience) {
         var scopes = try Scopes.parse(scope ?? Scopes.defaultLogin)
         if scopes.isEmpty { scopes = try Scopes.parse(Scopes.defaultLogin) }
-        let audience = requestedAudience.flatMap { $0.isEmpty ? nil : $0 } ?? Self.userInfoAudience(tenant)
-        switch audience {
-        case Self.userInfoAudience(tenant):
-            if let unknown = scopes.first(where: { !Scopes.openID.contains($0) }) {
-                throw .invalidScope("scope \(unknown) is not known")
-            }
-        case Self.myAccountAudience(tenant):
-            if let unknown = scopes.first(where: { !Scopes.openID.contains($0) && !Scopes.myAccount.contains($0) }) {
-                throw .invalidScope("scope \(unknown) is not a My Account scope")
-            }
-            if !scopes.contains(where: { Scopes.myAccount.contains($0) }) { scopes += Scopes.myAccount }
-        default:
-            throw .invalidRequest("audience is not an API of this tenant")
+        return try access.read { transaction in
+            let audience = try UserTokenAudience.resolve(requestedAudience, tenant: tenant, in: transaction)
+            return (try audience.scopes(scopes, client: client), audience)
         }
-        return (scopes, audience)
     }
 
     /// Where a token response's refresh token comes from.
@@ -219,23 +270,27 @@ public final class TokenService: Sendable {
 
     /// Access token (RFC 9068), id token when `openid` was asked for, and the refresh token of `refresh`.
     func issueUserTokens(
-        tenant: TenantRecord, client: ClientRecord, user: UserRecord, scopes: [String], audience: String,
+        tenant: TenantRecord, client: ClientRecord, user: UserRecord, scopes: [String],
+        audience target: UserTokenAudience,
         amr: [String], authTime: Date, refresh: RefreshIssue
     ) throws(ServiceError) -> TokenResponse {
         let now = clock.now()
         let iat = Int64(now.timeIntervalSince1970)
         let scope = scopes.joined(separator: " ")
+        let audience = target.identifier(tenant)
+        let lifetime = target.accessTokenLifetime(tenant)
         // Like Auth0: a token for an API that also asked for openid is valid at /userinfo too.
         let userInfo = Self.userInfoAudience(tenant)
         let aud: JWTClaimValue =
             audience != userInfo && scopes.contains("openid") ? .strings([audience, userInfo]) : .string(audience)
         let accessClaims: [String: JWTClaimValue] = [
             "iss": .string(Self.issuer(tenant)), "sub": .string(user.id), "aud": aud, "iat": .int(iat),
-            "exp": .int(iat + Int64(tenant.accessTokenLifetime)), "jti": .string(try jti()),
+            "exp": .int(iat + Int64(lifetime)), "jti": .string(try jti()),
             "client_id": .string(client.id), "azp": .string(client.id), "scope": .string(scope),
             "auth_time": .int(Int64(authTime.timeIntervalSince1970)), "amr": .strings(amr),
         ]
-        let accessToken = try sign(accessClaims, type: .accessToken, tenant: tenant, client: client)
+        let accessToken = try sign(
+            accessClaims, type: .accessToken, tenant: tenant, algorithm: target.accessTokenAlgorithm(client))
         var idToken: String?
         if scopes.contains("openid") {
             var claims = Self.profileClaims(user, scopes: scopes)
@@ -247,7 +302,7 @@ public final class TokenService: Sendable {
             claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970))
             claims["amr"] = .strings(amr)
             claims["azp"] = .string(client.id)
-            idToken = try sign(claims, type: .idToken, tenant: tenant, client: client)
+            idToken = try sign(claims, type: .idToken, tenant: tenant, algorithm: client.jwtAlgorithm)
         }
         var refreshToken: String?
         switch refresh {
@@ -266,8 +321,7 @@ public final class TokenService: Sendable {
             }
         }
         return TokenResponse(
-            accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
-            expiresIn: tenant.accessTokenLifetime, scope: scope)
+            accessToken: accessToken, idToken: idToken, refreshToken: refreshToken, expiresIn: lifetime, scope: scope)
     }
 
     /// OIDC standard claims the scopes release (Core §5.4).
@@ -294,10 +348,14 @@ public final class TokenService: Sendable {
         return claims
     }
 
+    /// Signs with the tenant's key for `algorithmName` (a stored `JWTAlgorithm` raw value; an
+    /// unknown one is corrupt configuration, refused rather than replaced by a default).
     private func sign(
-        _ claims: [String: JWTClaimValue], type: JWTType, tenant: TenantRecord, client: ClientRecord
+        _ claims: [String: JWTClaimValue], type: JWTType, tenant: TenantRecord, algorithm algorithmName: String
     ) throws(ServiceError) -> String {
-        let algorithm = JWTAlgorithm(rawValue: client.jwtAlgorithm) ?? .rs256
+        guard let algorithm = JWTAlgorithm(rawValue: algorithmName) else {
+            throw .unavailable("the stored signing algorithm is not one Sesame knows")
+        }
         do {
             return try keyRing.signer(tenantID: tenant.id, algorithm: algorithm).sign(claims, type: type)
         } catch {

@@ -25,10 +25,13 @@ public struct AuthSession: Sendable {
     public var expiresAt: Date
     /// Who asked for it: a client-address key (an IPv4 address or an IPv6 /64), for the per-requester cap.
     public var requester: String
+    /// The `scope` and `audience` sent with the challenge (Auth0.Android's `PasskeyAuthProvider`
+    /// puts them there), for a token request that names neither.
+    public var tokenDefaults: TokenDefaults?
 
     public init(
         tenantID: String, clientID: String, connectionID: String, ceremony: Ceremony, expiresAt: Date,
-        requester: String
+        requester: String, tokenDefaults: TokenDefaults? = nil
     ) {
         self.tenantID = tenantID
         self.clientID = clientID
@@ -36,6 +39,32 @@ public struct AuthSession: Sendable {
         self.ceremony = ceremony
         self.expiresAt = expiresAt
         self.requester = requester
+        self.tokenDefaults = tokenDefaults
+    }
+}
+
+/// The token parameters a challenge carried. Held with the pending ceremony, so they are bounded.
+public struct TokenDefaults: Sendable, Hashable {
+    /// The most bytes `scope` and `audience` may hold together.
+    public static let maxBytes = 1_024
+    public let scope: String?
+    public let audience: String?
+
+    /// Nil when neither is given; 400 beyond `maxBytes` or for a malformed scope.
+    public static func make(scope: String?, audience: String?) throws(ServiceError) -> TokenDefaults? {
+        let scope = scope.flatMap { $0.isEmpty ? nil : $0 }
+        let audience = audience.flatMap { $0.isEmpty ? nil : $0 }
+        guard scope != nil || audience != nil else { return nil }
+        guard (scope?.utf8.count ?? 0) + (audience?.utf8.count ?? 0) <= maxBytes else {
+            throw .invalidRequest("scope and audience together hold more than \(maxBytes) bytes")
+        }
+        _ = try Scopes.parse(scope)
+        return TokenDefaults(scope: scope, audience: audience)
+    }
+
+    private init(scope: String?, audience: String?) {
+        self.scope = scope
+        self.audience = audience
     }
 }
 
@@ -49,6 +78,8 @@ public protocol AuthSessionStore: Sendable {
     /// Removes and returns the session for `handle` (single use: a second call finds nothing),
     /// whether or not it has expired; the caller checks expiry and ownership.
     func consume(_ handle: String) -> AuthSession?
+    /// The session, left pending (nil when unknown).
+    func peek(_ handle: String) -> AuthSession?
     /// Removes every session expired at `now` (run on a timer); returns how many.
     @discardableResult func sweep(now: Date) -> Int
 }
@@ -156,6 +187,12 @@ public final class InMemoryAuthSessions: AuthSessionStore {
         guard handle.utf8.count <= 256 else { return nil }
         let key = Key(handle: handle)
         return table.withLock { $0.remove(key) }
+    }
+
+    public func peek(_ handle: String) -> AuthSession? {
+        guard handle.utf8.count <= 256 else { return nil }
+        let key = Key(handle: handle)
+        return table.withLock { $0.sessions[key] }
     }
 
     @discardableResult public func sweep(now: Date) -> Int {

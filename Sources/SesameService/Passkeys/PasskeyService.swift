@@ -54,7 +54,7 @@ public final class PasskeyService: Sendable {
     /// may hold only so many pending ceremonies.
     public func beginSignup(
         tenant: TenantRecord, credentials: ClientCredentials, realm: String?, profile input: SignupProfileInput,
-        metadata: [String: String], requester: String
+        metadata: [String: String], tokenDefaults: TokenDefaults? = nil, requester: String
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         let now = clock.now()
         let (client, connection, profile) = try access.read { transaction in
@@ -80,7 +80,8 @@ public final class PasskeyService: Sendable {
             AuthSession(
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
                 ceremony: .signup(state: state, profile: pending),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester,
+                tokenDefaults: tokenDefaults),
             now: now)
         let name = ProfileValidation.primaryIdentifier(profile)
         let options = PasskeyCreationOptions(
@@ -94,7 +95,8 @@ public final class PasskeyService: Sendable {
 
     /// `POST /passkey/challenge`: a login challenge for discoverable credentials.
     public func beginLogin(
-        tenant: TenantRecord, credentials: ClientCredentials, realm: String?, requester: String
+        tenant: TenantRecord, credentials: ClientCredentials, realm: String?, tokenDefaults: TokenDefaults? = nil,
+        requester: String
     ) throws(ServiceError) -> PasskeyLoginChallengeResponse {
         let now = clock.now()
         let (client, connection) = try access.read { transaction in
@@ -110,7 +112,8 @@ public final class PasskeyService: Sendable {
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
                 ceremony: .login(
                     state: AuthenticationState(challenge: challenge, userVerification: verification)),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester),
+                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester,
+                tokenDefaults: tokenDefaults),
             now: now)
         let options = PasskeyRequestOptions(
             challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000), rpId: tenant.rpID,
@@ -119,6 +122,16 @@ public final class PasskeyService: Sendable {
     }
 
     // MARK: The webauthn grant
+
+    /// The token parameters the challenge of a pending session carried, for `client` (nil when
+    /// there are none, or the session is not this client's). The session stays pending.
+    public func tokenDefaults(
+        tenant: TenantRecord, client: ClientRecord, authSession handle: String
+    ) -> TokenDefaults? {
+        guard let session = sessions.peek(handle), session.tenantID == tenant.id, session.clientID == client.id
+        else { return nil }
+        return session.tokenDefaults
+    }
 
     /// Completes the ceremony the auth session names. The session is consumed first, so it is
     /// single-use whether this succeeds or not. `client` is already authenticated and granted.

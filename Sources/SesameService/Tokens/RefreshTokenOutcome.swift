@@ -22,16 +22,21 @@ public enum RefreshTokenOutcome: Sendable, Hashable {
     /// Malformed, or no such token.
     case invalid
 
+    /// Auth0's text for every refresh token that cannot be used (unknown, foreign, expired,
+    /// revoked or reused), which Auth0.swift's `isInvalidRefreshToken` and Auth0.Android's
+    /// RENEW_FAILED compare byte for byte.
+    public static let invalidDescription = "Unknown or invalid refresh token."
+    /// Auth0's text (with 403) for a refresh token whose user was deleted.
+    public static let deletedUserDescription = "The refresh_token was generated for a user who doesn't exist anymore."
+
     /// The `error_description` for the token endpoint (all failures are `invalid_grant`).
     public var failureDescription: String? {
         switch self {
         case .rotated: return nil
-        case .reused: return "the refresh token was already used; its whole family has been revoked"
-        case .expired: return "the refresh token has expired"
-        case .wrongClient: return "the refresh token was issued to another client"
-        case .invalid: return "the refresh token is invalid"
+        case .reused, .expired, .wrongClient, .invalid: return Self.invalidDescription
         }
     }
+
 }
 
 /// What a presented refresh token is, before anything is changed.
