@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test interop-test browser-test deploy-test fuzz bench format lint clean
+.PHONY: deps build release run test apple-standins interop-test browser-test deploy-test fuzz bench format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -22,11 +22,16 @@ run: deps
 	$(SWIFT) build -c release --product sesame
 	./.build/release/sesame serve --data ./data --listen 127.0.0.1:8080 --public-url http://localhost:8080 $(SERVE_FLAGS)
 
-test: build
+test: apple-standins build
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/deploy-test.sh
+
+# Type-checks the Apple adapters (Sources/SesameClient/Apple) on Linux against hand-written stand-ins
+# for AuthenticationServices and Security, in .build/apple-standins; a few seconds, no swift build.
+apple-standins:
+	SWIFT="$(SWIFT)" ./scripts/apple-standins-check.sh
 
 # An independent Python client (cryptography, cbor2) acts as an Android app against sesame serve,
 # after enabling the app through the Management API.

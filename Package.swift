@@ -14,6 +14,9 @@ let systemLibraries: [Target] = [
 
 let package = Package(
     name: "Sesame",
+    // Apple: what the SDK and its adapters need (async/await, URLSession.data(for:), the passkey
+    // APIs). tvOS and watchOS are not supported (docs/sdk.md). Linux ignores this list.
+    platforms: [.iOS(.v16), .macOS(.v13), .visionOS(.v1)],
     products: [
         .executable(name: "sesame", targets: ["sesame"]),
         .library(name: "WebAuthn", targets: ["WebAuthn"]),

@@ -1,14 +1,22 @@
-// Written against Apple's documented Security framework API (SecItemCopyMatching, SecItemAdd,
-// SecItemUpdate, SecItemDelete). It is NOT compiled in Sesame's CI, which runs on Linux; the
+// Written against Apple's Security framework API (SecItemCopyMatching, SecItemAdd, SecItemUpdate,
+// SecItemDelete). Sesame's CI runs on Linux: it type-checks this file against hand-written stand-ins
+// for the SDK (scripts/apple-standins-check.sh, -D SESAME_APPLE_STANDINS) but cannot run it; the
 // encoding of `Credentials` it stores is the shared, tested `Codable` form.
-#if canImport(Security) && canImport(AuthenticationServices)
+#if (canImport(Security) && canImport(AuthenticationServices)) || SESAME_APPLE_STANDINS
     import Foundation
     import Security
 
     /// Credentials in the Keychain as one generic-password item (`kSecClassGenericPassword`,
-    /// service + account), readable only while the device is unlocked and never synced or
+    /// service + account), readable after the first unlock since boot (so a background refresh
+    /// works while the device is locked; a read before that throws `.io`) and never synced or
     /// restored to another device (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`).
     /// Data that is there but does not decode throws `.corrupt` and is left in place.
+    ///
+    /// Every operation uses the data protection keychain (`kSecUseDataProtectionKeychain`), also on
+    /// macOS, where only that keychain honours the accessibility and the access group. On macOS
+    /// that needs a signed app with an application identifier (or `keychain-access-groups`)
+    /// entitlement; without one, for example in an unsigned `swift run` tool, every call throws
+    /// `.io` with `errSecMissingEntitlement` (-34018). Use `FileCredentialsStore` there.
     public final class KeychainCredentialsStore: CredentialsStore {
         /// `kSecAttrService`.
         public let service: String
@@ -29,6 +37,7 @@
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
                 kSecAttrAccount as String: account,
+                kSecUseDataProtectionKeychain as String: true,
             ]
             if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
             return query
@@ -50,6 +59,10 @@
             if status == errSecItemNotFound {
                 let add = query().merging(attributes) { _, new in new }
                 status = SecItemAdd(add as CFDictionary, nil)
+                if status == errSecDuplicateItem {
+                    // A concurrent save added the item since the update: replace it, once.
+                    status = SecItemUpdate(query() as CFDictionary, attributes as CFDictionary)
+                }
             }
             guard status == errSecSuccess else { throw Self.failure("save", status) }
         }

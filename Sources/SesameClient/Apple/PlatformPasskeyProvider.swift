@@ -1,8 +1,11 @@
-// Written against Apple's documented AuthenticationServices API (iOS 16+, macOS 13+, Xcode 16
-// SDKs, where the delegate protocols are main-actor isolated). It is NOT compiled in Sesame's CI,
-// which runs on Linux: everything it computes (option decoding, the credential JSON) is shared
+// Written against Apple's AuthenticationServices API (iOS 16+, macOS 13+, visionOS 1+; the Xcode 16
+// and later SDKs). Sesame's CI runs on Linux: it type-checks this file against hand-written
+// stand-ins for the SDK (scripts/apple-standins-check.sh, -D SESAME_APPLE_STANDINS) but cannot check
+// availability or run it. Everything it computes (option decoding, the credential JSON) is shared
 // code in PlatformCeremonyInput.swift and PasskeyCredential.swift, tested on Linux.
-#if canImport(AuthenticationServices)
+// Not tvOS or watchOS: `performRequests(options:)`, `attachment` and `ASPresentationAnchor` are
+// missing there.
+#if (canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))) || SESAME_APPLE_STANDINS
     import AuthenticationServices
     import Foundation
 
@@ -17,9 +20,10 @@
     public struct PlatformPasskeyProvider: PasskeyProvider {
         /// Returns the window the sheet is presented over.
         public let anchor: @MainActor @Sendable () -> ASPresentationAnchor
-        /// For logins: show only passkeys already on this device, and fail at once (`.passkey` with
-        /// code "ASAuthorizationError.1001"… or `.cancelled`) instead of offering a phone nearby when
-        /// there are none; use it for a sign-in attempt at app launch.
+        /// For logins: show only passkeys already on this device, and end at once with `.cancelled`
+        /// when there is none (the system ends such a request as `ASAuthorizationError.canceled`,
+        /// without showing a sheet) instead of offering a phone nearby; use it for a sign-in attempt
+        /// at app launch.
         public let preferImmediatelyAvailableCredentials: Bool
 
         /// A provider presenting over the window `anchor` returns.
@@ -43,11 +47,17 @@
                 request.displayName = input.displayName
                 request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(
                     rawValue: input.userVerification)
-                if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) {
-                    request.excludedCredentials = input.excludedCredentialIDs.map {
-                        ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
+                // `excludedCredentials` is unavailable on visionOS (no `#available` can enable it
+                // there): a visionOS device may create a second passkey for an account that already
+                // has one on it. The server still checks the creation options' excludeCredentials
+                // when it verifies the registration and refuses a credential ID it already holds.
+                #if !os(visionOS)
+                    if #available(iOS 17.4, macOS 14.4, *) {
+                        request.excludedCredentials = input.excludedCredentialIDs.map {
+                            ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
+                        }
                     }
-                }
+                #endif
                 return request
             }
         }
@@ -122,18 +132,28 @@
             anchor()
         }
 
-        func authorizationController(
+        // The delegate methods are `nonisolated` and hop onto the main actor themselves, where the
+        // controller calls them. That conformance compiles whether or not the SDK marks
+        // `ASAuthorizationControllerDelegate` `@MainActor` (the released Xcode 16 and later SDKs do;
+        // older SDKs and the iOS 18.0 beta 1 SDK do not), and unlike `@preconcurrency` it does not
+        // warn "has no effect" on the SDKs that do. Only Sendable values cross onto the main actor.
+        nonisolated func authorizationController(
             controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
         ) {
+            let result: Result<PasskeyCredential, any Error>
             do {
-                finish(.success(try Self.credential(from: authorization)))
+                result = .success(try Self.credential(from: authorization))
             } catch {
-                finish(.failure(error))
+                result = .failure(error)
             }
+            MainActor.assumeIsolated { finish(result) }
         }
 
-        func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-            finish(.failure(Self.map(error)))
+        nonisolated func authorizationController(
+            controller: ASAuthorizationController, didCompleteWithError error: any Error
+        ) {
+            let failure = Self.map(error)
+            MainActor.assumeIsolated { finish(.failure(failure)) }
         }
 
         private func finish(_ result: Result<PasskeyCredential, any Error>) {
@@ -145,46 +165,40 @@
         }
 
         /// The credential JSON from the platform's result (the shared builders do the encoding).
-        private static func credential(from authorization: ASAuthorization) throws(AuthenticationError)
+        nonisolated private static func credential(from authorization: ASAuthorization) throws(AuthenticationError)
             -> PasskeyCredential
         {
             if let registration = authorization.credential as? ASAuthorizationPlatformPublicKeyCredentialRegistration {
                 guard let attestationObject = registration.rawAttestationObject else {
                     throw AuthenticationError.passkey("the platform returned no attestation object")
                 }
+                let attachment = PlatformAttachment(of: registration)
                 return try PasskeyCredential.registration(
                     credentialID: registration.credentialID, clientDataJSON: registration.rawClientDataJSON,
-                    attestationObject: attestationObject, transports: ["internal", "hybrid"],
-                    authenticatorAttachment: attachment(of: registration))
+                    attestationObject: attestationObject, transports: attachment?.transports,
+                    authenticatorAttachment: attachment?.name)
             }
             if let assertion = authorization.credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion {
-                guard let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature else {
+                // Typed `Data?` so this compiles whether the SDK imports these as `Data!` (today: the
+                // header has no nullability audit) or as `Data` (should Apple audit it).
+                let authenticatorData: Data? = assertion.rawAuthenticatorData
+                let signature: Data? = assertion.signature
+                let userHandle: Data? = assertion.userID
+                guard let authenticatorData, let signature else {
                     throw AuthenticationError.passkey("the platform returned an incomplete assertion")
                 }
                 return try PasskeyCredential.assertion(
                     credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
-                    authenticatorData: authenticatorData, signature: signature, userHandle: assertion.userID,
-                    authenticatorAttachment: attachment(of: assertion))
+                    authenticatorData: authenticatorData, signature: signature, userHandle: userHandle,
+                    authenticatorAttachment: PlatformAttachment(of: assertion)?.name)
             }
             throw AuthenticationError.passkey(
                 "the platform returned \(type(of: authorization.credential)), not a passkey")
         }
 
-        private static func attachment(of registration: ASAuthorizationPlatformPublicKeyCredentialRegistration)
-            -> String?
-        {
-            guard #available(iOS 16.6, macOS 13.5, visionOS 1.0, *) else { return "platform" }
-            return registration.attachment == .crossPlatform ? "cross-platform" : "platform"
-        }
-
-        private static func attachment(of assertion: ASAuthorizationPlatformPublicKeyCredentialAssertion) -> String? {
-            guard #available(iOS 16.6, macOS 13.5, visionOS 1.0, *) else { return "platform" }
-            return assertion.attachment == .crossPlatform ? "cross-platform" : "platform"
-        }
-
         /// `ASAuthorizationError.canceled` is a user cancel; every other failure is a `.passkey`
         /// error whose code names the `ASAuthorizationError` code.
-        private static func map(_ error: any Error) -> AuthenticationError {
+        nonisolated private static func map(_ error: any Error) -> AuthenticationError {
             guard let authorization = error as? ASAuthorizationError else {
                 return .passkey("the passkey sheet failed: \(error.localizedDescription)")
             }
@@ -192,6 +206,41 @@
             return .passkey(
                 "the passkey sheet failed: \(authorization.localizedDescription)",
                 code: "ASAuthorizationError.\(authorization.code.rawValue)")
+        }
+    }
+
+    /// Where the passkey lives, as WebAuthn's `authenticatorAttachment` and the transports that go
+    /// with it. The platform says so from iOS 16.6 / macOS 13.5 (`attachment`); before that it is
+    /// unknown and Sesame reports neither (both are optional in the credential JSON).
+    private struct PlatformAttachment {
+        /// "platform" (this device or its iCloud Keychain) or "cross-platform" (a phone nearby).
+        let name: String
+        /// `["internal", "hybrid"]` for a platform passkey (synced, so also usable from a phone
+        /// nearby), `["hybrid"]` for one on another device.
+        let transports: [String]
+
+        init?(of registration: ASAuthorizationPlatformPublicKeyCredentialRegistration) {
+            guard #available(iOS 16.6, macOS 13.5, visionOS 1.0, *) else { return nil }
+            self.init(registration.attachment)
+        }
+
+        init?(of assertion: ASAuthorizationPlatformPublicKeyCredentialAssertion) {
+            guard #available(iOS 16.6, macOS 13.5, visionOS 1.0, *) else { return nil }
+            self.init(assertion.attachment)
+        }
+
+        @available(iOS 16.6, macOS 13.5, visionOS 1.0, *)
+        private init?(_ attachment: ASAuthorizationPublicKeyCredentialAttachment) {
+            switch attachment {
+            case .platform: self.init(name: "platform", transports: ["internal", "hybrid"])
+            case .crossPlatform: self.init(name: "cross-platform", transports: ["hybrid"])
+            @unknown default: return nil
+            }
+        }
+
+        private init(name: String, transports: [String]) {
+            self.name = name
+            self.transports = transports
         }
     }
 #endif
