@@ -27,6 +27,7 @@ enum ServeCommand {
         OptionSpec("pending-ceremonies-per-ip", .single, placeholder: "N"),
         OptionSpec("metrics-listen", .single, placeholder: "HOST:PORT"),
         OptionSpec("metrics-token-file", .single, placeholder: "FILE"),
+        OptionSpec("require-dpop-nonce", .flag),
     ])
 
     /// Settings from flags, then `SESAME_*` variables, then defaults.
@@ -47,6 +48,8 @@ enum ServeCommand {
         var metricsListen: (host: String, port: Int)?
         /// The bearer token that reads /metrics on the API listener (nil: not served there).
         var metricsToken: String?
+        /// Every DPoP proof must carry the server's nonce (RFC 9449 §8).
+        var requireDPoPNonce = false
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -142,6 +145,14 @@ enum ServeCommand {
         } else if let token = variables["SESAME_METRICS_TOKEN"], !token.isEmpty {
             settings.metricsToken = token
         }
+        if parsed.flag("require-dpop-nonce") {
+            settings.requireDPoPNonce = true
+        } else if let text = variables["SESAME_REQUIRE_DPOP_NONCE"], !text.isEmpty {
+            guard ["true", "false"].contains(text) else {
+                throw UsageError("SESAME_REQUIRE_DPOP_NONCE must be true or false")
+            }
+            settings.requireDPoPNonce = text == "true"
+        }
         if let token = settings.metricsToken, token.utf8.count < 16 {
             throw UsageError("the metrics token must be at least 16 characters")
         }
@@ -200,7 +211,8 @@ enum ServeCommand {
         }
         let application = SesameApplication(
             store: store, masterKey: masterKey, rateLimitPerMinute: settings.rateLimitPerIP,
-            metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies)
+            metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies,
+            requireDPoPNonce: settings.requireDPoPNonce)
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits
         configuration.threads = settings.threads

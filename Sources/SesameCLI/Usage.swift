@@ -132,6 +132,8 @@ enum Usage {
           --pending-ceremonies-per-ip N
                                      passkey challenges one client address may hold unredeemed
                                      (SESAME_PENDING_CEREMONIES_PER_IP, default 200)
+          --require-dpop-nonce       every DPoP proof must carry the server's DPoP-Nonce (RFC 9449 §8)
+                                     (SESAME_REQUIRE_DPOP_NONCE=true)
           --metrics-listen HOST:PORT serve /metrics and /healthz on this separate address, with no token
                                      (SESAME_METRICS_LISTEN); keep it private (loopback or an internal network)
           --metrics-token-file FILE  serve /metrics on the API address too, to Authorization: Bearer <the

@@ -152,6 +152,17 @@ enum Migrations {
                 $0, toGrantsHolding: firstReleaseScopes.union(["read:client_keys", "update:client_keys"]),
                 resourceServerScopes)
         },
+        // 6: seen DPoP proofs (a hash of key and jti) until they expire.
+        .sql(
+            """
+            CREATE TABLE dpop_proofs (
+                tenant_id TEXT NOT NULL,
+                proof_key BLOB NOT NULL,
+                expires_at REAL NOT NULL,
+                PRIMARY KEY (tenant_id, proof_key)
+            ) WITHOUT ROWID;
+            CREATE INDEX dpop_proofs_expiry ON dpop_proofs (expires_at);
+            """),
     ]
 
     /// The Management API scopes migration 5 adds.

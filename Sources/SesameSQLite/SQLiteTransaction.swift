@@ -528,6 +528,25 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Auth events
 
+    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
+        try checkWritable()
+        return try atomically {
+            // A few expired entries go with each insert, so the table holds only live proofs.
+            try connection.execute(
+                """
+                DELETE FROM dpop_proofs WHERE (tenant_id, proof_key) IN
+                    (SELECT tenant_id, proof_key FROM dpop_proofs WHERE expires_at <= ? LIMIT 16)
+                """, [Self.time(now)])
+            let inserted = try connection.execute(
+                """
+                INSERT INTO dpop_proofs (tenant_id, proof_key, expires_at) VALUES (?, ?, ?)
+                ON CONFLICT (tenant_id, proof_key) DO UPDATE SET expires_at = excluded.expires_at
+                WHERE dpop_proofs.expires_at <= ?
+                """, [.text(tenantID), .blob(key), Self.time(expiresAt), Self.time(now)])
+            return inserted > 0
+        }
+    }
+
     func insertAuthEvents(_ events: [AuthEventRecord]) throws {
         try checkWritable()
         try atomically {

@@ -244,6 +244,9 @@ private struct CachingTransaction: StoreTransaction {
         try inner.revokeRefreshTokens(tenantID: tenantID, passkeyID: passkeyID, at: at)
     }
     func insertAuthEvents(_ events: [AuthEventRecord]) throws { try inner.insertAuthEvents(events) }
+    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
+        try inner.recordDPoPProof(tenantID: tenantID, key: key, expiresAt: expiresAt, now: now)
+    }
     func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
         try inner.authEvents(tenantID: tenantID, since: since, limit: limit)
     }

@@ -50,4 +50,6 @@ struct MemoryState: Sendable {
     var signingKeys: [MemoryKey: SigningKeyRecord] = [:]
     var refreshTokens: [MemoryKey: RefreshTokenRecord] = [:]
     var authEvents: [MemoryKey: AuthEventRecord] = [:]
+    /// DPoP proof keys by tenant and hex key, with their expiry.
+    var dpopProofs: [MemoryKey: Date] = [:]
 }

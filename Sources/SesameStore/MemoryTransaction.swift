@@ -420,6 +420,18 @@ final class MemoryTransaction: StoreTransaction {
 
     // MARK: Auth events
 
+    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
+        try checkWritable()
+        let memoryKey = MemoryKey(tenantID: tenantID, id: key.map { String(format: "%02x", $0) }.joined())
+        if let held = state.dpopProofs[memoryKey], held > now { return false }
+        // Drop expired entries now and then, so the cache holds only live proofs.
+        if state.dpopProofs.count >= 1_024, state.dpopProofs.count.isMultiple(of: 256) {
+            state.dpopProofs = state.dpopProofs.filter { $0.value > now }
+        }
+        state.dpopProofs[memoryKey] = expiresAt
+        return true
+    }
+
     func insertAuthEvents(_ events: [AuthEventRecord]) throws {
         try checkWritable()
         var keys = Set<MemoryKey>()

@@ -459,11 +459,15 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable {
     public var idleExpiresAt: Date
     public var usedAt: Date?
     public var revokedAt: Date?
+    /// The DPoP key (RFC 7638 thumbprint, base64url) a public client's family is bound to: every
+    /// renewal must prove possession of it (RFC 9449 §5). Nil for unbound families.
+    public var dpopJKT: String?
     public init(
         tenantID: String, id: String, tokenHash: [UInt8], familyID: String, clientID: String, userID: String,
         scope: String, audience: String?, amr: [String], authTime: Date, passkeyID: String? = nil, createdAt: Date,
-        expiresAt: Date, idleExpiresAt: Date, usedAt: Date? = nil, revokedAt: Date? = nil
+        expiresAt: Date, idleExpiresAt: Date, usedAt: Date? = nil, revokedAt: Date? = nil, dpopJKT: String? = nil
     ) {
+        self.dpopJKT = dpopJKT
         self.tenantID = tenantID
         self.id = id
         self.tokenHash = tokenHash

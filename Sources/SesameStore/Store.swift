@@ -138,6 +138,11 @@ public protocol StoreTransaction {
     @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int
 
     // Auth events (append-only).
+    // DPoP proof replay cache (RFC 9449 §11.1): one entry per proof, kept until it expires.
+    /// Records a proof's `key` (a hash of its key and jti) until `expiresAt`: false when the same
+    /// key is held and unexpired at `now` (a replay), true otherwise. Expired entries may be dropped.
+    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool
+
     func insertAuthEvents(_ events: [AuthEventRecord]) throws
     func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord]
 }

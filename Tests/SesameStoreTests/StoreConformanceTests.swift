@@ -200,6 +200,33 @@ import Testing
         }
     }
 
+    // MARK: DPoP proofs
+
+    @Test(arguments: StoreKind.allCases) func dpopProofReplayCache(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let key: [UInt8] = Array(repeating: 7, count: 32)
+        func record(_ key: [UInt8], tenant: String = "t1", at now: Date) throws -> Bool {
+            try s.write { try $0.recordDPoPProof(tenantID: tenant, key: key, expiresAt: now + 360, now: now) }
+        }
+        #expect(try record(key, at: t0))
+        #expect(try !record(key, at: t0 + 1))
+        #expect(try !record(key, at: t0 + 359))
+        #expect(try record(key, tenant: "t2", at: t0 + 1))
+        #expect(try record(Array(repeating: 8, count: 32), at: t0 + 1))
+        // Once expired, the same key is new again (and expired entries are dropped as it goes).
+        #expect(try record(key, at: t0 + 360))
+        #expect(try !record(key, at: t0 + 361))
+        #expect(throws: StoreError.self) {
+            try s.read { try $0.recordDPoPProof(tenantID: "t1", key: key, expiresAt: t0, now: t0) }
+        }
+        // Many proofs: all recorded, each refused once more.
+        for index in 0..<300 {
+            #expect(try record(Array(repeating: UInt8(index % 256), count: 31) + [UInt8(index / 256)], at: t0 + 400))
+        }
+        #expect(try !record(Array(repeating: 5, count: 31) + [0], at: t0 + 401))
+    }
+
     // MARK: Users
 
     @Test(arguments: StoreKind.allCases) func userRoundTripAndLookups(_ kind: StoreKind) throws {

@@ -28,6 +28,8 @@ extension SesameApplication {
                     "none", "client_secret_post", "client_secret_basic",
                 ]),
                 "scopes_supported": .strings(["openid", "profile", "email", "phone", "offline_access"]),
+                // RFC 9449 §5.1.
+                "dpop_signing_alg_values_supported": .strings(DPoPVerifier.algorithms.map(\.rawValue)),
                 "claims_supported": .strings([
                     "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "email", "email_verified", "name",
                     "given_name", "family_name", "nickname", "picture", "preferred_username", "phone_number",

@@ -13,7 +13,9 @@ extension SesameApplication {
 
     /// The authorized caller of a management request.
     func managementCaller(_ request: HTTPRequest, _ scope: ManagementScope) throws -> ManagementCaller {
-        try management.authorize(request.headers["Authorization"], tenant: try tenant(request), scope: scope)
+        let tenant = try tenant(request)
+        return try management.authorize(
+            request.headers["Authorization"], dpop: dpopRequest(request, tenant: tenant), tenant: tenant, scope: scope)
     }
 
     /// Auth0's list parameters: `page`, `per_page`, `include_totals`.

@@ -80,6 +80,8 @@ extension SesameApplication {
 
     /// The signed-in user behind a My Account request.
     func accountCaller(_ request: HTTPRequest, _ scope: MyAccountScope) throws -> AccountCaller {
-        try myAccount.authorize(request.headers["Authorization"], tenant: try tenant(request), scope: scope)
+        let tenant = try tenant(request)
+        return try myAccount.authorize(
+            request.headers["Authorization"], dpop: dpopRequest(request, tenant: tenant), tenant: tenant, scope: scope)
     }
 }

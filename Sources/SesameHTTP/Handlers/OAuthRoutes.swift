@@ -1,5 +1,6 @@
 import Foundation
 import SesameService
+import SesameStore
 import SesameWire
 
 extension SesameApplication {
@@ -21,8 +22,10 @@ extension SesameApplication {
         }
 
         let userInfo: HTTPHandler = { [self] request, _ in
+            let tenant = try tenant(request)
             let claims = try tokens.userInfo(
-                tenant: try tenant(request), authorization: request.headers["Authorization"])
+                tenant: tenant, authorization: request.headers["Authorization"],
+                dpop: dpopRequest(request, tenant: tenant))
             return try .noStoreJSON(claims)
         }
         router.get("/userinfo", limitedBy: limiter(.tokens), handler: userInfo)
@@ -36,6 +39,7 @@ extension SesameApplication {
         let body = try APIBody.jsonOrForm(request)
         try Self.refuseOrganization(body)
         let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
+        let tenant = try tenant(request)
         let tokenRequest = TokenRequest(
             grantType: grantType, credentials: try clientCredentials(body, request),
             authSession: try body.optionalString("auth_session", maxLength: 256),
@@ -43,16 +47,34 @@ extension SesameApplication {
             realm: try body.optionalString("realm", maxLength: 128),
             scope: try body.optionalString("scope", maxLength: 2_048),
             audience: try body.optionalString("audience", maxLength: 512),
-            refreshToken: try body.optionalString("refresh_token", maxLength: 512))
+            refreshToken: try body.optionalString("refresh_token", maxLength: 512),
+            dpop: dpopRequest(request, tenant: tenant))
         let method = Self.loginMethod(grantType)
         do {
-            let response = try tokens.token(tenant: try tenant(request), request: tokenRequest)
+            let response = try tokens.token(tenant: tenant, request: tokenRequest)
             logins.increment([method, "success"])
-            return try .noStoreJSON(response)
+            var answer = try HTTPResponse.noStoreJSON(response)
+            // A server that requires nonces hands out the next one with every DPoP answer (§8).
+            if tokens.dpop.requireNonce, !tokenRequest.dpop.proofs.isEmpty {
+                answer.headers.replaceOrAdd(name: "DPoP-Nonce", value: tokens.dpop.nonce(at: clock.now()))
+            }
+            return answer
         } catch let error as ServiceError {
             logins.increment([method, error.code])
             throw error
         }
+    }
+
+    /// What DPoP needs of a request (RFC 9449 §4.3): its `DPoP` headers, its method, and the URIs
+    /// it may have been sent to, the tenant's public URL and the URL as it arrived, each with the path.
+    func dpopRequest(_ request: HTTPRequest, tenant: TenantRecord) -> DPoPRequest {
+        let proofs = request.headers.values(for: "DPoP")
+        guard !proofs.isEmpty else { return .none }
+        var issuer = TokenService.issuer(tenant)
+        issuer.removeLast()
+        var targets = [issuer + request.path]
+        if let host = request.headers["Host"] { targets.append(request.scheme + "://" + host + request.path) }
+        return DPoPRequest(proofs: proofs, method: request.method.rawValue, targets: targets)
     }
 
     /// RFC 6749 §5.2: a client that authenticated with HTTP Basic gets `WWW-Authenticate` on a 401.

@@ -6,6 +6,17 @@ extension ServiceError: HTTPErrorConvertible {
         switch self {
         case .invalidRequest, .invalidGrant, .unsupportedGrantType, .invalidScope, .invalidSignup:
             return HTTPError(status: 400, error: code, description: message)
+        case .invalidDPoPProof:
+            return HTTPError(status: 400, error: code, description: message)
+        case .useDPoPNonce(_, let nonce):
+            return HTTPError(status: 400, error: code, description: message, headers: ["DPoP-Nonce": nonce])
+        case .dpopChallenge(let challenge, _, let nonce):
+            var headers = [
+                "WWW-Authenticate":
+                    #"DPoP error="\#(challenge.rawValue)", algs="\#(DPoPVerifier.algorithmNames)""#
+            ]
+            if let nonce { headers["DPoP-Nonce"] = nonce }
+            return HTTPError(status: 401, error: code, description: message, headers: headers)
         case .invalidClient:
             // The Basic challenge is added only for clients that used Basic (OAuthRoutes): sent to a
             // client that did not, FoundationNetworking's URLSession waits for an auth delegate.

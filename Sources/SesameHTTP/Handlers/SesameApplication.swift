@@ -26,12 +26,13 @@ public final class SesameApplication: Sendable {
     /// - Parameter metricsToken: the bearer token that reads `/metrics` on the API listener; nil
     ///   keeps `/metrics` off it (serve `metricsRouter()` on a listener of its own instead).
     /// - Parameter pendingCeremonies: the in-memory auth sessions' limits (used when `sessions` is nil).
+    /// - Parameter requireDPoPNonce: every DPoP proof must carry the server's nonce (RFC 9449 §8).
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
         attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil,
-        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits()
+        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -50,7 +51,8 @@ public final class SesameApplication: Sendable {
             events: events, attestation: attestation)
         self.passkeys = passkeys
         let tokens = TokenService(
-            store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, events: events)
+            store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, events: events,
+            dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce"), requireNonce: requireDPoPNonce))
         self.tokens = tokens
         self.management = ManagementService(store: store, clock: clock, random: random, tokens: tokens)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)

@@ -1,5 +1,12 @@
 import SesameStore
 
+/// The errors of a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1, RFC 6750 §3.1).
+public enum DPoPChallenge: String, Sendable, Equatable {
+    case invalidToken = "invalid_token"
+    case invalidDPoPProof = "invalid_dpop_proof"
+    case useDPoPNonce = "use_dpop_nonce"
+}
+
 /// Why a service operation failed, in the vocabulary of OAuth and the API contract. SesameHTTP maps
 /// each case to its status in one place. Messages name the field or check and never echo a secret.
 public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -14,6 +21,13 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// 403 `invalid_grant`: a refresh token whose user was deleted (Auth0's status and code, which
     /// Auth0.swift's `isRefreshTokenDeleted` and Auth0.Android's RENEW_FAILED look for).
     case deletedUserGrant(String)
+    /// 400 at the token endpoint: a missing, malformed, replayed or wrong DPoP proof (RFC 9449 §5).
+    case invalidDPoPProof(String)
+    /// 400 at the token endpoint: a proof without the server's current nonce; `nonce` is it (§8).
+    case useDPoPNonce(String, nonce: String)
+    /// 401 at an API the request used the DPoP scheme for: the `DPoP` challenge (§7.1), with the
+    /// server's nonce when the challenge asks for it.
+    case dpopChallenge(DPoPChallenge, String, nonce: String?)
     /// 400: a grant type Sesame does not implement.
     case unsupportedGrantType(String)
     /// 400: a scope or audience the client may not ask for.
@@ -40,6 +54,9 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidClient: return "invalid_client"
         case .unauthorizedClient: return "unauthorized_client"
         case .invalidGrant, .deletedUserGrant: return "invalid_grant"
+        case .invalidDPoPProof: return "invalid_dpop_proof"
+        case .useDPoPNonce: return "use_dpop_nonce"
+        case .dpopChallenge(let challenge, _, _): return challenge.rawValue
         case .unsupportedGrantType: return "unsupported_grant_type"
         case .invalidScope: return "invalid_scope"
         case .invalidSignup: return "invalid_signup"
@@ -57,6 +74,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidRequest(let text), .invalidClient(let text), .unauthorizedClient(let text),
             .invalidGrant(let text), .deletedUserGrant(let text), .unsupportedGrantType(let text),
+            .invalidDPoPProof(let text), .useDPoPNonce(let text, _), .dpopChallenge(_, let text, _),
             .invalidScope(let text), .invalidSignup(let text),
             .invalidToken(let text), .insufficientScope(let text), .notFound(let text), .conflict(let text),
             .unavailable(let text), .tooManyRequests(let text, _):

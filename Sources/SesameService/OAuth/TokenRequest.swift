@@ -11,11 +11,15 @@ public struct TokenRequest: Sendable {
     public var audience: String?
     /// refresh_token grant.
     public var refreshToken: String?
+    /// The request's DPoP proof, if any (RFC 9449).
+    public var dpop: DPoPRequest
 
     public init(
         grantType: String, credentials: ClientCredentials, authSession: String? = nil, authnResponse: [UInt8]? = nil,
-        realm: String? = nil, scope: String? = nil, audience: String? = nil, refreshToken: String? = nil
+        realm: String? = nil, scope: String? = nil, audience: String? = nil, refreshToken: String? = nil,
+        dpop: DPoPRequest = .none
     ) {
+        self.dpop = dpop
         self.grantType = grantType
         self.credentials = credentials
         self.authSession = authSession

@@ -14,11 +14,14 @@ public final class TokenService: Sendable {
     let refreshTokens: RefreshTokens
     let passkeys: PasskeyService
     let events: AuthEventRecorder
+    /// DPoP proof checks and nonces (RFC 9449).
+    public let dpop: DPoPVerifier
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
-        passkeys: PasskeyService, events: AuthEventRecorder
+        passkeys: PasskeyService, events: AuthEventRecorder, dpop: DPoPVerifier
     ) {
+        self.dpop = dpop
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random
@@ -43,15 +46,51 @@ public final class TokenService: Sendable {
 
     /// `POST /oauth/token`.
     public func token(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
+        let proof = try tokenEndpointProof(request.dpop, tenant: tenant)
         switch request.grantType {
-        case GrantType.webAuthn: return try webAuthnGrant(tenant: tenant, request: request)
-        case GrantType.refreshToken: return try refreshGrant(tenant: tenant, request: request)
-        case GrantType.clientCredentials: return try clientCredentialsGrant(tenant: tenant, request: request)
+        case GrantType.webAuthn: return try webAuthnGrant(tenant: tenant, request: request, proof: proof)
+        case GrantType.refreshToken: return try refreshGrant(tenant: tenant, request: request, proof: proof)
+        case GrantType.clientCredentials:
+            return try clientCredentialsGrant(tenant: tenant, request: request, proof: proof)
         case "":
             throw .invalidRequest("grant_type is required")
         default:
             throw .unsupportedGrantType("grant_type \(request.grantType.prefix(100)) is not supported")
         }
+    }
+
+    // MARK: DPoP
+
+    /// The token request's DPoP proof, checked and recorded against replay (nil without one).
+    func tokenEndpointProof(_ request: DPoPRequest, tenant: TenantRecord) throws(ServiceError) -> DPoPProof? {
+        let now = clock.now()
+        let proof: DPoPProof?
+        do {
+            proof = try dpop.verify(request, accessToken: nil, now: now)
+        } catch {
+            switch error {
+            case .invalid(let text): throw .invalidDPoPProof(text)
+            case .nonceRequired:
+                throw .useDPoPNonce("the DPoP proof must carry the server's nonce", nonce: dpop.nonce(at: now))
+            }
+        }
+        guard let proof else { return nil }
+        try remember(proof, tenant: tenant, now: now)
+        return proof
+    }
+
+    /// Records the proof in the replay cache; a proof seen before is refused (RFC 9449 §11.1).
+    private func remember(_ proof: DPoPProof, tenant: TenantRecord, now: Date) throws(ServiceError) {
+        let expiresAt = now.addingTimeInterval(DPoPVerifier.maximumAge + DPoPVerifier.maximumSkew)
+        let fresh = try access.write(.relaxed) { transaction in
+            try transaction.recordDPoPProof(tenantID: tenant.id, key: proof.replayKey, expiresAt: expiresAt, now: now)
+        }
+        guard fresh else { throw .invalidDPoPProof("the DPoP proof was already used; make a new one per request") }
+    }
+
+    /// The `cnf` claim of a token bound to `proof` (RFC 9449 §6).
+    static func confirmation(_ proof: DPoPProof?) -> JWTClaimValue? {
+        proof.map { .object(["jkt": .string($0.thumbprint)]) }
     }
 
     private func authenticate(
@@ -64,7 +103,9 @@ public final class TokenService: Sendable {
         }
     }
 
-    private func webAuthnGrant(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
+    private func webAuthnGrant(
+        tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
+    ) throws(ServiceError) -> TokenResponse {
         let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.webAuthn)
         guard let handle = request.authSession, !handle.isEmpty else {
             throw .invalidRequest("auth_session is required")
@@ -86,7 +127,7 @@ public final class TokenService: Sendable {
         return try issueUserTokens(
             tenant: tenant, client: client, user: authenticated.user, scopes: scopes, audience: audience,
             amr: authenticated.amr, authTime: authenticated.authTime,
-            refresh: .newFamily(passkeyID: authenticated.passkeyID))
+            refresh: .newFamily(passkeyID: authenticated.passkeyID), proof: proof)
     }
 
     /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before
@@ -97,7 +138,9 @@ public final class TokenService: Sendable {
     /// With an `audience` other than the one the family was granted for (Auth0's multi-resource
     /// refresh token), the answer carries an access token for that audience; the family keeps its
     /// own grant, so the next plain refresh gives the original audience and scopes again.
-    private func refreshGrant(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
+    private func refreshGrant(
+        tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
+    ) throws(ServiceError) -> TokenResponse {
         let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.refreshToken)
         guard let token = request.refreshToken, !token.isEmpty else {
             throw .invalidRequest("refresh_token is required")
@@ -122,8 +165,8 @@ public final class TokenService: Sendable {
             case .expired, .wrongClient, .invalid: return (nil, nil)
             }
             let grant = try Self.refreshGrant(
-                record, requested: requested, audience: request.audience, client: client, tenant: tenant,
-                in: transaction)
+                record, requested: requested, audience: request.audience, client: client, proof: proof,
+                tenant: tenant, in: transaction)
             return (record, grant)
         }
         let successor: PreparedRefreshToken
@@ -146,15 +189,15 @@ public final class TokenService: Sendable {
         // 2. Sign the new tokens, for the successor drawn above.
         let response = try issueUserTokens(
             tenant: tenant, client: client, user: grant.user, scopes: grant.scopes, audience: grant.audience,
-            amr: record.amr, authTime: record.authTime, refresh: .successor(successor.token))
+            amr: record.amr, authTime: record.authTime, refresh: .successor(successor.token), proof: proof)
         // 3. Rotate: the token and the request are checked again inside the write.
         let outcome = try access.write(.relaxed) { transaction in
             try refreshTokens.rotate(
                 token, tenantID: tenant.id, clientID: client.id, policy: policy, successor: successor,
                 check: { current, transaction in
                     _ = try Self.refreshGrant(
-                        current, requested: requested, audience: request.audience, client: client, tenant: tenant,
-                        in: transaction)
+                        current, requested: requested, audience: request.audience, client: client, proof: proof,
+                        tenant: tenant, in: transaction)
                 }, in: transaction)
         }
         guard case .rotated = outcome else { throw refused(outcome) }
@@ -179,8 +222,15 @@ public final class TokenService: Sendable {
     /// unusable-token answer.
     static func refreshGrant(
         _ record: RefreshTokenRecord, requested: [String], audience requestedAudience: String?, client: ClientRecord,
-        tenant: TenantRecord, in transaction: any StoreTransaction
+        proof: DPoPProof?, tenant: TenantRecord, in transaction: any StoreTransaction
     ) throws -> RefreshGrant {
+        // A bound family renews only with a proof made with its key (RFC 9449 §5).
+        if let bound = record.dpopJKT {
+            guard let proof, constantTimeEquals(Array(proof.thumbprint.utf8), Array(bound.utf8)) else {
+                throw ServiceError.invalidDPoPProof(
+                    "this refresh token is bound to a DPoP key; send a proof signed with that key")
+            }
+        }
         let granted = record.scope.split(separator: " ").map(String.init)
         let grantedAudience = record.audience ?? userInfoAudience(tenant)
         let target = requestedAudience.flatMap { $0.isEmpty ? nil : $0 } ?? grantedAudience
@@ -209,7 +259,7 @@ public final class TokenService: Sendable {
     }
 
     private func clientCredentialsGrant(
-        tenant: TenantRecord, request: TokenRequest
+        tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
     ) throws(ServiceError) -> TokenResponse {
         let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.clientCredentials)
         guard client.secretHash != nil else {
@@ -236,16 +286,19 @@ public final class TokenService: Sendable {
         }
         let scopes = requested.isEmpty ? grant.scopes : requested
         let now = clock.now()
-        let claims: [String: JWTClaimValue] = [
+        var claims: [String: JWTClaimValue] = [
             "iss": .string(Self.issuer(tenant)), "sub": .string("\(client.id)@clients"), "aud": .string(audience),
             "iat": .int(Int64(now.timeIntervalSince1970)),
             "exp": .int(Int64(now.timeIntervalSince1970) + Int64(lifetime)),
             "jti": .string(try jti()), "client_id": .string(client.id), "azp": .string(client.id),
             "scope": .string(scopes.joined(separator: " ")), "gty": .string("client-credentials"),
         ]
+        claims["cnf"] = Self.confirmation(proof)
         let accessToken = try sign(claims, type: .accessToken, tenant: tenant, algorithm: algorithm)
         recordEvent(tenant, "client_credentials", method: "client_secret", outcome: "success", client: client.id)
-        return TokenResponse(accessToken: accessToken, expiresIn: lifetime, scope: scopes.joined(separator: " "))
+        return TokenResponse(
+            accessToken: accessToken, tokenType: proof == nil ? "Bearer" : "DPoP", expiresIn: lifetime,
+            scope: scopes.joined(separator: " "))
     }
 
     /// The scopes and audience of a user login (`UserTokenAudience` says which scopes count).
@@ -272,7 +325,7 @@ public final class TokenService: Sendable {
     func issueUserTokens(
         tenant: TenantRecord, client: ClientRecord, user: UserRecord, scopes: [String],
         audience target: UserTokenAudience,
-        amr: [String], authTime: Date, refresh: RefreshIssue
+        amr: [String], authTime: Date, refresh: RefreshIssue, proof: DPoPProof? = nil
     ) throws(ServiceError) -> TokenResponse {
         let now = clock.now()
         let iat = Int64(now.timeIntervalSince1970)
@@ -283,12 +336,13 @@ public final class TokenService: Sendable {
         let userInfo = Self.userInfoAudience(tenant)
         let aud: JWTClaimValue =
             audience != userInfo && scopes.contains("openid") ? .strings([audience, userInfo]) : .string(audience)
-        let accessClaims: [String: JWTClaimValue] = [
+        var accessClaims: [String: JWTClaimValue] = [
             "iss": .string(Self.issuer(tenant)), "sub": .string(user.id), "aud": aud, "iat": .int(iat),
             "exp": .int(iat + Int64(lifetime)), "jti": .string(try jti()),
             "client_id": .string(client.id), "azp": .string(client.id), "scope": .string(scope),
             "auth_time": .int(Int64(authTime.timeIntervalSince1970)), "amr": .strings(amr),
         ]
+        accessClaims["cnf"] = Self.confirmation(proof)
         let accessToken = try sign(
             accessClaims, type: .accessToken, tenant: tenant, algorithm: target.accessTokenAlgorithm(client))
         var idToken: String?
@@ -314,14 +368,18 @@ public final class TokenService: Sendable {
                 refreshToken =
                     try refreshTokens.issue(
                         tenantID: tenant.id, clientID: client.id, userID: user.id, scope: scope, audience: audience,
-                        amr: amr, authTime: authTime, passkeyID: passkeyID, policy: RefreshTokenPolicy(tenant: tenant)
+                        amr: amr, authTime: authTime, passkeyID: passkeyID,
+                        // A public client's family is bound to its DPoP key (RFC 9449 §5).
+                        dpopJKT: client.secretHash == nil ? proof?.thumbprint : nil,
+                        policy: RefreshTokenPolicy(tenant: tenant)
                     ).token
             } catch {
                 throw StoreAccess.map(error)
             }
         }
         return TokenResponse(
-            accessToken: accessToken, idToken: idToken, refreshToken: refreshToken, expiresIn: lifetime, scope: scope)
+            accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
+            tokenType: proof == nil ? "Bearer" : "DPoP", expiresIn: lifetime, scope: scope)
     }
 
     /// OIDC standard claims the scopes release (Core §5.4).
@@ -394,16 +452,74 @@ public final class TokenService: Sendable {
         }
     }
 
-    /// Verifies a bearer access token for `audience` and returns it with its scopes.
+    /// Verifies the access token of `authorization` for `audience` and returns it with its scopes:
+    /// `Bearer <token>`, or `DPoP <token>` with a proof made with the token's key (RFC 9449 §7).
+    /// A DPoP-bound token sent as Bearer is refused (§7.2), so a stolen one is worthless.
     public func authenticateBearer(
-        _ authorization: String?, tenant: TenantRecord, audience: String
+        _ authorization: String?, dpop request: DPoPRequest = .none, tenant: TenantRecord, audience: String
     ) throws(ServiceError) -> VerifiedJWT {
-        guard let authorization, authorization.count > 7,
-            authorization.prefix(7).lowercased() == "bearer "
-        else {
-            throw .invalidToken("an Authorization: Bearer access token is required")
+        guard let authorization else {
+            throw .invalidToken("an Authorization: Bearer (or DPoP) access token is required")
+        }
+        if authorization.count > 5, authorization.prefix(5).lowercased() == "dpop " {
+            let token = String(authorization.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+            return try authenticateDPoP(token, request, tenant: tenant, audience: audience)
+        }
+        guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            throw .invalidToken("an Authorization: Bearer (or DPoP) access token is required")
         }
         let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let verified = try verifyAccessToken(token, tenant: tenant, audience: audience)
+        guard verified.claims["cnf"] == nil else {
+            throw .invalidToken("this access token is bound to a DPoP key; send it as Authorization: DPoP with a proof")
+        }
+        return verified
+    }
+
+    private func authenticateDPoP(
+        _ token: String, _ request: DPoPRequest, tenant: TenantRecord, audience: String
+    ) throws(ServiceError) -> VerifiedJWT {
+        let now = clock.now()
+        let verified: VerifiedJWT
+        do {
+            verified = try verifyAccessToken(token, tenant: tenant, audience: audience)
+        } catch {
+            guard case .invalidToken(let text) = error else { throw error }
+            throw .dpopChallenge(.invalidToken, text, nonce: nil)
+        }
+        guard case .object(let confirmation)? = verified.claims["cnf"], let bound = confirmation["jkt"]?.stringValue
+        else {
+            throw .dpopChallenge(.invalidToken, "this access token is not DPoP-bound; send it as Bearer", nonce: nil)
+        }
+        let proof: DPoPProof?
+        do {
+            proof = try dpop.verify(request, accessToken: token, now: now)
+        } catch {
+            switch error {
+            case .invalid(let text): throw .dpopChallenge(.invalidDPoPProof, text, nonce: nil)
+            case .nonceRequired:
+                throw .dpopChallenge(
+                    .useDPoPNonce, "the DPoP proof must carry the server's nonce", nonce: dpop.nonce(at: now))
+            }
+        }
+        guard let proof else {
+            throw .dpopChallenge(.invalidDPoPProof, "the DPoP scheme needs a DPoP proof header", nonce: nil)
+        }
+        guard constantTimeEquals(Array(proof.thumbprint.utf8), Array(bound.utf8)) else {
+            throw .dpopChallenge(.invalidDPoPProof, "the DPoP proof is not signed with the token's key", nonce: nil)
+        }
+        do {
+            try remember(proof, tenant: tenant, now: now)
+        } catch {
+            throw .dpopChallenge(.invalidDPoPProof, error.message, nonce: nil)
+        }
+        return verified
+    }
+
+    private func verifyAccessToken(
+        _ token: String, tenant: TenantRecord, audience: String
+    ) throws(ServiceError) -> VerifiedJWT {
+        guard !token.isEmpty else { throw .invalidToken("the access token is empty") }
         guard token.utf8.count <= 8_192 else { throw .invalidToken("the access token is too long") }
         do {
             return try keyRing.verify(
@@ -418,8 +534,11 @@ public final class TokenService: Sendable {
     }
 
     /// `GET /userinfo`: the user's claims for the token's scopes.
-    public func userInfo(tenant: TenantRecord, authorization: String?) throws(ServiceError) -> [String: JWTClaimValue] {
-        let token = try authenticateBearer(authorization, tenant: tenant, audience: Self.userInfoAudience(tenant))
+    public func userInfo(
+        tenant: TenantRecord, authorization: String?, dpop: DPoPRequest = .none
+    ) throws(ServiceError) -> [String: JWTClaimValue] {
+        let token = try authenticateBearer(
+            authorization, dpop: dpop, tenant: tenant, audience: Self.userInfoAudience(tenant))
         guard token.scopes.contains("openid") else { throw .insufficientScope("userinfo needs the openid scope") }
         guard let subject = token.subject else { throw .invalidToken("the access token has no subject") }
         let user = try access.read { transaction -> UserRecord in

@@ -53,6 +53,12 @@ public struct MasterKey: Sendable, CustomStringConvertible {
         try AES256GCM.open(sealed, key: bytes, associatedData: associatedData)
     }
 
+    /// A 32-byte key for one `purpose` (HMAC-SHA-256 of the purpose under the master key), so
+    /// every process with the same master key derives the same one; the master key stays inside.
+    public func derivedKey(purpose: String) -> [UInt8] {
+        HMAC.authenticationCode(for: Array("sesame-derived-key\u{0}\(purpose)".utf8), key: bytes)
+    }
+
     /// Never shows the key.
     public var description: String { "MasterKey(redacted)" }
 

@@ -54,7 +54,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     /// A harness on `kind`; with `interleave`, the application's store is an `InterleavingStore`.
     init(
         store kind: HarnessStore = .memory, interleave: Bool = false,
-        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits()
+        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false
     ) throws {
         switch kind {
         case .memory:
@@ -70,7 +70,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         interleaving = interleave ? InterleavingStore(store) : nil
         application = SesameApplication(
             store: interleaving ?? store, masterKey: try Self.masterKey(), clock: clock, rateLimitPerMinute: 0,
-            pendingCeremonies: pendingCeremonies)
+            pendingCeremonies: pendingCeremonies, requireDPoPNonce: requireDPoPNonce)
         responder = HTTPResponder(router: application.router(), log: RequestLog(level: .error, sink: { _ in }))
         (bootstrap, tenant) = try Self.bootstrap(store, now: clock.now())
         // Generating the tenant's keys (RSA above all) would be most of a test's time.
@@ -109,12 +109,15 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     /// Routes one request; `json` is sent as the body with `Content-Type: application/json`.
     func send(
         _ method: HTTPMethod, _ target: String, json: String? = nil, token: String? = nil,
-        host: String = APIHarness.hostHeader, contentType: String = "application/json"
+        host: String = APIHarness.hostHeader, contentType: String = "application/json",
+        authorization: String? = nil, headers extra: [(String, String)] = []
     ) -> APIReply {
         var fields = HTTPHeaders()
         fields.add(name: "Host", value: host)
         if json != nil { fields.add(name: "Content-Type", value: contentType) }
         if let token { fields.add(name: "Authorization", value: "Bearer \(token)") }
+        if let authorization { fields.add(name: "Authorization", value: authorization) }
+        for (name, value) in extra { fields.add(name: name, value: value) }
         let request = HTTPRequest(method: method, target: target, headers: fields, body: Array((json ?? "").utf8))
         let response = responder.respond(to: request)
         return APIReply(status: response.status, headers: response.headers, body: response.body)
