@@ -174,7 +174,7 @@ enum ClientCommands {
 
 /// Carries the environment into the task `run` waits for. The environment's closures are only
 /// called from that task while the calling thread is blocked, never from two threads at once.
-private final class EnvironmentBox: @unchecked Sendable {
+final class EnvironmentBox: @unchecked Sendable {
     let environment: CommandEnvironment
     init(_ environment: CommandEnvironment) { self.environment = environment }
 }

@@ -40,6 +40,8 @@ public enum SesameCommandLine {
             return ServeCommand.run(rest, environment: environment)
         case "init":
             return InitCommand.run(rest, environment: environment)
+        case "api":
+            return APICommand.run(rest, environment: environment)
         case "signup", "login", "token", "passkeys":
             return ClientCommands.run(command, rest, environment: environment)
         case "verify":
@@ -85,6 +87,7 @@ public enum SesameCommandLine {
         case ["login"]: text = Usage.login
         case ["token"]: text = Usage.token
         case ["passkeys"]: text = Usage.passkeys
+        case ["api"]: text = Usage.api
         case ["verify"]: text = Usage.verify
         case ["verify", "registration"]: text = Usage.verifyRegistration
         case ["verify", "authentication"]: text = Usage.verifyAuthentication

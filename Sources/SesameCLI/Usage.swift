@@ -16,10 +16,38 @@ enum Usage {
           login                       sign in with the passkey this CLI holds
           token show|refresh|revoke   show, renew or revoke the saved tokens
           passkeys list|rename|delete manage the account's passkeys (My Account API)
+          api create|list             register or list your backend APIs (Management API)
           help [COMMAND]              show help for a command
 
         Exit status: 0 success, 1 invalid input or failed verification, 2 bad arguments.
         Run 'sesame <command> --help' for a command's options.
+
+        """
+
+    static let api = """
+        usage: sesame api create --server URL --identifier AUDIENCE [--name NAME]
+                                 [--scope VALUE[=DESCRIPTION]]... [--signing-alg ALG]
+                                 [--token-lifetime SECONDS] [--allow-offline-access] [--json]
+               sesame api list --server URL [--json]
+
+        Registers (or lists) an app's own backend API on a running server: access tokens asked for
+        with `audience: AUDIENCE` carry it as `aud` and only the scopes listed here. It uses the
+        Management API with the management client that 'sesame init' printed.
+
+        options:
+          --server URL               the server, e.g. http://localhost:8080 (SESAME_SERVER)
+          --identifier AUDIENCE      the API's identifier, usually its URL, e.g. https://api.example.com/
+          --name NAME                a name for people (default: the identifier)
+          --scope VALUE[=TEXT]       a scope the API defines, e.g. read:orders=Read your orders; repeatable
+          --signing-alg ALG          RS256, ES256 or EdDSA for its access tokens (default RS256)
+          --token-lifetime SECONDS   access token lifetime, 60 to 2592000 (default 86400)
+          --allow-offline-access     logins for this API may also get refresh tokens
+          --client-id ID             the management client (SESAME_MANAGEMENT_CLIENT_ID)
+          --client-secret-file FILE  a file holding its secret (or SESAME_MANAGEMENT_CLIENT_SECRET)
+          --json                     print the server's JSON answer
+          -h, --help                 show this help
+
+        Exit status: 0 success, 1 the server refused or could not be reached, 2 bad arguments.
 
         """
 
