@@ -29,15 +29,19 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     public var response: HTTPResponse { response(style: .oauth) }
 
     /// The response for this error in `style`: OAuth's `{"error","error_description"}` as
-    /// `application/json`, or an RFC 9457 problem as `application/problem+json`.
-    public func response(style: HTTPErrorStyle) -> HTTPResponse {
+    /// `application/json`, or an RFC 9457 problem. A problem is labelled `application/problem+json`
+    /// when the request's `Accept` names that type (RFC 9457 §3), else `application/json`: Auth0.Android
+    /// reads an error body only when its Content-Type contains "application/json".
+    public func response(style: HTTPErrorStyle, accept: String? = nil) -> HTTPResponse {
         var response: HTTPResponse
         switch style {
         case .oauth:
             response = HTTPResponse.json(bytes: Array(jsonBody.utf8), status: status)
         case .problem:
             response = HTTPResponse.json(bytes: Array(problemBody.utf8), status: status)
-            response.headers.replaceOrAdd(name: "Content-Type", value: "application/problem+json")
+            if accept?.lowercased().contains("application/problem+json") == true {
+                response.headers.replaceOrAdd(name: "Content-Type", value: "application/problem+json")
+            }
         }
         response.headers.add(name: "Cache-Control", value: "no-store")
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {

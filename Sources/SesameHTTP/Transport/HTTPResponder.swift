@@ -55,7 +55,8 @@ public final class HTTPResponder: Sendable {
             try rateLimiter?.check(request.clientIP)
             response = try router.respond(to: request, context: &context)
         } catch let error as any HTTPErrorConvertible {
-            response = error.httpError.response(style: router.errorStyle(for: request.path))
+            response = error.httpError.response(
+                style: router.errorStyle(for: request.path), accept: request.headers["Accept"])
         } catch {
             // Only the type name: an error's message may quote request input.
             log.log(
@@ -64,7 +65,8 @@ public final class HTTPResponder: Sendable {
                     ("request_id", request.requestID), ("route", context.routePattern),
                     ("error_type", String(reflecting: type(of: error))),
                 ])
-            response = HTTPError.internalError.response(style: router.errorStyle(for: request.path))
+            response = HTTPError.internalError.response(
+                style: router.errorStyle(for: request.path), accept: request.headers["Accept"])
         }
         response.headers.replaceOrAdd(name: "X-Request-Id", value: request.requestID)
         // Browsers must take every response as the type it declares (no sniffing into HTML).

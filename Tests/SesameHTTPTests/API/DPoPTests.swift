@@ -151,7 +151,7 @@ struct DPoPTests {
         #expect(methods.status == 200, "\(methods.json)")
         let unproven = api.send(.get, "/me/v1/authentication-methods", authorization: "DPoP \(accountToken)")
         #expect(unproven.status == 401)
-        #expect(unproven.headers["Content-Type"] == "application/problem+json")
+        #expect(unproven.json["title"] as? String == "invalid_dpop_proof")
         #expect(unproven.headers["WWW-Authenticate"]?.hasPrefix(#"DPoP error="invalid_dpop_proof""#) == true)
     }
 

@@ -101,7 +101,7 @@ struct MyAccountSDKContractTests {
             api.send(.get, "/me/v1/authentication-methods/passkey%7Cnope", token: alice.accessToken),
         ] {
             #expect(reply.status == 404)
-            #expect(reply.headers["Content-Type"] == "application/problem+json")
+            #expect(reply.headers["Content-Type"] == "application/json")
             #expect(reply.json["title"] as? String == "not_found")
         }
         #expect(api.send(.get, path).status == 401)
@@ -152,13 +152,20 @@ struct MyAccountSDKContractTests {
         ]
         for (reply, status, title) in cases {
             #expect(reply.status == status, "\(title)")
-            #expect(reply.headers["Content-Type"] == "application/problem+json", "\(title)")
+            // Labelled application/json unless asked for: Auth0.Android parses only that.
+            #expect(reply.headers["Content-Type"] == "application/json", "\(title)")
             #expect(reply.json["type"] as? String == "urn:sesame:error:\(title)")
             #expect(reply.json["status"] as? Int == status)
             #expect(reply.json["title"] as? String == title)
             #expect((reply.json["detail"] as? String)?.isEmpty == false)
             #expect(reply.json["error"] == nil)
         }
+        // A client that asks for problem+json (RFC 9457 §3) gets it so labelled.
+        let asked = api.send(
+            .get, "/me/v1/authentication-methods", headers: [("Accept", "application/problem+json, application/json")])
+        #expect(asked.status == 401)
+        #expect(asked.headers["Content-Type"] == "application/problem+json")
+        #expect(asked.json["title"] as? String == "invalid_token")
         // The bearer challenge stays on 401 (RFC 6750 §3).
         #expect(cases[0].0.headers["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
         // The Authentication API keeps OAuth's shape.
