@@ -307,6 +307,10 @@ public final class TokenService: Sendable {
     ) throws(ServiceError) -> ([String], UserTokenAudience) {
         var scopes = try Scopes.parse(scope ?? Scopes.defaultLogin)
         if scopes.isEmpty { scopes = try Scopes.parse(Scopes.defaultLogin) }
+        // Sesame's own audiences need no store read (the login path stays as short as it was).
+        if let audience = try UserTokenAudience.builtIn(requestedAudience, tenant: tenant) {
+            return (try audience.scopes(scopes, client: client), audience)
+        }
         return try access.read { transaction in
             let audience = try UserTokenAudience.resolve(requestedAudience, tenant: tenant, in: transaction)
             return (try audience.scopes(scopes, client: client), audience)

@@ -16,18 +16,27 @@ enum UserTokenAudience: Equatable, Sendable {
         }
     }
 
-    /// The audience a request names (none: `/userinfo`). The Management API is for m2m clients
-    /// only; anything else must be an API of the tenant.
-    static func resolve(
-        _ requested: String?, tenant: TenantRecord, in transaction: any StoreTransaction
-    ) throws -> UserTokenAudience {
+    /// Sesame's own audience the request names, found without the store (nil: an API, or none of
+    /// them); the Management API is refused, it is for m2m clients only.
+    static func builtIn(_ requested: String?, tenant: TenantRecord) throws(ServiceError) -> UserTokenAudience? {
         guard let requested, !requested.isEmpty else { return .userInfo }
         switch requested {
         case TokenService.userInfoAudience(tenant): return .userInfo
         case TokenService.myAccountAudience(tenant): return .myAccount
         case TokenService.managementAudience(tenant):
-            throw ServiceError.invalidRequest("the Management API takes client_credentials tokens only")
-        default:
+            throw .invalidRequest("the Management API takes client_credentials tokens only")
+        default: return nil
+        }
+    }
+
+    /// The audience a request names (none: `/userinfo`): one of Sesame's own, or an API of the tenant.
+    static func resolve(
+        _ requested: String?, tenant: TenantRecord, in transaction: any StoreTransaction
+    ) throws -> UserTokenAudience {
+        if let audience = try builtIn(requested, tenant: tenant) { return audience }
+        switch requested {
+        case nil: return .userInfo
+        case let requested?:
             guard requested.utf8.count <= 600,
                 let server = try transaction.resourceServer(tenantID: tenant.id, identifier: requested)
             else {
@@ -44,7 +53,7 @@ enum UserTokenAudience: Equatable, Sendable {
     /// all its scopes when none is named (Sesame has no consent step to ask for them); an API
     /// drops `offline_access` unless it allows offline access. An API's user tokens go to
     /// first-party clients only, since a third-party client would need the user's consent.
-    func scopes(_ requested: [String], client: ClientRecord) throws -> [String] {
+    func scopes(_ requested: [String], client: ClientRecord) throws(ServiceError) -> [String] {
         switch self {
         case .userInfo:
             return requested.filter { Scopes.openID.contains($0) }
@@ -54,7 +63,7 @@ enum UserTokenAudience: Equatable, Sendable {
             return scopes
         case .api(let server):
             guard client.isFirstParty else {
-                throw ServiceError.unauthorizedClient(
+                throw .unauthorizedClient(
                     "a third-party client needs the user's consent for an API, which Sesame does not ask for yet")
             }
             let defined = Set(server.scopes.map(\.value))

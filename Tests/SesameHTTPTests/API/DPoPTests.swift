@@ -269,4 +269,34 @@ struct DPoPTests {
             proof: try key.proof("POST", Self.tokenURL, iat: api.clock.now(), nonce: nonce))
         #expect(late.error == "use_dpop_nonce")
     }
+
+    @Test(
+        "an m2m client's DPoP-bound token works at the Management API with the DPoP scheme only",
+        arguments: HarnessStore.allCases)
+    func managementAPI(store: HarnessStore) throws {
+        let api = try APIHarness(store: store)
+        let key = try DPoPKey.es256()
+        let now = api.clock.now()
+        let issued = api.send(
+            .post, "/oauth/token",
+            json: APIHarness.encode([
+                "grant_type": "client_credentials", "client_id": api.bootstrap.managementClientID,
+                "client_secret": api.bootstrap.managementClientSecret,
+                "audience": TokenService.managementAudience(api.tenant),
+            ]), headers: [("DPoP", try key.proof("POST", Self.tokenURL, iat: now))])
+        #expect(issued.status == 200, "\(issued.json)")
+        #expect(issued.json["token_type"] as? String == "DPoP")
+        let token = try #require(issued.json["access_token"] as? String)
+        let clientsURL = "http://login.test:8080/api/v2/clients"
+        let listed = api.send(
+            .get, "/api/v2/clients", authorization: "DPoP \(token)",
+            headers: [("DPoP", try key.proof("GET", clientsURL, accessToken: token, iat: now))])
+        #expect(listed.status == 200, "\(listed.json)")
+        #expect(api.send(.get, "/api/v2/clients", token: token).status == 401)
+        let wrongKey = api.send(
+            .get, "/api/v2/clients", authorization: "DPoP \(token)",
+            headers: [("DPoP", try DPoPKey.es256().proof("GET", clientsURL, accessToken: token, iat: now))])
+        #expect(wrongKey.status == 401)
+        #expect(wrongKey.headers["WWW-Authenticate"]?.hasPrefix(#"DPoP error="invalid_dpop_proof""#) == true)
+    }
 }
