@@ -1,7 +1,5 @@
-import Dispatch
 import Foundation
 import SesameClient
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -58,16 +56,7 @@ enum APICommand {
         case .failure(let exit): return exit.status
         case .success(let parsed): invocation = parsed
         }
-        let status = Mutex<Int32?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let box = EnvironmentBox(environment)
-        Task.detached {
-            let result = await execute(invocation, environment: box.environment)
-            status.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return status.withLock { $0 } ?? SesameCommandLine.failure
+        return EnvironmentBox.waiting(for: environment) { await execute(invocation, environment: $0) }
     }
 
     /// The same from asynchronous code (tests).

@@ -17,16 +17,7 @@ enum ClientCommands {
         case .exit(let status): return status
         case .run(let parsed): invocation = parsed
         }
-        let box = EnvironmentBox(environment)
-        let status = Mutex<Int32?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            let result = await execute(invocation, environment: box.environment)
-            status.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return status.withLock { $0 } ?? SesameCommandLine.failure
+        return EnvironmentBox.waiting(for: environment) { await execute(invocation, environment: $0) }
     }
 
     /// Runs `command` from asynchronous code (tests call this; it never blocks a thread).
@@ -177,4 +168,20 @@ enum ClientCommands {
 final class EnvironmentBox: @unchecked Sendable {
     let environment: CommandEnvironment
     init(_ environment: CommandEnvironment) { self.environment = environment }
+
+    /// Runs `body` as a task while this (synchronous) thread waits, and returns its exit status.
+    static func waiting(
+        for environment: CommandEnvironment, _ body: @escaping @Sendable (CommandEnvironment) async -> Int32
+    ) -> Int32 {
+        let box = EnvironmentBox(environment)
+        let status = Mutex<Int32?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let result = await body(box.environment)
+            status.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return status.withLock { $0 } ?? SesameCommandLine.failure
+    }
 }
