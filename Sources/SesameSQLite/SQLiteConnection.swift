@@ -94,7 +94,7 @@ final class SQLiteConnection: @unchecked Sendable {
         do {
             return try decoder.decode(T.self, from: statement.data(index))
         } catch {
-            throw StoreError.corrupt("a row of \(table) does not decode: \(error)")
+            throw StoreError.corrupt("a row of \(table) does not decode: \(RecordDecodingFailure.describe(error))")
         }
     }
 

@@ -95,25 +95,26 @@ public struct ClientGrantSettings: Sendable, Hashable, Codable {
 }
 
 /// An application.
+///
+/// Version 2 stores the closed vocabularies as enums (`ClientRecordUpgrade` turns a version-1 row
+/// into one); a row from a newer Sesame, or with a value that is not a case, does not decode.
 public struct ClientRecord: Sendable, Hashable, Codable {
-    public static let currentVersion = 1
+    public static let currentVersion = 2
     public var version = ClientRecord.currentVersion
     public var tenantID: String
     /// The public client_id.
     public var id: String
     public var name: String
-    /// "native", "spa", "regular_web" or "non_interactive" (m2m).
-    public var appType: String
-    public var grantTypes: [String]
+    public var appType: ClientAppType
+    public var grantTypes: [OAuthGrantType]
     public var callbacks: [String]
     public var allowedOrigins: [String]
     public var isFirstParty: Bool
-    /// "none", "client_secret_post" or "client_secret_basic".
-    public var tokenEndpointAuthMethod: String
+    public var tokenEndpointAuthMethod: TokenEndpointAuthMethod
     /// SHA-256 of the client secret; nil for public clients.
     @OptionalBase64Bytes public var secretHash: [UInt8]?
-    /// JWT signing algorithm for this client's tokens: "RS256", "ES256" or "EdDSA".
-    public var jwtAlgorithm: String
+    /// JWT signing algorithm for this client's tokens.
+    public var jwtAlgorithm: JWTAlgorithm
     public var ios: IOSAppSettings?
     public var android: AndroidAppSettings?
     /// APIs this client may call with client_credentials.
@@ -122,10 +123,11 @@ public struct ClientRecord: Sendable, Hashable, Codable {
     public var updatedAt: Date
 
     public init(
-        tenantID: String, id: String, name: String, appType: String, grantTypes: [String], callbacks: [String] = [],
-        allowedOrigins: [String] = [], isFirstParty: Bool = true, tokenEndpointAuthMethod: String = "none",
-        secretHash: [UInt8]? = nil, jwtAlgorithm: String = "RS256", ios: IOSAppSettings? = nil,
-        android: AndroidAppSettings? = nil, grants: [ClientGrantSettings] = [], createdAt: Date, updatedAt: Date
+        tenantID: String, id: String, name: String, appType: ClientAppType, grantTypes: [OAuthGrantType],
+        callbacks: [String] = [], allowedOrigins: [String] = [], isFirstParty: Bool = true,
+        tokenEndpointAuthMethod: TokenEndpointAuthMethod = .none, secretHash: [UInt8]? = nil,
+        jwtAlgorithm: JWTAlgorithm = .rs256, ios: IOSAppSettings? = nil, android: AndroidAppSettings? = nil,
+        grants: [ClientGrantSettings] = [], createdAt: Date, updatedAt: Date
     ) {
         self.tenantID = tenantID
         self.id = id
@@ -143,6 +145,95 @@ public struct ClientRecord: Sendable, Hashable, Codable {
         self.grants = grants
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, tenantID, id, name, appType, grantTypes, callbacks, allowedOrigins, isFirstParty
+        case tokenEndpointAuthMethod, secretHash, jwtAlgorithm, ios, android, grants, createdAt, updatedAt
+    }
+
+    /// Reads the row's `version` first: version 1 keeps its vocabulary as strings and is upgraded by
+    /// `ClientRecordUpgrade.fromVersion1`; version 2 is read as it is; anything newer is refused.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let stored = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        guard (1...Self.currentVersion).contains(stored) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: c,
+                debugDescription: "version \(stored) is newer than this Sesame reads (\(Self.currentVersion))")
+        }
+        tenantID = try c.decode(String.self, forKey: .tenantID)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        callbacks = try c.decode([String].self, forKey: .callbacks)
+        allowedOrigins = try c.decode([String].self, forKey: .allowedOrigins)
+        isFirstParty = try c.decode(Bool.self, forKey: .isFirstParty)
+        _secretHash = try c.decode(OptionalBase64Bytes.self, forKey: .secretHash)
+        ios = try c.decodeIfPresent(IOSAppSettings.self, forKey: .ios)
+        android = try c.decodeIfPresent(AndroidAppSettings.self, forKey: .android)
+        grants = try c.decode([ClientGrantSettings].self, forKey: .grants)
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        updatedAt = try c.decode(Date.self, forKey: .updatedAt)
+        version = Self.currentVersion
+        if stored == 1 {
+            let upgraded = try ClientRecordUpgrade.fromVersion1(
+                ClientRecordUpgrade.Version1Vocabulary(
+                    appType: try c.decode(String.self, forKey: .appType),
+                    grantTypes: try c.decode([String].self, forKey: .grantTypes),
+                    tokenEndpointAuthMethod: try c.decode(String.self, forKey: .tokenEndpointAuthMethod),
+                    jwtAlgorithm: try c.decode(String.self, forKey: .jwtAlgorithm)))
+            (appType, grantTypes, tokenEndpointAuthMethod, jwtAlgorithm) = (
+                upgraded.appType, upgraded.grantTypes, upgraded.tokenEndpointAuthMethod, upgraded.jwtAlgorithm
+            )
+        } else {
+            appType = try c.decode(ClientAppType.self, forKey: .appType)
+            grantTypes = try c.decode([OAuthGrantType].self, forKey: .grantTypes)
+            tokenEndpointAuthMethod = try c.decode(TokenEndpointAuthMethod.self, forKey: .tokenEndpointAuthMethod)
+            jwtAlgorithm = try c.decode(JWTAlgorithm.self, forKey: .jwtAlgorithm)
+        }
+    }
+}
+
+/// Conversions of stored clients between versions: plain functions, tested on stored rows.
+public enum ClientRecordUpgrade {
+    /// What a version-1 client held as strings.
+    public struct Version1Vocabulary: Sendable, Hashable {
+        public var appType: String
+        public var grantTypes: [String]
+        public var tokenEndpointAuthMethod: String
+        public var jwtAlgorithm: String
+        public init(appType: String, grantTypes: [String], tokenEndpointAuthMethod: String, jwtAlgorithm: String) {
+            self.appType = appType
+            self.grantTypes = grantTypes
+            self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+            self.jwtAlgorithm = jwtAlgorithm
+        }
+    }
+
+    /// The typed vocabulary of version 2.
+    public struct Version2Vocabulary: Sendable, Hashable {
+        public var appType: ClientAppType
+        public var grantTypes: [OAuthGrantType]
+        public var tokenEndpointAuthMethod: TokenEndpointAuthMethod
+        public var jwtAlgorithm: JWTAlgorithm
+    }
+
+    /// Version 1 → 2: each string must be a case (an unknown one is an error, never a default).
+    /// `authorization_code`, which version 1 gave every interactive client although no endpoint
+    /// served it, is dropped.
+    public static func fromVersion1(_ v1: Version1Vocabulary) throws -> Version2Vocabulary {
+        func parse<T: RawRepresentable>(_ value: String, _ field: String) throws -> T where T.RawValue == String {
+            guard let parsed = T(rawValue: value) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: [], debugDescription: "\(field) has the unknown value \"\(value.prefix(64))\""))
+            }
+            return parsed
+        }
+        return Version2Vocabulary(
+            appType: try parse(v1.appType, "appType"),
+            grantTypes: try v1.grantTypes.filter { $0 != "authorization_code" }.map { try parse($0, "grantTypes") },
+            tokenEndpointAuthMethod: try parse(v1.tokenEndpointAuthMethod, "tokenEndpointAuthMethod"),
+            jwtAlgorithm: try parse(v1.jwtAlgorithm, "jwtAlgorithm"))
     }
 }
 
@@ -170,17 +261,17 @@ public enum IdentifierRule: String, Sendable, Hashable, Codable {
 /// A connection's passkey policy.
 public struct PasskeyPolicy: Sendable, Hashable, Codable {
     public var enabled: Bool
-    /// "both", "autofill" or "button" (Auth0's challenge_ui).
-    public var challengeUI: String
+    /// Auth0's challenge_ui.
+    public var challengeUI: ChallengeUI
     public var progressiveEnrollmentEnabled: Bool
     public var localEnrollmentEnabled: Bool
-    /// "required", "preferred" or "discouraged".
-    public var userVerification: String
+    public var userVerification: UserVerificationPolicy
     /// At most this many passkeys per user.
     public var maxPasskeysPerUser: Int
     public init(
-        enabled: Bool = true, challengeUI: String = "both", progressiveEnrollmentEnabled: Bool = true,
-        localEnrollmentEnabled: Bool = true, userVerification: String = "preferred", maxPasskeysPerUser: Int = 20
+        enabled: Bool = true, challengeUI: ChallengeUI = .both, progressiveEnrollmentEnabled: Bool = true,
+        localEnrollmentEnabled: Bool = true, userVerification: UserVerificationPolicy = .preferred,
+        maxPasskeysPerUser: Int = 20
     ) {
         self.enabled = enabled
         self.challengeUI = challengeUI
@@ -257,8 +348,8 @@ public struct ResourceServerRecord: Sendable, Hashable, Codable {
     public var identifier: String
     public var name: String
     public var scopes: [ResourceServerScope]
-    /// The JWS algorithm of its access tokens (a `JWTAlgorithm` raw value).
-    public var signingAlgorithm: String
+    /// The JWS algorithm of its access tokens.
+    public var signingAlgorithm: JWTAlgorithm
     /// Access token lifetime in seconds.
     public var tokenLifetime: Int
     /// Whether a login for this API may also get a refresh token (`offline_access`).
@@ -269,7 +360,7 @@ public struct ResourceServerRecord: Sendable, Hashable, Codable {
     public var updatedAt: Date
     public init(
         tenantID: String, id: String, identifier: String, name: String, scopes: [ResourceServerScope] = [],
-        signingAlgorithm: String = "RS256", tokenLifetime: Int = 86_400, allowOfflineAccess: Bool = false,
+        signingAlgorithm: JWTAlgorithm = .rs256, tokenLifetime: Int = 86_400, allowOfflineAccess: Bool = false,
         skipConsentForVerifiableFirstPartyClients: Bool = true, createdAt: Date, updatedAt: Date
     ) {
         self.tenantID = tenantID
@@ -367,13 +458,13 @@ public struct PasskeyRecord: Sendable, Hashable, Codable {
     public var backupState: Bool
     public var transports: [String]
     public var name: String
-    public var attestationFormat: String
+    public var attestationFormat: AttestationFormat
     public var createdAt: Date
     public var lastUsedAt: Date?
     public init(
         tenantID: String, id: String, userID: String, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32,
         aaguid: [UInt8], backupEligible: Bool, backupState: Bool, transports: [String], name: String,
-        attestationFormat: String, createdAt: Date, lastUsedAt: Date? = nil
+        attestationFormat: AttestationFormat, createdAt: Date, lastUsedAt: Date? = nil
     ) {
         self.tenantID = tenantID
         self.id = id
@@ -409,8 +500,7 @@ public struct SigningKeyRecord: Sendable, Hashable, Codable {
     public var tenantID: String
     /// The JWK `kid`.
     public var id: String
-    /// "RS256", "ES256" or "EdDSA".
-    public var algorithm: String
+    public var algorithm: JWTAlgorithm
     /// PKCS#8 DER sealed with the master key (nonce ‖ ciphertext ‖ tag), AAD = tenant id ‖ 0x00 ‖ kid.
     @Base64Bytes public var sealedPrivateKey: [UInt8]
     /// The public key as a DER SubjectPublicKeyInfo.
@@ -419,7 +509,7 @@ public struct SigningKeyRecord: Sendable, Hashable, Codable {
     public var createdAt: Date
     public var rotatedAt: Date?
     public init(
-        tenantID: String, id: String, algorithm: String, sealedPrivateKey: [UInt8], publicKeySPKI: [UInt8],
+        tenantID: String, id: String, algorithm: JWTAlgorithm, sealedPrivateKey: [UInt8], publicKeySPKI: [UInt8],
         state: SigningKeyState, createdAt: Date, rotatedAt: Date? = nil
     ) {
         self.tenantID = tenantID
@@ -489,23 +579,21 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable {
 
 /// One authentication attempt (append-only): adoption metrics and the audit log read these.
 public struct AuthEventRecord: Sendable, Hashable, Codable {
+    public static let currentVersion = 1
+    public var version = AuthEventRecord.currentVersion
     public var tenantID: String
     public var id: String
     public var at: Date
-    /// "signup", "login", "refresh", "client_credentials", "enroll".
-    public var type: String
-    /// "passkey", "refresh_token", "client_secret", …
-    public var method: String
-    /// "success" or a failure code such as "invalid_grant".
-    public var outcome: String
+    public var type: AuthEventKind
+    public var method: AuthEventMethod
+    public var outcome: AuthEventOutcome
     public var clientID: String?
     public var userID: String?
-    /// "android", "web", or "ios_or_web" for `https://<rpId>` (an iOS app and the site itself share
-    /// that origin), from the origin the ceremony used; nil when the ceremony failed before it.
-    public var platform: String?
+    /// From the origin the ceremony used; nil when the ceremony failed before it.
+    public var platform: AuthPlatform?
     public init(
-        tenantID: String, id: String, at: Date, type: String, method: String, outcome: String, clientID: String? = nil,
-        userID: String? = nil, platform: String? = nil
+        tenantID: String, id: String, at: Date, type: AuthEventKind, method: AuthEventMethod,
+        outcome: AuthEventOutcome, clientID: String? = nil, userID: String? = nil, platform: AuthPlatform? = nil
     ) {
         self.tenantID = tenantID
         self.id = id

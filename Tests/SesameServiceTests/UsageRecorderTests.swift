@@ -13,7 +13,7 @@ struct UsageRecorderTests {
             createdAt: at, updatedAt: at)
         let passkey = PasskeyRecord(
             tenantID: "t", id: "p1", userID: "u1", credentialID: [9], publicKey: [1], signCount: 0, aaguid: [],
-            backupEligible: true, backupState: true, transports: [], name: "Passkey", attestationFormat: "none",
+            backupEligible: true, backupState: true, transports: [], name: "Passkey", attestationFormat: .none,
             createdAt: at)
         try store.write(.durable) { transaction in
             try transaction.insertUser(user)

@@ -13,7 +13,7 @@ struct CachingStoreTests {
 
     func client(_ id: String, name: String) -> ClientRecord {
         ClientRecord(
-            tenantID: "t1", id: id, name: name, appType: "native", grantTypes: [], createdAt: at, updatedAt: at)
+            tenantID: "t1", id: id, name: name, appType: .native, grantTypes: [], createdAt: at, updatedAt: at)
     }
 
     @Test func configurationWritesThroughTheCacheAreSeenAtOnce() throws {
@@ -81,7 +81,7 @@ struct CachingStoreSnapshotTests {
 
     func client(_ name: String) -> ClientRecord {
         ClientRecord(
-            tenantID: "t1", id: "c1", name: name, appType: "native", grantTypes: [], createdAt: at, updatedAt: at)
+            tenantID: "t1", id: "c1", name: name, appType: .native, grantTypes: [], createdAt: at, updatedAt: at)
     }
 
     @Test(arguments: [StoreKind.memory, StoreKind.sqlite])

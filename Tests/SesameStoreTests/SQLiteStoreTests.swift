@@ -82,6 +82,117 @@ import Testing
         #expect(try upgraded.read { try $0.client(tenantID: "t1", id: "old") } == old)
     }
 
+    // MARK: Record versions and the typed vocabulary
+
+    /// Replaces the stored JSON of client `id` with `body` (members changed or removed by `edit`).
+    static func rewriteClient(
+        _ store: SQLiteStore, id: String, _ edit: (inout [String: Any]) -> Void
+    ) throws {
+        let encoder = JSONEncoder()
+        let record = try #require(try store.read { try $0.client(tenantID: "t1", id: id) })
+        var json = try #require(try JSONSerialization.jsonObject(with: encoder.encode(record)) as? [String: Any])
+        edit(&json)
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
+        try store.executeRaw(
+            "UPDATE clients SET data = CAST('\(text.replacingOccurrences(of: "'", with: "''"))' AS BLOB) WHERE id = '\(id)'"
+        )
+    }
+
+    /// A client written by the first release (version 1: strings, `authorization_code` granted by
+    /// default) reads as version 2, its vocabulary typed and the unserved grant dropped.
+    @Test func aVersionOneClientIsUpgradedWhenRead() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        try store.write(.durable) { tx in
+            try tx.insertTenant(Fixture.tenant())
+            try tx.insertClient(Fixture.client("c1"))
+        }
+        try Self.rewriteClient(store, id: "c1") { json in
+            json["version"] = 1
+            json["appType"] = "spa"
+            json["grantTypes"] = ["urn:okta:params:oauth:grant-type:webauthn", "authorization_code", "refresh_token"]
+            json["tokenEndpointAuthMethod"] = "none"
+            json["jwtAlgorithm"] = "EdDSA"
+        }
+        let upgraded = try #require(try store.read { try $0.client(tenantID: "t1", id: "c1") })
+        #expect(upgraded.version == 2)
+        #expect(upgraded.appType == .spa)
+        #expect(upgraded.grantTypes == [.webAuthn, .refreshToken])
+        #expect(upgraded.tokenEndpointAuthMethod == .none)
+        #expect(upgraded.jwtAlgorithm == .edDSA)
+        #expect(upgraded.callbacks == Fixture.client("c1").callbacks)
+        // Written back, it is a version-2 row.
+        try store.write(.durable) { try $0.updateClient(upgraded) }
+        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") } == upgraded)
+    }
+
+    @Test func theVersionOneConversionIsAPlainFunction() throws {
+        let converted = try ClientRecordUpgrade.fromVersion1(
+            .init(
+                appType: "non_interactive", grantTypes: ["client_credentials", "authorization_code"],
+                tokenEndpointAuthMethod: "client_secret_basic", jwtAlgorithm: "RS256"))
+        #expect(converted.appType == .nonInteractive)
+        #expect(converted.grantTypes == [.clientCredentials])
+        #expect(converted.tokenEndpointAuthMethod == .clientSecretBasic)
+        #expect(converted.jwtAlgorithm == .rs256)
+        #expect(throws: DecodingError.self) {
+            try ClientRecordUpgrade.fromVersion1(
+                .init(
+                    appType: "native", grantTypes: ["implicit"], tokenEndpointAuthMethod: "none", jwtAlgorithm: "RS256")
+            )
+        }
+    }
+
+    /// An unknown stored value never falls back to a default: the read fails, naming the field.
+    @Test(arguments: [
+        ("jwtAlgorithm", #""HS256""#, "field jwtAlgorithm"),
+        ("grantTypes", #"["refresh_token","implicit"]"#, "field grantTypes[1]"),
+        ("version", "3", "newer than this Sesame reads"),
+        ("appType", #""tv""#, "field appType"),
+    ])
+    func anUnknownStoredValueIsCorrupt(field: String, value json: String, mentions: String) throws {
+        let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        try store.write(.durable) { tx in
+            try tx.insertTenant(Fixture.tenant())
+            try tx.insertClient(Fixture.client("c1"))
+        }
+        try Self.rewriteClient(store, id: "c1") { $0[field] = value }
+        do {
+            _ = try store.read { try $0.client(tenantID: "t1", id: "c1") }
+            Issue.record("a client with \(field) = \(value) was read")
+        } catch let error as StoreError {
+            guard case .corrupt(let message) = error else {
+                Issue.record("expected corrupt, got \(error)")
+                return
+            }
+            #expect(message.hasPrefix("a row of clients does not decode: "), "\(message)")
+            #expect(message.contains(mentions), "\(message)")
+        }
+    }
+
+    /// The review's example: a "Required" typo in a connection's user verification used to become
+    /// "preferred"; now the connection does not read at all.
+    @Test func aConnectionWithAnUnknownUserVerificationIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        try store.write(.durable) { try $0.insertConnection(Fixture.connection()) }
+        let record = try #require(try store.read { try $0.connection(tenantID: "t1", id: "con1") })
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+        var passkey = try #require(json["passkey"] as? [String: Any])
+        passkey["userVerification"] = "Required"
+        json["passkey"] = passkey
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
+        try store.executeRaw("UPDATE connections SET data = CAST('\(text)' AS BLOB) WHERE id = 'con1'")
+        #expect(
+            throws: StoreError.corrupt(
+                "a row of connections does not decode: field passkey.userVerification: "
+                    + "Cannot initialize UserVerificationPolicy from invalid String value Required")
+        ) { try store.read { try $0.connection(tenantID: "t1", id: "con1") } }
+    }
+
     @Test func newerSchemaIsRefused() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("sesame.db")

@@ -66,10 +66,10 @@ enum Fixture {
 
     static func client(_ id: String = "c1", tenant: String = "t1", at seconds: Double = 0) -> ClientRecord {
         ClientRecord(
-            tenantID: tenant, id: id, name: "App \(id)", appType: "native",
-            grantTypes: ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],
+            tenantID: tenant, id: id, name: "App \(id)", appType: .native,
+            grantTypes: [.webAuthn, .refreshToken],
             callbacks: ["com.example.app://callback"], allowedOrigins: ["https://app.example.com"], isFirstParty: false,
-            tokenEndpointAuthMethod: "client_secret_post", secretHash: [1, 2, 3, 255], jwtAlgorithm: "ES256",
+            tokenEndpointAuthMethod: .clientSecretPost, secretHash: [1, 2, 3, 255], jwtAlgorithm: .es256,
             ios: IOSAppSettings(teamID: "ABCDE12345", bundleIdentifier: "com.example.app"),
             android: AndroidAppSettings(packageName: "com.example.app", sha256CertFingerprints: ["AB:CD"]),
             grants: [ClientGrantSettings(audience: "https://api.example.com", scopes: ["read:users"])],
@@ -85,9 +85,9 @@ enum Fixture {
             tenantID: tenant, id: id, name: name,
             identifiers: IdentifierPolicy(email: .optional, phoneNumber: .optional, username: .required),
             passkey: PasskeyPolicy(
-                enabled: true, challengeUI: "button", progressiveEnrollmentEnabled: false,
+                enabled: true, challengeUI: .button, progressiveEnrollmentEnabled: false,
                 localEnrollmentEnabled: false,
-                userVerification: "required", maxPasskeysPerUser: 5),
+                userVerification: .required, maxPasskeysPerUser: 5),
             password: PasswordPolicy(enabled: true, minLength: 16), enabledClients: ["c1"], createdAt: time(seconds),
             updatedAt: time(seconds + 1))
     }
@@ -114,13 +114,13 @@ enum Fixture {
         PasskeyRecord(
             tenantID: tenant, id: id, userID: user, credentialID: credential, publicKey: [0xA5, 1, 2, 3, 0],
             signCount: 4_000_000_000, aaguid: [UInt8](repeating: 0xAD, count: 16), backupEligible: true,
-            backupState: true, transports: ["internal", "hybrid"], name: "iPhone", attestationFormat: "none",
+            backupState: true, transports: ["internal", "hybrid"], name: "iPhone", attestationFormat: .none,
             createdAt: time(seconds), lastUsedAt: time(seconds + 5))
     }
 
     static func signingKey(_ id: String = "k1", tenant: String = "t1", at seconds: Double = 0) -> SigningKeyRecord {
         SigningKeyRecord(
-            tenantID: tenant, id: id, algorithm: "ES256", sealedPrivateKey: [UInt8](repeating: 7, count: 60),
+            tenantID: tenant, id: id, algorithm: .es256, sealedPrivateKey: [UInt8](repeating: 7, count: 60),
             publicKeySPKI: [0x30, 0x59, 0], state: .current, createdAt: time(seconds), rotatedAt: time(seconds + 9))
     }
 
@@ -135,8 +135,8 @@ enum Fixture {
 
     static func event(_ id: String, tenant: String = "t1", at seconds: Double) -> AuthEventRecord {
         AuthEventRecord(
-            tenantID: tenant, id: id, at: time(seconds), type: "login", method: "passkey", outcome: "success",
-            clientID: "c1", userID: "sesame|01", platform: "ios")
+            tenantID: tenant, id: id, at: time(seconds), type: .login, method: .passkey, outcome: .success,
+            clientID: "c1", userID: "sesame|01", platform: .iosOrWeb)
     }
 }
 

@@ -15,19 +15,14 @@ extension SesameApplication {
                 "userinfo_endpoint": .string(issuer + "userinfo"),
                 "revocation_endpoint": .string(issuer + "oauth/revoke"),
                 "jwks_uri": .string(issuer + ".well-known/jwks.json"),
-                "grant_types_supported": .strings([
-                    GrantType.webAuthn, GrantType.refreshToken, GrantType.clientCredentials,
-                ]),
+                "grant_types_supported": .strings(OAuthGrantType.allCases.map(\.rawValue)),
                 "response_types_supported": .strings(["token"]),
                 "subject_types_supported": .strings(["public"]),
-                "id_token_signing_alg_values_supported": .strings(["RS256", "ES256", "EdDSA"]),
-                "token_endpoint_auth_methods_supported": .strings([
-                    "none", "client_secret_post", "client_secret_basic",
-                ]),
-                "revocation_endpoint_auth_methods_supported": .strings([
-                    "none", "client_secret_post", "client_secret_basic",
-                ]),
-                "scopes_supported": .strings(["openid", "profile", "email", "phone", "offline_access"]),
+                "id_token_signing_alg_values_supported": .strings(JWTAlgorithm.allCases.map(\.rawValue)),
+                "token_endpoint_auth_methods_supported": .strings(TokenEndpointAuthMethod.allCases.map(\.rawValue)),
+                "revocation_endpoint_auth_methods_supported": .strings(
+                    TokenEndpointAuthMethod.allCases.map(\.rawValue)),
+                "scopes_supported": .strings(TokenService.openIDScopes),
                 // RFC 9449 §5.1.
                 "dpop_signing_alg_values_supported": .strings(DPoPVerifier.algorithms.map(\.rawValue)),
                 "claims_supported": .strings([

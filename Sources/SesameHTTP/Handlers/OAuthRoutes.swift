@@ -93,12 +93,8 @@ extension SesameApplication {
         }
     }
 
+    /// The login metric's `method` label: the grant's, or `other` for anything unknown.
     static func loginMethod(_ grantType: String) -> String {
-        switch grantType {
-        case GrantType.webAuthn: return "passkey"
-        case GrantType.refreshToken: return "refresh_token"
-        case GrantType.clientCredentials: return "client_credentials"
-        default: return "other"
-        }
+        OAuthGrantType(rawValue: grantType)?.metricLabel ?? "other"
     }
 }

@@ -10,7 +10,7 @@ extension SesameApplication {
             let tenant = try? tenant(request)
             let demoClient = try tenant.flatMap { tenant in
                 try allClients(tenant).first {
-                    $0.grantTypes.contains(GrantType.webAuthn) && $0.secretHash == nil
+                    $0.grantTypes.contains(.webAuthn) && $0.secretHash == nil
                 }
             }
             var response = HTTPResponse.html(LandingPage.html(tenant: tenant, demoClientID: demoClient?.id))

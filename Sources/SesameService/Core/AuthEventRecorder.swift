@@ -21,8 +21,8 @@ public final class AuthEventRecorder: Sendable {
     /// Queues one event, giving it a fresh id (from the random source, or a UUID if that fails, so
     /// ids never collide and a batch never fails on a duplicate).
     public func record(
-        tenantID: String, type: String, method: String, outcome: String, at: Date, clientID: String?,
-        userID: String?, platform: String? = nil
+        tenantID: String, type: AuthEventKind, method: AuthEventMethod, outcome: AuthEventOutcome, at: Date,
+        clientID: String?, userID: String?, platform: AuthPlatform? = nil
     ) {
         let id =
             (try? random.bytes(count: 12)).map { "evt_" + Identifiers.hex($0) }

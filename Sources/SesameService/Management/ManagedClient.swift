@@ -4,7 +4,7 @@ import SesameStore
 /// only in the response that created the secret; Sesame keeps just its SHA-256.
 public struct ManagedClient: Encodable, Sendable {
     public struct JWTConfiguration: Encodable, Sendable {
-        public var alg: String
+        public var alg: JWTAlgorithm
     }
 
     public struct Mobile: Encodable, Sendable {
@@ -32,12 +32,12 @@ public struct ManagedClient: Encodable, Sendable {
 
     public var clientID: String
     public var name: String
-    public var appType: String
-    public var grantTypes: [String]
+    public var appType: ClientAppType
+    public var grantTypes: [OAuthGrantType]
     public var callbacks: [String]
     public var allowedOrigins: [String]
     public var isFirstParty: Bool
-    public var tokenEndpointAuthMethod: String
+    public var tokenEndpointAuthMethod: TokenEndpointAuthMethod
     public var jwtConfiguration: JWTConfiguration
     public var mobile: Mobile?
     /// The new secret, once.

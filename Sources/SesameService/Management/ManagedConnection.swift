@@ -12,10 +12,10 @@ public struct ManagedConnection: Encodable, Sendable {
     }
 
     public struct PasskeyOptions: Encodable, Sendable {
-        public var challengeUI: String
+        public var challengeUI: ChallengeUI
         public var progressiveEnrollmentEnabled: Bool
         public var localEnrollmentEnabled: Bool
-        public var userVerification: String
+        public var userVerification: UserVerificationPolicy
         public var maxPasskeysPerUser: Int
         enum CodingKeys: String, CodingKey {
             case challengeUI = "challenge_ui"

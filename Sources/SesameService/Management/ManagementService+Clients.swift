@@ -5,12 +5,6 @@ import SesameWire
 
 /// `/api/v2/clients`.
 extension ManagementService {
-    static let appTypes = ["native", "spa", "regular_web", "non_interactive"]
-    static let knownGrantTypes = [
-        GrantType.webAuthn, GrantType.refreshToken, GrantType.authorizationCode, GrantType.clientCredentials,
-    ]
-    static let tokenEndpointAuthMethods = ["none", "client_secret_post", "client_secret_basic"]
-    static let jwtAlgorithms = ["RS256", "ES256", "EdDSA"]
     static let maxFingerprints = 20
 
     /// `GET /clients`.
@@ -41,17 +35,14 @@ extension ManagementService {
         let now = clock.now()
         let appType =
             try input.appType.map { v throws(ServiceError) in
-                try ManagementValidation.oneOf(v, "app_type", Self.appTypes)
-            } ?? "native"
-        let interactive = appType != "non_interactive"
+                try ManagementValidation.oneOf(v, "app_type", as: ClientAppType.self)
+            } ?? .native
         var defaults = input
-        defaults.grantTypes =
-            input.grantTypes
-            ?? (interactive
-                ? [GrantType.webAuthn, GrantType.authorizationCode, GrantType.refreshToken]
-                : [GrantType.clientCredentials])
-        defaults.tokenEndpointAuthMethod =
-            input.tokenEndpointAuthMethod ?? (appType == "native" || appType == "spa" ? "none" : "client_secret_post")
+        let grants: [OAuthGrantType] = appType.isInteractive ? [.webAuthn, .refreshToken] : [.clientCredentials]
+        defaults.grantTypes = input.grantTypes ?? grants.map(\.rawValue)
+        let method: TokenEndpointAuthMethod =
+            appType == .native || appType == .spa ? .none : .clientSecretPost
+        defaults.tokenEndpointAuthMethod = input.tokenEndpointAuthMethod ?? method.rawValue
         let id: String
         do {
             id = try Identifiers.clientID(random)
@@ -98,7 +89,7 @@ extension ManagementService {
         let secret = try newSecret()
         return try access.write(.durable) { transaction in
             var record = try Self.existingClient(id, caller, transaction)
-            guard record.tokenEndpointAuthMethod != "none" else {
+            guard record.tokenEndpointAuthMethod != .none else {
                 throw ServiceError.invalidRequest(
                     "the client is public (token_endpoint_auth_method none) and has no secret")
             }
@@ -138,17 +129,17 @@ extension ManagementService {
         typealias V = ManagementValidation
         var record = original
         if let name = input.name { record.name = try V.text(name, "name") }
-        if let appType = input.appType { record.appType = try V.oneOf(appType, "app_type", Self.appTypes) }
+        if let appType = input.appType { record.appType = try V.oneOf(appType, "app_type", as: ClientAppType.self) }
         if let grantTypes = input.grantTypes {
-            record.grantTypes = try V.list(grantTypes, "grant_types", max: Self.knownGrantTypes.count) {
+            let checked = try V.list(grantTypes, "grant_types", max: OAuthGrantType.allCases.count) {
                 value, field throws(ServiceError) in
-                guard Self.knownGrantTypes.contains(value) else {
+                guard OAuthGrantType(rawValue: value) != nil else {
                     throw .invalidRequest(
-                        "\(field) is not a grant type Sesame supports (\(Self.knownGrantTypes.joined(separator: ", ")))"
-                    )
+                        "\(field) is not a grant type Sesame supports (\(V.names(OAuthGrantType.self)))")
                 }
                 return value
             }
+            record.grantTypes = checked.compactMap(OAuthGrantType.init(rawValue:))
         }
         if let callbacks = input.callbacks {
             record.callbacks = try V.list(callbacks, "callbacks", V.callback)
@@ -159,10 +150,10 @@ extension ManagementService {
         if let firstParty = input.isFirstParty { record.isFirstParty = firstParty }
         if let method = input.tokenEndpointAuthMethod {
             record.tokenEndpointAuthMethod = try V.oneOf(
-                method, "token_endpoint_auth_method", Self.tokenEndpointAuthMethods)
+                method, "token_endpoint_auth_method", as: TokenEndpointAuthMethod.self)
         }
         if let algorithm = input.jwtAlgorithm {
-            record.jwtAlgorithm = try V.oneOf(algorithm, "jwt_configuration.alg", Self.jwtAlgorithms)
+            record.jwtAlgorithm = try V.oneOf(algorithm, "jwt_configuration.alg", as: JWTAlgorithm.self)
         }
         switch input.ios {
         case .keep: break
@@ -195,12 +186,12 @@ extension ManagementService {
                 packageName: try V.packageName(package, "mobile.android.app_package_name"),
                 sha256CertFingerprints: fingerprints)
         }
-        if record.grantTypes.contains(GrantType.clientCredentials), record.tokenEndpointAuthMethod == "none" {
+        if record.grantTypes.contains(.clientCredentials), record.tokenEndpointAuthMethod == .none {
             throw .invalidRequest(
                 "grant_types includes client_credentials, which needs a confidential token_endpoint_auth_method")
         }
         var secret: String?
-        if record.tokenEndpointAuthMethod == "none" {
+        if record.tokenEndpointAuthMethod == .none {
             record.secretHash = nil
         } else if record.secretHash == nil {
             let fresh = try newSecret()

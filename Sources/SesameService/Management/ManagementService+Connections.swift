@@ -3,8 +3,6 @@ import SesameStore
 
 /// `/api/v2/connections`.
 extension ManagementService {
-    static let challengeUIs = ["both", "autofill", "button"]
-    static let userVerifications = ["required", "preferred", "discouraged"]
     static let signupStatuses = ["required", "optional", "inactive"]
     static let identifierNames = ["email", "phone_number", "username"]
     /// Auth0's password policy levels and the minimum length each implies here.
@@ -140,13 +138,13 @@ extension ManagementService {
         if let enabled = input.passwordEnabled { record.password.enabled = enabled }
         if let enabled = input.passkeyEnabled { record.passkey.enabled = enabled }
         if let value = input.challengeUI {
-            record.passkey.challengeUI = try V.oneOf(value, "options.passkey_options.challenge_ui", Self.challengeUIs)
+            record.passkey.challengeUI = try V.oneOf(value, "options.passkey_options.challenge_ui", as: ChallengeUI.self)
         }
         if let value = input.progressiveEnrollmentEnabled { record.passkey.progressiveEnrollmentEnabled = value }
         if let value = input.localEnrollmentEnabled { record.passkey.localEnrollmentEnabled = value }
         if let value = input.userVerification {
             record.passkey.userVerification = try V.oneOf(
-                value, "options.passkey_options.user_verification", Self.userVerifications)
+                value, "options.passkey_options.user_verification", as: UserVerificationPolicy.self)
         }
         if let level = input.passwordPolicy {
             guard let length = Self.passwordPolicies.first(where: { $0.0 == level })?.1 else {

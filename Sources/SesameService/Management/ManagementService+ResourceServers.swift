@@ -57,7 +57,7 @@ public struct ManagedResourceServer: Encodable, Sendable, Hashable {
         name = record.name
         identifier = record.identifier
         scopes = record.scopes.map { Scope(value: $0.value, description: $0.description) }
-        signingAlg = record.signingAlgorithm
+        signingAlg = record.signingAlgorithm.rawValue
         tokenLifetime = record.tokenLifetime
         allowOfflineAccess = record.allowOfflineAccess
         skipConsentForVerifiableFirstPartyClients = record.skipConsentForVerifiableFirstPartyClients
@@ -183,11 +183,7 @@ extension ManagementService {
         if let name = input.name { record.name = try ManagementValidation.text(name, "name", max: 200) }
         if let scopes = input.scopes { record.scopes = try resourceServerScopes(scopes) }
         if let algorithm = input.signingAlgorithm {
-            guard let parsed = JWTAlgorithm(rawValue: algorithm) else {
-                throw .invalidRequest(
-                    "signing_alg must be one of \(JWTAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            record.signingAlgorithm = parsed.rawValue
+            record.signingAlgorithm = try ManagementValidation.oneOf(algorithm, "signing_alg", as: JWTAlgorithm.self)
         }
         if let lifetime = input.tokenLifetime {
             record.tokenLifetime = try ManagementValidation.bounded(

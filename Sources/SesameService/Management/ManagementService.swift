@@ -35,7 +35,7 @@ public final class ManagementService: Sendable {
         }
         let granted = try access.read { transaction -> Set<String> in
             guard let client = try transaction.client(tenantID: tenant.id, id: clientID),
-                client.grantTypes.contains(GrantType.clientCredentials)
+                client.grantTypes.contains(.clientCredentials)
             else {
                 throw ServiceError.invalidToken("the token's client no longer exists or may no longer use the API")
             }

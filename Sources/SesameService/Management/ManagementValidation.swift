@@ -16,6 +16,22 @@ enum ManagementValidation {
         return value
     }
 
+    /// A case of a stored vocabulary, by its wire value; the error lists every case.
+    static func oneOf<Value: RawRepresentable & CaseIterable>(
+        _ value: String, _ field: String, as type: Value.Type
+    ) throws(ServiceError) -> Value where Value.RawValue == String {
+        guard let parsed = Value(rawValue: value) else {
+            throw .invalidRequest("\(field) must be one of \(names(Value.self))")
+        }
+        return parsed
+    }
+
+    /// The wire values of a vocabulary, comma-separated.
+    static func names<Value: RawRepresentable & CaseIterable>(_ type: Value.Type) -> String
+    where Value.RawValue == String {
+        Value.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
     /// A list of at most `max` items, each checked by `check` with its index in the field name.
     static func list(
         _ values: [String], _ field: String, max: Int = 100, _ check: (String, String) throws(ServiceError) -> String

@@ -1,14 +1,11 @@
 /// Scope strings (RFC 6749 §3.3): space-separated, no duplicates, printable ASCII without `"` or `\`.
 enum Scopes {
     /// Scopes a user login may ask for without an API audience.
-    static let openID: Set<String> = ["openid", "profile", "email", "phone", "offline_access"]
+    static let openID = Set(TokenService.openIDScopes)
     /// The default when a login asks for none.
     static let defaultLogin = "openid profile email"
     /// My Account API scopes (audience `<issuer>me/`).
-    static let myAccount: [String] = [
-        "read:me:authentication_methods", "create:me:authentication_methods",
-        "update:me:authentication_methods", "delete:me:authentication_methods",
-    ]
+    static let myAccount = MyAccountScope.allCases.map(\.rawValue)
 
     /// One scope-token: printable ASCII without space, `"` or `\`.
     static func isScopeToken(_ value: String) -> Bool {

@@ -33,6 +33,9 @@ public final class TokenService: Sendable {
 
     // MARK: Audiences
 
+    /// The OpenID Connect scopes a user login may ask for without an API (discovery lists them).
+    public static let openIDScopes = ["openid", "profile", "email", "phone", "offline_access"]
+
     /// The issuer (`iss`) of a tenant's tokens: its public URL with one trailing slash.
     public static func issuer(_ tenant: TenantRecord) -> String { Bootstrap.issuer(publicURL: tenant.publicURL) }
     /// The audience of access tokens asked for without one: valid at /userinfo only.
@@ -46,16 +49,15 @@ public final class TokenService: Sendable {
 
     /// `POST /oauth/token`.
     public func token(tenant: TenantRecord, request: TokenRequest) throws(ServiceError) -> TokenResponse {
-        let proof = try tokenEndpointProof(request.dpop, tenant: tenant)
-        switch request.grantType {
-        case GrantType.webAuthn: return try webAuthnGrant(tenant: tenant, request: request, proof: proof)
-        case GrantType.refreshToken: return try refreshGrant(tenant: tenant, request: request, proof: proof)
-        case GrantType.clientCredentials:
-            return try clientCredentialsGrant(tenant: tenant, request: request, proof: proof)
-        case "":
-            throw .invalidRequest("grant_type is required")
-        default:
+        guard !request.grantType.isEmpty else { throw .invalidRequest("grant_type is required") }
+        guard let grant = OAuthGrantType(rawValue: request.grantType) else {
             throw .unsupportedGrantType("grant_type \(request.grantType.prefix(100)) is not supported")
+        }
+        let proof = try tokenEndpointProof(request.dpop, tenant: tenant)
+        switch grant {
+        case .webAuthn: return try webAuthnGrant(tenant: tenant, request: request, proof: proof)
+        case .refreshToken: return try refreshGrant(tenant: tenant, request: request, proof: proof)
+        case .clientCredentials: return try clientCredentialsGrant(tenant: tenant, request: request, proof: proof)
         }
     }
 
@@ -94,7 +96,7 @@ public final class TokenService: Sendable {
     }
 
     private func authenticate(
-        _ credentials: ClientCredentials, tenant: TenantRecord, grant: String
+        _ credentials: ClientCredentials, tenant: TenantRecord, grant: OAuthGrantType
     ) throws(ServiceError) -> ClientRecord {
         try access.read { transaction in
             let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
@@ -106,7 +108,7 @@ public final class TokenService: Sendable {
     private func webAuthnGrant(
         tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
     ) throws(ServiceError) -> TokenResponse {
-        let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.webAuthn)
+        let client = try authenticate(request.credentials, tenant: tenant, grant: .webAuthn)
         guard let handle = request.authSession, !handle.isEmpty else {
             throw .invalidRequest("auth_session is required")
         }
@@ -141,14 +143,14 @@ public final class TokenService: Sendable {
     private func refreshGrant(
         tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
     ) throws(ServiceError) -> TokenResponse {
-        let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.refreshToken)
+        let client = try authenticate(request.credentials, tenant: tenant, grant: .refreshToken)
         guard let token = request.refreshToken, !token.isEmpty else {
             throw .invalidRequest("refresh_token is required")
         }
         let requested = try Scopes.parse(request.scope)
         let policy = RefreshTokenPolicy(tenant: tenant)
         let refused = { (outcome: RefreshTokenOutcome) -> ServiceError in
-            self.recordEvent(tenant, "refresh", method: "refresh_token", outcome: "invalid_grant", client: client.id)
+            self.recordEvent(tenant, .refresh, method: .refreshToken, outcome: .invalidGrant, client: client.id)
             return .invalidGrant(outcome.failureDescription ?? RefreshTokenOutcome.invalidDescription)
         }
         // 1. Validate, writing nothing.
@@ -202,7 +204,7 @@ public final class TokenService: Sendable {
         }
         guard case .rotated = outcome else { throw refused(outcome) }
         recordEvent(
-            tenant, "refresh", method: "refresh_token", outcome: "success", client: client.id, user: grant.user.id)
+            tenant, .refresh, method: .refreshToken, outcome: .success, client: client.id, user: grant.user.id)
         return response
     }
 
@@ -261,7 +263,7 @@ public final class TokenService: Sendable {
     private func clientCredentialsGrant(
         tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
     ) throws(ServiceError) -> TokenResponse {
-        let client = try authenticate(request.credentials, tenant: tenant, grant: GrantType.clientCredentials)
+        let client = try authenticate(request.credentials, tenant: tenant, grant: .clientCredentials)
         guard client.secretHash != nil else {
             throw .unauthorizedClient("client_credentials needs a confidential client")
         }
@@ -295,7 +297,7 @@ public final class TokenService: Sendable {
         ]
         claims["cnf"] = Self.confirmation(proof)
         let accessToken = try sign(claims, type: .accessToken, tenant: tenant, algorithm: algorithm)
-        recordEvent(tenant, "client_credentials", method: "client_secret", outcome: "success", client: client.id)
+        recordEvent(tenant, .clientCredentials, method: .clientSecret, outcome: .success, client: client.id)
         return TokenResponse(
             accessToken: accessToken, tokenType: proof == nil ? "Bearer" : "DPoP", expiresIn: lifetime,
             scope: scopes.joined(separator: " "))
@@ -367,7 +369,7 @@ public final class TokenService: Sendable {
         case .successor(let token):
             refreshToken = token
         case .newFamily(let passkeyID):
-            guard scopes.contains("offline_access"), client.grantTypes.contains(GrantType.refreshToken) else { break }
+            guard scopes.contains("offline_access"), client.grantTypes.contains(.refreshToken) else { break }
             do {
                 refreshToken =
                     try refreshTokens.issue(
@@ -410,14 +412,10 @@ public final class TokenService: Sendable {
         return claims
     }
 
-    /// Signs with the tenant's key for `algorithmName` (a stored `JWTAlgorithm` raw value; an
-    /// unknown one is corrupt configuration, refused rather than replaced by a default).
+    /// Signs with the tenant's current key for `algorithm`.
     private func sign(
-        _ claims: [String: JWTClaimValue], type: JWTType, tenant: TenantRecord, algorithm algorithmName: String
+        _ claims: [String: JWTClaimValue], type: JWTType, tenant: TenantRecord, algorithm: JWTAlgorithm
     ) throws(ServiceError) -> String {
-        guard let algorithm = JWTAlgorithm(rawValue: algorithmName) else {
-            throw .unavailable("the stored signing algorithm is not one Sesame knows")
-        }
         do {
             return try keyRing.signer(tenantID: tenant.id, algorithm: algorithm).sign(claims, type: type)
         } catch {
@@ -430,7 +428,8 @@ public final class TokenService: Sendable {
     }
 
     private func recordEvent(
-        _ tenant: TenantRecord, _ type: String, method: String, outcome: String, client: String?, user: String? = nil
+        _ tenant: TenantRecord, _ type: AuthEventKind, method: AuthEventMethod, outcome: AuthEventOutcome,
+        client: String?, user: String? = nil
     ) {
         events.record(
             tenantID: tenant.id, type: type, method: method, outcome: outcome, at: clock.now(), clientID: client,

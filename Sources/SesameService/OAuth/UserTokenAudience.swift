@@ -80,7 +80,7 @@ enum UserTokenAudience: Equatable, Sendable {
         return tenant.accessTokenLifetime
     }
 
-    func accessTokenAlgorithm(_ client: ClientRecord) -> String {
+    func accessTokenAlgorithm(_ client: ClientRecord) -> JWTAlgorithm {
         if case .api(let server) = self { return server.signingAlgorithm }
         return client.jwtAlgorithm
     }

@@ -78,10 +78,10 @@ extension PasskeyService {
             let credential = try RegistrationCredential(json: response)
             verified = try relyingParty.finishRegistration(credential, state: state, now: now)
         } catch {
-            record(tenant, "enroll", outcome: "invalid_grant", client: clientID, user: userID, platform: nil, now: now)
+            record(tenant, .enroll, outcome: .invalidGrant, client: clientID, user: userID, platform: nil, now: now)
             throw .invalidGrant("passkey registration failed: \(error.message)")
         }
-        let passkey = Self.passkeyRecord(
+        let passkey = try Self.passkeyRecord(
             verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
             now: now)
         try access.write(.durable) { transaction in
@@ -95,7 +95,7 @@ extension PasskeyService {
             try transaction.insertPasskey(passkey)
         }
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
-        record(tenant, "enroll", outcome: "success", client: clientID, user: user.id, platform: platform, now: now)
+        record(tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now)
         return (passkey, user)
     }
 

@@ -59,7 +59,7 @@ public final class PasskeyService: Sendable {
         let now = clock.now()
         let (client, connection, profile) = try access.read { transaction in
             let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
-            try ClientAuthentication.requireGrant(GrantType.webAuthn, client)
+            try ClientAuthentication.requireGrant(.webAuthn, client)
             let connection = try Self.connection(realm: realm, tenant: tenant, client: client, in: transaction)
             let profile = try ProfileValidation.validate(input, metadata: metadata, policy: connection.identifiers)
             // A tenant that hides taken identifiers answers a taken one like a free one here; the
@@ -101,7 +101,7 @@ public final class PasskeyService: Sendable {
         let now = clock.now()
         let (client, connection) = try access.read { transaction in
             let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
-            try ClientAuthentication.requireGrant(GrantType.webAuthn, client)
+            try ClientAuthentication.requireGrant(.webAuthn, client)
             let connection = try Self.connection(realm: realm, tenant: tenant, client: client, in: transaction)
             return (client, connection)
         }
@@ -182,7 +182,7 @@ public final class PasskeyService: Sendable {
             let credential = try RegistrationCredential(json: response)
             verified = try relyingParty.finishRegistration(credential, state: state, now: now)
         } catch {
-            record(tenant, "signup", outcome: "invalid_grant", client: client.id, user: nil, platform: nil, now: now)
+            record(tenant, .signup, outcome: .invalidGrant, client: client.id, user: nil, platform: nil, now: now)
             throw .invalidGrant("passkey registration failed: \(error.message)")
         }
         let userID = "sesame|" + Identifiers.hex(try random.serviceBytes(12))
@@ -190,7 +190,7 @@ public final class PasskeyService: Sendable {
         let user = UserRecord(
             tenantID: tenant.id, id: userID, connectionID: connection.id, userHandle: state.userHandle,
             profile: profile, userMetadata: metadata, createdAt: now, updatedAt: now, lastLoginAt: now)
-        let passkey = Self.passkeyRecord(verified, id: passkeyID, tenant: tenant, userID: userID, now: now)
+        let passkey = try Self.passkeyRecord(verified, id: passkeyID, tenant: tenant, userID: userID, now: now)
         // One durable transaction: the user and their first passkey exist together or not at all.
         do {
             try access.write(.durable) { transaction in
@@ -203,11 +203,11 @@ public final class PasskeyService: Sendable {
             }
         } catch .invalidRequest(_) where !tenant.revealsTakenIdentifiers {
             // A taken identifier (or a uniqueness conflict): the tenant does not say which.
-            record(tenant, "signup", outcome: "invalid_signup", client: client.id, user: nil, platform: nil, now: now)
+            record(tenant, .signup, outcome: .invalidSignup, client: client.id, user: nil, platform: nil, now: now)
             throw .invalidSignup("Invalid sign up")
         }
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
-        record(tenant, "signup", outcome: "success", client: client.id, user: userID, platform: platform, now: now)
+        record(tenant, .signup, outcome: .success, client: client.id, user: userID, platform: platform, now: now)
         return AuthenticatedUser(
             user: user, client: client, connection: connection,
             amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
@@ -241,12 +241,12 @@ public final class PasskeyService: Sendable {
                 backupEligible: passkey.backupEligible, userHandle: user.userHandle)
             verified = try relyingParty.finishAuthentication(credential, state: state, stored: stored)
         } catch {
-            record(tenant, "login", outcome: "invalid_grant", client: client.id, user: user.id, platform: nil, now: now)
+            record(tenant, .login, outcome: .invalidGrant, client: client.id, user: user.id, platform: nil, now: now)
             throw .invalidGrant("passkey verification failed: \(error.message)")
         }
         // Only a caller who proved possession of the passkey learns that its user is blocked.
         guard !user.blocked else {
-            record(tenant, "login", outcome: "blocked", client: client.id, user: user.id, platform: nil, now: now)
+            record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, platform: nil, now: now)
             throw .invalidGrant("the user is blocked")
         }
         // Write synchronously only what clone detection needs: a counter or backup state that
@@ -273,7 +273,7 @@ public final class PasskeyService: Sendable {
         var updatedUser = user
         updatedUser.lastLoginAt = now
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
-        record(tenant, "login", outcome: "success", client: client.id, user: user.id, platform: platform, now: now)
+        record(tenant, .login, outcome: .success, client: client.id, user: user.id, platform: platform, now: now)
         return AuthenticatedUser(
             user: updatedUser, client: client, connection: connection,
             amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
@@ -294,7 +294,11 @@ public final class PasskeyService: Sendable {
     }
 
     static func userVerification(_ connection: ConnectionRecord) -> UserVerificationRequirement {
-        UserVerificationRequirement(rawValue: connection.passkey.userVerification) ?? .preferred
+        switch connection.passkey.userVerification {
+        case .required: return .required
+        case .preferred: return .preferred
+        case .discouraged: return .discouraged
+        }
     }
 
     static func amr(backupEligible: Bool, userVerified: Bool) -> [String] {
@@ -340,21 +344,25 @@ public final class PasskeyService: Sendable {
 
     static func passkeyRecord(
         _ verified: VerifiedRegistration, id: String, tenant: TenantRecord, userID: String, now: Date
-    ) -> PasskeyRecord {
-        PasskeyRecord(
+    ) throws(ServiceError) -> PasskeyRecord {
+        // Every format the core verifies is a case; one that is not would be stored as a lie.
+        guard let format = AttestationFormat(rawValue: verified.attestation.format) else {
+            throw .invalidGrant("the attestation format \(verified.attestation.format.prefix(32)) is not recorded")
+        }
+        return PasskeyRecord(
             tenantID: tenant.id, id: id, userID: userID, credentialID: verified.credentialID,
             publicKey: verified.publicKey.encoded, signCount: verified.signCount, aaguid: verified.aaguid,
             backupEligible: verified.backupEligible, backupState: verified.backupState,
             transports: verified.transports, name: AAGUIDRegistry.name(for: verified.aaguid) ?? "Passkey",
-            attestationFormat: verified.attestation.format, createdAt: now, lastUsedAt: now)
+            attestationFormat: format, createdAt: now, lastUsedAt: now)
     }
 
     func record(
-        _ tenant: TenantRecord, _ type: String, outcome: String, client: String?, user: String?, platform: String?,
-        now: Date
+        _ tenant: TenantRecord, _ type: AuthEventKind, outcome: AuthEventOutcome, client: String?, user: String?,
+        platform: AuthPlatform?, now: Date
     ) {
         events.record(
-            tenantID: tenant.id, type: type, method: "passkey", outcome: outcome, at: now, clientID: client,
+            tenantID: tenant.id, type: type, method: .passkey, outcome: outcome, at: now, clientID: client,
             userID: user, platform: platform)
     }
 }

@@ -68,12 +68,12 @@ public enum Bootstrap {
             let connection = ConnectionRecord(
                 tenantID: tenantID, id: connectionID, name: defaultConnectionName, createdAt: now, updatedAt: now)
             let native = ClientRecord(
-                tenantID: tenantID, id: clientID, name: "Default Native App", appType: "native",
-                grantTypes: [GrantType.webAuthn, GrantType.refreshToken, GrantType.authorizationCode],
-                tokenEndpointAuthMethod: "none", createdAt: now, updatedAt: now)
+                tenantID: tenantID, id: clientID, name: "Default Native App", appType: .native,
+                grantTypes: [.webAuthn, .refreshToken], tokenEndpointAuthMethod: .none, createdAt: now,
+                updatedAt: now)
             let management = ClientRecord(
-                tenantID: tenantID, id: managementID, name: "Sesame Management (m2m)", appType: "non_interactive",
-                grantTypes: [GrantType.clientCredentials], tokenEndpointAuthMethod: "client_secret_post",
+                tenantID: tenantID, id: managementID, name: "Sesame Management (m2m)", appType: .nonInteractive,
+                grantTypes: [.clientCredentials], tokenEndpointAuthMethod: .clientSecretPost,
                 secretHash: Digest.sha256(Array(secret.utf8)),
                 grants: [
                     ClientGrantSettings(audience: issuer(publicURL: origin) + "api/v2/", scopes: managementScopes)

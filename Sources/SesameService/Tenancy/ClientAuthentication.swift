@@ -22,7 +22,7 @@ enum ClientAuthentication {
         guard clientID.utf8.count <= 128, let client = try transaction.client(tenantID: tenant.id, id: clientID) else {
             throw ServiceError.invalidClient("unknown client")
         }
-        if let secretHash = client.secretHash, client.tokenEndpointAuthMethod != "none" {
+        if let secretHash = client.secretHash, client.tokenEndpointAuthMethod != .none {
             guard let secret = credentials.clientSecret, !secret.isEmpty else {
                 throw ServiceError.invalidClient("client authentication is required for this client")
             }
@@ -36,9 +36,9 @@ enum ClientAuthentication {
     }
 
     /// 403 unless the client has `grantType` enabled.
-    static func requireGrant(_ grantType: String, _ client: ClientRecord) throws {
+    static func requireGrant(_ grantType: OAuthGrantType, _ client: ClientRecord) throws {
         guard client.grantTypes.contains(grantType) else {
-            throw ServiceError.unauthorizedClient("the grant type \(grantType) is not enabled for this client")
+            throw ServiceError.unauthorizedClient("the grant type \(grantType.rawValue) is not enabled for this client")
         }
     }
 }

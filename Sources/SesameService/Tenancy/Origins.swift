@@ -65,9 +65,9 @@ public enum Origins {
     }
 
     /// Where a ceremony came from, for auth events.
-    static func platform(of origin: String, rpID: String) -> String {
-        if origin.hasPrefix("android:apk-key-hash:") { return "android" }
-        if origin == "https://\(rpID)" { return "ios_or_web" }
-        return "web"
+    static func platform(of origin: String, rpID: String) -> AuthPlatform {
+        if origin.hasPrefix("android:apk-key-hash:") { return .android }
+        if origin == "https://\(rpID)" { return .iosOrWeb }
+        return .web
     }
 }

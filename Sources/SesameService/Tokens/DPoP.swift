@@ -1,5 +1,6 @@
 import Foundation
 import SesameCrypto
+import SesameStore
 import WebAuthn
 
 /// What the HTTP layer tells the services about a request for DPoP (RFC 9449): the `DPoP` header

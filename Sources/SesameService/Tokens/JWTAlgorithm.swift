@@ -1,15 +1,9 @@
 import SesameCrypto
+import SesameStore
 
-/// A JWS signing algorithm Sesame signs tokens with (RFC 7518 §3, RFC 8037). `none` and the HMAC
-/// algorithms are deliberately absent: a header naming them never parses into this type.
-public enum JWTAlgorithm: String, Sendable, Hashable, CaseIterable, Codable {
-    /// RSASSA-PKCS1-v1_5 with SHA-256 over an RSA key (2048 bits when Sesame creates it). OIDC's default.
-    case rs256 = "RS256"
-    /// ECDSA P-256 with SHA-256; the signature is raw r ‖ s (64 bytes).
-    case es256 = "ES256"
-    /// Ed25519 (RFC 8037).
-    case edDSA = "EdDSA"
-
+/// What the signer and verifier need of each algorithm (the enum itself is the stored vocabulary,
+/// in SesameStore).
+extension JWTAlgorithm {
     /// The key type Sesame generates for this algorithm.
     public var generatedKeyType: KeyType {
         switch self {

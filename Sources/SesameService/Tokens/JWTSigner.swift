@@ -1,5 +1,6 @@
 import Foundation
 import SesameCrypto
+import SesameStore
 import WebAuthn
 
 /// Signs compact JWS tokens (RFC 7515) with one private key: RS256, ES256 (raw r ‖ s) or EdDSA.

@@ -1,4 +1,5 @@
 import SesameCrypto
+import SesameStore
 
 /// A published public key a `JWTVerifier` may check signatures with, bound to one algorithm.
 public struct JWTVerificationKey: Sendable {

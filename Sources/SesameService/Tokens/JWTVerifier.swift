@@ -1,5 +1,6 @@
 import Foundation
 import SesameCrypto
+import SesameStore
 import WebAuthn
 
 /// Verifies compact JWS tokens Sesame signed: strict parsing, an algorithm allow-list bound to

@@ -79,11 +79,11 @@ public final class SigningKeyRing: Sendable {
         let now = clock.now()
         try store.write(.durable) { transaction in
             let records = try transaction.signingKeys(tenantID: tenantID)
-            for var record in records where record.algorithm == algorithm.rawValue && record.state == .previous {
+            for var record in records where record.algorithm == algorithm && record.state == .previous {
                 record.state = .revoked
                 try transaction.updateSigningKey(record)
             }
-            for var record in records where record.algorithm == algorithm.rawValue && record.state == .current {
+            for var record in records where record.algorithm == algorithm && record.state == .current {
                 record.state = .previous
                 record.rotatedAt = now
                 try transaction.updateSigningKey(record)
@@ -163,10 +163,6 @@ public final class SigningKeyRing: Sendable {
     }
 
     private static func isCurrent(_ record: SigningKeyRecord, _ algorithm: JWTAlgorithm) -> Bool {
-        isCurrent(record, algorithm.rawValue)
-    }
-
-    private static func isCurrent(_ record: SigningKeyRecord, _ algorithm: String) -> Bool {
         record.state == .current && record.algorithm == algorithm
     }
 
@@ -184,7 +180,7 @@ public final class SigningKeyRing: Sendable {
         let sealed = try masterKey.seal(
             pkcs8, associatedData: Self.associatedData(tenantID: tenantID, keyID: kid), random: random)
         let record = SigningKeyRecord(
-            tenantID: tenantID, id: kid, algorithm: algorithm.rawValue, sealedPrivateKey: sealed, publicKeySPKI: spki,
+            tenantID: tenantID, id: kid, algorithm: algorithm, sealedPrivateKey: sealed, publicKeySPKI: spki,
             state: .current, createdAt: clock.now())
         // The new key is already in memory: keep it so the first token does not pay for unsealing.
         let signer = try JWTSigner(privateKey: key, algorithm: algorithm, keyID: kid)
@@ -242,7 +238,7 @@ public final class SigningKeyRing: Sendable {
         var byID: [String: SigningKeyRecord] = [:]
         // Keys of an algorithm this version does not know are skipped, not fatal.
         for record in records {
-            guard let algorithm = JWTAlgorithm(rawValue: record.algorithm) else { continue }
+            let algorithm = record.algorithm
             switch record.state {
             case .current:
                 // Two current keys (two processes created one at once): the newest wins, kid breaks ties.
@@ -268,7 +264,7 @@ public final class SigningKeyRing: Sendable {
         var published: [JWTVerificationKey] = []
         var jwks: [JWK] = []
         for record in ordered {
-            guard let algorithm = JWTAlgorithm(rawValue: record.algorithm) else { continue }
+            let algorithm = record.algorithm
             let key = try verificationKey(record, algorithm: algorithm)
             published.append(key)
             var jwk = key.publicKey.jwk

@@ -1,3 +1,4 @@
+import SesameStore
 import Foundation
 
 /// A token whose signature and registered claims checked out.

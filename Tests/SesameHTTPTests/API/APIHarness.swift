@@ -288,8 +288,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         let secret = "other-management-secret"
         let audience = TokenService.managementAudience(other)
         let management = ClientRecord(
-            tenantID: other.id, id: "other-m2m", name: "Other m2m", appType: "non_interactive",
-            grantTypes: ["client_credentials"], tokenEndpointAuthMethod: "client_secret_post",
+            tenantID: other.id, id: "other-m2m", name: "Other m2m", appType: .nonInteractive,
+            grantTypes: [.clientCredentials], tokenEndpointAuthMethod: .clientSecretPost,
             secretHash: Digest.sha256(Array(secret.utf8)),
             grants: [ClientGrantSettings(audience: audience, scopes: Bootstrap.managementScopes)], createdAt: now,
             updatedAt: now)

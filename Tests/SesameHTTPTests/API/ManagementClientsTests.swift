@@ -29,9 +29,7 @@ struct ManagementClientsTests {
         #expect(created.json["client_secret"] == nil)
         #expect(created.json["token_endpoint_auth_method"] as? String == "none")
         #expect(
-            created.json["grant_types"] as? [String] == [
-                "urn:okta:params:oauth:grant-type:webauthn", "authorization_code", "refresh_token",
-            ])
+            created.json["grant_types"] as? [String] == ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"])
         #expect(created.json["allowed_origins"] as? [String] == ["https://notes.example.com"])
         #expect((created.json["jwt_configuration"] as? [String: Any])?["alg"] as? String == "RS256")
         #expect(created.json["created_at"] as? String == "2027-01-15T08:00:00.000Z")
@@ -143,9 +141,14 @@ struct ManagementClientsTests {
             (
                 #"{"grant_types":["refresh_token","implicit"]}"#,
                 "grant_types[1] is not a grant type Sesame supports (urn:okta:params:oauth:grant-type:webauthn, "
-                    + "refresh_token, authorization_code, client_credentials)"
+                    + "refresh_token, client_credentials)"
             ),
             (#"{"grant_types":"refresh_token"}"#, "grant_types must be an array of strings"),
+            (
+                #"{"grant_types":["authorization_code"]}"#,
+                "grant_types[0] is not a grant type Sesame supports (urn:okta:params:oauth:grant-type:webauthn, "
+                    + "refresh_token, client_credentials)"
+            ),
             (#"{"callbacks":["not a url"]}"#, "callbacks[0] is not an absolute URL without a fragment"),
             (
                 #"{"allowed_origins":["https://ok.test","https://a.test/path"]}"#,

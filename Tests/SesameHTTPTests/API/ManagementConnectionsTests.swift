@@ -44,7 +44,7 @@ struct ManagementConnectionsTests {
 
         let record = try #require(try api.store.read { try $0.connection(tenantID: api.tenant.id, id: id) })
         #expect(record.identifiers == IdentifierPolicy(email: .disabled, phoneNumber: .disabled, username: .required))
-        #expect(record.passkey.challengeUI == "button")
+        #expect(record.passkey.challengeUI == .button)
         #expect(record.password == PasswordPolicy(enabled: false, minLength: 14))
 
         #expect(api.send(.get, "/api/v2/connections/\(id)", token: token).json["name"] as? String == "Members")
@@ -59,7 +59,7 @@ struct ManagementConnectionsTests {
         #expect(patched.status == 200)
         #expect(patched.json["enabled_clients"] as? [String] == [api.bootstrap.clientID])
         let after = try #require(try api.store.read { try $0.connection(tenantID: api.tenant.id, id: id) })
-        #expect(after.passkey.challengeUI == "autofill")
+        #expect(after.passkey.challengeUI == .autofill)
         #expect(after.passkey.progressiveEnrollmentEnabled == false)  // untouched
         #expect(after.identifiers.email == .optional)
         #expect(after.password.minLength == 10)

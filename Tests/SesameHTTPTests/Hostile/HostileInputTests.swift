@@ -163,7 +163,7 @@ struct HostileInputTests {
 
     @Test func clientWithoutTheGrantIs403() throws {
         let sesame = try InProcessSesame()
-        try sesame.addClient(id: "no-passkeys", grants: ["refresh_token"])
+        try sesame.addClient(id: "no-passkeys", grants: [.refreshToken])
         expectError(
             sesame.send(.post, "/passkey/challenge", body: #"{"client_id":"no-passkeys"}"#), 403, "unauthorized_client")
         expectError(
@@ -189,7 +189,7 @@ struct HostileInputTests {
 
     @Test func reusedForeignAndUnknownSessionsAreInvalidGrant() throws {
         let sesame = try InProcessSesame()
-        try sesame.addClient(id: "other-app", grants: ["urn:okta:params:oauth:grant-type:webauthn"])
+        try sesame.addClient(id: "other-app", grants: [.webAuthn])
         let authenticator = sesame.authenticator()
         let (session, options) = sesame.signupChallenge(email: "ada@example.com")
         let registration = try authenticator.makeCredential(optionsJSON: options)

@@ -77,11 +77,11 @@ final class InProcessSesame: @unchecked Sendable {  // immutable after init
     }
 
     /// Adds a client without the webauthn grant, and a second public native client.
-    func addClient(id: String, grants: [String]) throws {
+    func addClient(id: String, grants: [OAuthGrantType]) throws {
         try store.write(.durable) { transaction in
             try transaction.insertClient(
                 ClientRecord(
-                    tenantID: tenant.id, id: id, name: id, appType: "native", grantTypes: grants,
+                    tenantID: tenant.id, id: id, name: id, appType: .native, grantTypes: grants,
                     createdAt: clock.now(), updatedAt: clock.now()))
         }
     }

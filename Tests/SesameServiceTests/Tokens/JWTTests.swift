@@ -1,3 +1,4 @@
+import SesameStore
 import Foundation
 import SesameCrypto
 import SesameService

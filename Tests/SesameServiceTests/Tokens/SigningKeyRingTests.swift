@@ -32,7 +32,7 @@ struct SigningKeyRingTests {
         try ring.ensureKeys(tenantID: Self.tenant)
         try ring.ensureKeys(tenantID: Self.tenant)  // idempotent
         let keys = try records()
-        #expect(Set(keys.map(\.algorithm)) == ["RS256", "ES256", "EdDSA"])
+        #expect(Set(keys.map(\.algorithm)) == [.rs256, .es256, .edDSA])
         #expect(keys.count == 3)
         for record in keys {
             #expect(record.state == .current)
@@ -60,7 +60,7 @@ struct SigningKeyRingTests {
         let otherMaster = try MasterKey(bytes: [UInt8](repeating: 7, count: 32))
         #expect(
             throws: SigningKeyError.cannotUnseal(
-                keyID: try #require(try records().first { $0.algorithm == "ES256" }).id)
+                keyID: try #require(try records().first { $0.algorithm == .es256 }).id)
         ) {
             try ring(masterKey: otherMaster).signer(tenantID: Self.tenant, algorithm: .es256)
         }
@@ -138,7 +138,7 @@ struct SigningKeyRingTests {
             try ring.verify(oldToken, tenantID: Self.tenant, expecting: F.expectations())
         }
         // Other algorithms were not touched.
-        #expect(try records().filter { $0.algorithm == "RS256" }.map(\.state) == [.current])
+        #expect(try records().filter { $0.algorithm == .rs256 }.map(\.state) == [.current])
     }
 
     @Test("another process's rotation is seen after the refresh interval, or at once for an unknown kid")

@@ -1,0 +1,136 @@
+// The closed vocabularies of stored records. Each is an enum with the wire value as its raw value:
+// a stored value that is not a case fails to decode (`StoreError.corrupt` naming the record and the
+// field), never falls back to a default. The Management API's validation, the discovery document
+// and the metric labels are derived from these `allCases`.
+
+/// Auth0's `app_type`.
+public enum ClientAppType: String, Sendable, Hashable, Codable, CaseIterable {
+    case native
+    case spa
+    case regularWeb = "regular_web"
+    case nonInteractive = "non_interactive"
+
+    /// Whether a person signs in through it (everything but machine-to-machine).
+    public var isInteractive: Bool { self != .nonInteractive }
+}
+
+/// The OAuth grants Sesame implements, by their `grant_type` value. (`authorization_code` arrives
+/// with `/authorize`; a client stored before this enum had it, unused, and loses it on upgrade.)
+public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
+    case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
+    case refreshToken = "refresh_token"
+    case clientCredentials = "client_credentials"
+
+    /// The `method` label of the login metric.
+    public var metricLabel: String {
+        switch self {
+        case .webAuthn: return "passkey"
+        case .refreshToken: return "refresh_token"
+        case .clientCredentials: return "client_credentials"
+        }
+    }
+}
+
+/// How a client authenticates at the token endpoint (RFC 7591 §2).
+public enum TokenEndpointAuthMethod: String, Sendable, Hashable, Codable, CaseIterable {
+    case none
+    case clientSecretPost = "client_secret_post"
+    case clientSecretBasic = "client_secret_basic"
+}
+
+/// A JWS signing algorithm Sesame signs tokens with (RFC 7518 §3, RFC 8037). `none` and the HMAC
+/// algorithms are deliberately absent: a header naming them never parses into this type.
+public enum JWTAlgorithm: String, Sendable, Hashable, CaseIterable, Codable {
+    /// RSASSA-PKCS1-v1_5 with SHA-256 over an RSA key (2048 bits when Sesame creates it). OIDC's default.
+    case rs256 = "RS256"
+    /// ECDSA P-256 with SHA-256; the signature is raw r ‖ s (64 bytes).
+    case es256 = "ES256"
+    /// Ed25519 (RFC 8037).
+    case edDSA = "EdDSA"
+}
+
+/// A connection's user-verification requirement for passkey ceremonies (WebAuthn §5.8.6).
+public enum UserVerificationPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+    case required
+    case preferred
+    case discouraged
+}
+
+/// Auth0's `passkey_options.challenge_ui`: how the login page offers passkeys.
+public enum ChallengeUI: String, Sendable, Hashable, Codable, CaseIterable {
+    case both
+    case autofill
+    case button
+}
+
+/// A registration's attestation statement format (`fmt`, WebAuthn §8).
+public enum AttestationFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    case none
+    case packed
+    case tpm
+    case androidKey = "android-key"
+    case androidSafetyNet = "android-safetynet"
+    case fidoU2F = "fido-u2f"
+    case apple
+}
+
+/// What an auth event records.
+public enum AuthEventKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case signup
+    case login
+    case refresh
+    case clientCredentials = "client_credentials"
+    case enroll
+}
+
+/// How the event's user or client authenticated.
+public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
+    case passkey
+    case refreshToken = "refresh_token"
+    case clientSecret = "client_secret"
+}
+
+/// How an auth event ended.
+public enum AuthEventOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    case success
+    case invalidGrant = "invalid_grant"
+    case invalidSignup = "invalid_signup"
+    case blocked
+}
+
+/// Where a ceremony ran, from its origin: an Android app (`android:apk-key-hash:`), the site's own
+/// origin `https://<rpId>` (an iOS app and the site share it), or another web origin.
+public enum AuthPlatform: String, Sendable, Hashable, Codable, CaseIterable {
+    case android
+    case iosOrWeb = "ios_or_web"
+    case web
+}
+
+/// Says which field of a stored record failed to decode, for `StoreError.corrupt`.
+public enum RecordDecodingFailure {
+    /// "field grantTypes[1]: <why>" for a `DecodingError`; the error's text otherwise.
+    public static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        let context: DecodingError.Context
+        switch decoding {
+        case .dataCorrupted(let found), .keyNotFound(_, let found), .typeMismatch(_, let found),
+            .valueNotFound(_, let found):
+            context = found
+        @unknown default:
+            return "\(error)"
+        }
+        var field = ""
+        for key in context.codingPath {
+            if let index = key.intValue {
+                field += "[\(index)]"
+            } else {
+                field += field.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        if case .keyNotFound(let key, _) = decoding {
+            field += field.isEmpty ? key.stringValue : "." + key.stringValue
+            return "field \(field) is missing"
+        }
+        return field.isEmpty ? context.debugDescription : "field \(field): \(context.debugDescription)"
+    }
+}
