@@ -225,7 +225,8 @@ public enum ClientRecordUpgrade {
         func parse<T: RawRepresentable>(_ value: String, _ field: String) throws -> T where T.RawValue == String {
             guard let parsed = T(rawValue: value) else {
                 throw DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: [], debugDescription: "\(field) has the unknown value \"\(value.prefix(64))\""))
+                    DecodingError.Context(
+                        codingPath: [], debugDescription: "\(field) has the unknown value \"\(value.prefix(64))\""))
             }
             return parsed
         }

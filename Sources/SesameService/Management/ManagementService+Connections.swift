@@ -138,7 +138,8 @@ extension ManagementService {
         if let enabled = input.passwordEnabled { record.password.enabled = enabled }
         if let enabled = input.passkeyEnabled { record.passkey.enabled = enabled }
         if let value = input.challengeUI {
-            record.passkey.challengeUI = try V.oneOf(value, "options.passkey_options.challenge_ui", as: ChallengeUI.self)
+            record.passkey.challengeUI = try V.oneOf(
+                value, "options.passkey_options.challenge_ui", as: ChallengeUI.self)
         }
         if let value = input.progressiveEnrollmentEnabled { record.passkey.progressiveEnrollmentEnabled = value }
         if let value = input.localEnrollmentEnabled { record.passkey.localEnrollmentEnabled = value }

@@ -1,5 +1,5 @@
-import SesameStore
 import Foundation
+import SesameStore
 
 /// A token whose signature and registered claims checked out.
 public struct VerifiedJWT: Sendable {

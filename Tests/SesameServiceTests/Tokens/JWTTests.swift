@@ -1,7 +1,7 @@
-import SesameStore
 import Foundation
 import SesameCrypto
 import SesameService
+import SesameStore
 import Testing
 import WebAuthn
 
