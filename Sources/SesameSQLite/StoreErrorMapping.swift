@@ -9,25 +9,25 @@ enum StoreErrorMapping {
     static let constraintUnique: Int32 = 19 | (8 << 8)
 
     /// The column lists SQLite names in "UNIQUE constraint failed: …", and the rule each stands for.
-    static let conflictNames: [String: String] = [
-        "tenants.id": "tenant id",
-        "tenant_hosts.host": "tenant host",
-        "clients.tenant_id, clients.id": "client id",
-        "connections.tenant_id, connections.id": "connection id",
-        "connections.tenant_id, connections.name": "connection name",
-        "resource_servers.tenant_id, resource_servers.id": "resource server id",
-        "resource_servers.tenant_id, resource_servers.identifier": "resource server identifier",
-        "users.tenant_id, users.id": "user id",
-        "users.tenant_id, users.user_handle": "user user_handle",
-        "users.tenant_id, users.connection_id, users.email_lower": "user email",
-        "users.tenant_id, users.connection_id, users.phone_number": "user phone_number",
-        "users.tenant_id, users.connection_id, users.username_lower": "user username",
-        "passkeys.tenant_id, passkeys.id": "passkey id",
-        "passkeys.tenant_id, passkeys.credential_id": "passkey credential_id",
-        "signing_keys.tenant_id, signing_keys.id": "signing key id",
-        "refresh_tokens.tenant_id, refresh_tokens.id": "refresh token id",
-        "refresh_tokens.token_hash": "refresh token token_hash",
-        "auth_events.tenant_id, auth_events.id": "auth event id",
+    static let conflictNames: [String: UniqueRule] = [
+        "tenants.id": .tenantID,
+        "tenant_hosts.host": .tenantHost,
+        "clients.tenant_id, clients.id": .clientID,
+        "connections.tenant_id, connections.id": .connectionID,
+        "connections.tenant_id, connections.name": .connectionName,
+        "resource_servers.tenant_id, resource_servers.id": .resourceServerID,
+        "resource_servers.tenant_id, resource_servers.identifier": .resourceServerIdentifier,
+        "users.tenant_id, users.id": .userID,
+        "users.tenant_id, users.user_handle": .userHandle,
+        "users.tenant_id, users.connection_id, users.email_lower": .userEmail,
+        "users.tenant_id, users.connection_id, users.phone_number": .userPhoneNumber,
+        "users.tenant_id, users.connection_id, users.username_lower": .userUsername,
+        "passkeys.tenant_id, passkeys.id": .passkeyID,
+        "passkeys.tenant_id, passkeys.credential_id": .passkeyCredentialID,
+        "signing_keys.tenant_id, signing_keys.id": .signingKeyID,
+        "refresh_tokens.tenant_id, refresh_tokens.id": .refreshTokenID,
+        "refresh_tokens.token_hash": .refreshTokenHash,
+        "auth_events.tenant_id, auth_events.id": .authEventID,
     ]
 
     /// The error for result code `code` on connection `db`.
@@ -37,10 +37,11 @@ enum StoreErrorMapping {
             db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         if extended == constraintUnique || extended == constraintPrimaryKey {
             let prefix = "UNIQUE constraint failed: "
-            if message.hasPrefix(prefix), let name = conflictNames[String(message.dropFirst(prefix.count))] {
-                return .conflict(name)
+            if message.hasPrefix(prefix), let rule = conflictNames[String(message.dropFirst(prefix.count))] {
+                return .conflict(rule)
             }
-            return .conflict(message)
+            // A unique index the contract does not know: a schema bug, never the caller's conflict.
+            return .unavailable("unexpected constraint violation: \(message)")
         }
         return .unavailable("\(message) (SQLite \(extended))")
     }

@@ -44,7 +44,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func insertTenant(_ tenant: TenantRecord) throws {
         try checkWritable()
-        guard state.tenants[tenant.id] == nil else { throw StoreError.conflict("tenant id") }
+        guard state.tenants[tenant.id] == nil else { throw StoreError.conflict(.tenantID) }
         try checkHosts(of: tenant)
         state.tenants[tenant.id] = tenant
     }
@@ -64,7 +64,7 @@ final class MemoryTransaction: StoreTransaction {
     private func checkHosts(of tenant: TenantRecord) throws {
         let mine = Self.hosts(of: tenant)
         for other in state.tenants.values where other.id != tenant.id {
-            if !mine.isDisjoint(with: Self.hosts(of: other)) { throw StoreError.conflict("tenant host") }
+            if !mine.isDisjoint(with: Self.hosts(of: other)) { throw StoreError.conflict(.tenantHost) }
         }
     }
 
@@ -84,7 +84,7 @@ final class MemoryTransaction: StoreTransaction {
     func insertClient(_ client: ClientRecord) throws {
         try checkWritable()
         let key = MemoryKey(tenantID: client.tenantID, id: client.id)
-        guard state.clients[key] == nil else { throw StoreError.conflict("client id") }
+        guard state.clients[key] == nil else { throw StoreError.conflict(.clientID) }
         state.clients[key] = client
     }
 
@@ -123,7 +123,7 @@ final class MemoryTransaction: StoreTransaction {
     func insertConnection(_ connection: ConnectionRecord) throws {
         try checkWritable()
         let key = MemoryKey(tenantID: connection.tenantID, id: connection.id)
-        guard state.connections[key] == nil else { throw StoreError.conflict("connection id") }
+        guard state.connections[key] == nil else { throw StoreError.conflict(.connectionID) }
         try checkName(of: connection)
         state.connections[key] = connection
     }
@@ -147,7 +147,7 @@ final class MemoryTransaction: StoreTransaction {
         let taken = state.connections.values.contains {
             $0.tenantID == connection.tenantID && $0.id != connection.id && $0.name == connection.name
         }
-        if taken { throw StoreError.conflict("connection name") }
+        if taken { throw StoreError.conflict(.connectionName) }
     }
 
     // MARK: Resource servers
@@ -171,7 +171,7 @@ final class MemoryTransaction: StoreTransaction {
     func insertResourceServer(_ server: ResourceServerRecord) throws {
         try checkWritable()
         let key = MemoryKey(tenantID: server.tenantID, id: server.id)
-        guard state.resourceServers[key] == nil else { throw StoreError.conflict("resource server id") }
+        guard state.resourceServers[key] == nil else { throw StoreError.conflict(.resourceServerID) }
         try checkIdentifier(of: server)
         state.resourceServers[key] = server
     }
@@ -195,7 +195,7 @@ final class MemoryTransaction: StoreTransaction {
         let taken = state.resourceServers.values.contains {
             $0.tenantID == server.tenantID && $0.id != server.id && $0.identifier == server.identifier
         }
-        if taken { throw StoreError.conflict("resource server identifier") }
+        if taken { throw StoreError.conflict(.resourceServerIdentifier) }
     }
 
     // MARK: Users
@@ -248,7 +248,7 @@ final class MemoryTransaction: StoreTransaction {
     func insertUser(_ user: UserRecord) throws {
         try checkWritable()
         let key = MemoryKey(tenantID: user.tenantID, id: user.id)
-        guard state.users[key] == nil else { throw StoreError.conflict("user id") }
+        guard state.users[key] == nil else { throw StoreError.conflict(.userID) }
         try checkIdentifiers(of: user)
         state.users[key] = user
     }
@@ -272,21 +272,21 @@ final class MemoryTransaction: StoreTransaction {
     private func checkIdentifiers(of user: UserRecord) throws {
         let others = state.users.values.filter { $0.tenantID == user.tenantID && $0.id != user.id }
         if others.contains(where: { $0.userHandle == user.userHandle }) {
-            throw StoreError.conflict("user user_handle")
+            throw StoreError.conflict(.userHandle)
         }
         let sameConnection = others.filter { $0.connectionID == user.connectionID }
         if let email = user.profile.email?.lowercased(),
             sameConnection.contains(where: { $0.profile.email?.lowercased() == email })
         {
-            throw StoreError.conflict("user email")
+            throw StoreError.conflict(.userEmail)
         }
         if let phone = user.profile.phoneNumber, sameConnection.contains(where: { $0.profile.phoneNumber == phone }) {
-            throw StoreError.conflict("user phone_number")
+            throw StoreError.conflict(.userPhoneNumber)
         }
         if let username = user.profile.username?.lowercased(),
             sameConnection.contains(where: { $0.profile.username?.lowercased() == username })
         {
-            throw StoreError.conflict("user username")
+            throw StoreError.conflict(.userUsername)
         }
     }
 
@@ -311,7 +311,7 @@ final class MemoryTransaction: StoreTransaction {
     func insertPasskey(_ passkey: PasskeyRecord) throws {
         try checkWritable()
         let key = MemoryKey(tenantID: passkey.tenantID, id: passkey.id)
-        guard state.passkeys[key] == nil else { throw StoreError.conflict("passkey id") }
+        guard state.passkeys[key] == nil else { throw StoreError.conflict(.passkeyID) }
         try checkCredentialID(of: passkey)
         state.passkeys[key] = passkey
     }
@@ -335,7 +335,7 @@ final class MemoryTransaction: StoreTransaction {
         let taken = state.passkeys.values.contains {
             $0.tenantID == passkey.tenantID && $0.id != passkey.id && $0.credentialID == passkey.credentialID
         }
-        if taken { throw StoreError.conflict("passkey credential_id") }
+        if taken { throw StoreError.conflict(.passkeyCredentialID) }
     }
 
     // MARK: Signing keys
@@ -349,7 +349,7 @@ final class MemoryTransaction: StoreTransaction {
     func insertSigningKey(_ key: SigningKeyRecord) throws {
         try checkWritable()
         let memoryKey = MemoryKey(tenantID: key.tenantID, id: key.id)
-        guard state.signingKeys[memoryKey] == nil else { throw StoreError.conflict("signing key id") }
+        guard state.signingKeys[memoryKey] == nil else { throw StoreError.conflict(.signingKeyID) }
         state.signingKeys[memoryKey] = key
     }
 
@@ -370,7 +370,7 @@ final class MemoryTransaction: StoreTransaction {
     func insertRefreshToken(_ token: RefreshTokenRecord) throws {
         try checkWritable()
         let key = MemoryKey(tenantID: token.tenantID, id: token.id)
-        guard state.refreshTokens[key] == nil else { throw StoreError.conflict("refresh token id") }
+        guard state.refreshTokens[key] == nil else { throw StoreError.conflict(.refreshTokenID) }
         try checkTokenHash(of: token)
         state.refreshTokens[key] = token
     }
@@ -388,7 +388,7 @@ final class MemoryTransaction: StoreTransaction {
         let taken = state.refreshTokens.contains {
             $0.key != MemoryKey(tenantID: token.tenantID, id: token.id) && $0.value.tokenHash == token.tokenHash
         }
-        if taken { throw StoreError.conflict("refresh token token_hash") }
+        if taken { throw StoreError.conflict(.refreshTokenHash) }
     }
 
     @discardableResult func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
@@ -438,7 +438,7 @@ final class MemoryTransaction: StoreTransaction {
         for event in events {
             let key = MemoryKey(tenantID: event.tenantID, id: event.id)
             guard state.authEvents[key] == nil, keys.insert(key).inserted else {
-                throw StoreError.conflict("auth event id")
+                throw StoreError.conflict(.authEventID)
             }
         }
         for event in events { state.authEvents[MemoryKey(tenantID: event.tenantID, id: event.id)] = event }

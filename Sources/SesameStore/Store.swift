@@ -1,10 +1,32 @@
 import Foundation
 
+/// A uniqueness rule of the store contract; every backend reports a violation as the same case.
+public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
+    case tenantID = "tenant id"
+    case tenantHost = "tenant host"
+    case clientID = "client id"
+    case connectionID = "connection id"
+    case connectionName = "connection name"
+    case resourceServerID = "resource server id"
+    case resourceServerIdentifier = "resource server identifier"
+    case userID = "user id"
+    case userHandle = "user user_handle"
+    case userEmail = "user email"
+    case userPhoneNumber = "user phone_number"
+    case userUsername = "user username"
+    case passkeyID = "passkey id"
+    case passkeyCredentialID = "passkey credential_id"
+    case signingKeyID = "signing key id"
+    case refreshTokenID = "refresh token id"
+    case refreshTokenHash = "refresh token token_hash"
+    case authEventID = "auth event id"
+}
+
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
 /// `unavailable` → 503 with nothing written.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A uniqueness rule was violated (the string names it, e.g. "passkey credential_id").
-    case conflict(String)
+    /// A uniqueness rule was violated.
+    case conflict(UniqueRule)
     /// The record to update or delete does not exist.
     case notFound(String)
     /// The store cannot be reached or refused the operation; the transaction was rolled back.
@@ -14,7 +36,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .conflict(let what): return "conflict: \(what) already exists"
+        case .conflict(let rule): return "conflict: \(rule.rawValue) already exists"
         case .notFound(let what): return "not found: \(what)"
         case .unavailable(let why): return "store unavailable: \(why)"
         case .corrupt(let why): return "store data corrupt: \(why)"

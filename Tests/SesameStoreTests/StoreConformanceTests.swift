@@ -45,18 +45,18 @@ import Testing
     @Test(arguments: StoreKind.allCases) func tenantUniqueness(_ kind: StoreKind) throws {
         let s = try kind.make()
         try s.write { try $0.insertTenant(Fixture.tenant(custom: ["auth.example.org"])) }
-        #expect(throws: StoreError.conflict("tenant id")) {
+        #expect(throws: StoreError.conflict(.tenantID)) {
             try s.write { try $0.insertTenant(Fixture.tenant(domain: "other.example.com")) }
         }
-        #expect(throws: StoreError.conflict("tenant host")) {
+        #expect(throws: StoreError.conflict(.tenantHost)) {
             try s.write { try $0.insertTenant(Fixture.tenant("t2", domain: "Login.Example.com")) }
         }
-        #expect(throws: StoreError.conflict("tenant host")) {
+        #expect(throws: StoreError.conflict(.tenantHost)) {
             try s.write {
                 try $0.insertTenant(Fixture.tenant("t2", domain: "x.example.com", custom: ["AUTH.example.org"]))
             }
         }
-        #expect(throws: StoreError.conflict("tenant host")) {
+        #expect(throws: StoreError.conflict(.tenantHost)) {
             try s.write {
                 try $0.insertTenant(Fixture.tenant("t2", domain: "x.example.com", custom: ["login.example.com"]))
             }
@@ -66,7 +66,7 @@ import Testing
         try s.write { try $0.insertTenant(t2) }
         var taking = t2
         taking.customDomains = ["auth.example.org"]
-        #expect(throws: StoreError.conflict("tenant host")) { try s.write { try $0.updateTenant(taking) } }
+        #expect(throws: StoreError.conflict(.tenantHost)) { try s.write { try $0.updateTenant(taking) } }
         #expect(try s.read { try $0.tenant(id: "t2") } == t2)
         #expect(try s.read { try $0.tenant(host: "b.example.com") } == t2)
         #expect(throws: StoreError.notFound("tenant t9")) {
@@ -89,7 +89,7 @@ import Testing
             #expect(try tx.clients(tenantID: "t1", page: Page(offset: 5, limit: 2)) == [])
             #expect(try tx.clients(tenantID: "t2", page: Page()).map(\.tenantID) == ["t2"])
         }
-        #expect(throws: StoreError.conflict("client id")) { try s.write { try $0.insertClient(Fixture.client("c2")) } }
+        #expect(throws: StoreError.conflict(.clientID)) { try s.write { try $0.insertClient(Fixture.client("c2")) } }
         var changed = clients[2]
         changed.secretHash = nil
         changed.ios = nil
@@ -123,15 +123,15 @@ import Testing
             #expect(try tx.connections(tenantID: "t1", page: Page()) == [first, second])
             #expect(try tx.connections(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
         }
-        #expect(throws: StoreError.conflict("connection id")) {
+        #expect(throws: StoreError.conflict(.connectionID)) {
             try s.write { try $0.insertConnection(Fixture.connection("con1", name: "Other")) }
         }
-        #expect(throws: StoreError.conflict("connection name")) {
+        #expect(throws: StoreError.conflict(.connectionName)) {
             try s.write { try $0.insertConnection(Fixture.connection("con3", name: "Passkeys")) }
         }
         var renamed = second
         renamed.name = "Passkeys"
-        #expect(throws: StoreError.conflict("connection name")) { try s.write { try $0.updateConnection(renamed) } }
+        #expect(throws: StoreError.conflict(.connectionName)) { try s.write { try $0.updateConnection(renamed) } }
         renamed.name = "Staff"
         try s.write { try $0.updateConnection(renamed) }
         #expect(try s.read { try $0.connection(tenantID: "t1", name: "Staff") } == renamed)
@@ -175,15 +175,15 @@ import Testing
             #expect(try tx.resourceServers(tenantID: "t1", page: Page()) == [first, second])
             #expect(try tx.resourceServers(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
         }
-        #expect(throws: StoreError.conflict("resource server id")) {
+        #expect(throws: StoreError.conflict(.resourceServerID)) {
             try s.write { try $0.insertResourceServer(Self.resourceServer("rs1", identifier: "urn:other")) }
         }
-        #expect(throws: StoreError.conflict("resource server identifier")) {
+        #expect(throws: StoreError.conflict(.resourceServerIdentifier)) {
             try s.write { try $0.insertResourceServer(Self.resourceServer("rs3", identifier: "urn:orders")) }
         }
         var moved = second
         moved.identifier = "https://api.example.com/"
-        #expect(throws: StoreError.conflict("resource server identifier")) {
+        #expect(throws: StoreError.conflict(.resourceServerIdentifier)) {
             try s.write { try $0.updateResourceServer(moved) }
         }
         moved.identifier = "urn:billing"
@@ -295,9 +295,9 @@ import Testing
         samePhone.profile.phoneNumber = "+15550001"
         var sameUsername = base
         sameUsername.profile.username = "ada"
-        let cases: [(UserRecord, String)] = [
-            (sameID, "user id"), (sameHandle, "user user_handle"), (sameEmail, "user email"),
-            (samePhone, "user phone_number"), (sameUsername, "user username"),
+        let cases: [(UserRecord, UniqueRule)] = [
+            (sameID, .userID), (sameHandle, .userHandle), (sameEmail, .userEmail),
+            (samePhone, .userPhoneNumber), (sameUsername, .userUsername),
         ]
         for (user, rule) in cases {
             #expect(throws: StoreError.conflict(rule)) { try s.write { try $0.insertUser(user) } }
@@ -323,7 +323,7 @@ import Testing
         grace.profile.name = "Grace Hopper"
         try s.write { try $0.updateUser(grace) }
         grace.profile.username = "Ada"
-        #expect(throws: StoreError.conflict("user username")) { try s.write { try $0.updateUser(grace) } }
+        #expect(throws: StoreError.conflict(.userUsername)) { try s.write { try $0.updateUser(grace) } }
         #expect(try s.read { try $0.user(tenantID: "t1", id: "sesame|02") }?.profile.username == "grace")
     }
 
@@ -413,10 +413,10 @@ import Testing
             #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|01") == [first, second])
             #expect(try tx.passkeys(tenantID: "t3", userID: "sesame|01") == [])
         }
-        #expect(throws: StoreError.conflict("passkey id")) {
+        #expect(throws: StoreError.conflict(.passkeyID)) {
             try s.write { try $0.insertPasskey(Fixture.passkey("passkey|1", credential: [7])) }
         }
-        #expect(throws: StoreError.conflict("passkey credential_id")) {
+        #expect(throws: StoreError.conflict(.passkeyCredentialID)) {
             try s.write { try $0.insertPasskey(Fixture.passkey("passkey|9", credential: [1, 0, 1])) }
         }
         var used = first
@@ -427,7 +427,7 @@ import Testing
         #expect(try s.read { try $0.passkey(tenantID: "t1", credentialID: [1, 0, 1]) } == used)
         var clashing = used
         clashing.credentialID = [3]
-        #expect(throws: StoreError.conflict("passkey credential_id")) { try s.write { try $0.updatePasskey(clashing) } }
+        #expect(throws: StoreError.conflict(.passkeyCredentialID)) { try s.write { try $0.updatePasskey(clashing) } }
         #expect(throws: StoreError.notFound("passkey passkey|9")) {
             try s.write { try $0.updatePasskey(Fixture.passkey("passkey|9", credential: [99])) }
         }
@@ -450,7 +450,7 @@ import Testing
             try tx.insertSigningKey(Fixture.signingKey("k-old", tenant: "t2"))
         }
         #expect(try s.read { try $0.signingKeys(tenantID: "t1") } == [old, new])
-        #expect(throws: StoreError.conflict("signing key id")) {
+        #expect(throws: StoreError.conflict(.signingKeyID)) {
             try s.write { try $0.insertSigningKey(Fixture.signingKey("k-new")) }
         }
         var rotated = old
@@ -474,14 +474,14 @@ import Testing
             #expect(try tx.refreshToken(tenantID: "t2", tokenHash: token.tokenHash) == nil)
             #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) == nil)
         }
-        #expect(throws: StoreError.conflict("refresh token id")) {
+        #expect(throws: StoreError.conflict(.refreshTokenID)) {
             try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r1", hash: 2)) }
         }
-        #expect(throws: StoreError.conflict("refresh token token_hash")) {
+        #expect(throws: StoreError.conflict(.refreshTokenHash)) {
             try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r2", hash: 1)) }
         }
         // Token hashes are unique across tenants too.
-        #expect(throws: StoreError.conflict("refresh token token_hash")) {
+        #expect(throws: StoreError.conflict(.refreshTokenHash)) {
             try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r2", tenant: "t2", hash: 1)) }
         }
         var used = token
@@ -575,10 +575,10 @@ import Testing
             #expect(try tx.authEvents(tenantID: "t2", since: Fixture.time(0), limit: 10).map(\.id) == ["e1"])
         }
         // A batch with one duplicate writes none of its events.
-        #expect(throws: StoreError.conflict("auth event id")) {
+        #expect(throws: StoreError.conflict(.authEventID)) {
             try s.write { try $0.insertAuthEvents([Fixture.event("e4", at: 4), Fixture.event("e1", at: 4)]) }
         }
-        #expect(throws: StoreError.conflict("auth event id")) {
+        #expect(throws: StoreError.conflict(.authEventID)) {
             try s.write { try $0.insertAuthEvents([Fixture.event("e5", at: 4), Fixture.event("e5", at: 4)]) }
         }
         #expect(try s.read { try $0.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 10) }.count == 3)
@@ -626,7 +626,7 @@ import Testing
             try tx.insertClient(Fixture.client())
             return errors
         }
-        #expect(outcome == [.conflict("tenant host"), .conflict("auth event id"), .notFound("user sesame|99")])
+        #expect(outcome == [.conflict(.tenantHost), .conflict(.authEventID), .notFound("user sesame|99")])
         try s.read { tx throws in
             #expect(try tx.tenant(id: "t2") == nil)
             #expect(try tx.tenant(host: "free.example.com") == nil)

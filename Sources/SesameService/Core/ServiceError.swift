@@ -87,7 +87,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Store failures in service terms: a conflict is the caller's, anything else is unavailability.
     static func from(_ error: StoreError) -> ServiceError {
         switch error {
-        case .conflict(let what): return .invalidRequest("\(what) already exists")
+        case .conflict(.resourceServerIdentifier): return .conflict("an API with this identifier already exists")
+        case .conflict(let rule): return .invalidRequest("\(rule.rawValue) already exists")
         case .notFound(let what): return .notFound("\(what) not found")
         case .unavailable: return .unavailable("the store is unavailable; nothing was written")
         case .corrupt: return .unavailable("stored data could not be read")
