@@ -163,6 +163,53 @@ enum Migrations {
             ) WITHOUT ROWID;
             CREATE INDEX dpop_proofs_expiry ON dpop_proofs (expires_at);
             """),
+        // 7: pending passkey ceremonies, for deployments that keep them in the store.
+        .sql(
+            """
+            CREATE TABLE auth_sessions (
+                handle_hash BLOB NOT NULL PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                requester TEXT NOT NULL,
+                expires_at REAL NOT NULL,
+                payload BLOB NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX auth_sessions_requester ON auth_sessions (requester, expires_at);
+            CREATE INDEX auth_sessions_expiry ON auth_sessions (expires_at);
+            """),
+        // 8: the configuration generation, raised by triggers in the writing transaction itself,
+        // so no write path can forget it; every process's cache compares it on each read.
+        .sql(
+            """
+            CREATE TABLE configuration_generation (
+                id INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+                value INTEGER NOT NULL
+            );
+            INSERT INTO configuration_generation (id, value) VALUES (1, 0);
+            CREATE TRIGGER tenants_insert_generation AFTER INSERT ON tenants
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER tenants_update_generation AFTER UPDATE ON tenants
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER tenants_delete_generation AFTER DELETE ON tenants
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER clients_insert_generation AFTER INSERT ON clients
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER clients_update_generation AFTER UPDATE ON clients
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER clients_delete_generation AFTER DELETE ON clients
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER connections_insert_generation AFTER INSERT ON connections
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER connections_update_generation AFTER UPDATE ON connections
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER connections_delete_generation AFTER DELETE ON connections
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER resource_servers_insert_generation AFTER INSERT ON resource_servers
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER resource_servers_update_generation AFTER UPDATE ON resource_servers
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            CREATE TRIGGER resource_servers_delete_generation AFTER DELETE ON resource_servers
+            BEGIN UPDATE configuration_generation SET value = value + 1; END;
+            """),
     ]
 
     /// The Management API scopes migration 5 adds.

@@ -99,6 +99,8 @@ final class SQLiteStatement {
     }
 
     /// Column `index` of the current row as an integer (0 for NULL).
+    func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
     func integer(_ index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }

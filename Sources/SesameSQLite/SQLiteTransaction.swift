@@ -528,6 +528,71 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Auth events
 
+    func configurationGeneration() throws -> Int64 {
+        try checkOpen()
+        return try connection.query("SELECT value FROM configuration_generation WHERE id = 1") { row in
+            row.integer(0)
+        }.first ?? 0
+    }
+
+    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+        -> AuthSessionInsertion
+    {
+        try checkWritable()
+        return try atomically {
+            let held =
+                try connection.query(
+                    """
+                    SELECT COUNT(*) FROM (SELECT 1 FROM auth_sessions WHERE requester = ? AND expires_at > ? LIMIT ?)
+                    """, [.text(session.requester), Self.time(now), .integer(Int64(maxPerRequester))]
+                ) { row in row.integer(0) }.first ?? 0
+            guard held < Int64(maxPerRequester) else { return .requesterFull }
+            try connection.execute(
+                """
+                INSERT INTO auth_sessions (handle_hash, tenant_id, requester, expires_at, payload)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+                [
+                    .blob(session.handleHash), .text(session.tenantID), .text(session.requester),
+                    Self.time(session.expiresAt), .blob(session.payload),
+                ])
+            return .inserted
+        }
+    }
+
+    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try checkWritable()
+        return try connection.query(
+            """
+            DELETE FROM auth_sessions WHERE handle_hash = ?
+            RETURNING handle_hash, tenant_id, requester, expires_at, payload
+            """, [.blob(handleHash)], row: Self.authSession
+        ).first
+    }
+
+    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try checkOpen()
+        return try connection.query(
+            "SELECT handle_hash, tenant_id, requester, expires_at, payload FROM auth_sessions WHERE handle_hash = ?",
+            [.blob(handleHash)], row: Self.authSession
+        ).first
+    }
+
+    func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
+        try checkWritable()
+        return try connection.execute(
+            """
+            DELETE FROM auth_sessions WHERE handle_hash IN
+                (SELECT handle_hash FROM auth_sessions WHERE expires_at <= ? LIMIT ?)
+            """, [Self.time(now), .integer(Int64(limit))])
+    }
+
+    private static func authSession(_ row: SQLiteStatement) -> AuthSessionRecord {
+        AuthSessionRecord(
+            handleHash: row.bytes(0), tenantID: row.text(1) ?? "", requester: row.text(2) ?? "",
+            expiresAt: Date(timeIntervalSinceReferenceDate: row.double(3)), payload: row.bytes(4))
+    }
+
     func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
         try checkWritable()
         return try atomically {

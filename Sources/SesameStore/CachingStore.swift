@@ -6,10 +6,11 @@ import Synchronization
 /// Management API and `init`, so reading them from the store — a query plus a JSON decode each,
 /// about 30% of a login's CPU in the load benchmark — is waste.
 ///
-/// Invalidation: a write transaction that inserts, updates or deletes any tenant, client or
-/// connection clears the whole cache before and after it commits. The cache is per process: it is
-/// correct for one process owning its SQLite file. Several processes sharing one database (the
-/// PostgreSQL deployment) must not use it without a shared generation check.
+/// Invalidation: a write transaction that inserts, updates or deletes any tenant, client,
+/// connection or API clears the whole cache before and after it commits. Every such write also
+/// raises the store's configuration generation in its own transaction, and each read transaction
+/// compares it with the generation the cache was filled at, so a change made by another process
+/// sharing the database is seen on this process's next request.
 public final class CachingStore: SesameStore {
     fileprivate struct Cache: Sendable {
         var tenantsByHost: [String: TenantRecord?] = [:]
@@ -18,6 +19,8 @@ public final class CachingStore: SesameStore {
         var connectionsByID: [String: ConnectionRecord?] = [:]
         var connectionsByName: [String: ConnectionRecord?] = [:]
         var resourceServersByIdentifier: [String: ResourceServerRecord?] = [:]
+        /// The store's configuration generation the entries were read at (nil: none yet).
+        var storeGeneration: Int64?
         var count: Int {
             tenantsByHost.count + tenantsByID.count + clients.count + connectionsByID.count + connectionsByName.count
                 + resourceServersByIdentifier.count
@@ -41,7 +44,18 @@ public final class CachingStore: SesameStore {
         // only if no configuration write committed since (it could predate that write).
         let start = generation.load(ordering: .sequentiallyConsistent)
         return try inner.read { transaction in
-            try body(CachingTransaction(inner: transaction, store: self, watcher: nil, startGeneration: start))
+            // Another process's configuration write shows as a newer store generation: what was
+            // cached before it is dropped, and a snapshot older than the cache caches nothing.
+            let seen = try transaction.configurationGeneration()
+            cache.withLock { cache in
+                if cache.storeGeneration.map({ seen > $0 }) ?? true {
+                    cache = Cache()
+                    cache.storeGeneration = seen
+                }
+            }
+            return try body(
+                CachingTransaction(
+                    inner: transaction, store: self, watcher: nil, startGeneration: start, storeGeneration: seen))
         }
     }
 
@@ -49,14 +63,20 @@ public final class CachingStore: SesameStore {
         let watcher = ConfigurationWriteWatcher()
         defer { if watcher.changed { invalidate() } }
         return try inner.write(durability) { transaction in
-            try body(CachingTransaction(inner: transaction, store: self, watcher: watcher, startGeneration: 0))
+            try body(
+                CachingTransaction(
+                    inner: transaction, store: self, watcher: watcher, startGeneration: 0, storeGeneration: nil))
         }
     }
 
     /// Drops every cached record.
     public func invalidate() {
         generation.add(1, ordering: .sequentiallyConsistent)
-        cache.withLock { $0 = Cache() }
+        cache.withLock { cache in
+            let seen = cache.storeGeneration
+            cache = Cache()
+            cache.storeGeneration = seen
+        }
     }
 
     // MARK: Cached lookups (used by read transactions only)
@@ -64,14 +84,20 @@ public final class CachingStore: SesameStore {
     /// The cached value, or `load()` from a read transaction that began at `startGeneration`.
     fileprivate func cached<Value: Sendable>(
         _ path: WritableKeyPath<Cache, [String: Value?]>, _ key: String, startGeneration: UInt64,
-        load: () throws -> Value?
+        storeGeneration: Int64?, load: () throws -> Value?
     ) rethrows -> Value? {
-        if let hit = cache.withLock({ $0[keyPath: path][key] }) { return hit }
+        if let hit = cache.withLock({ cache -> Value?? in
+            cache.storeGeneration == storeGeneration ? cache[keyPath: path][key] : nil
+        }) {
+            return hit
+        }
         let value = try load()
         cache.withLock { cache in
-            // A configuration write committed since the transaction began: its snapshot may be
-            // older than that write, so what it read must not outlive it.
-            guard generation.load(ordering: .sequentiallyConsistent) == startGeneration else { return }
+            // A configuration write committed since the transaction began (here or, by the store
+            // generation, elsewhere): its snapshot may be older, so what it read must not outlive it.
+            guard generation.load(ordering: .sequentiallyConsistent) == startGeneration,
+                cache.storeGeneration == storeGeneration
+            else { return }
             if cache.count >= capacity { cache = Cache() }
             cache[keyPath: path][key] = .some(value)
         }
@@ -95,6 +121,8 @@ private struct CachingTransaction: StoreTransaction {
     let watcher: ConfigurationWriteWatcher?
     /// The cache generation when a read transaction began (unused in writes).
     let startGeneration: UInt64
+    /// The store's configuration generation this read transaction saw (nil in writes).
+    let storeGeneration: Int64?
 
     private func touch() {
         guard let watcher else { return }
@@ -104,30 +132,42 @@ private struct CachingTransaction: StoreTransaction {
 
     func tenant(id: String) throws -> TenantRecord? {
         guard watcher == nil else { return try inner.tenant(id: id) }
-        return try store.cached(\.tenantsByID, id, startGeneration: startGeneration) { try inner.tenant(id: id) }
+        return try store.cached(\.tenantsByID, id, startGeneration: startGeneration, storeGeneration: storeGeneration) {
+            try inner.tenant(id: id)
+        }
     }
     func tenant(host: String) throws -> TenantRecord? {
         guard watcher == nil else { return try inner.tenant(host: host) }
-        return try store.cached(\.tenantsByHost, host.lowercased(), startGeneration: startGeneration) {
+        return try store.cached(
+            \.tenantsByHost, host.lowercased(), startGeneration: startGeneration, storeGeneration: storeGeneration
+        ) {
             try inner.tenant(host: host)
         }
     }
     func client(tenantID: String, id: String) throws -> ClientRecord? {
         guard watcher == nil else { return try inner.client(tenantID: tenantID, id: id) }
-        return try store.cached(\.clients, CachingStore.key(tenantID, id), startGeneration: startGeneration) {
+        return try store.cached(
+            \.clients, CachingStore.key(tenantID, id), startGeneration: startGeneration,
+            storeGeneration: storeGeneration
+        ) {
             try inner.client(tenantID: tenantID, id: id)
         }
     }
     func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
         guard watcher == nil else { return try inner.connection(tenantID: tenantID, id: id) }
-        return try store.cached(\.connectionsByID, CachingStore.key(tenantID, id), startGeneration: startGeneration) {
+        return try store.cached(
+            \.connectionsByID, CachingStore.key(tenantID, id), startGeneration: startGeneration,
+            storeGeneration: storeGeneration
+        ) {
             try inner.connection(tenantID: tenantID, id: id)
         }
     }
     func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
         guard watcher == nil else { return try inner.connection(tenantID: tenantID, name: name) }
-        return try store.cached(\.connectionsByName, CachingStore.key(tenantID, name), startGeneration: startGeneration)
-        {
+        return try store.cached(
+            \.connectionsByName, CachingStore.key(tenantID, name), startGeneration: startGeneration,
+            storeGeneration: storeGeneration
+        ) {
             try inner.connection(tenantID: tenantID, name: name)
         }
     }
@@ -135,7 +175,8 @@ private struct CachingTransaction: StoreTransaction {
     func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
         guard watcher == nil else { return try inner.resourceServer(tenantID: tenantID, identifier: identifier) }
         return try store.cached(
-            \.resourceServersByIdentifier, CachingStore.key(tenantID, identifier), startGeneration: startGeneration
+            \.resourceServersByIdentifier, CachingStore.key(tenantID, identifier), startGeneration: startGeneration,
+            storeGeneration: storeGeneration
         ) {
             try inner.resourceServer(tenantID: tenantID, identifier: identifier)
         }
@@ -160,6 +201,7 @@ private struct CachingTransaction: StoreTransaction {
     }
 
     func tenants() throws -> [TenantRecord] { try inner.tenants() }
+    func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
     func insertTenant(_ tenant: TenantRecord) throws {
         touch()
         try inner.insertTenant(tenant)
@@ -244,6 +286,18 @@ private struct CachingTransaction: StoreTransaction {
         try inner.revokeRefreshTokens(tenantID: tenantID, passkeyID: passkeyID, at: at)
     }
     func insertAuthEvents(_ events: [AuthEventRecord]) throws { try inner.insertAuthEvents(events) }
+    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+        -> AuthSessionInsertion
+    {
+        try inner.insertAuthSession(session, maxPerRequester: maxPerRequester, now: now)
+    }
+    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try inner.consumeAuthSession(handleHash: handleHash)
+    }
+    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? { try inner.authSession(handleHash: handleHash) }
+    func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
+        try inner.deleteExpiredAuthSessions(now: now, limit: limit)
+    }
     func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
         try inner.recordDPoPProof(tenantID: tenantID, key: key, expiresAt: expiresAt, now: now)
     }

@@ -50,6 +50,10 @@ struct MemoryState: Sendable {
     var signingKeys: [MemoryKey: SigningKeyRecord] = [:]
     var refreshTokens: [MemoryKey: RefreshTokenRecord] = [:]
     var authEvents: [MemoryKey: AuthEventRecord] = [:]
+    /// Pending ceremonies by the hex of their handle hash.
+    var authSessions: [String: AuthSessionRecord] = [:]
     /// DPoP proof keys by tenant and hex key, with their expiry.
     var dpopProofs: [MemoryKey: Date] = [:]
+    /// Raised by every tenant, client, connection and resource-server write.
+    var configurationGeneration: Int64 = 0
 }

@@ -44,6 +44,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func insertTenant(_ tenant: TenantRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         guard state.tenants[tenant.id] == nil else { throw StoreError.conflict(.tenantID) }
         try checkHosts(of: tenant)
         state.tenants[tenant.id] = tenant
@@ -51,6 +52,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func updateTenant(_ tenant: TenantRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         guard state.tenants[tenant.id] != nil else { throw StoreError.notFound("tenant \(tenant.id)") }
         try checkHosts(of: tenant)
         state.tenants[tenant.id] = tenant
@@ -83,6 +85,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func insertClient(_ client: ClientRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         let key = MemoryKey(tenantID: client.tenantID, id: client.id)
         guard state.clients[key] == nil else { throw StoreError.conflict(.clientID) }
         state.clients[key] = client
@@ -90,6 +93,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func updateClient(_ client: ClientRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         let key = MemoryKey(tenantID: client.tenantID, id: client.id)
         guard state.clients[key] != nil else { throw StoreError.notFound("client \(client.id)") }
         state.clients[key] = client
@@ -97,6 +101,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func deleteClient(tenantID: String, id: String) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         guard state.clients.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("client \(id)")
         }
@@ -122,6 +127,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func insertConnection(_ connection: ConnectionRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         let key = MemoryKey(tenantID: connection.tenantID, id: connection.id)
         guard state.connections[key] == nil else { throw StoreError.conflict(.connectionID) }
         try checkName(of: connection)
@@ -130,6 +136,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func updateConnection(_ connection: ConnectionRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         let key = MemoryKey(tenantID: connection.tenantID, id: connection.id)
         guard state.connections[key] != nil else { throw StoreError.notFound("connection \(connection.id)") }
         try checkName(of: connection)
@@ -138,6 +145,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func deleteConnection(tenantID: String, id: String) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         guard state.connections.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("connection \(id)")
         }
@@ -170,6 +178,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func insertResourceServer(_ server: ResourceServerRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         let key = MemoryKey(tenantID: server.tenantID, id: server.id)
         guard state.resourceServers[key] == nil else { throw StoreError.conflict(.resourceServerID) }
         try checkIdentifier(of: server)
@@ -178,6 +187,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func updateResourceServer(_ server: ResourceServerRecord) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         let key = MemoryKey(tenantID: server.tenantID, id: server.id)
         guard state.resourceServers[key] != nil else { throw StoreError.notFound("resource server \(server.id)") }
         try checkIdentifier(of: server)
@@ -186,6 +196,7 @@ final class MemoryTransaction: StoreTransaction {
 
     func deleteResourceServer(tenantID: String, id: String) throws {
         try checkWritable()
+        state.configurationGeneration += 1
         guard state.resourceServers.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("resource server \(id)")
         }
@@ -420,9 +431,45 @@ final class MemoryTransaction: StoreTransaction {
 
     // MARK: Auth events
 
+    func configurationGeneration() throws -> Int64 {
+        try checkOpen()
+        return state.configurationGeneration
+    }
+
+    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+        -> AuthSessionInsertion
+    {
+        try checkWritable()
+        let held = state.authSessions.values.lazy.filter { $0.requester == session.requester && $0.expiresAt > now }
+        if held.prefix(maxPerRequester).count >= maxPerRequester { return .requesterFull }
+        state.authSessions[Self.hex(session.handleHash)] = session
+        return .inserted
+    }
+
+    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try checkWritable()
+        return state.authSessions.removeValue(forKey: Self.hex(handleHash))
+    }
+
+    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try checkOpen()
+        return state.authSessions[Self.hex(handleHash)]
+    }
+
+    func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
+        try checkWritable()
+        let expired = state.authSessions.filter { $0.value.expiresAt <= now }.keys.prefix(limit)
+        for key in expired { state.authSessions.removeValue(forKey: key) }
+        return expired.count
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
     func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
         try checkWritable()
-        let memoryKey = MemoryKey(tenantID: tenantID, id: key.map { String(format: "%02x", $0) }.joined())
+        let memoryKey = MemoryKey(tenantID: tenantID, id: Self.hex(key))
         if let held = state.dpopProofs[memoryKey], held > now { return false }
         // Drop expired entries now and then, so the cache holds only live proofs.
         if state.dpopProofs.count >= 1_024, state.dpopProofs.count.isMultiple(of: 256) {

@@ -160,6 +160,23 @@ public protocol StoreTransaction {
     @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int
 
     // Auth events (append-only).
+    // Configuration generation: a number every tenant, client, connection and API write raises in
+    // its own transaction, so a process caching configuration sees another process's change.
+    /// The current configuration generation.
+    func configurationGeneration() throws -> Int64
+
+    // Pending passkey ceremonies (auth sessions), by the SHA-256 of their handle.
+    /// Stores `session` unless its requester holds `maxPerRequester` unexpired sessions at `now`.
+    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+        -> AuthSessionInsertion
+    /// Removes and returns the session (single use: of two concurrent calls, one gets it); nil when
+    /// there is none. An expired session is returned too: the caller says why it is refused.
+    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord?
+    /// The session, left in place.
+    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord?
+    /// Deletes up to `limit` sessions that expired before `now`; returns how many.
+    @discardableResult func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int
+
     // DPoP proof replay cache (RFC 9449 §11.1): one entry per proof, kept until it expires.
     /// Records a proof's `key` (a hash of its key and jti) until `expiresAt`: false when the same
     /// key is held and unexpired at `now` (a replay), true otherwise. Expired entries may be dropped.

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SesameStore
 import Synchronization
@@ -198,6 +199,94 @@ import Testing
         #expect(throws: StoreError.notFound("resource server rs2")) {
             try s.write { try $0.deleteResourceServer(tenantID: "t1", id: "rs2") }
         }
+    }
+
+    // MARK: Configuration generation
+
+    @Test(arguments: StoreKind.allCases) func configurationWritesRaiseTheGeneration(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        func generation() throws -> Int64 { try s.read { try $0.configurationGeneration() } }
+        var last = try generation()
+        func expectRaised(_ what: String, _ write: (any StoreTransaction) throws -> Void) throws {
+            try s.write(write)
+            let now = try generation()
+            #expect(now > last, "\(what)")
+            last = now
+        }
+        try expectRaised("tenant insert") { try $0.insertTenant(Fixture.tenant()) }
+        try expectRaised("tenant update") { tx in
+            var tenant = Fixture.tenant()
+            tenant.name = "renamed"
+            try tx.updateTenant(tenant)
+        }
+        try expectRaised("client insert") { try $0.insertClient(Fixture.client("c1")) }
+        try expectRaised("client update") { try $0.updateClient(Fixture.client("c1")) }
+        try expectRaised("connection insert") { try $0.insertConnection(Fixture.connection()) }
+        try expectRaised("connection update") { try $0.updateConnection(Fixture.connection()) }
+        try expectRaised("API insert") { try $0.insertResourceServer(Self.resourceServer("rs1", identifier: "urn:a")) }
+        try expectRaised("API delete") { try $0.deleteResourceServer(tenantID: "t1", id: "rs1") }
+        try expectRaised("connection delete") { try $0.deleteConnection(tenantID: "t1", id: "con1") }
+        try expectRaised("client delete") { try $0.deleteClient(tenantID: "t1", id: "c1") }
+        // Users, passkeys and tokens are not configuration.
+        try s.write { tx in
+            try tx.insertUser(Fixture.user())
+            try tx.insertPasskey(Fixture.passkey("passkey|a", credential: [1]))
+        }
+        #expect(try generation() == last)
+    }
+
+    // MARK: Auth sessions
+
+    static func session(_ byte: UInt8, requester: String = "203.0.113.7", expiresAt: Date) -> AuthSessionRecord {
+        AuthSessionRecord(
+            handleHash: Array(repeating: byte, count: 32), tenantID: "t1", requester: requester,
+            expiresAt: expiresAt, payload: [1, 2, 3, byte])
+    }
+
+    @Test(arguments: StoreKind.allCases) func authSessions(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        func insert(_ byte: UInt8, requester: String = "203.0.113.7", at now: Date) throws -> AuthSessionInsertion {
+            try s.write {
+                try $0.insertAuthSession(
+                    Self.session(byte, requester: requester, expiresAt: now + 60), maxPerRequester: 2, now: now)
+            }
+        }
+        #expect(try insert(1, at: t0) == .inserted)
+        #expect(try insert(2, at: t0) == .inserted)
+        // The cap counts unexpired sessions of one requester only.
+        #expect(try insert(3, at: t0 + 1) == .requesterFull)
+        #expect(try insert(3, requester: "198.51.100.1", at: t0 + 1) == .inserted)
+        #expect(try s.read { try $0.authSession(handleHash: Array(repeating: 1, count: 32)) }?.payload == [1, 2, 3, 1])
+        // Single use: consumed once, then gone.
+        let consumed = try s.write { try $0.consumeAuthSession(handleHash: Array(repeating: 1, count: 32)) }
+        #expect(consumed == Self.session(1, expiresAt: t0 + 60))
+        #expect(try s.write { try $0.consumeAuthSession(handleHash: Array(repeating: 1, count: 32)) } == nil)
+        #expect(try insert(4, at: t0 + 2) == .inserted)
+        // Once expired, sessions no longer count and are swept.
+        #expect(try insert(5, at: t0 + 61) == .inserted)
+        #expect(try s.write { try $0.deleteExpiredAuthSessions(now: t0 + 62, limit: 100) } == 3)
+        #expect(try s.read { try $0.authSession(handleHash: Array(repeating: 2, count: 32)) } == nil)
+        #expect(try s.read { try $0.authSession(handleHash: Array(repeating: 5, count: 32)) } != nil)
+        #expect(throws: StoreError.self) {
+            try s.read { try $0.consumeAuthSession(handleHash: Array(repeating: 5, count: 32)) }
+        }
+    }
+
+    /// Many writers consume one handle: exactly one gets the session.
+    @Test(arguments: StoreKind.allCases) func anAuthSessionIsConsumedOnce(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = try s.write {
+            try $0.insertAuthSession(Self.session(9, expiresAt: t0 + 60), maxPerRequester: 10, now: t0)
+        }
+        let winners = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if (try? s.write({ try $0.consumeAuthSession(handleHash: Array(repeating: 9, count: 32)) })) != nil {
+                winners.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(winners.load(ordering: .relaxed) == 1)
     }
 
     // MARK: DPoP proofs

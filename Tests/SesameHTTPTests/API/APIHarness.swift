@@ -54,7 +54,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     /// A harness on `kind`; with `interleave`, the application's store is an `InterleavingStore`.
     init(
         store kind: HarnessStore = .memory, interleave: Bool = false,
-        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false
+        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
+        sessionsInStore: Bool = false
     ) throws {
         switch kind {
         case .memory:
@@ -68,9 +69,14 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
             self.directory = directory
         }
         interleaving = interleave ? InterleavingStore(store) : nil
+        let sessions: (any AuthSessionStore)? =
+            sessionsInStore
+            ? StoreAuthSessions(
+                store: interleaving ?? store, maxPerRequester: pendingCeremonies.perAddress, random: SystemRandom())
+            : nil
         application = SesameApplication(
-            store: interleaving ?? store, masterKey: try Self.masterKey(), clock: clock, rateLimitPerMinute: 0,
-            pendingCeremonies: pendingCeremonies, requireDPoPNonce: requireDPoPNonce)
+            store: interleaving ?? store, masterKey: try Self.masterKey(), clock: clock, sessions: sessions,
+            rateLimitPerMinute: 0, pendingCeremonies: pendingCeremonies, requireDPoPNonce: requireDPoPNonce)
         responder = HTTPResponder(router: application.router(), log: RequestLog(level: .error, sink: { _ in }))
         (bootstrap, tenant) = try Self.bootstrap(store, now: clock.now())
         // Generating the tenant's keys (RSA above all) would be most of a test's time.
@@ -81,6 +87,15 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     }
 
     static func masterKey() throws -> MasterKey { try MasterKey(bytes: Array(repeating: 7, count: 32)) }
+
+    /// Another server process on the same database: its own application, configuration cache and
+    /// signing-key cache, with auth sessions in the store.
+    func peer() throws -> HTTPResponder {
+        let other = SesameApplication(
+            store: store, masterKey: try Self.masterKey(), clock: clock,
+            sessions: StoreAuthSessions(store: store, random: SystemRandom()), rateLimitPerMinute: 0)
+        return HTTPResponder(router: other.router(), log: RequestLog(level: .error, sink: { _ in }))
+    }
 
     /// The same tenant, clients and secrets in every harness (a seeded random source), so the
     /// signing keys below, sealed for that tenant, fit every harness.
@@ -110,7 +125,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     func send(
         _ method: HTTPMethod, _ target: String, json: String? = nil, token: String? = nil,
         host: String = APIHarness.hostHeader, contentType: String = "application/json",
-        authorization: String? = nil, headers extra: [(String, String)] = []
+        authorization: String? = nil, headers extra: [(String, String)] = [], via other: HTTPResponder? = nil
     ) -> APIReply {
         var fields = HTTPHeaders()
         fields.add(name: "Host", value: host)
@@ -119,7 +134,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         if let authorization { fields.add(name: "Authorization", value: authorization) }
         for (name, value) in extra { fields.add(name: name, value: value) }
         let request = HTTPRequest(method: method, target: target, headers: fields, body: Array((json ?? "").utf8))
-        let response = responder.respond(to: request)
+        let response = (other ?? responder).respond(to: request)
         return APIReply(status: response.status, headers: response.headers, body: response.body)
     }
 
