@@ -40,7 +40,9 @@ let package = Package(
 
         // Storage: protocols per aggregate and an in-memory implementation (tests); SQLite behind them.
         .target(name: "SesameStore"),
-        .target(name: "SesameSQLite", dependencies: ["SesameStore", "CSQLite"]),
+        // The store contract in SQL, shared by the SQL backends (SQLite, PostgreSQL).
+        .target(name: "SesameSQL", dependencies: ["SesameStore"]),
+        .target(name: "SesameSQLite", dependencies: ["SesameStore", "SesameSQL", "CSQLite"]),
 
         // The identity domain: tenants, clients, connections, users, ceremonies, tokens. No HTTP.
         .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
@@ -69,7 +71,8 @@ let package = Package(
 
         // Micro-benchmarks (`make bench`), built in release mode.
         .executableTarget(
-            name: "sesame-bench", dependencies: ["WebAuthn", "SesameCrypto", "COpenSSL"], path: "Benchmarks/sesame-bench"),
+            name: "sesame-bench", dependencies: ["WebAuthn", "SesameCrypto", "COpenSSL"],
+            path: "Benchmarks/sesame-bench"),
         // Hostile input against a benign baseline (`make bench`): request bodies, pending ceremonies.
         .executableTarget(
             name: "sesame-bench-limits", dependencies: ["SesameHTTP", "SesameService", "SesameStore", "SesameCrypto"],
@@ -89,14 +92,15 @@ let package = Package(
                 "SesameCLI", "WebAuthn", "SesameCrypto", "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite",
                 "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
             ]),
-        .testTarget(name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQLite"]),
+        .testTarget(name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQL", "SesameSQLite"]),
         .testTarget(
             name: "SesameServiceTests",
             dependencies: ["SesameService", "SesameStore", "SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),
         .testTarget(
             name: "SesameHTTPTests",
             dependencies: [
-                "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesameSoftwareAuthenticator", "SesameWire",
+                "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesameSoftwareAuthenticator",
+                "SesameWire",
             ]),
         .testTarget(name: "SesameClientTests", dependencies: ["SesameClient", "SesameWire"]),
         .testTarget(
@@ -106,7 +110,8 @@ let package = Package(
                 "SesameStore", "SesameSQLite", "SesameCrypto",
             ]),
         .testTarget(
-            name: "SesameSoftwareAuthenticatorTests", dependencies: ["SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),
+            name: "SesameSoftwareAuthenticatorTests",
+            dependencies: ["SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import SesameSQL
 import SesameStore
 
 /// One schema or data migration.

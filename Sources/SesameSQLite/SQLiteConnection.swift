@@ -1,11 +1,12 @@
 import CSQLite
 import Foundation
+import SesameSQL
 import SesameStore
 
 /// The one owner of a database connection (`sqlite3*`): closes it in `deinit`. Caches its prepared
 /// statements by SQL text and its JSON coders. Used by one thread at a time (it is opened
 /// without SQLite's own mutex); the store hands it out under a lock, hence `@unchecked Sendable`.
-final class SQLiteConnection: @unchecked Sendable {
+final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let db: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     let encoder: JSONEncoder
@@ -67,7 +68,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs one query and maps each row.
-    func query<R>(_ sql: String, _ values: [SQLValue] = [], row: (SQLiteStatement) throws -> R) throws -> [R] {
+    func query<R>(_ sql: String, _ values: [SQLValue] = [], row: (any SQLRow) throws -> R) throws -> [R] {
         let statement = try statement(sql)
         defer { statement.reset() }
         try statement.bind(values, db: db)
@@ -88,7 +89,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Decodes the JSON `data` column `index` of the current row as `T`; `corrupt` if it does not decode.
-    func decode<T: Decodable>(_ type: T.Type, _ statement: SQLiteStatement, column index: Int32, table: String) throws
+    func decode<T: Decodable>(_ type: T.Type, _ statement: any SQLRow, column index: Int32, table: String) throws
         -> T
     {
         do {

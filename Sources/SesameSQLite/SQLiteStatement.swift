@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import SesameSQL
 
 /// Tells SQLite to copy a bound value before the bind call returns.
 private var transientDestructor: sqlite3_destructor_type {
@@ -8,7 +9,7 @@ private var transientDestructor: sqlite3_destructor_type {
 
 /// The one owner of a prepared statement (`sqlite3_stmt*`); finalizes it in `deinit`.
 /// Belongs to one `SQLiteConnection` and is reused: bind, step, reset.
-final class SQLiteStatement {
+final class SQLiteStatement: SQLRow {
     private let handle: OpaquePointer
 
     /// Prepares `sql` (one statement) on `db`.

@@ -1,4 +1,5 @@
 import Foundation
+import SesameSQL
 import SesameStore
 import Synchronization
 
@@ -81,7 +82,7 @@ public final class SQLiteStore: SesameStore {
             healthy = false
             throw error
         }
-        let transaction = SQLiteTransaction(connection: connection, writable: false)
+        let transaction = SQLTransaction(connection: connection, writable: false)
         defer { transaction.close() }
         let result: T
         do {
@@ -107,7 +108,7 @@ public final class SQLiteStore: SesameStore {
             if durability == .durable { try connection.execute("PRAGMA synchronous = FULL") }
             defer { if durability == .durable { connection.executeIgnoringErrors("PRAGMA synchronous = NORMAL") } }
             try connection.execute("BEGIN IMMEDIATE")
-            let transaction = SQLiteTransaction(connection: connection, writable: true)
+            let transaction = SQLTransaction(connection: connection, writable: true)
             defer { transaction.close() }
             do {
                 let result = try body(transaction)

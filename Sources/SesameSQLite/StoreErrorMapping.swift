@@ -1,4 +1,5 @@
 import CSQLite
+import SesameSQL
 import SesameStore
 
 /// Turns SQLite result codes into `StoreError`: a UNIQUE or PRIMARY KEY violation becomes

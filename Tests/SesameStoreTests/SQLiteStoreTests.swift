@@ -1,4 +1,5 @@
 import Foundation
+import SesameSQL
 import SesameStore
 import Testing
 
@@ -225,11 +226,11 @@ import Testing
         #expect(try store.writerSynchronous() == 1)
         let levels = try store.write(.durable) { tx in
             try tx.insertTenant(Fixture.tenant())
-            return try (tx as? SQLiteTransaction)?.synchronousLevel()
+            return try (tx as? SQLTransaction)?.synchronousLevel()
         }
         #expect(levels == 2)
         #expect(try store.writerSynchronous() == 1)
-        #expect(try store.write(.relaxed) { try ($0 as? SQLiteTransaction)?.synchronousLevel() } == 1)
+        #expect(try store.write(.relaxed) { try ($0 as? SQLTransaction)?.synchronousLevel() } == 1)
         #expect(throws: Abort()) { try store.write(.durable) { _ in throw Abort() } }
         #expect(try store.writerSynchronous() == 1)
     }

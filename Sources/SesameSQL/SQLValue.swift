@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value bound to a statement parameter.
-enum SQLValue {
+public enum SQLValue: Sendable {
     case text(String)
     case blob([UInt8])
     case data(Data)
@@ -10,7 +10,7 @@ enum SQLValue {
     case null
 
     /// `.text` for a string, `.null` for nil.
-    static func optionalText(_ value: String?) -> SQLValue {
+    public static func optionalText(_ value: String?) -> SQLValue {
         value.map { .text($0) } ?? .null
     }
 }

@@ -1,20 +1,22 @@
 import Foundation
 import SesameStore
 
-/// One `SQLiteStore` transaction over one connection. An operation made of several statements
-/// runs inside a savepoint, so if it throws it leaves nothing behind even when the body goes on.
-final class SQLiteTransaction: StoreTransaction {
-    private let connection: SQLiteConnection
+/// One store transaction over one SQL connection, for every SQL backend (SQLite, PostgreSQL): the
+/// backend opens and ends the database transaction, this type runs the contract's statements in it.
+/// An operation made of several statements runs inside a savepoint, so if it throws it leaves
+/// nothing behind even when the body goes on.
+public final class SQLTransaction: StoreTransaction {
+    private let connection: any SQLConnection
     private let writable: Bool
     private var open = true
 
-    init(connection: SQLiteConnection, writable: Bool) {
+    public init(connection: any SQLConnection, writable: Bool) {
         self.connection = connection
         self.writable = writable
     }
 
     /// Ends the transaction: any later call throws.
-    func close() { open = false }
+    public func close() { open = false }
 
     private func checkOpen() throws {
         guard open else { throw StoreError.unavailable("the transaction has ended") }
@@ -58,12 +60,12 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Tenants
 
-    func tenant(id: String) throws -> TenantRecord? {
+    public func tenant(id: String) throws -> TenantRecord? {
         try checkOpen()
         return try record(TenantRecord.self, table: "tenants", "SELECT data FROM tenants WHERE id = ?", [.text(id)])
     }
 
-    func tenant(host: String) throws -> TenantRecord? {
+    public func tenant(host: String) throws -> TenantRecord? {
         try checkOpen()
         return try record(
             TenantRecord.self, table: "tenants",
@@ -71,12 +73,12 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(host.lowercased())])
     }
 
-    func tenants() throws -> [TenantRecord] {
+    public func tenants() throws -> [TenantRecord] {
         try checkOpen()
         return try records(TenantRecord.self, table: "tenants", "SELECT data FROM tenants ORDER BY created_at, id", [])
     }
 
-    func insertTenant(_ tenant: TenantRecord) throws {
+    public func insertTenant(_ tenant: TenantRecord) throws {
         try checkWritable()
         let data = try connection.encode(tenant)
         try atomically {
@@ -87,7 +89,7 @@ final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func updateTenant(_ tenant: TenantRecord) throws {
+    public func updateTenant(_ tenant: TenantRecord) throws {
         try checkWritable()
         let data = try connection.encode(tenant)
         try atomically {
@@ -110,14 +112,14 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Clients
 
-    func client(tenantID: String, id: String) throws -> ClientRecord? {
+    public func client(tenantID: String, id: String) throws -> ClientRecord? {
         try checkOpen()
         return try record(
             ClientRecord.self, table: "clients", "SELECT data FROM clients WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
+    public func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
         try checkOpen()
         return try records(
             ClientRecord.self, table: "clients",
@@ -125,7 +127,7 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(tenantID)] + Self.paging(page))
     }
 
-    func insertClient(_ client: ClientRecord) throws {
+    public func insertClient(_ client: ClientRecord) throws {
         try checkWritable()
         try connection.execute(
             "INSERT INTO clients (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
@@ -135,7 +137,7 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func updateClient(_ client: ClientRecord) throws {
+    public func updateClient(_ client: ClientRecord) throws {
         try checkWritable()
         let changed = try connection.execute(
             "UPDATE clients SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
@@ -146,7 +148,7 @@ final class SQLiteTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("client \(client.id)") }
     }
 
-    func deleteClient(tenantID: String, id: String) throws {
+    public func deleteClient(tenantID: String, id: String) throws {
         try checkWritable()
         let changed = try connection.execute(
             "DELETE FROM clients WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
@@ -155,21 +157,21 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Connections
 
-    func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
+    public func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
         try checkOpen()
         return try record(
             ConnectionRecord.self, table: "connections", "SELECT data FROM connections WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
+    public func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
         try checkOpen()
         return try record(
             ConnectionRecord.self, table: "connections",
             "SELECT data FROM connections WHERE tenant_id = ? AND name = ?", [.text(tenantID), .text(name)])
     }
 
-    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
+    public func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
         try checkOpen()
         return try records(
             ConnectionRecord.self, table: "connections",
@@ -177,7 +179,7 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(tenantID)] + Self.paging(page))
     }
 
-    func insertConnection(_ record: ConnectionRecord) throws {
+    public func insertConnection(_ record: ConnectionRecord) throws {
         try checkWritable()
         try connection.execute(
             "INSERT INTO connections (tenant_id, id, name, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?)",
@@ -187,7 +189,7 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func updateConnection(_ record: ConnectionRecord) throws {
+    public func updateConnection(_ record: ConnectionRecord) throws {
         try checkWritable()
         let changed = try connection.execute(
             "UPDATE connections SET name = ?, created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
@@ -198,7 +200,7 @@ final class SQLiteTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("connection \(record.id)") }
     }
 
-    func deleteConnection(tenantID: String, id: String) throws {
+    public func deleteConnection(tenantID: String, id: String) throws {
         try checkWritable()
         let changed = try connection.execute(
             "DELETE FROM connections WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
@@ -207,14 +209,14 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Resource servers
 
-    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
+    public func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
         try checkOpen()
         return try record(
             ResourceServerRecord.self, table: "resource_servers",
             "SELECT data FROM resource_servers WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
     }
 
-    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
+    public func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
         try checkOpen()
         return try record(
             ResourceServerRecord.self, table: "resource_servers",
@@ -222,7 +224,7 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(tenantID), .text(identifier)])
     }
 
-    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
+    public func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
         try checkOpen()
         return try records(
             ResourceServerRecord.self, table: "resource_servers",
@@ -230,7 +232,7 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(tenantID)] + Self.paging(page))
     }
 
-    func insertResourceServer(_ record: ResourceServerRecord) throws {
+    public func insertResourceServer(_ record: ResourceServerRecord) throws {
         try checkWritable()
         try connection.execute(
             """
@@ -243,7 +245,7 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func updateResourceServer(_ record: ResourceServerRecord) throws {
+    public func updateResourceServer(_ record: ResourceServerRecord) throws {
         try checkWritable()
         let changed = try connection.execute(
             """
@@ -257,7 +259,7 @@ final class SQLiteTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("resource server \(record.id)") }
     }
 
-    func deleteResourceServer(tenantID: String, id: String) throws {
+    public func deleteResourceServer(tenantID: String, id: String) throws {
         try checkWritable()
         let changed = try connection.execute(
             "DELETE FROM resource_servers WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
@@ -266,21 +268,22 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Users
 
-    func user(tenantID: String, id: String) throws -> UserRecord? {
+    public func user(tenantID: String, id: String) throws -> UserRecord? {
         try checkOpen()
         return try record(
             UserRecord.self, table: "users", "SELECT data FROM users WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
+    public func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
         try checkOpen()
         return try record(
             UserRecord.self, table: "users", "SELECT data FROM users WHERE tenant_id = ? AND user_handle = ?",
             [.text(tenantID), .blob(userHandle)])
     }
 
-    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
+    public func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?)
+        throws
         -> [UserRecord]
     {
         try checkOpen()
@@ -296,7 +299,7 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
+    public func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
         try checkOpen()
         let needle = (query ?? "").lowercased()
         guard !needle.isEmpty else {
@@ -331,7 +334,7 @@ final class SQLiteTransaction: StoreTransaction {
         ]
     }
 
-    func insertUser(_ user: UserRecord) throws {
+    public func insertUser(_ user: UserRecord) throws {
         try checkWritable()
         try connection.execute(
             """
@@ -341,7 +344,7 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(user.tenantID), .text(user.id)] + userColumns(user))
     }
 
-    func updateUser(_ user: UserRecord) throws {
+    public func updateUser(_ user: UserRecord) throws {
         try checkWritable()
         let changed = try connection.execute(
             """
@@ -353,7 +356,7 @@ final class SQLiteTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("user \(user.id)") }
     }
 
-    func deleteUser(tenantID: String, id: String) throws {
+    public func deleteUser(tenantID: String, id: String) throws {
         try checkWritable()
         let key: [SQLValue] = [.text(tenantID), .text(id)]
         try atomically {
@@ -365,7 +368,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Passkeys
 
-    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
+    public func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
         try checkOpen()
         return try record(
             PasskeyRecord.self, table: "passkeys",
@@ -373,14 +376,14 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(tenantID), .blob(credentialID)])
     }
 
-    func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
+    public func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
         try checkOpen()
         return try record(
             PasskeyRecord.self, table: "passkeys", "SELECT data FROM passkeys WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
+    public func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
         try checkOpen()
         return try records(
             PasskeyRecord.self, table: "passkeys",
@@ -388,7 +391,7 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(tenantID), .text(userID)])
     }
 
-    func insertPasskey(_ passkey: PasskeyRecord) throws {
+    public func insertPasskey(_ passkey: PasskeyRecord) throws {
         try checkWritable()
         try connection.execute(
             "INSERT INTO passkeys (tenant_id, id, user_id, credential_id, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -398,7 +401,7 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func updatePasskey(_ passkey: PasskeyRecord) throws {
+    public func updatePasskey(_ passkey: PasskeyRecord) throws {
         try checkWritable()
         let changed = try connection.execute(
             """
@@ -413,7 +416,7 @@ final class SQLiteTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("passkey \(passkey.id)") }
     }
 
-    func deletePasskey(tenantID: String, id: String) throws {
+    public func deletePasskey(tenantID: String, id: String) throws {
         try checkWritable()
         let changed = try connection.execute(
             "DELETE FROM passkeys WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
@@ -422,14 +425,14 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Signing keys
 
-    func signingKeys(tenantID: String) throws -> [SigningKeyRecord] {
+    public func signingKeys(tenantID: String) throws -> [SigningKeyRecord] {
         try checkOpen()
         return try records(
             SigningKeyRecord.self, table: "signing_keys",
             "SELECT data FROM signing_keys WHERE tenant_id = ? ORDER BY created_at, id", [.text(tenantID)])
     }
 
-    func insertSigningKey(_ key: SigningKeyRecord) throws {
+    public func insertSigningKey(_ key: SigningKeyRecord) throws {
         try checkWritable()
         try connection.execute(
             "INSERT INTO signing_keys (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
@@ -439,7 +442,7 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func updateSigningKey(_ key: SigningKeyRecord) throws {
+    public func updateSigningKey(_ key: SigningKeyRecord) throws {
         try checkWritable()
         let changed = try connection.execute(
             "UPDATE signing_keys SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
@@ -452,7 +455,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Refresh tokens
 
-    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
+    public func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
         try checkOpen()
         return try record(
             RefreshTokenRecord.self, table: "refresh_tokens",
@@ -468,7 +471,7 @@ final class SQLiteTransaction: StoreTransaction {
         ]
     }
 
-    func insertRefreshToken(_ token: RefreshTokenRecord) throws {
+    public func insertRefreshToken(_ token: RefreshTokenRecord) throws {
         try checkWritable()
         try connection.execute(
             """
@@ -478,7 +481,7 @@ final class SQLiteTransaction: StoreTransaction {
             [.text(token.tenantID), .text(token.id)] + tokenColumns(token))
     }
 
-    func updateRefreshToken(_ token: RefreshTokenRecord) throws {
+    public func updateRefreshToken(_ token: RefreshTokenRecord) throws {
         try checkWritable()
         let changed = try connection.execute(
             """
@@ -489,21 +492,22 @@ final class SQLiteTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("refresh token \(token.id)") }
     }
 
-    @discardableResult func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
+    @discardableResult public func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int
+    {
         try checkWritable()
         return try revoke(
             at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND family_id = ?",
             [.text(tenantID), .text(familyID)])
     }
 
-    @discardableResult func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
+    @discardableResult public func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
         try checkWritable()
         return try revoke(
             at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND user_id = ?",
             [.text(tenantID), .text(userID)])
     }
 
-    @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
+    @discardableResult public func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
         try checkWritable()
         return try revoke(
             at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND passkey_id = ?",
@@ -528,14 +532,14 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Auth events
 
-    func configurationGeneration() throws -> Int64 {
+    public func configurationGeneration() throws -> Int64 {
         try checkOpen()
         return try connection.query("SELECT value FROM configuration_generation WHERE id = 1") { row in
             row.integer(0)
         }.first ?? 0
     }
 
-    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+    public func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
         -> AuthSessionInsertion
     {
         try checkWritable()
@@ -560,7 +564,7 @@ final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+    public func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
         try checkWritable()
         return try connection.query(
             """
@@ -570,7 +574,7 @@ final class SQLiteTransaction: StoreTransaction {
         ).first
     }
 
-    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+    public func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
         try checkOpen()
         return try connection.query(
             "SELECT handle_hash, tenant_id, requester, expires_at, payload FROM auth_sessions WHERE handle_hash = ?",
@@ -578,7 +582,7 @@ final class SQLiteTransaction: StoreTransaction {
         ).first
     }
 
-    func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
+    public func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
         try checkWritable()
         return try connection.execute(
             """
@@ -587,13 +591,13 @@ final class SQLiteTransaction: StoreTransaction {
             """, [Self.time(now), .integer(Int64(limit))])
     }
 
-    private static func authSession(_ row: SQLiteStatement) -> AuthSessionRecord {
+    private static func authSession(_ row: any SQLRow) -> AuthSessionRecord {
         AuthSessionRecord(
             handleHash: row.bytes(0), tenantID: row.text(1) ?? "", requester: row.text(2) ?? "",
             expiresAt: Date(timeIntervalSinceReferenceDate: row.double(3)), payload: row.bytes(4))
     }
 
-    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
+    public func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
         try checkWritable()
         return try atomically {
             // A few expired entries go with each insert, so the table holds only live proofs.
@@ -612,7 +616,7 @@ final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func insertAuthEvents(_ events: [AuthEventRecord]) throws {
+    public func insertAuthEvents(_ events: [AuthEventRecord]) throws {
         try checkWritable()
         try atomically {
             for event in events {
@@ -623,7 +627,7 @@ final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
+    public func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
         try checkOpen()
         return try records(
             AuthEventRecord.self, table: "auth_events",
@@ -633,8 +637,8 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: For tests
 
-    /// This connection's `PRAGMA synchronous` (1 = NORMAL, 2 = FULL).
-    func synchronousLevel() throws -> Int {
+    /// SQLite only (tests): this connection's `PRAGMA synchronous` (1 = NORMAL, 2 = FULL).
+    public func synchronousLevel() throws -> Int {
         Int(try connection.query("PRAGMA synchronous") { $0.integer(0) }.first ?? -1)
     }
 }

@@ -1,0 +1,37 @@
+import Foundation
+import SesameStore
+
+/// One row of a query result, read by column index.
+public protocol SQLRow {
+    /// A BLOB/BYTEA column (empty for NULL).
+    func bytes(_ index: Int32) -> [UInt8]
+    /// The same as `Data`.
+    func data(_ index: Int32) -> Data
+    /// A text column; nil for NULL.
+    func text(_ index: Int32) -> String?
+    /// An integer column (0 for NULL).
+    func integer(_ index: Int32) -> Int64
+    /// A floating-point column (0 for NULL).
+    func double(_ index: Int32) -> Double
+}
+
+/// A database connection as `SQLTransaction` uses it: SQL with `?` or `?N` parameters (a backend
+/// with another placeholder syntax rewrites them), errors already mapped to `StoreError` (a unique
+/// violation to its `UniqueRule`), and records as JSON in a `data` column.
+public protocol SQLConnection: AnyObject {
+    /// Runs a statement; returns the number of rows it changed.
+    @discardableResult func execute(_ sql: String, _ values: [SQLValue]) throws -> Int
+    /// Runs a statement whose failure changes nothing that matters (a rollback after an error).
+    func executeIgnoringErrors(_ sql: String)
+    /// Runs a query and maps each row.
+    func query<R>(_ sql: String, _ values: [SQLValue], row: (any SQLRow) throws -> R) throws -> [R]
+    /// The record in column `index` of `row`; `corrupt` naming the table and field when it does not decode.
+    func decode<T: Decodable>(_ type: T.Type, _ row: any SQLRow, column index: Int32, table: String) throws -> T
+    /// The JSON for `record`.
+    func encode<T: Encodable>(_ record: T) throws -> SQLValue
+}
+
+extension SQLConnection {
+    @discardableResult public func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+    public func query<R>(_ sql: String, row: (any SQLRow) throws -> R) throws -> [R] { try query(sql, [], row: row) }
+}
