@@ -43,6 +43,7 @@ let package = Package(
         // The store contract in SQL, shared by the SQL backends (SQLite, PostgreSQL).
         .target(name: "SesameSQL", dependencies: ["SesameStore"]),
         .target(name: "SesameSQLite", dependencies: ["SesameStore", "SesameSQL", "CSQLite"]),
+        .target(name: "SesamePostgres", dependencies: ["SesameStore", "SesameSQL", "CPostgres"]),
 
         // The identity domain: tenants, clients, connections, users, ceremonies, tokens. No HTTP.
         .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
@@ -92,7 +93,8 @@ let package = Package(
                 "SesameCLI", "WebAuthn", "SesameCrypto", "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite",
                 "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
             ]),
-        .testTarget(name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQL", "SesameSQLite"]),
+        .testTarget(
+            name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQL", "SesameSQLite", "SesamePostgres"]),
         .testTarget(
             name: "SesameServiceTests",
             dependencies: ["SesameService", "SesameStore", "SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),

@@ -547,7 +547,7 @@ public final class SQLTransaction: StoreTransaction {
             let held =
                 try connection.query(
                     """
-                    SELECT COUNT(*) FROM (SELECT 1 FROM auth_sessions WHERE requester = ? AND expires_at > ? LIMIT ?)
+                    SELECT COUNT(*) FROM (SELECT 1 FROM auth_sessions WHERE requester = ? AND expires_at > ? LIMIT ?) AS held
                     """, [.text(session.requester), Self.time(now), .integer(Int64(maxPerRequester))]
                 ) { row in row.integer(0) }.first ?? 0
             guard held < Int64(maxPerRequester) else { return .requesterFull }

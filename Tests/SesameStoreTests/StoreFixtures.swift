@@ -1,13 +1,24 @@
 import Foundation
+import SesamePostgres
 import SesameSQLite
 import SesameStore
 
-/// The implementations the conformance suite runs against.
+/// The implementations the conformance suite runs against: PostgreSQL too when
+/// `SESAME_TEST_POSTGRES_DSN` names a server (`make test` starts one; scripts/postgres.sh).
 enum StoreKind: String, CaseIterable, Sendable {
     case memory
     case sqlite
     /// SQLite behind the configuration cache the server uses: the contract must hold through it.
     case cachedSQLite
+    /// PostgreSQL, each test in a schema of its own.
+    case postgres
+
+    /// The DSN of the test server, if there is one.
+    static let postgresDSN = ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    static var allCases: [StoreKind] { [.memory, .sqlite, .cachedSQLite] + (postgresDSN == nil ? [] : [.postgres]) }
 
     /// A fresh, empty store of this kind.
     func make() throws -> TestStore {
@@ -20,17 +31,39 @@ enum StoreKind: String, CaseIterable, Sendable {
             let directory = try TemporaryDirectory()
             return TestStore(
                 store: CachingStore(try SQLiteStore(path: directory.file("sesame.db"))), directory: directory)
+        case .postgres:
+            let schema = try PostgresTestSchema()
+            return TestStore(store: try PostgresStore(dsn: schema.dsn), directory: nil, schema: schema)
         }
     }
+}
+
+/// A fresh schema on the test server, dropped on deinit.
+final class PostgresTestSchema: Sendable {
+    let name: String
+    let dsn: String
+    let base: String
+
+    init() throws {
+        guard let base = StoreKind.postgresDSN else { throw StoreError.unavailable("no SESAME_TEST_POSTGRES_DSN") }
+        self.base = base
+        name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresStore.createSchema(name, dsn: base)
+        dsn = base + " options='-csearch_path=\(name)'"
+    }
+
+    deinit { try? PostgresStore.dropSchema(name, dsn: base) }
 }
 
 /// Keeps a test's store and removes its files when the test is done with it.
 final class TestStore: Sendable {
     let store: any SesameStore
     let directory: TemporaryDirectory?
-    init(store: any SesameStore, directory: TemporaryDirectory?) {
+    let schema: PostgresTestSchema?
+    init(store: any SesameStore, directory: TemporaryDirectory?, schema: PostgresTestSchema? = nil) {
         self.store = store
         self.directory = directory
+        self.schema = schema
     }
 
     func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T { try store.read(body) }
