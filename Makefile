@@ -23,7 +23,7 @@ run: deps
 	./.build/release/sesame serve --data ./data --listen 127.0.0.1:8080 --public-url http://localhost:8080 $(SERVE_FLAGS)
 
 test: apple-standins build
-	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/swift-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/deploy-test.sh

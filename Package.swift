@@ -101,8 +101,8 @@ let package = Package(
         .testTarget(
             name: "SesameHTTPTests",
             dependencies: [
-                "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesameSoftwareAuthenticator",
-                "SesameWire",
+                "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesamePostgres",
+                "SesameSoftwareAuthenticator", "SesameWire",
             ]),
         .testTarget(name: "SesameClientTests", dependencies: ["SesameClient", "SesameWire"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameHTTP
+import SesamePostgres
 import SesameSQLite
 import SesameService
 import SesameSoftwareAuthenticator
@@ -23,12 +24,37 @@ struct APIReply {
     var errorDescription: String? { json["error_description"] as? String ?? json["detail"] as? String }
 }
 
-/// The stores the API tests run on: the in-memory one, and SQLite as `sesame serve` uses it.
+/// The stores the API tests run on: the in-memory one, SQLite as `sesame serve` uses it, and
+/// PostgreSQL when `SESAME_TEST_POSTGRES_DSN` names a server (`make test` starts one).
 enum HarnessStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
     case sqlite
+    case postgres
+
+    static let postgresDSN = ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    static var allCases: [HarnessStore] { [.memory, .sqlite] + (postgresDSN == nil ? [] : [.postgres]) }
 
     var testDescription: String { rawValue }
+}
+
+/// A schema of its own on the test PostgreSQL server, dropped on deinit.
+final class HarnessSchema: Sendable {
+    let name: String
+    let dsn: String
+    let base: String
+
+    init() throws {
+        guard let base = HarnessStore.postgresDSN else { throw StoreError.unavailable("no SESAME_TEST_POSTGRES_DSN") }
+        self.base = base
+        name = "h_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresStore.createSchema(name, dsn: base)
+        dsn = base + " options='-csearch_path=\(name)'"
+    }
+
+    deinit { try? PostgresStore.dropSchema(name, dsn: base) }
 }
 
 /// The application and its router in-process over a store of `HarnessStore`'s kind, bootstrapped
@@ -45,6 +71,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     let interleaving: InterleavingStore?
     /// The SQLite database's directory (removed on deinit); nil for the in-memory store.
     let directory: URL?
+    /// The PostgreSQL schema (dropped on deinit); nil for the other stores.
+    let schema: HarnessSchema?
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let application: SesameApplication
     let responder: HTTPResponder
@@ -57,9 +85,15 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         sessionsInStore: Bool = false
     ) throws {
+        var schema: HarnessSchema?
         switch kind {
         case .memory:
             store = InMemoryStore()
+            directory = nil
+        case .postgres:
+            let created = try HarnessSchema()
+            schema = created
+            store = try PostgresStore(dsn: created.dsn)
             directory = nil
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -68,6 +102,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
             store = try SQLiteStore(path: directory.appendingPathComponent("sesame.db").path)
             self.directory = directory
         }
+        self.schema = schema
         interleaving = interleave ? InterleavingStore(store) : nil
         let sessions: (any AuthSessionStore)? =
             sessionsInStore
