@@ -65,8 +65,8 @@ let package = Package(
         .target(
             name: "SesameCLI",
             dependencies: [
-                "WebAuthn", "SesameCrypto", "SesameWire", "SesameStore", "SesameSQLite", "SesameService", "SesameHTTP",
-                "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
+                "WebAuthn", "SesameCrypto", "SesameWire", "SesameStore", "SesameSQLite", "SesamePostgres",
+                "SesameService", "SesameHTTP", "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
             ]),
         .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
 
@@ -91,7 +91,7 @@ let package = Package(
             name: "SesameCLITests",
             dependencies: [
                 "SesameCLI", "WebAuthn", "SesameCrypto", "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite",
-                "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
+                "SesamePostgres", "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
             ]),
         .testTarget(
             name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQL", "SesameSQLite", "SesamePostgres"]),

@@ -39,7 +39,8 @@ as_owner() {
     if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-dsn() { echo "host=$socket user=$user dbname=$database"; }
+# A libpq URI (what `sesame --store` takes); the socket directory goes in `host`, percent-encoded.
+dsn() { echo "postgresql://$user@/$database?host=$(printf '%s' "$socket" | sed 's|/|%2F|g')"; }
 
 case "${1:-}" in
 start)

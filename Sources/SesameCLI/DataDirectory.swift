@@ -1,5 +1,6 @@
 import Foundation
 import SesameCrypto
+import SesamePostgres
 import SesameSQLite
 import SesameService
 import SesameStore
@@ -28,6 +29,14 @@ struct DataDirectory {
 
     func openStore() throws -> SQLiteStore {
         try SQLiteStore(path: databasePath)
+    }
+
+    /// The store `--store` names (a PostgreSQL URI), or SQLite in this directory without one.
+    func openStore(_ location: StoreLocation) throws -> any SesameStore {
+        switch location {
+        case .sqlite: return try openStore()
+        case .postgres(let dsn): return try PostgresStore(dsn: dsn)
+        }
     }
 
     /// Whether the store already holds a tenant.
@@ -62,6 +71,24 @@ struct DataDirectory {
 
         """
     }
+}
+
+/// Where the records live: `--store postgres://…` (or `SESAME_STORE`), else SQLite in `--data`.
+enum StoreLocation: Equatable {
+    case sqlite
+    case postgres(String)
+
+    /// Parses `--store`; a value that is not a PostgreSQL URI is a usage error.
+    static func parse(_ value: String?) throws(UsageError) -> StoreLocation {
+        guard let value, !value.isEmpty else { return .sqlite }
+        guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+            throw UsageError("--store must be a postgres:// or postgresql:// URI (without it, SQLite in --data)")
+        }
+        return .postgres(value)
+    }
+
+    /// Whether several processes may share it (auth sessions then live in the store).
+    var isShared: Bool { self != .sqlite }
 }
 
 struct DataDirectoryError: Error, CustomStringConvertible {

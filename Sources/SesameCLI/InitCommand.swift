@@ -8,6 +8,7 @@ enum InitCommand {
 
     static let spec = CommandSpec(options: [
         OptionSpec("data", .single, placeholder: "DIR"),
+        OptionSpec("store", .single, placeholder: "URI"),
         OptionSpec("public-url", .single, placeholder: "URL"),
         OptionSpec("json", .flag),
     ])
@@ -32,13 +33,20 @@ enum InitCommand {
         } catch {
             return SesameCommandLine.usageError(name, "--public-url: \(error.message)", environment)
         }
+        let location: StoreLocation
+        do throws(UsageError) {
+            location = try StoreLocation.parse(parsed.value("store") ?? environment.variables["SESAME_STORE"])
+        } catch {
+            return SesameCommandLine.usageError(name, error.message, environment)
+        }
         let directory = DataDirectory(path: data)
         do {
             try directory.create()
             let masterKey = try directory.masterKey(variables: environment.variables)
-            let store = try directory.openStore()
+            let store = try directory.openStore(location)
             if try DataDirectory.isInitialised(store) {
-                return SesameCommandLine.usageError(name, "\(data) is already initialised", environment)
+                return SesameCommandLine.usageError(
+                    name, "\(location == .sqlite ? data : "the store") is already initialised", environment)
             }
             let result = try DataDirectory.initialise(
                 store: store, masterKey: masterKey, publicURL: publicURL, now: environment.now())

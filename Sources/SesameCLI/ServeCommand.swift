@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SesameCrypto
 import SesameHTTP
 import SesameService
 import SesameStore
@@ -10,6 +11,7 @@ enum ServeCommand {
 
     static let spec = CommandSpec(options: [
         OptionSpec("data", .single, placeholder: "DIR"),
+        OptionSpec("store", .single, placeholder: "URI"),
         OptionSpec("listen", .single, placeholder: "HOST:PORT"),
         OptionSpec("public-url", .single, placeholder: "URL"),
         OptionSpec("threads", .single, placeholder: "N"),
@@ -33,6 +35,7 @@ enum ServeCommand {
     /// Settings from flags, then `SESAME_*` variables, then defaults.
     struct Settings {
         var data = "./data"
+        var store = StoreLocation.sqlite
         var host = "127.0.0.1"
         var port = 8080
         var publicURL: String?
@@ -65,6 +68,7 @@ enum ServeCommand {
         }
         var settings = Settings()
         settings.data = value("data", "SESAME_DATA") ?? settings.data
+        settings.store = try StoreLocation.parse(value("store", "SESAME_STORE"))
         if let listen = value("listen", "SESAME_LISTEN") {
             guard let (host, port) = parseListen(listen) else {
                 throw UsageError("--listen must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080")
@@ -202,15 +206,22 @@ enum ServeCommand {
         let directory = DataDirectory(path: settings.data)
         try directory.create()
         let masterKey = try directory.masterKey(variables: environment.variables)
-        let store = try directory.openStore()
+        let store = try directory.openStore(settings.store)
         if try !DataDirectory.isInitialised(store) {
             let publicURL = settings.publicURL ?? "http://localhost:\(settings.port)"
             let result = try DataDirectory.initialise(
                 store: store, masterKey: masterKey, publicURL: publicURL, now: environment.now())
             environment.writeOutput(DataDirectory.summary(result, publicURL: publicURL))
         }
+        // Several processes on one database redeem each other's challenges: keep auth sessions in
+        // the store. One process on its SQLite file keeps them in memory.
+        let sessions: (any AuthSessionStore)? =
+            settings.store.isShared
+            ? StoreAuthSessions(
+                store: store, maxPerRequester: settings.pendingCeremonies.perAddress, random: SystemRandom())
+            : nil
         let application = SesameApplication(
-            store: store, masterKey: masterKey, rateLimitPerMinute: settings.rateLimitPerIP,
+            store: store, masterKey: masterKey, sessions: sessions, rateLimitPerMinute: settings.rateLimitPerIP,
             metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies,
             requireDPoPNonce: settings.requireDPoPNonce)
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
@@ -224,7 +235,8 @@ enum ServeCommand {
             configuration: configuration, router: application.router(), metrics: application.metrics,
             log: RequestLog(level: settings.logLevel))
         let scheme = settings.tlsCert == nil ? "http" : "https"
-        environment.writeOutput("Sesame is serving \(settings.data) at \(scheme)://\(settings.host):\(server.port)\n")
+        let source = settings.store == .sqlite ? settings.data : "PostgreSQL"
+        environment.writeOutput("Sesame is serving \(source) at \(scheme)://\(settings.host):\(server.port)\n")
         var metricsServer: HTTPServer?
         if let (host, port) = settings.metricsListen {
             var metricsConfiguration = HTTPServer.Configuration(host: host, port: port)

@@ -130,11 +130,15 @@ enum Usage {
         usage: sesame serve [options]
 
         Serves the native passkey API, OAuth/OIDC, well-known files, and the Management and My Account
-        APIs from the SQLite store in --data. An empty data directory is initialised first (see
-        'sesame init'); the ids and the management secret are printed once.
+        APIs from the SQLite store in --data, or from PostgreSQL with --store. An empty store is
+        initialised first (see 'sesame init'); the ids and the management secret are printed once.
 
         options (each also read from the environment variable shown):
           --data DIR                 data directory (SESAME_DATA, default ./data)
+          --store URI                PostgreSQL instead of SQLite: a libpq URI, e.g.
+                                     postgres://sesame@db.internal/sesame?sslmode=verify-full
+                                     (SESAME_STORE); several processes may serve one database, each
+                                     with the same master key (SESAME_MASTER_KEY or DIR/master.key)
           --listen HOST:PORT         address to listen on (SESAME_LISTEN, default 127.0.0.1:8080)
           --public-url URL           the URL clients use (SESAME_PUBLIC_URL, default http://localhost:PORT);
                                      only used when initialising
@@ -173,14 +177,16 @@ enum Usage {
         """
 
     static let initialise = """
-        usage: sesame init --public-url URL [--data DIR] [--json]
+        usage: sesame init --public-url URL [--data DIR] [--store URI] [--json]
 
-        Creates the first tenant in DIR (SESAME_DATA, default ./data): its domain and RP ID are the
-        public URL's host, and its allowed origin the URL's origin. Also creates the default
-        connection (passkeys enabled), a native client (webauthn, refresh_token and
-        authorization_code grants) and a management client, and prints their ids and the management
-        client's secret, once. --json prints exactly {"tenant", "rp_id", "connection", "client_id",
-        "management_client_id", "management_client_secret"}. An initialised DIR is refused (exit 2).
+        Creates the first tenant in DIR (SESAME_DATA, default ./data), or in the PostgreSQL database
+        --store names (SESAME_STORE, a postgres:// URI; the master key still comes from
+        SESAME_MASTER_KEY or DIR/master.key): its domain and RP ID are the public URL's host, and its
+        allowed origin the URL's origin. Also creates the default connection (passkeys enabled), a
+        native client (webauthn and refresh_token grants) and a management client, and prints their
+        ids and the management client's secret, once. --json prints exactly {"tenant", "rp_id",
+        "connection", "client_id", "management_client_id", "management_client_secret"}. An
+        initialised store is refused (exit 2).
 
         """
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SesamePostgres
 import Testing
 
 @testable import SesameCLI
@@ -28,6 +29,31 @@ struct ServerCommandTests {
         #expect(again.status == 2)
         #expect(again.stderrLines == ["sesame: init: \(data) is already initialised"])
         #expect(again.stdout.isEmpty)
+    }
+
+    /// `sesame init --store postgres://…`: the tenant goes into PostgreSQL (a schema of its own on
+    /// the test server), the master key still into `--data`; a second init is refused.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"] != nil))
+    func initOnPostgreSQL() throws {
+        let base = try #require(ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"])
+        let schema = "c_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresStore.createSchema(schema, dsn: base)
+        defer { try? PostgresStore.dropSchema(schema, dsn: base) }
+        let uri = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = CLI.run([
+            "init", "--store", uri, "--data", data, "--public-url", "https://login.example.com", "--json",
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try first.json()["rp_id"] as? String == "login.example.com")
+        #expect(FileManager.default.fileExists(atPath: data + "/master.key"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/sesame.db"))
+        let store = try PostgresStore(dsn: uri)
+        #expect(try store.read { try $0.tenants() }.map(\.rpID) == ["login.example.com"])
+        let again = CLI.run(["init", "--store", uri, "--data", data, "--public-url", "https://login.example.com"])
+        #expect(again.status == 2)
+        #expect(again.stderrLines == ["sesame: init: the store is already initialised"])
     }
 
     @Test func humanInitShowsTheSecretOnce() throws {
@@ -89,6 +115,14 @@ struct ServerCommandTests {
                 "sesame: serve: --metrics-token-file: cannot read /nonexistent/token"
             ),
             (["serve", "extra"], nil),
+            (
+                ["serve", "--store", "mysql://x"],
+                "sesame: serve: --store must be a postgres:// or postgresql:// URI (without it, SQLite in --data)"
+            ),
+            (
+                ["init", "--store", "sqlite:///tmp/x", "--public-url", "https://x.example"],
+                "sesame: init: --store must be a postgres:// or postgresql:// URI (without it, SQLite in --data)"
+            ),
         ] as [([String], String?)])
     func badArgumentsExitTwoWithOneLine(arguments: [String], message: String?) {
         let run = CLI.run(arguments)

@@ -51,7 +51,11 @@ final class HarnessSchema: Sendable {
         self.base = base
         name = "h_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try PostgresStore.createSchema(name, dsn: base)
-        dsn = base + " options='-csearch_path=\(name)'"
+        // The schema goes first on the search path (a key=value DSN or a URI).
+        dsn =
+            base.contains("://")
+            ? base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
+            : base + " options='-csearch_path=\(name)'"
     }
 
     deinit { try? PostgresStore.dropSchema(name, dsn: base) }
