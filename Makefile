@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test apple-standins interop-test browser-test deploy-test fuzz bench format lint clean
+.PHONY: deps build release run test apple-standins interop-test browser-test deploy-test cluster-test cluster fuzz bench format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -27,6 +27,15 @@ test: apple-standins build
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/deploy-test.sh
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/cluster-test.sh
+
+# Two `sesame serve` processes on one PostgreSQL behind nginx (tests/cluster), as make test runs them.
+cluster-test: deps
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/cluster-test.sh
+
+# The same cluster, kept running until Ctrl-C: nginx round-robin in front of two processes.
+cluster: deps
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/cluster-test.sh --serve
 
 # Type-checks the Apple adapters (Sources/SesameClient/Apple) on Linux against hand-written stand-ins
 # for AuthenticationServices and Security, in .build/apple-standins; a few seconds, no swift build.

@@ -15,29 +15,8 @@ venv="$root/.build/deploy-venv"
 python="${PYTHON:-python3}"
 swift="${SWIFT:-swift}"
 
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-    sudo_cmd=(sudo)
-fi
-
-# 1. nginx from Debian. A package install would start nginx on port 80; a policy-rc.d that
-#    refuses every service start prevents that (one that is already there is left alone).
-if [ ! -x "${NGINX_BIN:-/usr/sbin/nginx}" ]; then
-    if ! command -v apt-get >/dev/null 2>&1; then
-        echo "deploy-test: nginx is missing; install it (or set NGINX_BIN)" >&2
-        exit 1
-    fi
-    echo "deploy-test: installing nginx"
-    made_policy=""
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' | "${sudo_cmd[@]}" tee /usr/sbin/policy-rc.d >/dev/null
-        "${sudo_cmd[@]}" chmod 755 /usr/sbin/policy-rc.d
-        made_policy=yes
-    fi
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends nginx-light
-    if [ -n "$made_policy" ]; then "${sudo_cmd[@]}" rm -f /usr/sbin/policy-rc.d; fi
-fi
+# 1. nginx from Debian (scripts/ensure-nginx.sh keeps the package from starting its own service).
+./scripts/ensure-nginx.sh
 export NGINX_BIN="${NGINX_BIN:-/usr/sbin/nginx}"
 
 # 2. The virtualenv.
