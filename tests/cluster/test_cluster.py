@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import threading
-import time
 
 from android_client import (
     FAKE_SIGNING_CERTIFICATE_DER,
@@ -97,6 +96,7 @@ def test_kill_9_during_a_signup_load_loses_no_answered_signup(cluster):
     front = cluster.public_url
     answered: list[str] = []
     lock = threading.Lock()
+    enough = threading.Event()
 
     def signup(index: int):
         http = SesameHTTP(front)
@@ -110,13 +110,18 @@ def test_kill_9_during_a_signup_load_loses_no_answered_signup(cluster):
         if status == 200:
             with lock:
                 answered.append(tokens["access_token"])
+                if len(answered) >= 20:
+                    enough.set()
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
-        futures = [pool.submit(signup, index) for index in range(120)]
-        time.sleep(0.5)
+        futures = [pool.submit(signup, index) for index in range(300)]
+        assert enough.wait(60), "the load did not start"
         cluster.kill(0)
+        pending_at_kill = sum(not future.done() for future in futures)
         concurrent.futures.wait(futures)
-    assert len(answered) >= 20, f"only {len(answered)} signups were answered"
+    # The kill came in the middle of the load, and the survivor went on answering.
+    assert pending_at_kill > 100, pending_at_kill
+    assert len(answered) > 100, f"only {len(answered)} signups were answered"
 
     survivor = SesameHTTP(cluster.urls[1])
     token = management_token(cluster, survivor)
