@@ -42,6 +42,8 @@ public enum SesameCommandLine {
             return InitCommand.run(rest, environment: environment)
         case "api":
             return APICommand.run(rest, environment: environment)
+        case "store":
+            return StoreCopyCommand.run(rest, environment: environment)
         case "signup", "login", "token", "passkeys":
             return ClientCommands.run(command, rest, environment: environment)
         case "verify":
@@ -88,6 +90,7 @@ public enum SesameCommandLine {
         case ["token"]: text = Usage.token
         case ["passkeys"]: text = Usage.passkeys
         case ["api"]: text = Usage.api
+        case ["store"]: text = Usage.store
         case ["verify"]: text = Usage.verify
         case ["verify", "registration"]: text = Usage.verifyRegistration
         case ["verify", "authentication"]: text = Usage.verifyAuthentication

@@ -17,10 +17,24 @@ enum Usage {
           token show|refresh|revoke   show, renew or revoke the saved tokens
           passkeys list|rename|delete manage the account's passkeys (My Account API)
           api create|list             register or list your backend APIs (Management API)
+          store copy                  move a SQLite deployment to PostgreSQL
           help [COMMAND]              show help for a command
 
         Exit status: 0 success, 1 invalid input or failed verification, 2 bad arguments.
         Run 'sesame <command> --help' for a command's options.
+
+        """
+
+    static let store = """
+        usage: sesame store copy --from DIR --to postgres://…
+
+        Copies the SQLite store in DIR (DIR/sesame.db) into an empty PostgreSQL database: every
+        tenant with its clients, connections, APIs, signing keys, users, passkeys, refresh tokens
+        and auth events (pending ceremonies are left behind), then counts each kind in both and
+        fails if they differ. A target holding any tenant is refused. Stop the SQLite server first,
+        and serve the copy with the same master key (SESAME_MASTER_KEY or DIR/master.key).
+
+        Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.
 
         """
 

@@ -627,6 +627,22 @@ public final class SQLTransaction: StoreTransaction {
         }
     }
 
+    public func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
+        try checkOpen()
+        return try records(
+            RefreshTokenRecord.self, table: "refresh_tokens",
+            "SELECT data FROM refresh_tokens WHERE tenant_id = ? ORDER BY id LIMIT ? OFFSET ?",
+            [.text(tenantID)] + Self.paging(page))
+    }
+
+    public func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord] {
+        try checkOpen()
+        return try records(
+            AuthEventRecord.self, table: "auth_events",
+            "SELECT data FROM auth_events WHERE tenant_id = ? ORDER BY at, id LIMIT ? OFFSET ?",
+            [.text(tenantID)] + Self.paging(page))
+    }
+
     public func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
         try checkOpen()
         return try records(

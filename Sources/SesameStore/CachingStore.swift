@@ -271,6 +271,12 @@ private struct CachingTransaction: StoreTransaction {
     func signingKeys(tenantID: String) throws -> [SigningKeyRecord] { try inner.signingKeys(tenantID: tenantID) }
     func insertSigningKey(_ key: SigningKeyRecord) throws { try inner.insertSigningKey(key) }
     func updateSigningKey(_ key: SigningKeyRecord) throws { try inner.updateSigningKey(key) }
+    func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
+        try inner.refreshTokens(tenantID: tenantID, page: page)
+    }
+    func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord] {
+        try inner.authEvents(tenantID: tenantID, page: page)
+    }
     func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
         try inner.refreshToken(tenantID: tenantID, tokenHash: tokenHash)
     }

@@ -378,6 +378,11 @@ final class MemoryTransaction: StoreTransaction {
         return state.refreshTokens.values.first { $0.tenantID == tenantID && $0.tokenHash == tokenHash }
     }
 
+    func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
+        try checkOpen()
+        return Self.paged(state.refreshTokens.values.filter { $0.tenantID == tenantID }.sorted { $0.id < $1.id }, page)
+    }
+
     func insertRefreshToken(_ token: RefreshTokenRecord) throws {
         try checkWritable()
         let key = MemoryKey(tenantID: token.tenantID, id: token.id)
@@ -489,6 +494,12 @@ final class MemoryTransaction: StoreTransaction {
             }
         }
         for event in events { state.authEvents[MemoryKey(tenantID: event.tenantID, id: event.id)] = event }
+    }
+
+    func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord] {
+        try checkOpen()
+        let all = state.authEvents.values.filter { $0.tenantID == tenantID }
+        return Self.paged(all.sorted { ($0.at, $0.id) < ($1.at, $1.id) }, page)
     }
 
     func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {

@@ -149,6 +149,8 @@ public protocol StoreTransaction {
 
     // Refresh tokens (unique: tenant + id, tokenHash).
     func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord?
+    /// Every refresh token of a tenant, by id (moving a deployment to another store).
+    func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord]
     func insertRefreshToken(_ token: RefreshTokenRecord) throws
     func updateRefreshToken(_ token: RefreshTokenRecord) throws
     /// Marks every token of the family revoked at `at`; returns how many changed.
@@ -184,4 +186,6 @@ public protocol StoreTransaction {
 
     func insertAuthEvents(_ events: [AuthEventRecord]) throws
     func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord]
+    /// Every auth event of a tenant, by time then id (moving a deployment to another store).
+    func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord]
 }

@@ -201,6 +201,27 @@ import Testing
         }
     }
 
+    // MARK: Whole-tenant listings (moving a deployment)
+
+    @Test(arguments: StoreKind.allCases) func refreshTokensAndEventsAreListedPageByPage(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx in
+            for index in 0..<5 {
+                try tx.insertRefreshToken(
+                    Fixture.refreshToken("r\(index)", hash: UInt8(index + 1), family: "f\(index)"))
+            }
+            try tx.insertRefreshToken(Fixture.refreshToken("other", tenant: "t2", hash: 9))
+            try tx.insertAuthEvents((0..<5).map { Fixture.event("e\($0)", at: Double(10 - $0)) })
+        }
+        try s.read { tx throws in
+            let tokens = try Page.all { try tx.refreshTokens(tenantID: "t1", page: $0) }
+            #expect(tokens.map(\.id) == ["r0", "r1", "r2", "r3", "r4"])
+            #expect(try tx.refreshTokens(tenantID: "t1", page: Page(offset: 3, limit: 1)).map(\.id) == ["r3"])
+            #expect(try tx.authEvents(tenantID: "t1", page: Page(offset: 0, limit: 2)).map(\.id) == ["e4", "e3"])
+            #expect(try tx.authEvents(tenantID: "t2", page: Page()).isEmpty)
+        }
+    }
+
     // MARK: Configuration generation
 
     @Test(arguments: StoreKind.allCases) func configurationWritesRaiseTheGeneration(_ kind: StoreKind) throws {

@@ -1,0 +1,178 @@
+import Foundation
+import SesameSQLite
+import SesameStore
+
+/// `sesame store copy --from DIR --to postgres://…`: moves a SQLite deployment to PostgreSQL.
+///
+/// Copies every tenant with its clients, connections, APIs, signing keys, users, passkeys, refresh
+/// tokens and auth events (pending ceremonies and DPoP proofs are transient and stay behind), then
+/// counts each kind in both stores. A target that holds any tenant is refused. The master key does
+/// not move: serve the copy with the same `SESAME_MASTER_KEY` or `DIR/master.key`.
+///
+/// Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.
+enum StoreCopyCommand {
+    static let name = "store copy"
+    static let spec = CommandSpec(options: [
+        OptionSpec("from", .single, placeholder: "DIR"),
+        OptionSpec("to", .single, placeholder: "URI"),
+    ])
+    /// Records per page and per write transaction (the store's largest page).
+    static let batch = 100
+
+    static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        guard arguments.first == "copy" else {
+            if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
+                environment.writeOutput(Usage.store)
+                return SesameCommandLine.success
+            }
+            return SesameCommandLine.usageError(
+                "store", arguments.first.map { "unknown action '\($0)' (expected copy)" } ?? "missing action: copy",
+                environment)
+        }
+        let parsed: ParsedArguments
+        let target: StoreLocation
+        let from: String
+        do throws(UsageError) {
+            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: spec)
+            if parsed.helpRequested {
+                environment.writeOutput(Usage.store)
+                return SesameCommandLine.success
+            }
+            guard let directory = parsed.value("from") else { throw UsageError("--from DIR is required") }
+            guard let uri = parsed.value("to") else { throw UsageError("--to postgres://… is required") }
+            target = try StoreLocation.parse(uri)
+            from = directory
+        } catch {
+            return SesameCommandLine.usageError(name, error.message, environment)
+        }
+        let database = DataDirectory(path: from).databasePath
+        guard FileManager.default.fileExists(atPath: database) else {
+            return SesameCommandLine.usageError(name, "\(database) does not exist", environment)
+        }
+        do {
+            let source = try SQLiteStore(path: database)
+            let destination = try DataDirectory(path: from).openStore(target)
+            guard try destination.read({ try $0.tenants() }).isEmpty else {
+                return SesameCommandLine.usageError(name, "the target store is not empty", environment)
+            }
+            let copied = try copy(from: source, to: destination)
+            let verified = try counts(destination)
+            guard verified == copied else {
+                environment.writeError(
+                    "sesame: store copy: counts differ after the copy: source \(copied.summary), target \(verified.summary)\n"
+                )
+                return SesameCommandLine.failure
+            }
+            environment.writeOutput(
+                "Copied \(copied.summary); the counts match. Serve it with the same master key.\n")
+            return SesameCommandLine.success
+        } catch {
+            environment.writeError("sesame: store copy: \(SesameCommandLine.oneLine(String(describing: error)))\n")
+            return SesameCommandLine.failure
+        }
+    }
+
+    /// How many records of each kind a store holds.
+    struct Counts: Equatable {
+        var tenants = 0, clients = 0, connections = 0, apis = 0, signingKeys = 0, users = 0, passkeys = 0
+        var refreshTokens = 0, authEvents = 0
+
+        var summary: String {
+            "\(tenants) tenants, \(clients) clients, \(connections) connections, \(apis) APIs, "
+                + "\(signingKeys) signing keys, \(users) users, \(passkeys) passkeys, \(refreshTokens) refresh tokens, "
+                + "\(authEvents) auth events"
+        }
+    }
+
+    /// Copies tenant by tenant, in batches; returns what the source held.
+    static func copy(from source: any SesameStore, to target: any SesameStore) throws -> Counts {
+        var counts = Counts()
+        for tenant in try source.read({ try $0.tenants() }) {
+            let id = tenant.id
+            try target.write(.durable) { try $0.insertTenant(tenant) }
+            counts.tenants += 1
+            counts.clients += try pages({ page in try source.read { try $0.clients(tenantID: id, page: page) } }) {
+                batch in try target.write(.durable) { tx in for record in batch { try tx.insertClient(record) } }
+            }
+            counts.connections += try pages({ page in try source.read { try $0.connections(tenantID: id, page: page) } }
+            ) {
+                batch in try target.write(.durable) { tx in for record in batch { try tx.insertConnection(record) } }
+            }
+            counts.apis += try pages({ page in try source.read { try $0.resourceServers(tenantID: id, page: page) } }) {
+                batch in
+                try target.write(.durable) { tx in for record in batch { try tx.insertResourceServer(record) } }
+            }
+            let keys = try source.read { try $0.signingKeys(tenantID: id) }
+            try target.write(.durable) { tx in for key in keys { try tx.insertSigningKey(key) } }
+            counts.signingKeys += keys.count
+            counts.users += try pages({ page in try source.read { try $0.users(tenantID: id, query: nil, page: page) } }
+            ) {
+                batch in
+                let passkeys = try source.read { tx in
+                    try batch.flatMap { try tx.passkeys(tenantID: id, userID: $0.id) }
+                }
+                try target.write(.durable) { tx in
+                    for user in batch { try tx.insertUser(user) }
+                    for passkey in passkeys { try tx.insertPasskey(passkey) }
+                }
+                counts.passkeys += passkeys.count
+            }
+            counts.refreshTokens += try pages({ page in
+                try source.read { try $0.refreshTokens(tenantID: id, page: page) }
+            }) {
+                batch in try target.write(.durable) { tx in for record in batch { try tx.insertRefreshToken(record) } }
+            }
+            counts.authEvents += try pages({ page in try source.read { try $0.authEvents(tenantID: id, page: page) } })
+            {
+                batch in try target.write(.durable) { try $0.insertAuthEvents(batch) }
+            }
+        }
+        return counts
+    }
+
+    /// Counts what `store` holds, kind by kind.
+    static func counts(_ store: any SesameStore) throws -> Counts {
+        var counts = Counts()
+        for tenant in try store.read({ try $0.tenants() }) {
+            let id = tenant.id
+            counts.tenants += 1
+            counts.clients += try pages({ page in try store.read { try $0.clients(tenantID: id, page: page) } }) { _ in
+            }
+            counts.connections += try pages({ page in try store.read { try $0.connections(tenantID: id, page: page) } })
+            {
+                _ in
+            }
+            counts.apis += try pages({ page in try store.read { try $0.resourceServers(tenantID: id, page: page) } }) {
+                _ in
+            }
+            counts.signingKeys += try store.read { try $0.signingKeys(tenantID: id) }.count
+            counts.users += try pages({ page in try store.read { try $0.users(tenantID: id, query: nil, page: page) } })
+            {
+                batch in
+                counts.passkeys += try store.read { tx in
+                    try batch.reduce(0) { $0 + (try tx.passkeys(tenantID: id, userID: $1.id).count) }
+                }
+            }
+            counts.refreshTokens += try pages({ page in
+                try store.read { try $0.refreshTokens(tenantID: id, page: page) }
+            }) {
+                _ in
+            }
+            counts.authEvents += try pages({ page in try store.read { try $0.authEvents(tenantID: id, page: page) } }) {
+                _ in
+            }
+        }
+        return counts
+    }
+
+    /// Reads `fetch` page by page, hands each non-empty page to `handle`; returns how many records.
+    static func pages<T>(_ fetch: (Page) throws -> [T], _ handle: ([T]) throws -> Void) throws -> Int {
+        var offset = 0
+        while true {
+            let items = try fetch(Page(offset: offset, limit: batch))
+            if !items.isEmpty { try handle(items) }
+            offset += items.count
+            if items.count < batch { return offset }
+        }
+    }
+}
