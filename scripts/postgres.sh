@@ -5,6 +5,8 @@
 #   scripts/postgres.sh start   initialise and start a fresh cluster; prints the DSN
 #   scripts/postgres.sh stop    stop it (and keep nothing)
 #   scripts/postgres.sh dsn     print the DSN of the running cluster
+#   scripts/postgres.sh pause   stop the server, keeping its data (the restart tests)
+#   scripts/postgres.sh resume  start it again
 #
 # As root (CI), the server runs as the `postgres` system user, since PostgreSQL refuses root.
 set -euo pipefail
@@ -69,8 +71,16 @@ stop)
 dsn)
     dsn
     ;;
+pause)
+    as_owner "$(bin_dir)/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+    ;;
+resume)
+    as_owner "$(bin_dir)/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \
+        -o "-c listen_addresses='' -c unix_socket_directories='$socket' -c fsync=off -c max_connections=300" \
+        start >/dev/null
+    ;;
 *)
-    echo "usage: scripts/postgres.sh start|stop|dsn" >&2
+    echo "usage: scripts/postgres.sh start|stop|dsn|pause|resume" >&2
     exit 2
     ;;
 esac

@@ -8,6 +8,10 @@ struct PostgresRetry: Error {
     let sqlState: String
 }
 
+/// A pooled connection that broke before its transaction began (the server restarted): the
+/// store opens a new one and begins again, since nothing has run yet.
+struct PostgresReconnect: Error {}
+
 /// The one owner of a libpq connection (`PGconn*`): closes it in `deinit`. Runs statements with
 /// the extended protocol, prepared once per connection and kept; parameters go as text (bytea as
 /// binary) and results come back in binary. Used by one thread at a time (the pool hands it out).
@@ -44,6 +48,14 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// Whether the connection still works (a restarted server breaks it; the pool drops it).
     var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Begins a transaction; `PostgresReconnect` when the connection turns out to be broken.
+    func begin(_ sql: String) throws {
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        if PQstatus(connection) != CONNECTION_OK { throw PostgresReconnect() }
+        try check(result, sql: sql)
+    }
 
     /// A statement without parameters, possibly several (`BEGIN`, migrations): the simple protocol.
     func script(_ sql: String) throws {

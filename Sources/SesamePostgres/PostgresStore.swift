@@ -90,7 +90,7 @@ public final class PostgresStore: SesameStore {
 
     public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try withConnection { connection in
-            try connection.script("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try connection.begin("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             let transaction = SQLTransaction(connection: connection, writable: false)
             defer { transaction.close() }
             do {
@@ -125,7 +125,7 @@ public final class PostgresStore: SesameStore {
     private func once<T>(
         _ durability: Durability, _ connection: PostgresConnection, _ body: (any StoreTransaction) throws -> T
     ) throws -> T {
-        try connection.script("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        try connection.begin("BEGIN ISOLATION LEVEL SERIALIZABLE")
         try connection.script("SET LOCAL synchronous_commit = \(durability == .durable ? "on" : "off")")
         let transaction = SQLTransaction(connection: connection, writable: true)
         connection.guardsStatements = true
@@ -151,10 +151,21 @@ public final class PostgresStore: SesameStore {
             throw StoreError.unavailable("no database connection became free in time")
         }
         defer { slots.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? PostgresConnection(dsn: dsn)
+        var connection = try idle.withLock { $0.popLast() } ?? PostgresConnection(dsn: dsn)
         defer {
             if connection.isHealthy { idle.withLock { $0.append(connection) } }
         }
-        return try body(connection)
+        do {
+            return try body(connection)
+        } catch is PostgresReconnect {
+            // The server went away and came back since this connection was last used: the
+            // transaction never began, so begin it on a new connection (one that fails is 503).
+            connection = try PostgresConnection(dsn: dsn)
+            do {
+                return try body(connection)
+            } catch is PostgresReconnect {
+                throw StoreError.unavailable("the database connection broke; nothing was written")
+            }
+        }
     }
 }

@@ -143,3 +143,21 @@ def test_kill_9_during_a_signup_load_loses_no_answered_signup(cluster):
             break
         page += 1
     cluster.start_process(0)
+
+
+def test_a_database_restart_gives_503_then_the_processes_recover_by_themselves(cluster):
+    import pathlib
+    import subprocess
+
+    script = pathlib.Path(__file__).resolve().parent.parent.parent / "scripts" / "postgres.sh"
+    a = SesameHTTP(cluster.urls[1])
+    a.expect(200, "POST", "/passkey/challenge", {"client_id": cluster.ids["client_id"]})
+    subprocess.run([str(script), "pause"], check=True, timeout=60)
+    try:
+        status, error = a.request("POST", "/passkey/challenge", {"client_id": cluster.ids["client_id"]})
+        assert status == 503 and error["error"] == "temporarily_unavailable", (status, error)
+    finally:
+        subprocess.run([str(script), "resume"], check=True, timeout=60)
+    # Pooled connections broke with the restart; the next request works without a process restart.
+    for http in (a, SesameHTTP(cluster.urls[0])):
+        http.expect(200, "POST", "/passkey/challenge", {"client_id": cluster.ids["client_id"]})
