@@ -71,6 +71,7 @@ bench: deps
 	$(SWIFT) build -c release --product sesame-bench-limits
 	./.build/release/sesame-bench-limits
 	./scripts/load-bench.sh
+	LOADBENCH_POSTGRES=1 LOADBENCH_LOGINS=20000 LOADBENCH_REFRESHES=20000 ./scripts/load-bench.sh
 
 format:
 	swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks Fuzz/Sources 2>/dev/null || swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks

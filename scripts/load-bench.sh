@@ -48,6 +48,27 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# LOADBENCH_POSTGRES=1: serve from a throwaway PostgreSQL (scripts/postgres.sh) instead of SQLite,
+# and report the database's own CPU beside the server's.
+postgres_cpu() {
+    local total=0 pid ticks
+    for pid in $(pgrep -x postgres || true); do
+        ticks="$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)"
+        total=$((total + ticks))
+    done
+    echo "$total"
+}
+if [ "${LOADBENCH_POSTGRES:-0}" = 1 ]; then
+    LOADBENCH_STORE="$(scripts/postgres.sh start)"
+    export LOADBENCH_STORE
+    trap 'cleanup; scripts/postgres.sh stop' EXIT INT TERM
+    before="$(postgres_cpu)"
+fi
+
 echo "load-bench: server on core $server_core, load generator on core $client_core" \
-    "(load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+    "(load average: $(cut -d' ' -f1-3 /proc/loadavg))${LOADBENCH_STORE:+, store: PostgreSQL}"
 "${pin[@]}" "$bin/sesame-loadgen" --sesame "$bin/sesame" --server-core "$server_core" --pid-file "$pidfile"
+if [ "${LOADBENCH_POSTGRES:-0}" = 1 ]; then
+    ticks=$(($(postgres_cpu) - before))
+    echo "PostgreSQL's own CPU over the run (all its processes, unpinned): $((ticks * 1000 / $(getconf CLK_TCK))) ms"
+fi

@@ -64,7 +64,9 @@ final class LoadRun {
     func initialise() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: settings.sesame)
-        process.arguments = ["init", "--data", directory, "--public-url", origin, "--json"]
+        process.arguments =
+            ["init", "--data", directory, "--public-url", origin, "--json"]
+            + (settings.store.map { ["--store", $0] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -86,7 +88,7 @@ final class LoadRun {
         var arguments = [
             settings.sesame, "serve", "--data", directory, "--listen", "127.0.0.1:\(port)", "--public-url", origin,
             "--threads", "1", "--rate-limit-per-ip", "0", "--log-level", "error",
-        ]
+        ] + (settings.store.map { ["--store", $0] } ?? [])
         // A profiler in front of the server (LOADBENCH_SERVER_WRAPPER="valgrind --tool=callgrind ...").
         if let wrapper = settings.serverWrapper {
             arguments = wrapper.split(separator: " ").map(String.init) + arguments

@@ -22,6 +22,8 @@ struct LoadSettings {
     var serverWrapper: String?
     /// A shell command run at each phase boundary; LOADBENCH_PHASE_HOOK.
     var phaseHook: String?
+    /// A PostgreSQL URI to serve from instead of SQLite (LOADBENCH_STORE).
+    var store: String?
     /// Keep the data directory and server log (printed at the end).
     var keep = false
 
@@ -52,6 +54,7 @@ struct LoadSettings {
             ?? settings.connections
         settings.serverWrapper = environment["LOADBENCH_SERVER_WRAPPER"].flatMap { $0.isEmpty ? nil : $0 }
         settings.phaseHook = environment["LOADBENCH_PHASE_HOOK"].flatMap { $0.isEmpty ? nil : $0 }
+        settings.store = environment["LOADBENCH_STORE"].flatMap { $0.isEmpty ? nil : $0 }
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             if flag == "--keep" {
