@@ -97,7 +97,9 @@ let package = Package(
             name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQL", "SesameSQLite", "SesamePostgres"]),
         .testTarget(
             name: "SesameServiceTests",
-            dependencies: ["SesameService", "SesameStore", "SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto"]),
+            dependencies: [
+                "SesameService", "SesameStore", "SesameSoftwareAuthenticator", "WebAuthn", "SesameCrypto", "SesameWire",
+            ]),
         .testTarget(
             name: "SesameHTTPTests",
             dependencies: [
