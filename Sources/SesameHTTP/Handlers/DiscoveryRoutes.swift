@@ -91,15 +91,9 @@ extension SesameApplication {
         }
     }
 
-    /// Every client of the tenant (paged through the store).
+    /// Every client of the tenant.
     func allClients(_ tenant: TenantRecord) throws -> [ClientRecord] {
-        do {
-            return try store.read { transaction in
-                try Page.all { try transaction.clients(tenantID: tenant.id, page: $0) }
-            }
-        } catch {
-            throw ServiceError.unavailable("the store is unavailable")
-        }
+        try tenancy.clients(of: tenant)
     }
 }
 

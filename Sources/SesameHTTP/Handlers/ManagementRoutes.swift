@@ -14,8 +14,7 @@ extension SesameApplication {
     /// The authorized caller of a management request.
     func managementCaller(_ request: HTTPRequest, _ scope: ManagementScope) throws -> ManagementCaller {
         let tenant = try tenant(request)
-        return try management.authorize(
-            request.headers["Authorization"], dpop: dpopRequest(request, tenant: tenant), tenant: tenant, scope: scope)
+        return try management.authorize(try presentedToken(request, tenant: tenant), tenant: tenant, scope: scope)
     }
 
     /// Auth0's list parameters: `page`, `per_page`, `include_totals`.

@@ -81,7 +81,6 @@ extension SesameApplication {
     /// The signed-in user behind a My Account request.
     func accountCaller(_ request: HTTPRequest, _ scope: MyAccountScope) throws -> AccountCaller {
         let tenant = try tenant(request)
-        return try myAccount.authorize(
-            request.headers["Authorization"], dpop: dpopRequest(request, tenant: tenant), tenant: tenant, scope: scope)
+        return try myAccount.authorize(try presentedToken(request, tenant: tenant), tenant: tenant, scope: scope)
     }
 }

@@ -23,9 +23,7 @@ extension SesameApplication {
 
         let userInfo: HTTPHandler = { [self] request, _ in
             let tenant = try tenant(request)
-            let claims = try tokens.userInfo(
-                tenant: tenant, authorization: request.headers["Authorization"],
-                dpop: dpopRequest(request, tenant: tenant))
+            let claims = try tokens.userInfo(tenant: tenant, token: try presentedToken(request, tenant: tenant))
             return try .noStoreJSON(claims)
         }
         router.get("/userinfo", limitedBy: limiter(.tokens), handler: userInfo)
@@ -62,6 +60,22 @@ extension SesameApplication {
         } catch let error as ServiceError {
             logins.increment([method, error.code])
             throw error
+        }
+    }
+
+    /// The access token of `Authorization: Bearer …` or `Authorization: DPoP …` (schemes are
+    /// case-insensitive, RFC 9110 §11.1); nil without the header; 401 for any other scheme.
+    func presentedToken(_ request: HTTPRequest, tenant: TenantRecord) throws -> PresentedToken? {
+        guard let authorization = request.headers["Authorization"] else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2 else {
+            throw ServiceError.invalidToken("an Authorization: Bearer (or DPoP) access token is required")
+        }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        switch parts[0].lowercased() {
+        case "bearer": return .bearer(token)
+        case "dpop": return .dpop(token, dpopRequest(request, tenant: tenant))
+        default: throw ServiceError.invalidToken("an Authorization: Bearer (or DPoP) access token is required")
         }
     }
 

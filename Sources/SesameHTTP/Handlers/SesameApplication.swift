@@ -13,6 +13,7 @@ public final class SesameApplication: Sendable {
     public let tokens: TokenService
     public let management: ManagementService
     public let myAccount: MyAccountService
+    public let tenancy: TenancyService
     public let events: AuthEventRecorder
     public let metrics: Metrics
     /// Per-client-address limits of the routes anyone can call without a token (nil: off).
@@ -56,6 +57,7 @@ public final class SesameApplication: Sendable {
         self.tokens = tokens
         self.management = ManagementService(store: store, clock: clock, random: random, tokens: tokens)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
+        self.tenancy = TenancyService(store: store)
         self.metrics = metrics
         self.rateLimits = rateLimitPerMinute > 0 ? PublicRateLimits(requestsPerMinute: rateLimitPerMinute) : nil
         self.logins = metrics.counter(
@@ -72,18 +74,7 @@ public final class SesameApplication: Sendable {
 
     /// The tenant a request is for, by its Host (domain or custom domain); 404 when none matches.
     func tenant(_ request: HTTPRequest) throws -> TenantRecord {
-        let host = request.host
-        guard !host.isEmpty, host.utf8.count <= 253 else {
-            throw ServiceError.notFound("no tenant is served at this host")
-        }
-        let found: TenantRecord?
-        do {
-            found = try store.read { try $0.tenant(host: host) }
-        } catch {
-            throw ServiceError.unavailable("the store is unavailable")
-        }
-        guard let tenant = found else { throw ServiceError.notFound("no tenant is served at this host") }
-        return tenant
+        try tenancy.tenant(host: request.host)
     }
 
     /// Every route of the server.

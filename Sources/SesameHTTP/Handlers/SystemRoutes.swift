@@ -56,7 +56,7 @@ extension SesameApplication {
     /// 200 when the store answers, else 503.
     func health() throws -> HTTPResponse {
         do {
-            _ = try store.read { try $0.tenants().count }
+            try tenancy.checkHealth()
         } catch {
             throw ServiceError.unavailable("the store is not answering")
         }

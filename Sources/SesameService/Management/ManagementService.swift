@@ -26,10 +26,10 @@ public final class ManagementService: Sendable {
     /// The token is only as good as its client is now: a deleted client's tokens stop at once, and
     /// the scopes in force are those of the token that the client's grant still holds.
     public func authorize(
-        _ authorization: String?, dpop: DPoPRequest = .none, tenant: TenantRecord, scope: ManagementScope
+        _ presented: PresentedToken?, tenant: TenantRecord, scope: ManagementScope
     ) throws(ServiceError) -> ManagementCaller {
         let audience = TokenService.managementAudience(tenant)
-        let token = try tokens.authenticateBearer(authorization, dpop: dpop, tenant: tenant, audience: audience)
+        let token = try tokens.authenticate(presented, tenant: tenant, audience: audience)
         guard let clientID = token.string("client_id") ?? token.string("azp") else {
             throw .invalidToken("the access token names no client")
         }

@@ -22,10 +22,9 @@ public final class MyAccountService: Sendable {
     /// Verifies a user access token for the My Account audience (`<issuer>me/`) carrying `scope`:
     /// 401 `invalid_token` without a valid user token, 403 `insufficient_scope` without the scope.
     public func authorize(
-        _ authorization: String?, dpop: DPoPRequest = .none, tenant: TenantRecord, scope: MyAccountScope
+        _ presented: PresentedToken?, tenant: TenantRecord, scope: MyAccountScope
     ) throws(ServiceError) -> AccountCaller {
-        let token = try tokens.authenticateBearer(
-            authorization, dpop: dpop, tenant: tenant, audience: TokenService.myAccountAudience(tenant))
+        let token = try tokens.authenticate(presented, tenant: tenant, audience: TokenService.myAccountAudience(tenant))
         guard let subject = token.subject, !subject.hasSuffix("@clients"),
             let clientID = token.string("client_id") ?? token.string("azp")
         else {

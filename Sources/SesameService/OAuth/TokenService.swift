@@ -455,28 +455,25 @@ public final class TokenService: Sendable {
         }
     }
 
-    /// Verifies the access token of `authorization` for `audience` and returns it with its scopes:
-    /// `Bearer <token>`, or `DPoP <token>` with a proof made with the token's key (RFC 9449 §7).
-    /// A DPoP-bound token sent as Bearer is refused (§7.2), so a stolen one is worthless.
-    public func authenticateBearer(
-        _ authorization: String?, dpop request: DPoPRequest = .none, tenant: TenantRecord, audience: String
+    /// Verifies a presented access token for `audience` and returns it with its scopes: a Bearer
+    /// token, or a DPoP one with a proof made with the token's key (RFC 9449 §7). A DPoP-bound token
+    /// presented as Bearer is refused (§7.2), so a stolen one is worthless.
+    public func authenticate(
+        _ presented: PresentedToken?, tenant: TenantRecord, audience: String
     ) throws(ServiceError) -> VerifiedJWT {
-        guard let authorization else {
+        switch presented {
+        case nil:
             throw .invalidToken("an Authorization: Bearer (or DPoP) access token is required")
+        case .dpop(let token, let proof):
+            return try authenticateDPoP(token, proof, tenant: tenant, audience: audience)
+        case .bearer(let token):
+            let verified = try verifyAccessToken(token, tenant: tenant, audience: audience)
+            guard verified.claims["cnf"] == nil else {
+                throw .invalidToken(
+                    "this access token is bound to a DPoP key; send it as Authorization: DPoP with a proof")
+            }
+            return verified
         }
-        if authorization.count > 5, authorization.prefix(5).lowercased() == "dpop " {
-            let token = String(authorization.dropFirst(5)).trimmingCharacters(in: .whitespaces)
-            return try authenticateDPoP(token, request, tenant: tenant, audience: audience)
-        }
-        guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
-            throw .invalidToken("an Authorization: Bearer (or DPoP) access token is required")
-        }
-        let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        let verified = try verifyAccessToken(token, tenant: tenant, audience: audience)
-        guard verified.claims["cnf"] == nil else {
-            throw .invalidToken("this access token is bound to a DPoP key; send it as Authorization: DPoP with a proof")
-        }
-        return verified
     }
 
     private func authenticateDPoP(
@@ -537,11 +534,10 @@ public final class TokenService: Sendable {
     }
 
     /// `GET /userinfo`: the user's claims for the token's scopes.
-    public func userInfo(
-        tenant: TenantRecord, authorization: String?, dpop: DPoPRequest = .none
-    ) throws(ServiceError) -> [String: JWTClaimValue] {
-        let token = try authenticateBearer(
-            authorization, dpop: dpop, tenant: tenant, audience: Self.userInfoAudience(tenant))
+    public func userInfo(tenant: TenantRecord, token presented: PresentedToken?) throws(ServiceError) -> [String:
+        JWTClaimValue]
+    {
+        let token = try authenticate(presented, tenant: tenant, audience: Self.userInfoAudience(tenant))
         guard token.scopes.contains("openid") else { throw .insufficientScope("userinfo needs the openid scope") }
         guard let subject = token.subject else { throw .invalidToken("the access token has no subject") }
         let user = try access.read { transaction -> UserRecord in

@@ -24,6 +24,15 @@ public struct DPoPRequest: Sendable, Equatable {
     public static let none = DPoPRequest(proofs: [], method: "", targets: [])
 }
 
+/// An access token as a request presented it. The HTTP layer reads the `Authorization` scheme;
+/// the services never see header syntax.
+public enum PresentedToken: Sendable, Equatable {
+    /// `Authorization: Bearer <token>` (RFC 6750).
+    case bearer(String)
+    /// `Authorization: DPoP <token>` with what the request carries for its proof (RFC 9449 §7).
+    case dpop(String, DPoPRequest)
+}
+
 /// A proof that passed every check: the thumbprint of its key (`cnf.jkt`).
 public struct DPoPProof: Sendable, Equatable {
     /// Base64url SHA-256 JWK thumbprint (RFC 7638) of the proof's key.

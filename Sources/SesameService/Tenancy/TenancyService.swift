@@ -1,0 +1,31 @@
+import SesameStore
+
+/// What the HTTP layer needs before a request reaches an API: the tenant a host serves, the
+/// clients the well-known files list, and whether the store answers. Handlers open no store
+/// transaction; they ask this.
+public final class TenancyService: Sendable {
+    let access: StoreAccess
+
+    public init(store: any SesameStore) {
+        access = StoreAccess(store: store)
+    }
+
+    /// The tenant served at `host` (a domain or custom domain, without port); 404 when none is.
+    public func tenant(host: String) throws(ServiceError) -> TenantRecord {
+        guard !host.isEmpty, host.utf8.count <= 253 else { throw .notFound("no tenant is served at this host") }
+        guard let tenant = try access.read({ try $0.tenant(host: host) }) else {
+            throw .notFound("no tenant is served at this host")
+        }
+        return tenant
+    }
+
+    /// Every client of `tenant` (for `apple-app-site-association`, `assetlinks.json`, the demo page).
+    public func clients(of tenant: TenantRecord) throws(ServiceError) -> [ClientRecord] {
+        try access.read { transaction in try Page.all { try transaction.clients(tenantID: tenant.id, page: $0) } }
+    }
+
+    /// Throws 503 unless the store answers a read.
+    public func checkHealth() throws(ServiceError) {
+        _ = try access.read { try $0.configurationGeneration() }
+    }
+}
