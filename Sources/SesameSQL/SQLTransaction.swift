@@ -45,7 +45,11 @@ public final class SQLTransaction: StoreTransaction {
     private func records<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws
         -> [T]
     {
-        try connection.query(sql, values) { try connection.decode(T.self, $0, column: 0, table: table) }
+        try connection.query(sql, values) { row in
+            let record = try connection.decode(T.self, row, column: 0, table: table)
+            try (record as? any VersionedRecord)?.checkVersion(table: table)
+            return record
+        }
     }
 
     private func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {

@@ -4,7 +4,7 @@ import Foundation
 // `version` is the record's schema version: conversions between versions are plain functions.
 
 /// One deployment of an identity domain, chosen per request by the Host header.
-public struct TenantRecord: Sendable, Hashable, Codable {
+public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = TenantRecord.currentVersion
     public var id: String
@@ -98,7 +98,7 @@ public struct ClientGrantSettings: Sendable, Hashable, Codable {
 ///
 /// Version 2 stores the closed vocabularies as enums (`ClientRecordUpgrade` turns a version-1 row
 /// into one); a row from a newer Sesame, or with a value that is not a case, does not decode.
-public struct ClientRecord: Sendable, Hashable, Codable {
+public struct ClientRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 2
     public var version = ClientRecord.currentVersion
     public var tenantID: String
@@ -294,7 +294,7 @@ public struct PasswordPolicy: Sendable, Hashable, Codable {
 }
 
 /// A user directory ("realm" on the wire).
-public struct ConnectionRecord: Sendable, Hashable, Codable {
+public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = ConnectionRecord.currentVersion
     public var tenantID: String
@@ -339,7 +339,7 @@ public struct ResourceServerScope: Sendable, Hashable, Codable {
 
 /// An app's own backend API (Auth0's resource server): access tokens for it carry its identifier
 /// as `aud` and only scopes it defines.
-public struct ResourceServerRecord: Sendable, Hashable, Codable {
+public struct ResourceServerRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = ResourceServerRecord.currentVersion
     public var tenantID: String
@@ -407,7 +407,7 @@ public struct UserProfile: Sendable, Hashable, Codable {
 }
 
 /// A user of one connection.
-public struct UserRecord: Sendable, Hashable, Codable {
+public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = UserRecord.currentVersion
     public var tenantID: String
@@ -442,7 +442,7 @@ public struct UserRecord: Sendable, Hashable, Codable {
 }
 
 /// A WebAuthn credential (passkey) of a user.
-public struct PasskeyRecord: Sendable, Hashable, Codable {
+public struct PasskeyRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = PasskeyRecord.currentVersion
     public var tenantID: String
@@ -495,7 +495,7 @@ public enum SigningKeyState: String, Sendable, Hashable, Codable {
 }
 
 /// A tenant's token-signing key; the private key is sealed with the master key (AES-256-GCM).
-public struct SigningKeyRecord: Sendable, Hashable, Codable {
+public struct SigningKeyRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = SigningKeyRecord.currentVersion
     public var tenantID: String
@@ -526,7 +526,7 @@ public struct SigningKeyRecord: Sendable, Hashable, Codable {
 
 /// An opaque refresh token, stored as its SHA-256 hash. Rotation creates a new record in the same
 /// family and marks this one used; presenting a used token revokes the whole family.
-public struct RefreshTokenRecord: Sendable, Hashable, Codable {
+public struct RefreshTokenRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = RefreshTokenRecord.currentVersion
     public var tenantID: String
@@ -579,7 +579,7 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable {
 }
 
 /// One authentication attempt (append-only): adoption metrics and the audit log read these.
-public struct AuthEventRecord: Sendable, Hashable, Codable {
+public struct AuthEventRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1
     public var version = AuthEventRecord.currentVersion
     public var tenantID: String

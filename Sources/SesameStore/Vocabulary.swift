@@ -134,3 +134,21 @@ public enum RecordDecodingFailure {
         return field.isEmpty ? context.debugDescription : "field \(field): \(context.debugDescription)"
     }
 }
+
+/// A stored record with a schema version. A backend that decodes rows checks the version read
+/// against `currentVersion`: a row written by a newer Sesame is refused as corrupt rather than
+/// half-understood. (Older versions are upgraded by the record's own decoder, e.g. `ClientRecord`.)
+public protocol VersionedRecord: Codable {
+    static var currentVersion: Int { get }
+    var version: Int { get }
+}
+
+extension VersionedRecord {
+    /// Throws `corrupt` naming `table` when the row's version is newer than this build knows.
+    public func checkVersion(table: String) throws {
+        guard version <= Self.currentVersion else {
+            throw StoreError.corrupt(
+                "a row of \(table) has version \(version), newer than this Sesame reads (\(Self.currentVersion))")
+        }
+    }
+}

@@ -26,7 +26,16 @@ import WebAuthn
         let authenticator = Fixtures.authenticator(AuthenticatorConfiguration(origin: .iOSApp(rpID: Fixtures.rpID)))
         let relyingParty = Fixtures.relyingParty(origins: ["https://example.com"])
         let (_, verified) = try Fixtures.register(authenticator, with: relyingParty)
-        _ = try Fixtures.authenticate(authenticator, with: relyingParty, stored: Fixtures.stored(verified))
+        #expect(verified.clientData.origin == "https://example.com")
+        let (_, authenticated) = try Fixtures.authenticate(
+            authenticator, with: relyingParty, stored: Fixtures.stored(verified))
+        #expect(authenticated.clientData.origin == "https://example.com")
+        #expect(authenticated.credentialID == verified.credentialID)
+        // The same credential is refused by a relying party that does not list the origin.
+        let other = Fixtures.relyingParty(origins: ["https://other.example.com"])
+        #expect(throws: WebAuthnError.self) {
+            _ = try Fixtures.authenticate(authenticator, with: other, stored: Fixtures.stored(verified))
+        }
     }
 
     @Test func androidAppOriginIsAcceptedWhenListedAndRejectedOtherwise() throws {

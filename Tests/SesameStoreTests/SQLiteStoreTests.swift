@@ -173,6 +173,21 @@ import Testing
         }
     }
 
+    /// Every record's version is read: a user row from a newer Sesame is refused, not half-read.
+    @Test func aRowFromANewerSesameIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        try store.write(.durable) { try $0.insertUser(Fixture.user()) }
+        let record = try #require(try store.read { try $0.user(tenantID: "t1", id: "sesame|01") })
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+        json["version"] = 9
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
+        try store.executeRaw("UPDATE users SET data = CAST('\(text)' AS BLOB) WHERE id = 'sesame|01'")
+        #expect(
+            throws: StoreError.corrupt("a row of users has version 9, newer than this Sesame reads (1)")
+        ) { try store.read { try $0.user(tenantID: "t1", id: "sesame|01") } }
+    }
+
     /// The review's example: a "Required" typo in a connection's user verification used to become
     /// "preferred"; now the connection does not read at all.
     @Test func aConnectionWithAnUnknownUserVerificationIsCorrupt() throws {
