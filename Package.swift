@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "SesameSQL", dependencies: ["SesameStore"]),
         .target(name: "SesameSQLite", dependencies: ["SesameStore", "SesameSQL", "CSQLite"]),
         .target(name: "SesamePostgres", dependencies: ["SesameStore", "SesameSQL", "CPostgres"]),
+        // Test support shared by the test targets (the PostgreSQL test schema so far).
+        .target(name: "SesameTesting", dependencies: ["SesameStore", "SesamePostgres"]),
 
         // The identity domain: tenants, clients, connections, users, ceremonies, tokens. No HTTP.
         .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
@@ -91,10 +93,12 @@ let package = Package(
             name: "SesameCLITests",
             dependencies: [
                 "SesameCLI", "WebAuthn", "SesameCrypto", "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite",
-                "SesamePostgres", "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
+                "SesamePostgres", "SesameTesting", "SesameClient", "SesameSoftwarePasskey",
+                "SesameSoftwareAuthenticator",
             ]),
         .testTarget(
-            name: "SesameStoreTests", dependencies: ["SesameStore", "SesameSQL", "SesameSQLite", "SesamePostgres"]),
+            name: "SesameStoreTests",
+            dependencies: ["SesameStore", "SesameSQL", "SesameSQLite", "SesamePostgres", "SesameTesting"]),
         .testTarget(
             name: "SesameServiceTests",
             dependencies: [
@@ -103,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "SesameHTTPTests",
             dependencies: [
-                "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesamePostgres",
+                "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesamePostgres", "SesameTesting",
                 "SesameSoftwareAuthenticator", "SesameWire",
             ]),
         .testTarget(name: "SesameClientTests", dependencies: ["SesameClient", "SesameWire"]),

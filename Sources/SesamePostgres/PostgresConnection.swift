@@ -22,8 +22,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// failed one (a unique violation the caller catches) leaves the transaction usable, as the
     /// store contract promises and as SQLite behaves.
     var guardsStatements = false
-    private let encoder: JSONEncoder
-    private let decoder: JSONDecoder
+    private let json = RecordJSON()
 
     /// Connects with a libpq connection string or URI (`postgres://…`, `host=… dbname=…`); the
     /// DSN's `sslmode` and every other libpq setting are libpq's.
@@ -37,11 +36,6 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
             throw StoreError.unavailable("cannot connect to PostgreSQL: \(message)")
         }
         connection = handle
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .deferredToDate
-        decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .deferredToDate
     }
 
     deinit { PQfinish(connection) }
@@ -115,20 +109,10 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ row: any SQLRow, column index: Int32, table: String) throws -> T {
-        do {
-            return try decoder.decode(T.self, from: row.data(index))
-        } catch {
-            throw StoreError.corrupt("a row of \(table) does not decode: \(RecordDecodingFailure.describe(error))")
-        }
+        try json.decode(T.self, from: row.data(index), table: table)
     }
 
-    func encode<T: Encodable>(_ record: T) throws -> SQLValue {
-        do {
-            return .data(try encoder.encode(record))
-        } catch {
-            throw StoreError.unavailable("cannot encode a record: \(error)")
-        }
-    }
+    func encode<T: Encodable>(_ record: T) throws -> SQLValue { try json.encode(record) }
 
     // MARK: Statements
 

@@ -35,3 +35,34 @@ extension SQLConnection {
     @discardableResult public func execute(_ sql: String) throws -> Int { try execute(sql, []) }
     public func query<R>(_ sql: String, row: (any SQLRow) throws -> R) throws -> [R] { try query(sql, [], row: row) }
 }
+
+/// Records as the SQL backends store them: JSON with sorted keys and dates as the `Double`
+/// seconds `Date` holds (so they round-trip exactly). One per connection (not thread-safe).
+public final class RecordJSON {
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+
+    public init() {
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .deferredToDate
+        decoder.dateDecodingStrategy = .deferredToDate
+    }
+
+    /// The record in `data`; `corrupt` naming the table and the field when it does not decode.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, table: String) throws -> T {
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch {
+            throw StoreError.corrupt("a row of \(table) does not decode: \(RecordDecodingFailure.describe(error))")
+        }
+    }
+
+    /// The JSON of `record`.
+    public func encode<T: Encodable>(_ record: T) throws -> SQLValue {
+        do {
+            return .data(try encoder.encode(record))
+        } catch {
+            throw StoreError.unavailable("cannot encode a record: \(error)")
+        }
+    }
+}

@@ -9,8 +9,7 @@ import SesameStore
 final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let db: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
-    let encoder: JSONEncoder
-    let decoder: JSONDecoder
+    private let json = RecordJSON()
 
     /// Opens (creating if needed) the database at `path`. A reader is made query-only.
     init(path: String, reader: Bool) throws {
@@ -24,12 +23,6 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
             throw error
         }
         db = handle
-        encoder = JSONEncoder()
-        // Sorted keys for stable rows; dates as the Double seconds Date holds, so they round-trip exactly.
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .deferredToDate
-        decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .deferredToDate
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5000)
         try execute("PRAGMA foreign_keys = ON")
@@ -92,19 +85,9 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     func decode<T: Decodable>(_ type: T.Type, _ statement: any SQLRow, column index: Int32, table: String) throws
         -> T
     {
-        do {
-            return try decoder.decode(T.self, from: statement.data(index))
-        } catch {
-            throw StoreError.corrupt("a row of \(table) does not decode: \(RecordDecodingFailure.describe(error))")
-        }
+        try json.decode(T.self, from: statement.data(index), table: table)
     }
 
     /// The JSON for `record`.
-    func encode<T: Encodable>(_ record: T) throws -> SQLValue {
-        do {
-            return .data(try encoder.encode(record))
-        } catch {
-            throw StoreError.unavailable("cannot encode a record: \(error)")
-        }
-    }
+    func encode<T: Encodable>(_ record: T) throws -> SQLValue { try json.encode(record) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SesamePostgres
+import SesameTesting
 import Testing
 
 @testable import SesameCLI
@@ -33,13 +34,10 @@ struct ServerCommandTests {
 
     /// `sesame init --store postgres://…`: the tenant goes into PostgreSQL (a schema of its own on
     /// the test server), the master key still into `--data`; a second init is refused.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"] != nil))
+    @Test(.enabled(if: TestPostgres.dsn != nil))
     func initOnPostgreSQL() throws {
-        let base = try #require(ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"])
-        let schema = "c_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresStore.createSchema(schema, dsn: base)
-        defer { try? PostgresStore.dropSchema(schema, dsn: base) }
-        let uri = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let schema = try PostgresTestSchema(prefix: "c_")
+        let uri = schema.dsn
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let first = CLI.run([

@@ -4,6 +4,7 @@ import SesamePostgres
 import SesameSQLite
 import SesameService
 import SesameStore
+import SesameTesting
 import Testing
 
 @testable import SesameCLI
@@ -11,15 +12,7 @@ import Testing
 /// `sesame store copy`: a SQLite deployment moved to PostgreSQL, counts verified.
 @Suite("sesame store copy")
 struct StoreCopyCommandTests {
-    static let dsn = ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"]
-
-    /// A fresh schema on the test server; the URI that points at it.
-    static func schema() throws -> (name: String, uri: String, base: String) {
-        let base = try #require(dsn)
-        let name = "copy_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresStore.createSchema(name, dsn: base)
-        return (name, base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)", base)
-    }
+    static let dsn = TestPostgres.dsn
 
     @Test(.enabled(if: dsn != nil)) func everythingArrivesAndTheCountsMatch() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-copy-\(UUID().uuidString)")
@@ -67,16 +60,15 @@ struct StoreCopyCommandTests {
                     createdAt: now,
                     updatedAt: now))
         }
-        let target = try Self.schema()
-        defer { try? PostgresStore.dropSchema(target.name, dsn: target.base) }
+        let target = try PostgresTestSchema(prefix: "copy_")
 
-        let run = CLI.run(["store", "copy", "--from", data, "--to", target.uri])
+        let run = CLI.run(["store", "copy", "--from", data, "--to", target.dsn])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout
                 == "Copied 1 tenants, 2 clients, 1 connections, 1 APIs, 0 signing keys, 150 users, 150 passkeys, "
                 + "150 refresh tokens, 120 auth events; the counts match. Serve it with the same master key.\n")
-        let copy = try PostgresStore(dsn: target.uri)
+        let copy = try PostgresStore(dsn: target.dsn)
         #expect(try copy.read { try $0.tenant(host: "login.example.com") } == tenant)
         #expect(
             try copy.read { try $0.passkey(tenantID: tenant.id, credentialID: Array("cred-149".utf8)) }
@@ -85,7 +77,7 @@ struct StoreCopyCommandTests {
             try copy.read { try $0.refreshToken(tenantID: tenant.id, tokenHash: Array(repeating: 7, count: 32)) }?.id
                 == "rt_7")
 
-        let again = CLI.run(["store", "copy", "--from", data, "--to", target.uri])
+        let again = CLI.run(["store", "copy", "--from", data, "--to", target.dsn])
         #expect(again.status == 2)
         #expect(again.stderrLines == ["sesame: store copy: the target store is not empty"])
     }

@@ -2,6 +2,7 @@ import Foundation
 import SesamePostgres
 import SesameSQLite
 import SesameStore
+import SesameTesting
 
 /// The implementations the conformance suite runs against: PostgreSQL too when
 /// `SESAME_TEST_POSTGRES_DSN` names a server (`make test` starts one; scripts/postgres.sh).
@@ -13,12 +14,9 @@ enum StoreKind: String, CaseIterable, Sendable {
     /// PostgreSQL, each test in a schema of its own.
     case postgres
 
-    /// The DSN of the test server, if there is one.
-    static let postgresDSN = ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"].flatMap {
-        $0.isEmpty ? nil : $0
+    static var allCases: [StoreKind] {
+        [.memory, .sqlite, .cachedSQLite] + (TestPostgres.dsn == nil ? [] : [.postgres])
     }
-
-    static var allCases: [StoreKind] { [.memory, .sqlite, .cachedSQLite] + (postgresDSN == nil ? [] : [.postgres]) }
 
     /// A fresh, empty store of this kind.
     func make() throws -> TestStore {
@@ -36,27 +34,6 @@ enum StoreKind: String, CaseIterable, Sendable {
             return TestStore(store: try PostgresStore(dsn: schema.dsn), directory: nil, schema: schema)
         }
     }
-}
-
-/// A fresh schema on the test server, dropped on deinit.
-final class PostgresTestSchema: Sendable {
-    let name: String
-    let dsn: String
-    let base: String
-
-    init() throws {
-        guard let base = StoreKind.postgresDSN else { throw StoreError.unavailable("no SESAME_TEST_POSTGRES_DSN") }
-        self.base = base
-        name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresStore.createSchema(name, dsn: base)
-        // The schema goes first on the search path (a key=value DSN or a URI).
-        dsn =
-            base.contains("://")
-            ? base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
-            : base + " options='-csearch_path=\(name)'"
-    }
-
-    deinit { try? PostgresStore.dropSchema(name, dsn: base) }
 }
 
 /// Keeps a test's store and removes its files when the test is done with it.

@@ -6,6 +6,7 @@ import SesameSQLite
 import SesameService
 import SesameSoftwareAuthenticator
 import SesameStore
+import SesameTesting
 import Testing
 
 /// One routed response, with its JSON decoded for assertions.
@@ -31,34 +32,9 @@ enum HarnessStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgres
 
-    static let postgresDSN = ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_DSN"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
-
-    static var allCases: [HarnessStore] { [.memory, .sqlite] + (postgresDSN == nil ? [] : [.postgres]) }
+    static var allCases: [HarnessStore] { [.memory, .sqlite] + (TestPostgres.dsn == nil ? [] : [.postgres]) }
 
     var testDescription: String { rawValue }
-}
-
-/// A schema of its own on the test PostgreSQL server, dropped on deinit.
-final class HarnessSchema: Sendable {
-    let name: String
-    let dsn: String
-    let base: String
-
-    init() throws {
-        guard let base = HarnessStore.postgresDSN else { throw StoreError.unavailable("no SESAME_TEST_POSTGRES_DSN") }
-        self.base = base
-        name = "h_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresStore.createSchema(name, dsn: base)
-        // The schema goes first on the search path (a key=value DSN or a URI).
-        dsn =
-            base.contains("://")
-            ? base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
-            : base + " options='-csearch_path=\(name)'"
-    }
-
-    deinit { try? PostgresStore.dropSchema(name, dsn: base) }
 }
 
 /// The application and its router in-process over a store of `HarnessStore`'s kind, bootstrapped
@@ -76,7 +52,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     /// The SQLite database's directory (removed on deinit); nil for the in-memory store.
     let directory: URL?
     /// The PostgreSQL schema (dropped on deinit); nil for the other stores.
-    let schema: HarnessSchema?
+    let schema: PostgresTestSchema?
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let application: SesameApplication
     let responder: HTTPResponder
@@ -89,13 +65,13 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         sessionsInStore: Bool = false
     ) throws {
-        var schema: HarnessSchema?
+        var schema: PostgresTestSchema?
         switch kind {
         case .memory:
             store = InMemoryStore()
             directory = nil
         case .postgres:
-            let created = try HarnessSchema()
+            let created = try PostgresTestSchema(prefix: "h_")
             schema = created
             store = try PostgresStore(dsn: created.dsn)
             directory = nil
