@@ -178,6 +178,45 @@ struct FlowTests {
         }
     }
 
+    @Test func aPrincipalIsGoodOnlyForTheAudienceItWasEstablishedFor() throws {
+        let world = try ServiceWorld()
+        let credentials = ClientCredentials(
+            clientID: world.bootstrap.managementClientID, clientSecret: world.bootstrap.managementClientSecret)
+        let managementAudience = TokenService.managementAudience(world.tenant)
+        let issued = try world.tokens.token(
+            tenant: world.tenant,
+            request: TokenRequest(
+                grantType: OAuthGrantType.clientCredentials.rawValue, credentials: credentials,
+                audience: managementAudience))
+        let principal = try world.tokens.principal(
+            .bearer(issued.accessToken), tenant: world.tenant, audience: managementAudience)
+        #expect(principal.credential == .accessToken)
+        #expect(principal.clientID == world.bootstrap.managementClientID)
+        #expect(!principal.isUser)
+        let caller = try world.management.authorize(principal, tenant: world.tenant, scope: .readUsers)
+        #expect(caller.scopes.contains("read:users"))
+        // The same token is no principal for My Account or userinfo.
+        #expect(throws: ServiceError.self) {
+            _ = try world.tokens.principal(
+                .bearer(issued.accessToken), tenant: world.tenant,
+                audience: TokenService.myAccountAudience(world.tenant))
+        }
+        // A user's principal for userinfo cannot call the Management API.
+        let login = try world.signUp(world.authenticator(), email: "ed@example.com")
+        let user = try world.tokens.principal(
+            .bearer(login.accessToken), tenant: world.tenant, audience: TokenService.userInfoAudience(world.tenant))
+        #expect(user.isUser)
+        #expect(
+            try world.tokens.userInfo(tenant: world.tenant, principal: user)["sub"]
+                == .string(try APITokens.subject(of: login.accessToken)))
+        #expect(throws: ServiceError.invalidToken("the access token is not for this API")) {
+            _ = try world.management.authorize(user, tenant: world.tenant, scope: .readUsers)
+        }
+        #expect(throws: ServiceError.invalidToken("an Authorization: Bearer (or DPoP) access token is required")) {
+            _ = try world.tokens.principal(nil, tenant: world.tenant, audience: managementAudience)
+        }
+    }
+
     @Test(arguments: [
         (ClientInput(name: "A", appType: "tv"), "app_type must be one of native, spa, regular_web, non_interactive"),
         (

@@ -3,15 +3,15 @@ import SesameStore
 
 extension SesameApplication {
     /// `/api/v2/client-grants` (Auth0's): which m2m client may call which API with which scopes.
-    func addClientGrantRoutes(to router: inout Router) {
-        router.get("/api/v2/client-grants") { [self] request, _ in
-            let caller = try managementCaller(request, .readClientGrants)
+    func addClientGrantRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.get("/api/v2/client-grants") { [self] request, context in
+            let caller = try managementCaller(context, .readClientGrants)
             return try .json(
                 management.clientGrants(
                     caller, clientID: request.query("client_id"), audience: request.query("audience")))
         }
-        router.post("/api/v2/client-grants") { [self] request, _ in
-            let caller = try managementCaller(request, .createClientGrants)
+        router.post("/api/v2/client-grants") { [self] request, context in
+            let caller = try managementCaller(context, .createClientGrants)
             let body = try APIBody.json(request)
             try body.allowOnly(["client_id", "audience", "scope"])
             guard let clientID = try body.string("client_id", maxLength: 128) else {
@@ -25,42 +25,42 @@ extension SesameApplication {
                 management.createClientGrant(caller, clientID: clientID, audience: audience, scope: scope), status: 201)
         }
         router.patch("/api/v2/client-grants/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .updateClientGrants)
+            let caller = try managementCaller(context, .updateClientGrants)
             let body = try APIBody.json(request)
             try body.allowOnly(["scope"])
             guard let scope = try body.strings("scope") else { throw ServiceError.invalidRequest("scope is required") }
             return try .json(management.updateClientGrant(caller, id: try context.pathParameter("id"), scope: scope))
         }
         router.delete("/api/v2/client-grants/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .deleteClientGrants)
+            let caller = try managementCaller(context, .deleteClientGrants)
             try management.deleteClientGrant(caller, id: try context.pathParameter("id"))
             return .empty()
         }
     }
 
     /// `/api/v2/resource-servers` (Auth0's): the tenant's own APIs, their scopes and token settings.
-    func addResourceServerRoutes(to router: inout Router) {
-        router.get("/api/v2/resource-servers") { [self] request, _ in
-            let caller = try managementCaller(request, .readResourceServers)
+    func addResourceServerRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.get("/api/v2/resource-servers") { [self] request, context in
+            let caller = try managementCaller(context, .readResourceServers)
             return try .noStoreJSON(management.listResourceServers(caller, try Self.listRequest(request)))
         }
-        router.post("/api/v2/resource-servers") { [self] request, _ in
-            let caller = try managementCaller(request, .createResourceServers)
+        router.post("/api/v2/resource-servers") { [self] request, context in
+            let caller = try managementCaller(context, .createResourceServers)
             let input = try Self.resourceServerInput(try APIBody.json(request))
             return try .noStoreJSON(management.createResourceServer(caller, input), status: 201)
         }
         router.get("/api/v2/resource-servers/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .readResourceServers)
+            let caller = try managementCaller(context, .readResourceServers)
             return try .noStoreJSON(management.resourceServer(caller, id: try context.pathParameter("id")))
         }
         router.patch("/api/v2/resource-servers/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .updateResourceServers)
+            let caller = try managementCaller(context, .updateResourceServers)
             let input = try Self.resourceServerInput(try APIBody.json(request))
             return try .noStoreJSON(
                 management.updateResourceServer(caller, id: try context.pathParameter("id"), input))
         }
         router.delete("/api/v2/resource-servers/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .deleteResourceServers)
+            let caller = try managementCaller(context, .deleteResourceServers)
             try management.deleteResourceServer(caller, id: try context.pathParameter("id"))
             return .empty()
         }

@@ -5,9 +5,9 @@ import SesameWire
 import WebAuthn
 
 extension SesameApplication {
-    func addDiscoveryRoutes(to router: inout Router) {
-        router.get("/.well-known/openid-configuration", limitedBy: limiter(.pages)) { [self] request, _ in
-            let tenant = try tenant(request)
+    func addDiscoveryRoutes(to router: inout RouteGroup<TenantContext>) {
+        router.get("/.well-known/openid-configuration") { _, context in
+            let tenant = context.tenant
             let issuer = TokenService.issuer(tenant)
             let configuration: KeyValuePairs<String, JSONValue> = [
                 "issuer": .string(issuer),
@@ -34,8 +34,8 @@ extension SesameApplication {
             return .json(bytes: JSONValue.document(configuration).serialized)
         }
 
-        router.get("/.well-known/jwks.json", limitedBy: limiter(.pages)) { [self] request, _ in
-            let tenant = try tenant(request)
+        router.get("/.well-known/jwks.json") { [self] _, context in
+            let tenant = context.tenant
             do {
                 return try .json(tokens.keyRing.jwks(tenantID: tenant.id))
             } catch {
@@ -44,19 +44,19 @@ extension SesameApplication {
         }
 
         // Apple: served at both paths, application/json, 200, never a redirect.
-        let appleAppSiteAssociation: HTTPHandler = { [self] request, _ in
-            let clients = try allClients(try tenant(request))
+        let appleAppSiteAssociation: GroupHandler<TenantContext> = { [self] _, context in
+            let clients = try allClients(context.tenant)
             let apps = clients.compactMap { client in client.ios.map { "\($0.teamID).\($0.bundleIdentifier)" } }
             let document = JSONValue.document(["webcredentials": .document(["apps": .strings(apps)])])
             return .json(bytes: document.serialized)
         }
         router.get(
-            "/.well-known/apple-app-site-association", limitedBy: limiter(.pages), handler: appleAppSiteAssociation)
-        router.get("/apple-app-site-association", limitedBy: limiter(.pages), handler: appleAppSiteAssociation)
+            "/.well-known/apple-app-site-association", handler: appleAppSiteAssociation)
+        router.get("/apple-app-site-association", handler: appleAppSiteAssociation)
 
         // Digital Asset Links with the relation Credential Manager checks for passkeys.
-        router.get("/.well-known/assetlinks.json", limitedBy: limiter(.pages)) { [self] request, _ in
-            let clients = try allClients(try tenant(request))
+        router.get("/.well-known/assetlinks.json") { [self] _, context in
+            let clients = try allClients(context.tenant)
             let statements: [JSONValue] = clients.compactMap { client in
                 guard let android = client.android else { return nil }
                 return .document([
@@ -73,8 +73,8 @@ extension SesameApplication {
         }
 
         // WebAuthn related origins (Level 3 §5.11.1), only when the tenant lists some.
-        router.get("/.well-known/webauthn", limitedBy: limiter(.pages)) { [self] request, _ in
-            let tenant = try tenant(request)
+        router.get("/.well-known/webauthn") { _, context in
+            let tenant = context.tenant
             guard !tenant.relatedOrigins.isEmpty else {
                 throw ServiceError.notFound("this tenant lists no related origins")
             }
@@ -82,8 +82,8 @@ extension SesameApplication {
         }
 
         // W3C passkey endpoints: where a password manager can send a user to enroll or manage passkeys.
-        router.get("/.well-known/passkey-endpoints", limitedBy: limiter(.pages)) { [self] request, _ in
-            let issuer = TokenService.issuer(try tenant(request))
+        router.get("/.well-known/passkey-endpoints") { _, context in
+            let issuer = TokenService.issuer(context.tenant)
             let document = JSONValue.document([
                 "enroll": .string(issuer + "account/passkeys/enroll"), "manage": .string(issuer + "account/passkeys"),
             ])

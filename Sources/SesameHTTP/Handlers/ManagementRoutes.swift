@@ -4,7 +4,7 @@ import SesameStore
 
 extension SesameApplication {
     /// `/api/v2` (API.md §4). Each route checks the bearer token and its scope before it reads the body.
-    func addManagementRoutes(to router: inout Router) {
+    func addManagementRoutes(to router: inout RouteGroup<PrincipalContext>) {
         addClientRoutes(to: &router)
         addConnectionRoutes(to: &router)
         addUserRoutes(to: &router)
@@ -12,9 +12,8 @@ extension SesameApplication {
     }
 
     /// The authorized caller of a management request.
-    func managementCaller(_ request: HTTPRequest, _ scope: ManagementScope) throws -> ManagementCaller {
-        let tenant = try tenant(request)
-        return try management.authorize(try presentedToken(request, tenant: tenant), tenant: tenant, scope: scope)
+    func managementCaller(_ context: PrincipalContext, _ scope: ManagementScope) throws -> ManagementCaller {
+        try management.authorize(context.principal, tenant: context.tenant, scope: scope)
     }
 
     /// Auth0's list parameters: `page`, `per_page`, `include_totals`.
@@ -39,32 +38,32 @@ extension SesameApplication {
 
     // MARK: Clients
 
-    private func addClientRoutes(to router: inout Router) {
-        router.get("/api/v2/clients") { [self] request, _ in
-            let caller = try managementCaller(request, .readClients)
+    private func addClientRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.get("/api/v2/clients") { [self] request, context in
+            let caller = try managementCaller(context, .readClients)
             return try .noStoreJSON(management.listClients(caller, try Self.listRequest(request)))
         }
-        router.post("/api/v2/clients") { [self] request, _ in
-            let caller = try managementCaller(request, .createClients)
+        router.post("/api/v2/clients") { [self] request, context in
+            let caller = try managementCaller(context, .createClients)
             let input = try Self.clientInput(try APIBody.json(request))
             return try .noStoreJSON(management.createClient(caller, input), status: 201)
         }
         router.get("/api/v2/clients/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .readClients)
+            let caller = try managementCaller(context, .readClients)
             return try .noStoreJSON(management.client(caller, id: try context.pathParameter("id")))
         }
         router.patch("/api/v2/clients/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .updateClients)
+            let caller = try managementCaller(context, .updateClients)
             let input = try Self.clientInput(try APIBody.json(request))
             return try .noStoreJSON(management.updateClient(caller, id: try context.pathParameter("id"), input))
         }
         router.delete("/api/v2/clients/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .deleteClients)
+            let caller = try managementCaller(context, .deleteClients)
             try management.deleteClient(caller, id: try context.pathParameter("id"))
             return .empty()
         }
         router.post("/api/v2/clients/{id}/rotate-secret") { [self] request, context in
-            let caller = try managementCaller(request, .updateClientKeys)
+            let caller = try managementCaller(context, .updateClientKeys)
             return try .noStoreJSON(management.rotateClientSecret(caller, id: try context.pathParameter("id")))
         }
     }
@@ -118,27 +117,27 @@ extension SesameApplication {
 
     // MARK: Connections
 
-    private func addConnectionRoutes(to router: inout Router) {
-        router.get("/api/v2/connections") { [self] request, _ in
-            let caller = try managementCaller(request, .readConnections)
+    private func addConnectionRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.get("/api/v2/connections") { [self] request, context in
+            let caller = try managementCaller(context, .readConnections)
             return try .noStoreJSON(management.listConnections(caller, try Self.listRequest(request)))
         }
-        router.post("/api/v2/connections") { [self] request, _ in
-            let caller = try managementCaller(request, .createConnections)
+        router.post("/api/v2/connections") { [self] request, context in
+            let caller = try managementCaller(context, .createConnections)
             let input = try Self.connectionInput(try APIBody.json(request), creating: true)
             return try .noStoreJSON(management.createConnection(caller, input), status: 201)
         }
         router.get("/api/v2/connections/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .readConnections)
+            let caller = try managementCaller(context, .readConnections)
             return try .noStoreJSON(management.connection(caller, id: try context.pathParameter("id")))
         }
         router.patch("/api/v2/connections/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .updateConnections)
+            let caller = try managementCaller(context, .updateConnections)
             let input = try Self.connectionInput(try APIBody.json(request), creating: false)
             return try .noStoreJSON(management.updateConnection(caller, id: try context.pathParameter("id"), input))
         }
         router.delete("/api/v2/connections/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .deleteConnections)
+            let caller = try managementCaller(context, .deleteConnections)
             try management.deleteConnection(caller, id: try context.pathParameter("id"))
             return .empty()
         }
@@ -206,32 +205,32 @@ extension SesameApplication {
 
     // MARK: Users
 
-    private func addUserRoutes(to router: inout Router) {
-        router.get("/api/v2/users") { [self] request, _ in
-            let caller = try managementCaller(request, .readUsers)
+    private func addUserRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.get("/api/v2/users") { [self] request, context in
+            let caller = try managementCaller(context, .readUsers)
             let query = request.query("q") ?? request.query("search")
             return try .noStoreJSON(management.listUsers(caller, query: query, try Self.listRequest(request)))
         }
         router.get("/api/v2/users/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .readUsers)
+            let caller = try managementCaller(context, .readUsers)
             return try .noStoreJSON(management.user(caller, id: try context.pathParameter("id")))
         }
         router.patch("/api/v2/users/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .updateUsers)
+            let caller = try managementCaller(context, .updateUsers)
             let patch = try Self.userPatch(try APIBody.json(request))
             return try .noStoreJSON(management.updateUser(caller, id: try context.pathParameter("id"), patch))
         }
         router.delete("/api/v2/users/{id}") { [self] request, context in
-            let caller = try managementCaller(request, .deleteUsers)
+            let caller = try managementCaller(context, .deleteUsers)
             try management.deleteUser(caller, id: try context.pathParameter("id"))
             return .empty()
         }
         router.get("/api/v2/users/{id}/authentication-methods") { [self] request, context in
-            let caller = try managementCaller(request, .readAuthenticationMethods)
+            let caller = try managementCaller(context, .readAuthenticationMethods)
             return try .noStoreJSON(management.authenticationMethods(caller, userID: try context.pathParameter("id")))
         }
         router.delete("/api/v2/users/{id}/authentication-methods/{method_id}") { [self] request, context in
-            let caller = try managementCaller(request, .deleteAuthenticationMethods)
+            let caller = try managementCaller(context, .deleteAuthenticationMethods)
             try management.deleteAuthenticationMethod(
                 caller, userID: try context.pathParameter("id"), methodID: try context.pathParameter("method_id"))
             return .empty()
@@ -258,18 +257,18 @@ extension SesameApplication {
 
     // MARK: Tenant
 
-    private func addTenantRoutes(to router: inout Router) {
-        router.get("/api/v2/tenant/settings") { [self] request, _ in
-            let caller = try managementCaller(request, .readTenantSettings)
+    private func addTenantRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.get("/api/v2/tenant/settings") { [self] request, context in
+            let caller = try managementCaller(context, .readTenantSettings)
             return try .noStoreJSON(management.tenantSettings(caller))
         }
-        router.patch("/api/v2/tenant/settings") { [self] request, _ in
-            let caller = try managementCaller(request, .updateTenantSettings)
+        router.patch("/api/v2/tenant/settings") { [self] request, context in
+            let caller = try managementCaller(context, .updateTenantSettings)
             let patch = try Self.tenantSettingsPatch(try APIBody.json(request))
             return try .noStoreJSON(management.updateTenantSettings(caller, patch))
         }
-        router.post("/api/v2/keys/signing/rotate") { [self] request, _ in
-            let caller = try managementCaller(request, .updateTenantSettings)
+        router.post("/api/v2/keys/signing/rotate") { [self] request, context in
+            let caller = try managementCaller(context, .updateTenantSettings)
             return try .noStoreJSON(management.rotateSigningKeys(caller), status: 201)
         }
     }

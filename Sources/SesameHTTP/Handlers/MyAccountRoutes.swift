@@ -7,15 +7,14 @@ extension SesameApplication {
 
     /// `/me/v1` (API.md §5). Each route checks the user's bearer token and its scope first. Errors
     /// are RFC 9457 problems, as Auth0's My Account API writes them.
-    func addMyAccountRoutes(to router: inout Router) {
-        router.setErrorStyle(.problem, forPathsUnder: "/me/")
-        router.get("/me/v1/authentication-methods") { [self] request, _ in
-            let caller = try accountCaller(request, .read)
+    func addMyAccountRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.get("/me/v1/authentication-methods") { [self] request, context in
+            let caller = try accountCaller(context, .read)
             return try .noStoreJSON(myAccount.authenticationMethods(caller, type: request.query("type")))
         }
 
         router.post("/me/v1/authentication-methods") { [self] request, context in
-            let caller = try accountCaller(request, .create)
+            let caller = try accountCaller(context, .create)
             let body = try APIBody.json(request)
             try body.allowOnly(["type", "connection", "identity_user_id"])
             guard let type = try body.string("type", maxLength: 64) else {
@@ -34,7 +33,7 @@ extension SesameApplication {
         }
 
         router.post("/me/v1/authentication-methods/{id}/verify") { [self] request, context in
-            let caller = try accountCaller(request, .create)
+            let caller = try accountCaller(context, .create)
             guard try context.pathParameter("id") == Self.newPasskeyID else {
                 throw ServiceError.notFound("only passkey|new can be verified")
             }
@@ -56,12 +55,12 @@ extension SesameApplication {
         }
 
         router.get("/me/v1/authentication-methods/{id}") { [self] request, context in
-            let caller = try accountCaller(request, .read)
+            let caller = try accountCaller(context, .read)
             return try .noStoreJSON(myAccount.authenticationMethod(caller, id: try context.pathParameter("id")))
         }
 
         router.patch("/me/v1/authentication-methods/{id}") { [self] request, context in
-            let caller = try accountCaller(request, .update)
+            let caller = try accountCaller(context, .update)
             let body = try APIBody.json(request)
             try body.allowOnly(["name"])
             guard let name = try body.string("name", maxLength: 1_024) else {
@@ -72,15 +71,14 @@ extension SesameApplication {
         }
 
         router.delete("/me/v1/authentication-methods/{id}") { [self] request, context in
-            let caller = try accountCaller(request, .delete)
+            let caller = try accountCaller(context, .delete)
             try myAccount.deleteAuthenticationMethod(caller, id: try context.pathParameter("id"))
             return .empty()
         }
     }
 
-    /// The signed-in user behind a My Account request.
-    func accountCaller(_ request: HTTPRequest, _ scope: MyAccountScope) throws -> AccountCaller {
-        let tenant = try tenant(request)
-        return try myAccount.authorize(try presentedToken(request, tenant: tenant), tenant: tenant, scope: scope)
+    /// The signed-in user behind a My Account request, if its token carries `scope`.
+    func accountCaller(_ context: PrincipalContext, _ scope: MyAccountScope) throws -> AccountCaller {
+        try myAccount.authorize(context.principal, tenant: context.tenant, scope: scope)
     }
 }

@@ -4,40 +4,40 @@ import SesameStore
 import SesameWire
 
 extension SesameApplication {
-    func addOAuthRoutes(to router: inout Router) {
-        router.post("/oauth/token", limitedBy: limiter(.tokens)) { [self] request, _ in
-            try Self.answeringBasicChallenge(request) { try token(request) }
+    func addOAuthRoutes(to router: inout RouteGroup<TenantContext>) {
+        router.post("/oauth/token") { [self] request, context in
+            try Self.answeringBasicChallenge(request) { try token(request, tenant: context.tenant) }
         }
 
         // RFC 7009.
-        router.post("/oauth/revoke", limitedBy: limiter(.tokens)) { [self] request, _ in
+        router.post("/oauth/revoke") { [self] request, context in
             try Self.answeringBasicChallenge(request) {
                 // Unknown parameters are ignored, as at the token endpoint.
                 let body = try APIBody.jsonOrForm(request)
                 try tokens.revoke(
-                    tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                    tenant: context.tenant, credentials: try clientCredentials(body, request),
                     token: try body.optionalString("token", maxLength: 512))
                 return .json(bytes: Array("{}".utf8))
             }
         }
+    }
 
-        let userInfo: HTTPHandler = { [self] request, _ in
-            let tenant = try tenant(request)
-            let claims = try tokens.userInfo(tenant: tenant, token: try presentedToken(request, tenant: tenant))
-            return try .noStoreJSON(claims)
+    /// `/userinfo` (OIDC Core §5.3), GET or POST, for the principal of a userinfo-audience token.
+    func addUserInfoRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        let userInfo: GroupHandler<PrincipalContext> = { [self] _, context in
+            try .noStoreJSON(tokens.userInfo(tenant: context.tenant, principal: context.principal))
         }
-        router.get("/userinfo", limitedBy: limiter(.tokens), handler: userInfo)
-        router.post("/userinfo", limitedBy: limiter(.tokens), handler: userInfo)
+        router.get("/userinfo", handler: userInfo)
+        router.post("/userinfo", handler: userInfo)
     }
 
     /// `POST /oauth/token`. Parameters it does not know are ignored (RFC 6749 §3.2), so an SDK that
     /// sends more (telemetry, `connection`, a newer field) still works; `organization` is refused
     /// until Organizations exist.
-    func token(_ request: HTTPRequest) throws -> HTTPResponse {
+    func token(_ request: HTTPRequest, tenant: TenantRecord) throws -> HTTPResponse {
         let body = try APIBody.jsonOrForm(request)
         try Self.refuseOrganization(body)
         let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
-        let tenant = try tenant(request)
         let tokenRequest = TokenRequest(
             grantType: grantType, credentials: try clientCredentials(body, request),
             authSession: try body.optionalString("auth_session", maxLength: 256),
@@ -46,7 +46,7 @@ extension SesameApplication {
             scope: try body.optionalString("scope", maxLength: 2_048),
             audience: try body.optionalString("audience", maxLength: 512),
             refreshToken: try body.optionalString("refresh_token", maxLength: 512),
-            dpop: dpopRequest(request, tenant: tenant))
+            dpop: Self.dpopRequest(request, tenant: tenant))
         let method = Self.loginMethod(grantType)
         do {
             let response = try tokens.token(tenant: tenant, request: tokenRequest)
@@ -65,7 +65,7 @@ extension SesameApplication {
 
     /// The access token of `Authorization: Bearer …` or `Authorization: DPoP …` (schemes are
     /// case-insensitive, RFC 9110 §11.1); nil without the header; 401 for any other scheme.
-    func presentedToken(_ request: HTTPRequest, tenant: TenantRecord) throws -> PresentedToken? {
+    static func presentedToken(_ request: HTTPRequest, tenant: TenantRecord) throws -> PresentedToken? {
         guard let authorization = request.headers["Authorization"] else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2 else {
@@ -81,7 +81,7 @@ extension SesameApplication {
 
     /// What DPoP needs of a request (RFC 9449 §4.3): its `DPoP` headers, its method, and the URIs
     /// it may have been sent to, the tenant's public URL and the URL as it arrived, each with the path.
-    func dpopRequest(_ request: HTTPRequest, tenant: TenantRecord) -> DPoPRequest {
+    static func dpopRequest(_ request: HTTPRequest, tenant: TenantRecord) -> DPoPRequest {
         let proofs = request.headers.values(for: "DPoP")
         guard !proofs.isEmpty else { return .none }
         var issuer = TokenService.issuer(tenant)
@@ -102,7 +102,7 @@ extension SesameApplication {
                 request.headers["Authorization"]?.lowercased().hasPrefix("basic ") == true
             else { throw error }
             var challenge = error.httpError
-            challenge.headers["WWW-Authenticate"] = #"Basic realm="sesame""#
+            challenge.headers.replaceOrAdd(name: "WWW-Authenticate", value: #"Basic realm="sesame""#)
             throw challenge
         }
     }

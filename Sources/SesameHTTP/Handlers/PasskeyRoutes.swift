@@ -6,9 +6,9 @@ extension SesameApplication {
         "email", "phone_number", "username", "name", "given_name", "family_name", "nickname", "picture",
     ]
 
-    func addPasskeyRoutes(to router: inout Router) {
+    func addPasskeyRoutes(to router: inout RouteGroup<TenantContext>) {
         // API.md §1: signup challenge.
-        router.post("/passkey/register", limitedBy: limiter(.ceremonies)) { [self] request, context in
+        router.post("/passkey/register") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly([
                 "client_id", "client_secret", "realm", "organization", "user_profile", "user_metadata", "scope",
@@ -29,19 +29,19 @@ extension SesameApplication {
                 nickname: try profile.optionalString("nickname"), picture: try profile.optionalString("picture"))
             let metadata = try body.object("user_metadata")?.stringMap() ?? [:]
             let result = try passkeys.beginSignup(
-                tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                tenant: context.tenant, credentials: try clientCredentials(body, request),
                 realm: try body.optionalString("realm", maxLength: 128), profile: input, metadata: metadata,
                 tokenDefaults: try Self.tokenDefaults(body), requester: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(result)
         }
 
         // API.md §1: login challenge.
-        router.post("/passkey/challenge", limitedBy: limiter(.ceremonies)) { [self] request, context in
+        router.post("/passkey/challenge") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly(["client_id", "client_secret", "realm", "organization", "scope", "audience"])
             try Self.refuseOrganization(body)
             let result = try passkeys.beginLogin(
-                tenant: try tenant(request), credentials: try clientCredentials(body, request),
+                tenant: context.tenant, credentials: try clientCredentials(body, request),
                 realm: try body.optionalString("realm", maxLength: 128), tokenDefaults: try Self.tokenDefaults(body),
                 requester: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(result)

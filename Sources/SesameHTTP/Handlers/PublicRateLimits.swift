@@ -35,15 +35,3 @@ public struct PublicRateLimits: Sendable {
         }
     }
 }
-
-extension Router {
-    /// Registers a public `GET` route whose requests first spend a token of `limiter` (nil: unlimited).
-    mutating func get(_ pattern: String, limitedBy limiter: RateLimiter?, handler: @escaping HTTPHandler) {
-        get(pattern, handler: limiter.map { $0.limiting(handler) } ?? handler)
-    }
-
-    /// Registers a public `POST` route whose requests first spend a token of `limiter` (nil: unlimited).
-    mutating func post(_ pattern: String, limitedBy limiter: RateLimiter?, handler: @escaping HTTPHandler) {
-        post(pattern, handler: limiter.map { $0.limiting(handler) } ?? handler)
-    }
-}

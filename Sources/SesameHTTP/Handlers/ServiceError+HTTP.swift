@@ -11,11 +11,11 @@ extension ServiceError: HTTPErrorConvertible {
         case .useDPoPNonce(_, let nonce):
             return HTTPError(status: 400, error: code, description: message, headers: ["DPoP-Nonce": nonce])
         case .dpopChallenge(let challenge, _, let nonce):
-            var headers = [
+            var headers: HTTPHeaders = [
                 "WWW-Authenticate":
                     #"DPoP error="\#(challenge.rawValue)", algs="\#(DPoPVerifier.algorithmNames)""#
             ]
-            if let nonce { headers["DPoP-Nonce"] = nonce }
+            if let nonce { headers.add(name: "DPoP-Nonce", value: nonce) }
             return HTTPError(status: 401, error: code, description: message, headers: headers)
         case .invalidClient:
             // The Basic challenge is added only for clients that used Basic (OAuthRoutes): sent to a

@@ -72,22 +72,56 @@ public final class SesameApplication: Sendable {
         passkeys.sweepExpiredSessions()
     }
 
-    /// The tenant a request is for, by its Host (domain or custom domain); 404 when none matches.
-    func tenant(_ request: HTTPRequest) throws -> TenantRecord {
-        try tenancy.tenant(host: request.host)
-    }
-
-    /// Every route of the server.
+    /// Every route of the server, in groups that share a context and a middleware chain:
+    ///
+    /// | group | chain, in order | errors |
+    /// |---|---|---|
+    /// | `/passkey/*` | ceremony rate limit → tenant | OAuth JSON |
+    /// | `/oauth/*` | token rate limit → tenant | OAuth JSON |
+    /// | `/userinfo` | token rate limit → tenant → principal (userinfo audience) | OAuth JSON |
+    /// | discovery, well-known, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
+    /// | `/` | page rate limit → tenant if any | HTML |
+    /// | `/api/v2/*` | tenant → principal (Management audience) → scope in the handler | OAuth JSON |
+    /// | `/me/v1/*` | tenant → principal (My Account audience) → scope in the handler | RFC 9457 |
     public func router() -> Router {
         var router = Router()
-        addSystemRoutes(to: &router)
-        addPasskeyRoutes(to: &router)
-        addOAuthRoutes(to: &router)
-        addDiscoveryRoutes(to: &router)
-        addManagementRoutes(to: &router)
-        addClientGrantRoutes(to: &router)
-        addResourceServerRoutes(to: &router)
-        addMyAccountRoutes(to: &router)
+        let root = RouteGroup.root()
+
+        var system = root.limited(by: limiter(.pages))
+        addSystemRoutes(to: &system)
+        router.add(system)
+        var page = RouteGroup.root(errorStyle: .html).limited(by: limiter(.pages)).derived {
+            [tenancy] request, context in
+            PageContext(request: context, tenant: try? tenancy.tenant(host: request.host))
+        }
+        addPageRoutes(to: &page)
+        router.add(page)
+        var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
+        addDiscoveryRoutes(to: &discovery)
+        router.add(discovery)
+
+        var ceremonies = root.limited(by: limiter(.ceremonies)).tenant(tenancy)
+        addPasskeyRoutes(to: &ceremonies)
+        router.add(ceremonies)
+        let tokenRoutes = root.limited(by: limiter(.tokens)).tenant(tenancy)
+        var oauth = tokenRoutes
+        addOAuthRoutes(to: &oauth)
+        router.add(oauth)
+        var userInfo = tokenRoutes.principal(tokens, audience: TokenService.userInfoAudience)
+        addUserInfoRoutes(to: &userInfo)
+        router.add(userInfo)
+
+        var management = RouteGroup.root(pathPrefix: "/api/v2/").tenant(tenancy)
+            .principal(tokens, audience: TokenService.managementAudience)
+        addManagementRoutes(to: &management)
+        addClientGrantRoutes(to: &management)
+        addResourceServerRoutes(to: &management)
+        router.add(management)
+
+        var myAccount = RouteGroup.root(errorStyle: .problem, pathPrefix: "/me/").tenant(tenancy)
+            .principal(tokens, audience: TokenService.myAccountAudience)
+        addMyAccountRoutes(to: &myAccount)
+        router.add(myAccount)
         return router
     }
 

@@ -5,9 +5,10 @@ import SesameStore
 import SesameWire
 
 extension SesameApplication {
-    func addSystemRoutes(to router: inout Router) {
-        router.get("/", limitedBy: limiter(.pages)) { [self] request, _ in
-            let tenant = try? tenant(request)
+    /// The landing page (HTML errors).
+    func addPageRoutes(to router: inout RouteGroup<PageContext>) {
+        router.get("/") { [self] _, context in
+            let tenant = context.tenant
             let demoClient = try tenant.flatMap { tenant in
                 try allClients(tenant).first {
                     $0.grantTypes.contains(.webAuthn) && $0.secretHash == nil
@@ -25,13 +26,16 @@ extension SesameApplication {
             response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
             return response
         }
+    }
 
-        router.get("/healthz", limitedBy: limiter(.pages)) { [self] _, _ in try health() }
+    /// `/healthz`, and `/metrics` for holders of the metrics token.
+    func addSystemRoutes(to router: inout RouteGroup<RequestContext>) {
+        router.get("/healthz") { [self] _, _ in try health() }
 
         // /metrics is on this listener only for holders of the metrics token; otherwise it is
         // served by `metricsRouter()` on a listener of its own (`sesame serve --metrics-listen`).
         if let tokenHash = metricsTokenHash {
-            router.get("/metrics", limitedBy: limiter(.pages)) { [self] request, _ in
+            router.get("/metrics") { [self] request, _ in
                 guard let presented = Self.bearerToken(request),
                     constantTimeEquals(Digest.sha256(Array(presented.utf8)), tokenHash)
                 else {
@@ -75,16 +79,10 @@ extension SesameApplication {
 /// The small HTML landing page: what this server is, where discovery and docs are, and a passkey
 /// demo against the native API (also what the browser test drives).
 enum LandingPage {
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&#39;")
-    }
-
     static func html(tenant: TenantRecord?, demoClientID: String?) -> String {
-        let name = escape(tenant?.domain ?? "Sesame")
-        let rpID = escape(tenant?.rpID ?? "")
-        let client = escape(demoClientID ?? "")
+        let name = HTMLText.escape(tenant?.domain ?? "Sesame")
+        let rpID = HTMLText.escape(tenant?.rpID ?? "")
+        let client = HTMLText.escape(demoClientID ?? "")
         return """
             <!doctype html>
             <html lang="en">

@@ -11,11 +11,11 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     public var error: String
     /// Human text saying precisely what was wrong; never a secret or an echo of input secrets.
     public var errorDescription: String
-    /// Extra response headers, e.g. `Allow` or `Retry-After`.
-    public var headers: [String: String]
+    /// Extra response headers, e.g. `Allow` or `Retry-After`; a name may repeat (`Set-Cookie`).
+    public var headers: HTTPHeaders
 
     /// Creates an error.
-    public init(status: Int, error: String, description: String, headers: [String: String] = [:]) {
+    public init(status: Int, error: String, description: String, headers: HTTPHeaders = [:]) {
         self.status = status
         self.error = error
         self.errorDescription = description
@@ -29,9 +29,10 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     public var response: HTTPResponse { response(style: .oauth) }
 
     /// The response for this error in `style`: OAuth's `{"error","error_description"}` as
-    /// `application/json`, or an RFC 9457 problem. A problem is labelled `application/problem+json`
-    /// when the request's `Accept` names that type (RFC 9457 §3), else `application/json`: Auth0.Android
-    /// reads an error body only when its Content-Type contains "application/json".
+    /// `application/json`, an RFC 9457 problem, or a page. A problem is labelled
+    /// `application/problem+json` when the request's `Accept` names that type (RFC 9457 §3), else
+    /// `application/json`: Auth0.Android reads an error body only when its Content-Type contains
+    /// "application/json".
     public func response(style: HTTPErrorStyle, accept: String? = nil) -> HTTPResponse {
         var response: HTTPResponse
         switch style {
@@ -42,12 +43,47 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
             if accept?.lowercased().contains("application/problem+json") == true {
                 response.headers.replaceOrAdd(name: "Content-Type", value: "application/problem+json")
             }
+        case .html:
+            response = HTTPResponse.html(pageBody, status: status)
+            // The page runs nothing and loads nothing, and no other site may frame it.
+            response.headers.add(
+                name: "Content-Security-Policy",
+                value: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+            response.headers.add(name: "X-Frame-Options", value: "DENY")
+            response.headers.add(name: "Referrer-Policy", value: "no-referrer")
         }
         response.headers.add(name: "Cache-Control", value: "no-store")
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            response.headers.replaceOrAdd(name: name, value: value)
-        }
+        // Names the error sets replace the defaults; a name it repeats (Set-Cookie) stays repeated.
+        for name in Set(headers.fields.map { $0.name.lowercased() }) { response.headers.remove(name: name) }
+        for field in headers { response.headers.add(name: field.name, value: field.value) }
         return response
+    }
+
+    /// A small page saying what went wrong, every text HTML-escaped.
+    var pageBody: String {
+        let title = HTMLText.escape(Self.reason(status))
+        return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            + "<title>\(title)</title><style>body{font:16px/1.5 system-ui,sans-serif;margin:3em auto;"
+            + "max-width:32em;padding:0 1em}code{color:#555}</style></head><body><h1>\(title)</h1>"
+            + "<p>\(HTMLText.escape(errorDescription))</p><p><code>\(HTMLText.escape(error))</code></p></body></html>"
+    }
+
+    /// The reason phrase a page shows for `status`.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad request"
+        case 401: "Sign-in required"
+        case 403: "Not allowed"
+        case 404: "Not found"
+        case 405: "Method not allowed"
+        case 409: "Conflict"
+        case 413: "Request too large"
+        case 429: "Too many requests"
+        case 503: "Temporarily unavailable"
+        case 500...: "Something went wrong"
+        default: "Request refused"
+        }
     }
 
     /// `{"error":…,"error_description":…}` with JSON string escaping.
@@ -107,6 +143,28 @@ public enum HTTPErrorStyle: Sendable, Equatable {
     case oauth
     /// `{"type","status","title","detail"}` as `application/problem+json` (RFC 9457), the My Account API.
     case problem
+    /// A small HTML page (`text/html`), for routes a person's browser opens.
+    case html
+}
+
+/// Escaping for text placed in HTML element content or a quoted attribute value.
+public enum HTMLText {
+    /// `text` with `&`, `<`, `>`, `"` and `'` written as character references.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
 }
 
 /// An error that maps itself to an `HTTPError`; conform service errors to it in the handler layer.

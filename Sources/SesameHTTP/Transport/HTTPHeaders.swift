@@ -1,5 +1,5 @@
 /// An ordered list of HTTP header fields with case-insensitive lookup by name.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, Equatable {
     /// The fields in the order they were received or added.
     public private(set) var fields: [(name: String, value: String)]
 
@@ -42,6 +42,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// The number of fields.
     public var count: Int { fields.count }
+
+    /// Two lists are equal when they hold the same fields in the same order (names compared as
+    /// written: equality is for tests, lookups ignore case).
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
 
     /// ASCII case-insensitive comparison of two field names.
     static func sameName(_ a: String, _ b: String) -> Bool {

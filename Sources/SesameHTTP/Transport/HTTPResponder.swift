@@ -56,7 +56,7 @@ public final class HTTPResponder: Sendable {
             response = try router.respond(to: request, context: &context)
         } catch let error as any HTTPErrorConvertible {
             response = error.httpError.response(
-                style: router.errorStyle(for: request.path), accept: request.headers["Accept"])
+                style: router.errorStyle(for: request.method, path: request.path), accept: request.headers["Accept"])
         } catch {
             // Only the type name: an error's message may quote request input.
             log.log(
@@ -66,7 +66,7 @@ public final class HTTPResponder: Sendable {
                     ("error_type", String(reflecting: type(of: error))),
                 ])
             response = HTTPError.internalError.response(
-                style: router.errorStyle(for: request.path), accept: request.headers["Accept"])
+                style: router.errorStyle(for: request.method, path: request.path), accept: request.headers["Accept"])
         }
         response.headers.replaceOrAdd(name: "X-Request-Id", value: request.requestID)
         // Browsers must take every response as the type it declares (no sniffing into HTML).

@@ -64,15 +64,6 @@ public final class RateLimiter: Sendable {
         }
     }
 
-    /// Wraps a handler so each request first spends a token keyed by the client's address
-    /// (`IPAddressRange.clientKey`: an IPv4 address, or an IPv6 /64).
-    public func limiting(_ handler: @escaping HTTPHandler) -> HTTPHandler {
-        { request, context in
-            try self.check(IPAddressRange.clientKey(context.clientIP.isEmpty ? request.clientIP : context.clientIP))
-            return try handler(request, context)
-        }
-    }
-
     /// Drops keys whose bucket has refilled (they behave like unknown keys); if that frees nothing,
     /// the least recently seen tenth, so a flood of new keys costs amortised O(log n) per key.
     private static func evict(

@@ -11,9 +11,9 @@ public struct Router: Sendable {
     /// What a path and method resolve to.
     public enum Match: Sendable {
         /// A handler for this method; `pattern` is the route pattern, `parameters` its decoded values.
-        case handler(HTTPHandler, pattern: String, parameters: [String: String])
+        case handler(HTTPHandler, pattern: String, parameters: [String: String], errorStyle: HTTPErrorStyle?)
         /// The path is known but the method is not; `allowed` lists what is.
-        case methodNotAllowed(pattern: String, allowed: [HTTPMethod])
+        case methodNotAllowed(pattern: String, allowed: [HTTPMethod], errorStyle: HTTPErrorStyle?)
         /// An `OPTIONS` request on a known path with no explicit `OPTIONS` handler.
         case options(pattern: String, allowed: [HTTPMethod])
         /// No pattern matches the path.
@@ -29,6 +29,8 @@ public struct Router: Sendable {
         let pattern: String
         let segments: [Segment]
         var handlers: [HTTPMethod: HTTPHandler]
+        /// How errors on this path are written, when its group said (else the path prefix decides).
+        var errorStyle: HTTPErrorStyle?
     }
 
     private var routes: [Route] = []
@@ -37,13 +39,18 @@ public struct Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
-    /// Registers `handler` for `method` on `pattern`; a second registration of the same pair replaces the first.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, handler: @escaping HTTPHandler) {
+    /// Registers `handler` for `method` on `pattern`; a second registration of the same pair replaces
+    /// the first. `errorStyle` (nil: by path prefix) is how errors on this path are written.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, errorStyle: HTTPErrorStyle? = nil, handler: @escaping HTTPHandler
+    ) {
         if let index = routes.firstIndex(where: { $0.pattern == pattern }) {
             routes[index].handlers[method] = handler
+            if let errorStyle { routes[index].errorStyle = errorStyle }
             return
         }
-        routes.append(Route(pattern: pattern, segments: Self.parse(pattern), handlers: [method: handler]))
+        routes.append(
+            Route(pattern: pattern, segments: Self.parse(pattern), handlers: [method: handler], errorStyle: errorStyle))
         // Literal segments before parameters, position by position, so the most specific pattern wins.
         routes.sort { lhs, rhs in
             for (l, r) in zip(lhs.segments, rhs.segments) {
@@ -79,7 +86,16 @@ public struct Router: Sendable {
         errorStyles.append((prefix, style))
     }
 
-    /// The error style of a raw path: the longest matching prefix's, else `.oauth`.
+    /// The error style of a request: its route's when the route's group set one, else the longest
+    /// matching path prefix's, else `.oauth`.
+    public func errorStyle(for method: HTTPMethod, path: String) -> HTTPErrorStyle {
+        switch match(method, path: path) {
+        case .handler(_, _, _, let style?), .methodNotAllowed(_, _, let style?): style
+        default: errorStyle(for: path)
+        }
+    }
+
+    /// The error style of a raw path by prefix: the longest matching prefix's, else `.oauth`.
     public func errorStyle(for path: String) -> HTTPErrorStyle {
         errorStyles.filter { path.hasPrefix($0.prefix) }.max { $0.prefix.count < $1.prefix.count }?.style ?? .oauth
     }
@@ -91,27 +107,28 @@ public struct Router: Sendable {
     public func match(_ method: HTTPMethod, path: String) -> Match {
         guard let segments = Self.decodedSegments(path) else { return .notFound }
         var allowed = Set<HTTPMethod>()
-        var firstPattern: String?
+        var first: Route?
         for route in routes where route.segments.count == segments.count {
             guard let parameters = Self.bind(route.segments, to: segments) else { continue }
-            if firstPattern == nil { firstPattern = route.pattern }
+            if first == nil { first = route }
             if let handler = route.handlers[method] ?? (method == .head ? route.handlers[.get] : nil) {
-                return .handler(handler, pattern: route.pattern, parameters: parameters)
+                return .handler(handler, pattern: route.pattern, parameters: parameters, errorStyle: route.errorStyle)
             }
             allowed.formUnion(route.handlers.keys)
         }
-        guard let pattern = firstPattern else { return .notFound }
+        guard let pattern = first?.pattern else { return .notFound }
         if allowed.contains(.get) { allowed.insert(.head) }
         allowed.insert(.options)
         let ordered = allowed.sorted { $0.rawValue < $1.rawValue }
         return method == .options
-            ? .options(pattern: pattern, allowed: ordered) : .methodNotAllowed(pattern: pattern, allowed: ordered)
+            ? .options(pattern: pattern, allowed: ordered)
+            : .methodNotAllowed(pattern: pattern, allowed: ordered, errorStyle: first?.errorStyle)
     }
 
     /// The pattern a request would be labelled with (nil when no route matches the path).
     public func pattern(for method: HTTPMethod, path: String) -> String? {
         switch match(method, path: path) {
-        case .handler(_, let pattern, _), .options(let pattern, _), .methodNotAllowed(let pattern, _): pattern
+        case .handler(_, let pattern, _, _), .options(let pattern, _), .methodNotAllowed(let pattern, _, _): pattern
         case .notFound: nil
         }
     }
@@ -120,14 +137,14 @@ public struct Router: Sendable {
     /// Errors thrown by the handler propagate; routing failures throw `HTTPError` (404/405).
     public func respond(to request: HTTPRequest, context: inout RequestContext) throws -> HTTPResponse {
         switch match(request.method, path: request.path) {
-        case .handler(let handler, let pattern, let parameters):
+        case .handler(let handler, let pattern, let parameters, _):
             context.routePattern = pattern
             context.pathParameters = parameters
             return try handler(request, context)
         case .options(let pattern, let allowed):
             context.routePattern = pattern
             return HTTPResponse(status: 204, headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
-        case .methodNotAllowed(let pattern, let allowed):
+        case .methodNotAllowed(let pattern, let allowed, _):
             context.routePattern = pattern
             throw HTTPError.methodNotAllowed(allowed: allowed)
         case .notFound:

@@ -20,17 +20,18 @@ public final class ManagementService: Sendable {
 
     // MARK: Authorization
 
-    /// Verifies a Management API bearer token (audience `<issuer>api/v2/`) and that it carries
-    /// `scope`: 401 `invalid_token` without a valid token, 403 `insufficient_scope` without the scope.
+    /// Checks that `principal` may call the Management API (audience `<issuer>api/v2/`) with
+    /// `scope`: 401 `invalid_token` for a principal of another API, 403 `insufficient_scope`
+    /// without the scope.
     ///
     /// The token is only as good as its client is now: a deleted client's tokens stop at once, and
     /// the scopes in force are those of the token that the client's grant still holds.
     public func authorize(
-        _ presented: PresentedToken?, tenant: TenantRecord, scope: ManagementScope
+        _ principal: Principal, tenant: TenantRecord, scope: ManagementScope
     ) throws(ServiceError) -> ManagementCaller {
         let audience = TokenService.managementAudience(tenant)
-        let token = try tokens.authenticate(presented, tenant: tenant, audience: audience)
-        guard let clientID = token.string("client_id") ?? token.string("azp") else {
+        try principal.require(tenant: tenant, audience: audience)
+        guard let clientID = principal.clientID else {
             throw .invalidToken("the access token names no client")
         }
         let granted = try access.read { transaction -> Set<String> in
@@ -42,7 +43,7 @@ public final class ManagementService: Sendable {
             return Set(client.grants.filter { $0.audience == audience }.flatMap(\.scopes))
         }
         let caller = ManagementCaller(
-            tenant: tenant, clientID: clientID, scopes: Set(token.scopes).intersection(granted))
+            tenant: tenant, clientID: clientID, scopes: principal.scopes.intersection(granted))
         try caller.require(scope)
         return caller
     }

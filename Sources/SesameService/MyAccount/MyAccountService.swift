@@ -19,18 +19,16 @@ public final class MyAccountService: Sendable {
         self.tokens = tokens
     }
 
-    /// Verifies a user access token for the My Account audience (`<issuer>me/`) carrying `scope`:
-    /// 401 `invalid_token` without a valid user token, 403 `insufficient_scope` without the scope.
+    /// Checks that `principal` is a user with a token for the My Account audience (`<issuer>me/`)
+    /// carrying `scope`: 401 `invalid_token` otherwise, 403 `insufficient_scope` without the scope.
     public func authorize(
-        _ presented: PresentedToken?, tenant: TenantRecord, scope: MyAccountScope
+        _ principal: Principal, tenant: TenantRecord, scope: MyAccountScope
     ) throws(ServiceError) -> AccountCaller {
-        let token = try tokens.authenticate(presented, tenant: tenant, audience: TokenService.myAccountAudience(tenant))
-        guard let subject = token.subject, !subject.hasSuffix("@clients"),
-            let clientID = token.string("client_id") ?? token.string("azp")
-        else {
+        try principal.require(tenant: tenant, audience: TokenService.myAccountAudience(tenant))
+        guard principal.isUser, let subject = principal.subject, let clientID = principal.clientID else {
             throw .invalidToken("the access token is not a user's token")
         }
-        let caller = AccountCaller(tenant: tenant, userID: subject, clientID: clientID, scopes: Set(token.scopes))
+        let caller = AccountCaller(tenant: tenant, userID: subject, clientID: clientID, scopes: principal.scopes)
         try caller.require(scope)
         return caller
     }

@@ -389,7 +389,7 @@ public final class TokenService: Sendable {
     }
 
     /// OIDC standard claims the scopes release (Core §5.4).
-    static func profileClaims(_ user: UserRecord, scopes: [String]) -> [String: JWTClaimValue] {
+    static func profileClaims(_ user: UserRecord, scopes: some Collection<String>) -> [String: JWTClaimValue] {
         var claims: [String: JWTClaimValue] = [:]
         let profile = user.profile
         if scopes.contains("email"), let email = profile.email {
@@ -458,6 +458,15 @@ public final class TokenService: Sendable {
     /// Verifies a presented access token for `audience` and returns it with its scopes: a Bearer
     /// token, or a DPoP one with a proof made with the token's key (RFC 9449 §7). A DPoP-bound token
     /// presented as Bearer is refused (§7.2), so a stolen one is worthless.
+    /// The principal behind `presented`, checked for `tenant` and `audience` (as `authenticate`).
+    public func principal(
+        _ presented: PresentedToken?, tenant: TenantRecord, audience: String
+    ) throws(ServiceError) -> Principal {
+        Principal(
+            token: try authenticate(presented, tenant: tenant, audience: audience), tenantID: tenant.id,
+            audience: audience)
+    }
+
     public func authenticate(
         _ presented: PresentedToken?, tenant: TenantRecord, audience: String
     ) throws(ServiceError) -> VerifiedJWT {
@@ -534,12 +543,10 @@ public final class TokenService: Sendable {
     }
 
     /// `GET /userinfo`: the user's claims for the token's scopes.
-    public func userInfo(tenant: TenantRecord, token presented: PresentedToken?) throws(ServiceError) -> [String:
-        JWTClaimValue]
-    {
-        let token = try authenticate(presented, tenant: tenant, audience: Self.userInfoAudience(tenant))
-        guard token.scopes.contains("openid") else { throw .insufficientScope("userinfo needs the openid scope") }
-        guard let subject = token.subject else { throw .invalidToken("the access token has no subject") }
+    public func userInfo(tenant: TenantRecord, principal: Principal) throws(ServiceError) -> [String: JWTClaimValue] {
+        try principal.require(tenant: tenant, audience: Self.userInfoAudience(tenant))
+        guard principal.scopes.contains("openid") else { throw .insufficientScope("userinfo needs the openid scope") }
+        guard let subject = principal.subject else { throw .invalidToken("the access token has no subject") }
         let user = try access.read { transaction -> UserRecord in
             guard let user = try transaction.user(tenantID: tenant.id, id: subject) else {
                 throw ServiceError.invalidToken("the token's user no longer exists")
@@ -547,7 +554,7 @@ public final class TokenService: Sendable {
             guard !user.blocked else { throw ServiceError.invalidToken("the token's user is blocked") }
             return user
         }
-        var claims = Self.profileClaims(user, scopes: token.scopes)
+        var claims = Self.profileClaims(user, scopes: principal.scopes)
         claims["sub"] = .string(user.id)
         return claims
     }

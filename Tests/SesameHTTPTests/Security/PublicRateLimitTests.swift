@@ -39,7 +39,13 @@ struct PublicRateLimitTests {
         #expect(statuses.first != 429, "\(pattern): \(statuses)")
         let response = sesame.send(method, pattern, body: method == .post ? "{}" : nil)
         #expect(response.status == 429)
-        #expect(InProcessSesame.json(response)["error"] as? String == "too_many_requests")
+        if pattern == "/" {
+            // The landing page is a page: its errors are too.
+            #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+            #expect(String(decoding: response.body, as: UTF8.self).contains("<code>too_many_requests</code>"))
+        } else {
+            #expect(InProcessSesame.json(response)["error"] as? String == "too_many_requests")
+        }
         #expect(Int(response.headers["Retry-After"] ?? "") ?? 0 >= 1)
     }
 

@@ -57,13 +57,4 @@ struct RateLimiterTests {
         _ = limiter.acquire("fresh")
         #expect(limiter.trackedKeys == 1)
     }
-
-    @Test func limitingWrapsAHandler() throws {
-        let limiter = RateLimiter(requestsPerMinute: 1, clock: { 5 })
-        let handler = limiter.limiting { _, _ in .text("ok") }
-        let context = RequestContext(clientIP: "192.0.2.1")
-        let request = HTTPRequest(method: .get, target: "/")
-        #expect(try handler(request, context).status == 200)
-        #expect(throws: HTTPError.tooManyRequests(retryAfterSeconds: 60)) { try handler(request, context) }
-    }
 }
