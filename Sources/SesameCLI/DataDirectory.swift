@@ -41,7 +41,7 @@ struct DataDirectory {
 
     /// Whether the store already holds a tenant.
     static func isInitialised(_ store: any SesameStore) throws -> Bool {
-        try store.read { try !$0.tenants().isEmpty }
+        try store.read { try !$0.tenants.all().isEmpty }
     }
 
     /// Bootstraps an empty store: tenant, connection, clients, and the tenant's signing keys.

@@ -52,7 +52,7 @@ enum StoreCopyCommand {
         do {
             let source = try SQLiteStore(path: database)
             let destination = try DataDirectory(path: from).openStore(target)
-            guard try destination.read({ try $0.tenants() }).isEmpty else {
+            guard try destination.read({ try $0.tenants.all() }).isEmpty else {
                 return SesameCommandLine.usageError(name, "the target store is not empty", environment)
             }
             let copied = try copy(from: source, to: destination)
@@ -87,45 +87,47 @@ enum StoreCopyCommand {
     /// Copies tenant by tenant, in batches; returns what the source held.
     static func copy(from source: any SesameStore, to target: any SesameStore) throws -> Counts {
         var counts = Counts()
-        for tenant in try source.read({ try $0.tenants() }) {
+        for tenant in try source.read({ try $0.tenants.all() }) {
             let id = tenant.id
-            try target.write(.durable) { try $0.insertTenant(tenant) }
+            try target.write(.durable) { try $0.tenants.insert(tenant) }
             counts.tenants += 1
-            counts.clients += try pages({ page in try source.read { try $0.clients(tenantID: id, page: page) } }) {
-                batch in try target.write(.durable) { tx in for record in batch { try tx.insertClient(record) } }
+            /// Copies every page `list` reads, inserting each record with `insert`.
+            func copyAll<T>(
+                _ list: @escaping (any StoreTransaction, Page) throws -> [T],
+                _ insert: @escaping (any StoreTransaction, T) throws -> Void
+            ) throws -> Int {
+                try pages({ page in try source.read { try list($0, page) } }) { batch in
+                    try target.write(.durable) { tx in for record in batch { try insert(tx, record) } }
+                }
             }
-            counts.connections += try pages({ page in try source.read { try $0.connections(tenantID: id, page: page) } }
-            ) {
-                batch in try target.write(.durable) { tx in for record in batch { try tx.insertConnection(record) } }
+            counts.clients += try copyAll({ try $0.clients.list(tenantID: id, page: $1) }) { try $0.clients.insert($1) }
+            counts.connections += try copyAll({ try $0.connections.list(tenantID: id, page: $1) }) {
+                try $0.connections.insert($1)
             }
-            counts.apis += try pages({ page in try source.read { try $0.resourceServers(tenantID: id, page: page) } }) {
-                batch in
-                try target.write(.durable) { tx in for record in batch { try tx.insertResourceServer(record) } }
+            counts.apis += try copyAll({ try $0.resourceServers.list(tenantID: id, page: $1) }) {
+                try $0.resourceServers.insert($1)
             }
-            let keys = try source.read { try $0.signingKeys(tenantID: id) }
-            try target.write(.durable) { tx in for key in keys { try tx.insertSigningKey(key) } }
+            let keys = try source.read { try $0.signingKeys.list(tenantID: id) }
+            try target.write(.durable) { tx in for key in keys { try tx.signingKeys.insert(key) } }
             counts.signingKeys += keys.count
-            counts.users += try pages({ page in try source.read { try $0.users(tenantID: id, query: nil, page: page) } }
-            ) {
-                batch in
+            counts.users += try pages({ page in
+                try source.read { try $0.users.search(tenantID: id, query: nil, page: page) }
+            }) { batch in
                 let passkeys = try source.read { tx in
-                    try batch.flatMap { try tx.passkeys(tenantID: id, userID: $0.id) }
+                    try batch.flatMap { try tx.passkeys.list(tenantID: id, userID: $0.id) }
                 }
                 try target.write(.durable) { tx in
-                    for user in batch { try tx.insertUser(user) }
-                    for passkey in passkeys { try tx.insertPasskey(passkey) }
+                    for user in batch { try tx.users.insert(user) }
+                    for passkey in passkeys { try tx.passkeys.insert(passkey) }
                 }
                 counts.passkeys += passkeys.count
             }
-            counts.refreshTokens += try pages({ page in
-                try source.read { try $0.refreshTokens(tenantID: id, page: page) }
-            }) {
-                batch in try target.write(.durable) { tx in for record in batch { try tx.insertRefreshToken(record) } }
+            counts.refreshTokens += try copyAll({ try $0.refreshTokens.list(tenantID: id, page: $1) }) {
+                try $0.refreshTokens.insert($1)
             }
-            counts.authEvents += try pages({ page in try source.read { try $0.authEvents(tenantID: id, page: page) } })
-            {
-                batch in try target.write(.durable) { try $0.insertAuthEvents(batch) }
-            }
+            counts.authEvents += try pages({ page in
+                try source.read { try $0.authEvents.list(tenantID: id, page: page) }
+            }) { batch in try target.write(.durable) { try $0.authEvents.insert(batch) } }
         }
         return counts
     }
@@ -133,34 +135,26 @@ enum StoreCopyCommand {
     /// Counts what `store` holds, kind by kind.
     static func counts(_ store: any SesameStore) throws -> Counts {
         var counts = Counts()
-        for tenant in try store.read({ try $0.tenants() }) {
+        for tenant in try store.read({ try $0.tenants.all() }) {
             let id = tenant.id
             counts.tenants += 1
-            counts.clients += try pages({ page in try store.read { try $0.clients(tenantID: id, page: page) } }) { _ in
+            /// How many records `list` reads, page by page.
+            func count<T>(_ list: @escaping (any StoreTransaction, Page) throws -> [T]) throws -> Int {
+                try pages({ page in try store.read { try list($0, page) } }) { _ in }
             }
-            counts.connections += try pages({ page in try store.read { try $0.connections(tenantID: id, page: page) } })
-            {
-                _ in
-            }
-            counts.apis += try pages({ page in try store.read { try $0.resourceServers(tenantID: id, page: page) } }) {
-                _ in
-            }
-            counts.signingKeys += try store.read { try $0.signingKeys(tenantID: id) }.count
-            counts.users += try pages({ page in try store.read { try $0.users(tenantID: id, query: nil, page: page) } })
-            {
-                batch in
+            counts.clients += try count { try $0.clients.list(tenantID: id, page: $1) }
+            counts.connections += try count { try $0.connections.list(tenantID: id, page: $1) }
+            counts.apis += try count { try $0.resourceServers.list(tenantID: id, page: $1) }
+            counts.signingKeys += try store.read { try $0.signingKeys.list(tenantID: id) }.count
+            counts.users += try pages({ page in
+                try store.read { try $0.users.search(tenantID: id, query: nil, page: page) }
+            }) { batch in
                 counts.passkeys += try store.read { tx in
-                    try batch.reduce(0) { $0 + (try tx.passkeys(tenantID: id, userID: $1.id).count) }
+                    try batch.reduce(0) { $0 + (try tx.passkeys.list(tenantID: id, userID: $1.id).count) }
                 }
             }
-            counts.refreshTokens += try pages({ page in
-                try store.read { try $0.refreshTokens(tenantID: id, page: page) }
-            }) {
-                _ in
-            }
-            counts.authEvents += try pages({ page in try store.read { try $0.authEvents(tenantID: id, page: page) } }) {
-                _ in
-            }
+            counts.refreshTokens += try count { try $0.refreshTokens.list(tenantID: id, page: $1) }
+            counts.authEvents += try count { try $0.authEvents.list(tenantID: id, page: $1) }
         }
         return counts
     }

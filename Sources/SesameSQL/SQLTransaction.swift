@@ -6,7 +6,7 @@ import SesameStore
 /// An operation made of several statements runs inside a savepoint, so if it throws it leaves
 /// nothing behind even when the body goes on.
 public final class SQLTransaction: StoreTransaction {
-    private let connection: any SQLConnection
+    let connection: any SQLConnection
     private let writable: Bool
     private var open = true
 
@@ -18,17 +18,17 @@ public final class SQLTransaction: StoreTransaction {
     /// Ends the transaction: any later call throws.
     public func close() { open = false }
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         guard open else { throw StoreError.unavailable("the transaction has ended") }
     }
 
-    private func checkWritable() throws {
+    func checkWritable() throws {
         try checkOpen()
         guard writable else { throw StoreError.unavailable("write in a read transaction") }
     }
 
     /// Runs `body` in a savepoint: all of it or none of it.
-    private func atomically<T>(_ body: () throws -> T) throws -> T {
+    func atomically<T>(_ body: () throws -> T) throws -> T {
         try connection.execute("SAVEPOINT store_operation")
         do {
             let result = try body()
@@ -42,7 +42,7 @@ public final class SQLTransaction: StoreTransaction {
     }
 
     /// The records decoded from the `data` column (column 0) of each row of `sql`.
-    private func records<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws
+    func records<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws
         -> [T]
     {
         try connection.query(sql, values) { row in
@@ -52,246 +52,300 @@ public final class SQLTransaction: StoreTransaction {
         }
     }
 
-    private func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {
+    func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {
         try records(T.self, table: table, sql, values).first
     }
 
-    private static func paging(_ page: Page) -> [SQLValue] {
+    static func paging(_ page: Page) -> [SQLValue] {
         [.integer(Int64(page.limit)), .integer(Int64(page.offset))]
     }
 
-    private static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSinceReferenceDate) }
+    static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSinceReferenceDate) }
 
-    // MARK: Tenants
-
-    public func tenant(id: String) throws -> TenantRecord? {
+    public func configurationGeneration() throws -> Int64 {
         try checkOpen()
-        return try record(TenantRecord.self, table: "tenants", "SELECT data FROM tenants WHERE id = ?", [.text(id)])
+        return try connection.query("SELECT value FROM configuration_generation WHERE id = 1") { row in
+            row.integer(0)
+        }.first ?? 0
     }
 
-    public func tenant(host: String) throws -> TenantRecord? {
-        try checkOpen()
-        return try record(
+    static func authSession(_ row: any SQLRow) -> AuthSessionRecord {
+        AuthSessionRecord(
+            handleHash: row.bytes(0), tenantID: row.text(1) ?? "", requester: row.text(2) ?? "",
+            expiresAt: Date(timeIntervalSinceReferenceDate: row.double(3)), payload: row.bytes(4))
+    }
+
+    // MARK: For tests
+
+    /// SQLite only (tests): this connection's `PRAGMA synchronous` (1 = NORMAL, 2 = FULL).
+    public func synchronousLevel() throws -> Int {
+        Int(try connection.query("PRAGMA synchronous") { $0.integer(0) }.first ?? -1)
+    }
+
+    // MARK: Repositories
+
+    public var tenants: any TenantRepository { SQLTenants(tx: self) }
+    public var clients: any ClientRepository { SQLClients(tx: self) }
+    public var connections: any ConnectionRepository { SQLConnections(tx: self) }
+    public var resourceServers: any ResourceServerRepository { SQLResourceServers(tx: self) }
+    public var users: any UserRepository { SQLUsers(tx: self) }
+    public var passkeys: any PasskeyRepository { SQLPasskeys(tx: self) }
+    public var signingKeys: any SigningKeyRepository { SQLSigningKeys(tx: self) }
+    public var refreshTokens: any RefreshTokenRepository { SQLRefreshTokens(tx: self) }
+    public var authSessions: any AuthSessionRepository { SQLAuthSessions(tx: self) }
+    public var dpopProofs: any DPoPProofRepository { SQLDPoPProofs(tx: self) }
+    public var authEvents: any AuthEventRepository { SQLAuthEvents(tx: self) }
+}
+
+/// The tenant repository of a SQL transaction.
+struct SQLTenants: TenantRepository {
+    let tx: SQLTransaction
+
+    func get(id: String) throws -> TenantRecord? {
+        try tx.checkOpen()
+        return try tx.record(TenantRecord.self, table: "tenants", "SELECT data FROM tenants WHERE id = ?", [.text(id)])
+    }
+
+    func get(host: String) throws -> TenantRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             TenantRecord.self, table: "tenants",
             "SELECT t.data FROM tenant_hosts h JOIN tenants t ON t.id = h.tenant_id WHERE h.host = ?",
             [.text(host.lowercased())])
     }
 
-    public func tenants() throws -> [TenantRecord] {
-        try checkOpen()
-        return try records(TenantRecord.self, table: "tenants", "SELECT data FROM tenants ORDER BY created_at, id", [])
+    func all() throws -> [TenantRecord] {
+        try tx.checkOpen()
+        return try tx.records(
+            TenantRecord.self, table: "tenants", "SELECT data FROM tenants ORDER BY created_at, id", [])
     }
 
-    public func insertTenant(_ tenant: TenantRecord) throws {
-        try checkWritable()
-        let data = try connection.encode(tenant)
-        try atomically {
-            try connection.execute(
+    func insert(_ tenant: TenantRecord) throws {
+        try tx.checkWritable()
+        let data = try tx.connection.encode(tenant)
+        try tx.atomically {
+            try tx.connection.execute(
                 "INSERT INTO tenants (id, created_at, version, data) VALUES (?, ?, ?, ?)",
-                [.text(tenant.id), Self.time(tenant.createdAt), .integer(Int64(tenant.version)), data])
+                [.text(tenant.id), SQLTransaction.time(tenant.createdAt), .integer(Int64(tenant.version)), data])
             try insertHosts(of: tenant)
         }
     }
 
-    public func updateTenant(_ tenant: TenantRecord) throws {
-        try checkWritable()
-        let data = try connection.encode(tenant)
-        try atomically {
-            let changed = try connection.execute(
+    func update(_ tenant: TenantRecord) throws {
+        try tx.checkWritable()
+        let data = try tx.connection.encode(tenant)
+        try tx.atomically {
+            let changed = try tx.connection.execute(
                 "UPDATE tenants SET created_at = ?, version = ?, data = ? WHERE id = ?",
-                [Self.time(tenant.createdAt), .integer(Int64(tenant.version)), data, .text(tenant.id)])
+                [SQLTransaction.time(tenant.createdAt), .integer(Int64(tenant.version)), data, .text(tenant.id)])
             guard changed > 0 else { throw StoreError.notFound("tenant \(tenant.id)") }
-            try connection.execute("DELETE FROM tenant_hosts WHERE tenant_id = ?", [.text(tenant.id)])
+            try tx.connection.execute("DELETE FROM tenant_hosts WHERE tenant_id = ?", [.text(tenant.id)])
             try insertHosts(of: tenant)
         }
     }
 
-    private func insertHosts(of tenant: TenantRecord) throws {
+    fileprivate func insertHosts(of tenant: TenantRecord) throws {
         let hosts = Set(([tenant.domain] + tenant.customDomains).map { $0.lowercased() })
         for host in hosts.sorted() {
-            try connection.execute(
+            try tx.connection.execute(
                 "INSERT INTO tenant_hosts (host, tenant_id) VALUES (?, ?)", [.text(host), .text(tenant.id)])
         }
     }
+}
 
-    // MARK: Clients
+/// The client repository of a SQL transaction.
+struct SQLClients: ClientRepository {
+    let tx: SQLTransaction
 
-    public func client(tenantID: String, id: String) throws -> ClientRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, id: String) throws -> ClientRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             ClientRecord.self, table: "clients", "SELECT data FROM clients WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    public func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
-        try checkOpen()
-        return try records(
+    func list(tenantID: String, page: Page) throws -> [ClientRecord] {
+        try tx.checkOpen()
+        return try tx.records(
             ClientRecord.self, table: "clients",
             "SELECT data FROM clients WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
-            [.text(tenantID)] + Self.paging(page))
+            [.text(tenantID)] + SQLTransaction.paging(page))
     }
 
-    public func insertClient(_ client: ClientRecord) throws {
-        try checkWritable()
-        try connection.execute(
+    func insert(_ client: ClientRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
             "INSERT INTO clients (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
             [
-                .text(client.tenantID), .text(client.id), Self.time(client.createdAt),
-                .integer(Int64(client.version)), try connection.encode(client),
+                .text(client.tenantID), .text(client.id), SQLTransaction.time(client.createdAt),
+                .integer(Int64(client.version)), try tx.connection.encode(client),
             ])
     }
 
-    public func updateClient(_ client: ClientRecord) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func update(_ client: ClientRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             "UPDATE clients SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
-                Self.time(client.createdAt), .integer(Int64(client.version)), try connection.encode(client),
+                SQLTransaction.time(client.createdAt), .integer(Int64(client.version)),
+                try tx.connection.encode(client),
                 .text(client.tenantID), .text(client.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("client \(client.id)") }
     }
 
-    public func deleteClient(tenantID: String, id: String) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             "DELETE FROM clients WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
         guard changed > 0 else { throw StoreError.notFound("client \(id)") }
     }
+}
 
-    // MARK: Connections
+/// The connection repository of a SQL transaction.
+struct SQLConnections: ConnectionRepository {
+    let tx: SQLTransaction
 
-    public func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, id: String) throws -> ConnectionRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             ConnectionRecord.self, table: "connections", "SELECT data FROM connections WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    public func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, name: String) throws -> ConnectionRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             ConnectionRecord.self, table: "connections",
             "SELECT data FROM connections WHERE tenant_id = ? AND name = ?", [.text(tenantID), .text(name)])
     }
 
-    public func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
-        try checkOpen()
-        return try records(
+    func list(tenantID: String, page: Page) throws -> [ConnectionRecord] {
+        try tx.checkOpen()
+        return try tx.records(
             ConnectionRecord.self, table: "connections",
             "SELECT data FROM connections WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
-            [.text(tenantID)] + Self.paging(page))
+            [.text(tenantID)] + SQLTransaction.paging(page))
     }
 
-    public func insertConnection(_ record: ConnectionRecord) throws {
-        try checkWritable()
-        try connection.execute(
+    func insert(_ record: ConnectionRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
             "INSERT INTO connections (tenant_id, id, name, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                .text(record.tenantID), .text(record.id), .text(record.name), Self.time(record.createdAt),
-                .integer(Int64(record.version)), try connection.encode(record),
+                .text(record.tenantID), .text(record.id), .text(record.name), SQLTransaction.time(record.createdAt),
+                .integer(Int64(record.version)), try tx.connection.encode(record),
             ])
     }
 
-    public func updateConnection(_ record: ConnectionRecord) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func update(_ record: ConnectionRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             "UPDATE connections SET name = ?, created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
-                .text(record.name), Self.time(record.createdAt), .integer(Int64(record.version)),
-                try connection.encode(record), .text(record.tenantID), .text(record.id),
+                .text(record.name), SQLTransaction.time(record.createdAt), .integer(Int64(record.version)),
+                try tx.connection.encode(record), .text(record.tenantID), .text(record.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("connection \(record.id)") }
     }
 
-    public func deleteConnection(tenantID: String, id: String) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             "DELETE FROM connections WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
         guard changed > 0 else { throw StoreError.notFound("connection \(id)") }
     }
+}
 
-    // MARK: Resource servers
+/// The resource server repository of a SQL transaction.
+struct SQLResourceServers: ResourceServerRepository {
+    let tx: SQLTransaction
 
-    public func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, id: String) throws -> ResourceServerRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             ResourceServerRecord.self, table: "resource_servers",
             "SELECT data FROM resource_servers WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
     }
 
-    public func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             ResourceServerRecord.self, table: "resource_servers",
             "SELECT data FROM resource_servers WHERE tenant_id = ? AND identifier = ?",
             [.text(tenantID), .text(identifier)])
     }
 
-    public func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
-        try checkOpen()
-        return try records(
+    func list(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
+        try tx.checkOpen()
+        return try tx.records(
             ResourceServerRecord.self, table: "resource_servers",
             "SELECT data FROM resource_servers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
-            [.text(tenantID)] + Self.paging(page))
+            [.text(tenantID)] + SQLTransaction.paging(page))
     }
 
-    public func insertResourceServer(_ record: ResourceServerRecord) throws {
-        try checkWritable()
-        try connection.execute(
+    func insert(_ record: ResourceServerRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
             """
             INSERT INTO resource_servers (tenant_id, id, identifier, created_at, version, data)
             VALUES (?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(record.tenantID), .text(record.id), .text(record.identifier), Self.time(record.createdAt),
-                .integer(Int64(record.version)), try connection.encode(record),
+                .text(record.tenantID), .text(record.id), .text(record.identifier),
+                SQLTransaction.time(record.createdAt),
+                .integer(Int64(record.version)), try tx.connection.encode(record),
             ])
     }
 
-    public func updateResourceServer(_ record: ResourceServerRecord) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func update(_ record: ResourceServerRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             """
             UPDATE resource_servers SET identifier = ?, created_at = ?, version = ?, data = ?
             WHERE tenant_id = ? AND id = ?
             """,
             [
-                .text(record.identifier), Self.time(record.createdAt), .integer(Int64(record.version)),
-                try connection.encode(record), .text(record.tenantID), .text(record.id),
+                .text(record.identifier), SQLTransaction.time(record.createdAt), .integer(Int64(record.version)),
+                try tx.connection.encode(record), .text(record.tenantID), .text(record.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("resource server \(record.id)") }
     }
 
-    public func deleteResourceServer(tenantID: String, id: String) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             "DELETE FROM resource_servers WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
         guard changed > 0 else { throw StoreError.notFound("resource server \(id)") }
     }
+}
 
-    // MARK: Users
+/// The user repository of a SQL transaction.
+struct SQLUsers: UserRepository {
+    let tx: SQLTransaction
 
-    public func user(tenantID: String, id: String) throws -> UserRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, id: String) throws -> UserRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             UserRecord.self, table: "users", "SELECT data FROM users WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    public func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             UserRecord.self, table: "users", "SELECT data FROM users WHERE tenant_id = ? AND user_handle = ?",
             [.text(tenantID), .blob(userHandle)])
     }
 
-    public func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?)
+    func withIdentifiers(
+        tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?
+    )
         throws
         -> [UserRecord]
     {
-        try checkOpen()
-        return try records(
+        try tx.checkOpen()
+        return try tx.records(
             UserRecord.self, table: "users",
             """
             SELECT data FROM users WHERE tenant_id = ? AND connection_id = ?
@@ -303,21 +357,21 @@ public final class SQLTransaction: StoreTransaction {
             ])
     }
 
-    public func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
-        try checkOpen()
+    func search(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
+        try tx.checkOpen()
         let needle = (query ?? "").lowercased()
         guard !needle.isEmpty else {
-            return try records(
+            return try tx.records(
                 UserRecord.self, table: "users",
                 "SELECT data FROM users WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-                [.text(tenantID)] + Self.paging(page))
+                [.text(tenantID)] + SQLTransaction.paging(page))
         }
         var escaped = ""
         for character in needle {
             if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
             escaped.append(character)
         }
-        return try records(
+        return try tx.records(
             UserRecord.self, table: "users",
             """
             SELECT data FROM users WHERE tenant_id = ?1 AND (email_lower LIKE ?2 ESCAPE '\\'
@@ -325,22 +379,23 @@ public final class SQLTransaction: StoreTransaction {
             OR name_lower LIKE ?2 ESCAPE '\\' OR id_lower LIKE ?2 ESCAPE '\\')
             ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4
             """,
-            [.text(tenantID), .text("%" + escaped + "%")] + Self.paging(page))
+            [.text(tenantID), .text("%" + escaped + "%")] + SQLTransaction.paging(page))
     }
 
     /// The values of the user columns after tenant_id and id, in table order.
-    private func userColumns(_ user: UserRecord) throws -> [SQLValue] {
+    fileprivate func userColumns(_ user: UserRecord) throws -> [SQLValue] {
         [
             .text(user.connectionID), .blob(user.userHandle), .optionalText(user.profile.email?.lowercased()),
             .optionalText(user.profile.phoneNumber), .optionalText(user.profile.username?.lowercased()),
-            .optionalText(user.profile.name?.lowercased()), .text(user.id.lowercased()), Self.time(user.createdAt),
-            .integer(Int64(user.version)), try connection.encode(user),
+            .optionalText(user.profile.name?.lowercased()), .text(user.id.lowercased()),
+            SQLTransaction.time(user.createdAt),
+            .integer(Int64(user.version)), try tx.connection.encode(user),
         ]
     }
 
-    public func insertUser(_ user: UserRecord) throws {
-        try checkWritable()
-        try connection.execute(
+    func insert(_ user: UserRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
             """
             INSERT INTO users (tenant_id, id, connection_id, user_handle, email_lower, phone_number, username_lower,
             name_lower, id_lower, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -348,9 +403,9 @@ public final class SQLTransaction: StoreTransaction {
             [.text(user.tenantID), .text(user.id)] + userColumns(user))
     }
 
-    public func updateUser(_ user: UserRecord) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func update(_ user: UserRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             """
             UPDATE users SET connection_id = ?, user_handle = ?, email_lower = ?, phone_number = ?,
             username_lower = ?, name_lower = ?, id_lower = ?, created_at = ?, version = ?, data = ?
@@ -360,124 +415,134 @@ public final class SQLTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("user \(user.id)") }
     }
 
-    public func deleteUser(tenantID: String, id: String) throws {
-        try checkWritable()
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
         let key: [SQLValue] = [.text(tenantID), .text(id)]
-        try atomically {
-            let changed = try connection.execute("DELETE FROM users WHERE tenant_id = ? AND id = ?", key)
+        try tx.atomically {
+            let changed = try tx.connection.execute("DELETE FROM users WHERE tenant_id = ? AND id = ?", key)
             guard changed > 0 else { throw StoreError.notFound("user \(id)") }
-            try connection.execute("DELETE FROM passkeys WHERE tenant_id = ? AND user_id = ?", key)
+            try tx.connection.execute("DELETE FROM passkeys WHERE tenant_id = ? AND user_id = ?", key)
         }
     }
+}
 
-    // MARK: Passkeys
+/// The passkey repository of a SQL transaction.
+struct SQLPasskeys: PasskeyRepository {
+    let tx: SQLTransaction
 
-    public func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             PasskeyRecord.self, table: "passkeys",
             "SELECT data FROM passkeys WHERE tenant_id = ? AND credential_id = ?",
             [.text(tenantID), .blob(credentialID)])
     }
 
-    public func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, id: String) throws -> PasskeyRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             PasskeyRecord.self, table: "passkeys", "SELECT data FROM passkeys WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 
-    public func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
-        try checkOpen()
-        return try records(
+    func list(tenantID: String, userID: String) throws -> [PasskeyRecord] {
+        try tx.checkOpen()
+        return try tx.records(
             PasskeyRecord.self, table: "passkeys",
             "SELECT data FROM passkeys WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
             [.text(tenantID), .text(userID)])
     }
 
-    public func insertPasskey(_ passkey: PasskeyRecord) throws {
-        try checkWritable()
-        try connection.execute(
+    func insert(_ passkey: PasskeyRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
             "INSERT INTO passkeys (tenant_id, id, user_id, credential_id, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(passkey.tenantID), .text(passkey.id), .text(passkey.userID), .blob(passkey.credentialID),
-                Self.time(passkey.createdAt), .integer(Int64(passkey.version)), try connection.encode(passkey),
+                SQLTransaction.time(passkey.createdAt), .integer(Int64(passkey.version)),
+                try tx.connection.encode(passkey),
             ])
     }
 
-    public func updatePasskey(_ passkey: PasskeyRecord) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func update(_ passkey: PasskeyRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             """
             UPDATE passkeys SET user_id = ?, credential_id = ?, created_at = ?, version = ?, data = ?
             WHERE tenant_id = ? AND id = ?
             """,
             [
-                .text(passkey.userID), .blob(passkey.credentialID), Self.time(passkey.createdAt),
-                .integer(Int64(passkey.version)), try connection.encode(passkey), .text(passkey.tenantID),
+                .text(passkey.userID), .blob(passkey.credentialID), SQLTransaction.time(passkey.createdAt),
+                .integer(Int64(passkey.version)), try tx.connection.encode(passkey), .text(passkey.tenantID),
                 .text(passkey.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("passkey \(passkey.id)") }
     }
 
-    public func deletePasskey(tenantID: String, id: String) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             "DELETE FROM passkeys WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
         guard changed > 0 else { throw StoreError.notFound("passkey \(id)") }
     }
+}
 
-    // MARK: Signing keys
+/// The signing key repository of a SQL transaction.
+struct SQLSigningKeys: SigningKeyRepository {
+    let tx: SQLTransaction
 
-    public func signingKeys(tenantID: String) throws -> [SigningKeyRecord] {
-        try checkOpen()
-        return try records(
+    func list(tenantID: String) throws -> [SigningKeyRecord] {
+        try tx.checkOpen()
+        return try tx.records(
             SigningKeyRecord.self, table: "signing_keys",
             "SELECT data FROM signing_keys WHERE tenant_id = ? ORDER BY created_at, id", [.text(tenantID)])
     }
 
-    public func insertSigningKey(_ key: SigningKeyRecord) throws {
-        try checkWritable()
-        try connection.execute(
+    func insert(_ key: SigningKeyRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
             "INSERT INTO signing_keys (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
             [
-                .text(key.tenantID), .text(key.id), Self.time(key.createdAt), .integer(Int64(key.version)),
-                try connection.encode(key),
+                .text(key.tenantID), .text(key.id), SQLTransaction.time(key.createdAt), .integer(Int64(key.version)),
+                try tx.connection.encode(key),
             ])
     }
 
-    public func updateSigningKey(_ key: SigningKeyRecord) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func update(_ key: SigningKeyRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             "UPDATE signing_keys SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
-                Self.time(key.createdAt), .integer(Int64(key.version)), try connection.encode(key),
+                SQLTransaction.time(key.createdAt), .integer(Int64(key.version)), try tx.connection.encode(key),
                 .text(key.tenantID), .text(key.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("signing key \(key.id)") }
     }
+}
 
-    // MARK: Refresh tokens
+/// The refresh token repository of a SQL transaction.
+struct SQLRefreshTokens: RefreshTokenRepository {
+    let tx: SQLTransaction
 
-    public func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
-        try checkOpen()
-        return try record(
+    func get(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
+        try tx.checkOpen()
+        return try tx.record(
             RefreshTokenRecord.self, table: "refresh_tokens",
             "SELECT data FROM refresh_tokens WHERE token_hash = ? AND tenant_id = ?",
             [.blob(tokenHash), .text(tenantID)])
     }
 
-    private func tokenColumns(_ token: RefreshTokenRecord) throws -> [SQLValue] {
+    fileprivate func tokenColumns(_ token: RefreshTokenRecord) throws -> [SQLValue] {
         [
             .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
-            .optionalText(token.passkeyID), Self.time(token.createdAt), .integer(Int64(token.version)),
-            try connection.encode(token),
+            .optionalText(token.passkeyID), SQLTransaction.time(token.createdAt), .integer(Int64(token.version)),
+            try tx.connection.encode(token),
         ]
     }
 
-    public func insertRefreshToken(_ token: RefreshTokenRecord) throws {
-        try checkWritable()
-        try connection.execute(
+    func insert(_ token: RefreshTokenRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
             """
             INSERT INTO refresh_tokens (tenant_id, id, token_hash, family_id, client_id, user_id, passkey_id,
             created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -485,9 +550,9 @@ public final class SQLTransaction: StoreTransaction {
             [.text(token.tenantID), .text(token.id)] + tokenColumns(token))
     }
 
-    public func updateRefreshToken(_ token: RefreshTokenRecord) throws {
-        try checkWritable()
-        let changed = try connection.execute(
+    func update(_ token: RefreshTokenRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
             """
             UPDATE refresh_tokens SET token_hash = ?, family_id = ?, client_id = ?, user_id = ?, passkey_id = ?,
             created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?
@@ -496,169 +561,164 @@ public final class SQLTransaction: StoreTransaction {
         guard changed > 0 else { throw StoreError.notFound("refresh token \(token.id)") }
     }
 
-    @discardableResult public func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int
-    {
-        try checkWritable()
+    @discardableResult func revokeFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
         return try revoke(
             at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND family_id = ?",
             [.text(tenantID), .text(familyID)])
     }
 
-    @discardableResult public func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
-        try checkWritable()
+    @discardableResult func revokeAll(tenantID: String, userID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
         return try revoke(
             at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND user_id = ?",
             [.text(tenantID), .text(userID)])
     }
 
-    @discardableResult public func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
-        try checkWritable()
+    @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
         return try revoke(
             at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND passkey_id = ?",
             [.text(tenantID), .text(passkeyID)])
     }
 
     /// Sets `revokedAt` on the tokens `sql` selects that are not yet revoked; returns how many changed.
-    private func revoke(at: Date, _ sql: String, _ values: [SQLValue]) throws -> Int {
-        try atomically {
-            let tokens = try records(RefreshTokenRecord.self, table: "refresh_tokens", sql, values)
+    fileprivate func revoke(at: Date, _ sql: String, _ values: [SQLValue]) throws -> Int {
+        try tx.atomically {
+            let tokens = try tx.records(RefreshTokenRecord.self, table: "refresh_tokens", sql, values)
             var changed = 0
             for var token in tokens where token.revokedAt == nil {
                 token.revokedAt = at
-                try connection.execute(
+                try tx.connection.execute(
                     "UPDATE refresh_tokens SET data = ? WHERE tenant_id = ? AND id = ?",
-                    [try connection.encode(token), .text(token.tenantID), .text(token.id)])
+                    [try tx.connection.encode(token), .text(token.tenantID), .text(token.id)])
                 changed += 1
             }
             return changed
         }
     }
 
-    // MARK: Auth events
-
-    public func configurationGeneration() throws -> Int64 {
-        try checkOpen()
-        return try connection.query("SELECT value FROM configuration_generation WHERE id = 1") { row in
-            row.integer(0)
-        }.first ?? 0
+    func list(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
+        try tx.checkOpen()
+        return try tx.records(
+            RefreshTokenRecord.self, table: "refresh_tokens",
+            "SELECT data FROM refresh_tokens WHERE tenant_id = ? ORDER BY id LIMIT ? OFFSET ?",
+            [.text(tenantID)] + SQLTransaction.paging(page))
     }
+}
 
-    public func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+/// The auth session repository of a SQL transaction.
+struct SQLAuthSessions: AuthSessionRepository {
+    let tx: SQLTransaction
+
+    func insert(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
         -> AuthSessionInsertion
     {
-        try checkWritable()
-        return try atomically {
+        try tx.checkWritable()
+        return try tx.atomically {
             let held =
-                try connection.query(
+                try tx.connection.query(
                     """
                     SELECT COUNT(*) FROM (SELECT 1 FROM auth_sessions WHERE requester = ? AND expires_at > ? LIMIT ?) AS held
-                    """, [.text(session.requester), Self.time(now), .integer(Int64(maxPerRequester))]
+                    """, [.text(session.requester), SQLTransaction.time(now), .integer(Int64(maxPerRequester))]
                 ) { row in row.integer(0) }.first ?? 0
             guard held < Int64(maxPerRequester) else { return .requesterFull }
-            try connection.execute(
+            try tx.connection.execute(
                 """
                 INSERT INTO auth_sessions (handle_hash, tenant_id, requester, expires_at, payload)
                 VALUES (?, ?, ?, ?, ?)
                 """,
                 [
                     .blob(session.handleHash), .text(session.tenantID), .text(session.requester),
-                    Self.time(session.expiresAt), .blob(session.payload),
+                    SQLTransaction.time(session.expiresAt), .blob(session.payload),
                 ])
             return .inserted
         }
     }
 
-    public func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
-        try checkWritable()
-        return try connection.query(
+    func consume(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try tx.checkWritable()
+        return try tx.connection.query(
             """
             DELETE FROM auth_sessions WHERE handle_hash = ?
             RETURNING handle_hash, tenant_id, requester, expires_at, payload
-            """, [.blob(handleHash)], row: Self.authSession
+            """, [.blob(handleHash)], row: SQLTransaction.authSession
         ).first
     }
 
-    public func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
-        try checkOpen()
-        return try connection.query(
+    func get(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try tx.checkOpen()
+        return try tx.connection.query(
             "SELECT handle_hash, tenant_id, requester, expires_at, payload FROM auth_sessions WHERE handle_hash = ?",
-            [.blob(handleHash)], row: Self.authSession
+            [.blob(handleHash)], row: SQLTransaction.authSession
         ).first
     }
 
-    public func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
-        try checkWritable()
-        return try connection.execute(
+    func deleteExpired(now: Date, limit: Int) throws -> Int {
+        try tx.checkWritable()
+        return try tx.connection.execute(
             """
             DELETE FROM auth_sessions WHERE handle_hash IN
                 (SELECT handle_hash FROM auth_sessions WHERE expires_at <= ? LIMIT ?)
-            """, [Self.time(now), .integer(Int64(limit))])
+            """, [SQLTransaction.time(now), .integer(Int64(limit))])
     }
+}
 
-    private static func authSession(_ row: any SQLRow) -> AuthSessionRecord {
-        AuthSessionRecord(
-            handleHash: row.bytes(0), tenantID: row.text(1) ?? "", requester: row.text(2) ?? "",
-            expiresAt: Date(timeIntervalSinceReferenceDate: row.double(3)), payload: row.bytes(4))
-    }
+/// The DPoP proof repository of a SQL transaction.
+struct SQLDPoPProofs: DPoPProofRepository {
+    let tx: SQLTransaction
 
-    public func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
-        try checkWritable()
-        return try atomically {
+    func record(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
+        try tx.checkWritable()
+        return try tx.atomically {
             // A few expired entries go with each insert, so the table holds only live proofs.
-            try connection.execute(
+            try tx.connection.execute(
                 """
                 DELETE FROM dpop_proofs WHERE (tenant_id, proof_key) IN
                     (SELECT tenant_id, proof_key FROM dpop_proofs WHERE expires_at <= ? LIMIT 16)
-                """, [Self.time(now)])
-            let inserted = try connection.execute(
+                """, [SQLTransaction.time(now)])
+            let inserted = try tx.connection.execute(
                 """
                 INSERT INTO dpop_proofs (tenant_id, proof_key, expires_at) VALUES (?, ?, ?)
                 ON CONFLICT (tenant_id, proof_key) DO UPDATE SET expires_at = excluded.expires_at
                 WHERE dpop_proofs.expires_at <= ?
-                """, [.text(tenantID), .blob(key), Self.time(expiresAt), Self.time(now)])
+                """, [.text(tenantID), .blob(key), SQLTransaction.time(expiresAt), SQLTransaction.time(now)])
             return inserted > 0
         }
     }
+}
 
-    public func insertAuthEvents(_ events: [AuthEventRecord]) throws {
-        try checkWritable()
-        try atomically {
+/// The auth event repository of a SQL transaction.
+struct SQLAuthEvents: AuthEventRepository {
+    let tx: SQLTransaction
+
+    func insert(_ events: [AuthEventRecord]) throws {
+        try tx.checkWritable()
+        try tx.atomically {
             for event in events {
-                try connection.execute(
+                try tx.connection.execute(
                     "INSERT INTO auth_events (tenant_id, id, at, data) VALUES (?, ?, ?, ?)",
-                    [.text(event.tenantID), .text(event.id), Self.time(event.at), try connection.encode(event)])
+                    [
+                        .text(event.tenantID), .text(event.id), SQLTransaction.time(event.at),
+                        try tx.connection.encode(event),
+                    ])
             }
         }
     }
 
-    public func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
-        try checkOpen()
-        return try records(
-            RefreshTokenRecord.self, table: "refresh_tokens",
-            "SELECT data FROM refresh_tokens WHERE tenant_id = ? ORDER BY id LIMIT ? OFFSET ?",
-            [.text(tenantID)] + Self.paging(page))
-    }
-
-    public func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord] {
-        try checkOpen()
-        return try records(
+    func list(tenantID: String, page: Page) throws -> [AuthEventRecord] {
+        try tx.checkOpen()
+        return try tx.records(
             AuthEventRecord.self, table: "auth_events",
             "SELECT data FROM auth_events WHERE tenant_id = ? ORDER BY at, id LIMIT ? OFFSET ?",
-            [.text(tenantID)] + Self.paging(page))
+            [.text(tenantID)] + SQLTransaction.paging(page))
     }
 
-    public func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
-        try checkOpen()
-        return try records(
+    func since(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
+        try tx.checkOpen()
+        return try tx.records(
             AuthEventRecord.self, table: "auth_events",
             "SELECT data FROM auth_events WHERE tenant_id = ? AND at >= ? ORDER BY at, id LIMIT ?",
-            [.text(tenantID), Self.time(since), .integer(Int64(max(0, limit)))])
-    }
-
-    // MARK: For tests
-
-    /// SQLite only (tests): this connection's `PRAGMA synchronous` (1 = NORMAL, 2 = FULL).
-    public func synchronousLevel() throws -> Int {
-        Int(try connection.query("PRAGMA synchronous") { $0.integer(0) }.first ?? -1)
+            [.text(tenantID), SQLTransaction.time(since), .integer(Int64(max(0, limit)))])
     }
 }

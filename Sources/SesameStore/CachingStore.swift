@@ -12,7 +12,7 @@ import Synchronization
 /// compares it with the generation the cache was filled at, so a change made by another process
 /// sharing the database is seen on this process's next request.
 public final class CachingStore: SesameStore {
-    fileprivate struct Cache: Sendable {
+    struct Cache: Sendable {
         var tenantsByHost: [String: TenantRecord?] = [:]
         var tenantsByID: [String: TenantRecord?] = [:]
         var clients: [String: ClientRecord?] = [:]
@@ -112,9 +112,10 @@ private final class ConfigurationWriteWatcher: @unchecked Sendable {  // used by
     var changed = false
 }
 
-/// Forwards to the store's transaction. In a read (no watcher), configuration lookups are answered
-/// from the cache; in a write (a watcher), reads go to the store, so they see the transaction's own
-/// changes, and any configuration change marks the cache stale at once and again after commit.
+/// The store's transaction, with the configuration repositories put behind the cache. In a read
+/// (no watcher), configuration lookups are answered from the cache; in a write (a watcher), reads go
+/// to the store, so they see the transaction's own changes, and any configuration change marks the
+/// cache stale at once and again after commit. Every other repository is the store's own.
 private struct CachingTransaction: StoreTransaction {
     let inner: any StoreTransaction
     let store: CachingStore
@@ -124,190 +125,147 @@ private struct CachingTransaction: StoreTransaction {
     /// The store's configuration generation this read transaction saw (nil in writes).
     let storeGeneration: Int64?
 
-    private func touch() {
+    var tenants: any TenantRepository { CachedTenants(inner: inner.tenants, scope: scope) }
+    var clients: any ClientRepository { CachedClients(inner: inner.clients, scope: scope) }
+    var connections: any ConnectionRepository { CachedConnections(inner: inner.connections, scope: scope) }
+    var resourceServers: any ResourceServerRepository {
+        CachedResourceServers(inner: inner.resourceServers, scope: scope)
+    }
+    var users: any UserRepository { inner.users }
+    var passkeys: any PasskeyRepository { inner.passkeys }
+    var signingKeys: any SigningKeyRepository { inner.signingKeys }
+    var refreshTokens: any RefreshTokenRepository { inner.refreshTokens }
+    var authSessions: any AuthSessionRepository { inner.authSessions }
+    var dpopProofs: any DPoPProofRepository { inner.dpopProofs }
+    var authEvents: any AuthEventRepository { inner.authEvents }
+    func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
+
+    private var scope: CacheScope {
+        CacheScope(store: store, watcher: watcher, startGeneration: startGeneration, storeGeneration: storeGeneration)
+    }
+}
+
+/// What a cached repository needs of its transaction: the cache, and whether it is a write.
+private struct CacheScope {
+    let store: CachingStore
+    let watcher: ConfigurationWriteWatcher?
+    let startGeneration: UInt64
+    let storeGeneration: Int64?
+
+    /// Marks a write as a configuration change (the cache is dropped now and after commit).
+    func touch() {
         guard let watcher else { return }
         watcher.changed = true
         store.invalidate()
     }
 
-    func tenant(id: String) throws -> TenantRecord? {
-        guard watcher == nil else { return try inner.tenant(id: id) }
-        return try store.cached(\.tenantsByID, id, startGeneration: startGeneration, storeGeneration: storeGeneration) {
-            try inner.tenant(id: id)
-        }
-    }
-    func tenant(host: String) throws -> TenantRecord? {
-        guard watcher == nil else { return try inner.tenant(host: host) }
+    /// In a read, the cached value (or `load()`, cached); in a write, `load()`.
+    func lookup<Value: Sendable>(
+        _ path: WritableKeyPath<CachingStore.Cache, [String: Value?]>, _ key: String, load: () throws -> Value?
+    ) throws -> Value? {
+        guard watcher == nil else { return try load() }
         return try store.cached(
-            \.tenantsByHost, host.lowercased(), startGeneration: startGeneration, storeGeneration: storeGeneration
-        ) {
-            try inner.tenant(host: host)
-        }
+            path, key, startGeneration: startGeneration, storeGeneration: storeGeneration, load: load)
     }
-    func client(tenantID: String, id: String) throws -> ClientRecord? {
-        guard watcher == nil else { return try inner.client(tenantID: tenantID, id: id) }
-        return try store.cached(
-            \.clients, CachingStore.key(tenantID, id), startGeneration: startGeneration,
-            storeGeneration: storeGeneration
-        ) {
-            try inner.client(tenantID: tenantID, id: id)
-        }
-    }
-    func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
-        guard watcher == nil else { return try inner.connection(tenantID: tenantID, id: id) }
-        return try store.cached(
-            \.connectionsByID, CachingStore.key(tenantID, id), startGeneration: startGeneration,
-            storeGeneration: storeGeneration
-        ) {
-            try inner.connection(tenantID: tenantID, id: id)
-        }
-    }
-    func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
-        guard watcher == nil else { return try inner.connection(tenantID: tenantID, name: name) }
-        return try store.cached(
-            \.connectionsByName, CachingStore.key(tenantID, name), startGeneration: startGeneration,
-            storeGeneration: storeGeneration
-        ) {
-            try inner.connection(tenantID: tenantID, name: name)
-        }
-    }
+}
 
-    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
-        guard watcher == nil else { return try inner.resourceServer(tenantID: tenantID, identifier: identifier) }
-        return try store.cached(
-            \.resourceServersByIdentifier, CachingStore.key(tenantID, identifier), startGeneration: startGeneration,
-            storeGeneration: storeGeneration
-        ) {
-            try inner.resourceServer(tenantID: tenantID, identifier: identifier)
+private struct CachedTenants: TenantRepository {
+    let inner: any TenantRepository
+    let scope: CacheScope
+
+    func get(id: String) throws -> TenantRecord? {
+        try scope.lookup(\.tenantsByID, id) { try inner.get(id: id) }
+    }
+    func get(host: String) throws -> TenantRecord? {
+        try scope.lookup(\.tenantsByHost, host.lowercased()) { try inner.get(host: host) }
+    }
+    func all() throws -> [TenantRecord] { try inner.all() }
+    func insert(_ tenant: TenantRecord) throws {
+        scope.touch()
+        try inner.insert(tenant)
+    }
+    func update(_ tenant: TenantRecord) throws {
+        scope.touch()
+        try inner.update(tenant)
+    }
+}
+
+private struct CachedClients: ClientRepository {
+    let inner: any ClientRepository
+    let scope: CacheScope
+
+    func get(tenantID: String, id: String) throws -> ClientRecord? {
+        try scope.lookup(\.clients, CachingStore.key(tenantID, id)) { try inner.get(tenantID: tenantID, id: id) }
+    }
+    func list(tenantID: String, page: Page) throws -> [ClientRecord] { try inner.list(tenantID: tenantID, page: page) }
+    func insert(_ client: ClientRecord) throws {
+        scope.touch()
+        try inner.insert(client)
+    }
+    func update(_ client: ClientRecord) throws {
+        scope.touch()
+        try inner.update(client)
+    }
+    func delete(tenantID: String, id: String) throws {
+        scope.touch()
+        try inner.delete(tenantID: tenantID, id: id)
+    }
+}
+
+private struct CachedConnections: ConnectionRepository {
+    let inner: any ConnectionRepository
+    let scope: CacheScope
+
+    func get(tenantID: String, id: String) throws -> ConnectionRecord? {
+        try scope.lookup(\.connectionsByID, CachingStore.key(tenantID, id)) {
+            try inner.get(tenantID: tenantID, id: id)
         }
     }
-    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
-        try inner.resourceServer(tenantID: tenantID, id: id)
+    func get(tenantID: String, name: String) throws -> ConnectionRecord? {
+        try scope.lookup(\.connectionsByName, CachingStore.key(tenantID, name)) {
+            try inner.get(tenantID: tenantID, name: name)
+        }
     }
-    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
-        try inner.resourceServers(tenantID: tenantID, page: page)
+    func list(tenantID: String, page: Page) throws -> [ConnectionRecord] {
+        try inner.list(tenantID: tenantID, page: page)
     }
-    func insertResourceServer(_ server: ResourceServerRecord) throws {
-        touch()
-        try inner.insertResourceServer(server)
+    func insert(_ connection: ConnectionRecord) throws {
+        scope.touch()
+        try inner.insert(connection)
     }
-    func updateResourceServer(_ server: ResourceServerRecord) throws {
-        touch()
-        try inner.updateResourceServer(server)
+    func update(_ connection: ConnectionRecord) throws {
+        scope.touch()
+        try inner.update(connection)
     }
-    func deleteResourceServer(tenantID: String, id: String) throws {
-        touch()
-        try inner.deleteResourceServer(tenantID: tenantID, id: id)
+    func delete(tenantID: String, id: String) throws {
+        scope.touch()
+        try inner.delete(tenantID: tenantID, id: id)
     }
+}
 
-    func tenants() throws -> [TenantRecord] { try inner.tenants() }
-    func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
-    func insertTenant(_ tenant: TenantRecord) throws {
-        touch()
-        try inner.insertTenant(tenant)
+private struct CachedResourceServers: ResourceServerRepository {
+    let inner: any ResourceServerRepository
+    let scope: CacheScope
+
+    func get(tenantID: String, id: String) throws -> ResourceServerRecord? { try inner.get(tenantID: tenantID, id: id) }
+    func get(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
+        try scope.lookup(\.resourceServersByIdentifier, CachingStore.key(tenantID, identifier)) {
+            try inner.get(tenantID: tenantID, identifier: identifier)
+        }
     }
-    func updateTenant(_ tenant: TenantRecord) throws {
-        touch()
-        try inner.updateTenant(tenant)
+    func list(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
+        try inner.list(tenantID: tenantID, page: page)
     }
-    func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
-        try inner.clients(tenantID: tenantID, page: page)
+    func insert(_ server: ResourceServerRecord) throws {
+        scope.touch()
+        try inner.insert(server)
     }
-    func insertClient(_ client: ClientRecord) throws {
-        touch()
-        try inner.insertClient(client)
+    func update(_ server: ResourceServerRecord) throws {
+        scope.touch()
+        try inner.update(server)
     }
-    func updateClient(_ client: ClientRecord) throws {
-        touch()
-        try inner.updateClient(client)
-    }
-    func deleteClient(tenantID: String, id: String) throws {
-        touch()
-        try inner.deleteClient(tenantID: tenantID, id: id)
-    }
-    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
-        try inner.connections(tenantID: tenantID, page: page)
-    }
-    func insertConnection(_ connection: ConnectionRecord) throws {
-        touch()
-        try inner.insertConnection(connection)
-    }
-    func updateConnection(_ connection: ConnectionRecord) throws {
-        touch()
-        try inner.updateConnection(connection)
-    }
-    func deleteConnection(tenantID: String, id: String) throws {
-        touch()
-        try inner.deleteConnection(tenantID: tenantID, id: id)
-    }
-    func user(tenantID: String, id: String) throws -> UserRecord? { try inner.user(tenantID: tenantID, id: id) }
-    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
-        try inner.user(tenantID: tenantID, userHandle: userHandle)
-    }
-    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
-        -> [UserRecord]
-    {
-        try inner.users(
-            tenantID: tenantID, connectionID: connectionID, email: email, phoneNumber: phoneNumber, username: username)
-    }
-    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
-        try inner.users(tenantID: tenantID, query: query, page: page)
-    }
-    func insertUser(_ user: UserRecord) throws { try inner.insertUser(user) }
-    func updateUser(_ user: UserRecord) throws { try inner.updateUser(user) }
-    func deleteUser(tenantID: String, id: String) throws { try inner.deleteUser(tenantID: tenantID, id: id) }
-    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
-        try inner.passkey(tenantID: tenantID, credentialID: credentialID)
-    }
-    func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
-        try inner.passkey(tenantID: tenantID, id: id)
-    }
-    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
-        try inner.passkeys(tenantID: tenantID, userID: userID)
-    }
-    func insertPasskey(_ passkey: PasskeyRecord) throws { try inner.insertPasskey(passkey) }
-    func updatePasskey(_ passkey: PasskeyRecord) throws { try inner.updatePasskey(passkey) }
-    func deletePasskey(tenantID: String, id: String) throws { try inner.deletePasskey(tenantID: tenantID, id: id) }
-    func signingKeys(tenantID: String) throws -> [SigningKeyRecord] { try inner.signingKeys(tenantID: tenantID) }
-    func insertSigningKey(_ key: SigningKeyRecord) throws { try inner.insertSigningKey(key) }
-    func updateSigningKey(_ key: SigningKeyRecord) throws { try inner.updateSigningKey(key) }
-    func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
-        try inner.refreshTokens(tenantID: tenantID, page: page)
-    }
-    func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord] {
-        try inner.authEvents(tenantID: tenantID, page: page)
-    }
-    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
-        try inner.refreshToken(tenantID: tenantID, tokenHash: tokenHash)
-    }
-    func insertRefreshToken(_ token: RefreshTokenRecord) throws { try inner.insertRefreshToken(token) }
-    func updateRefreshToken(_ token: RefreshTokenRecord) throws { try inner.updateRefreshToken(token) }
-    func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
-        try inner.revokeRefreshTokenFamily(tenantID: tenantID, familyID: familyID, at: at)
-    }
-    func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
-        try inner.revokeRefreshTokens(tenantID: tenantID, userID: userID, at: at)
-    }
-    func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
-        try inner.revokeRefreshTokens(tenantID: tenantID, passkeyID: passkeyID, at: at)
-    }
-    func insertAuthEvents(_ events: [AuthEventRecord]) throws { try inner.insertAuthEvents(events) }
-    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
-        -> AuthSessionInsertion
-    {
-        try inner.insertAuthSession(session, maxPerRequester: maxPerRequester, now: now)
-    }
-    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
-        try inner.consumeAuthSession(handleHash: handleHash)
-    }
-    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? { try inner.authSession(handleHash: handleHash) }
-    func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
-        try inner.deleteExpiredAuthSessions(now: now, limit: limit)
-    }
-    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
-        try inner.recordDPoPProof(tenantID: tenantID, key: key, expiresAt: expiresAt, now: now)
-    }
-    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
-        try inner.authEvents(tenantID: tenantID, since: since, limit: limit)
+    func delete(tenantID: String, id: String) throws {
+        scope.touch()
+        try inner.delete(tenantID: tenantID, id: id)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// One `InMemoryStore` transaction: works on its own copy of the state. Every check runs before the
 /// first change, so an operation that throws leaves the copy as it was.
 final class MemoryTransaction: StoreTransaction {
-    private(set) var state: MemoryState
+    var state: MemoryState
     private let writable: Bool
     private var open = true
 
@@ -15,219 +15,265 @@ final class MemoryTransaction: StoreTransaction {
     /// Ends the transaction: any later call throws.
     func close() { open = false }
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         guard open else { throw StoreError.unavailable("the transaction has ended") }
     }
 
-    private func checkWritable() throws {
+    func checkWritable() throws {
         try checkOpen()
         guard writable else { throw StoreError.unavailable("write in a read transaction") }
     }
 
-    // MARK: Tenants
-
-    func tenant(id: String) throws -> TenantRecord? {
-        try checkOpen()
-        return state.tenants[id]
-    }
-
-    func tenant(host: String) throws -> TenantRecord? {
-        try checkOpen()
-        let wanted = host.lowercased()
-        return state.tenants.values.first { Self.hosts(of: $0).contains(wanted) }
-    }
-
-    func tenants() throws -> [TenantRecord] {
-        try checkOpen()
-        return state.tenants.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-    }
-
-    func insertTenant(_ tenant: TenantRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
-        guard state.tenants[tenant.id] == nil else { throw StoreError.conflict(.tenantID) }
-        try checkHosts(of: tenant)
-        state.tenants[tenant.id] = tenant
-    }
-
-    func updateTenant(_ tenant: TenantRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
-        guard state.tenants[tenant.id] != nil else { throw StoreError.notFound("tenant \(tenant.id)") }
-        try checkHosts(of: tenant)
-        state.tenants[tenant.id] = tenant
-    }
+    // MARK: Helpers
 
     /// The lowercased hosts a tenant answers on: its domain and custom domains.
     static func hosts(of tenant: TenantRecord) -> Set<String> {
         Set(([tenant.domain] + tenant.customDomains).map { $0.lowercased() })
     }
 
-    private func checkHosts(of tenant: TenantRecord) throws {
-        let mine = Self.hosts(of: tenant)
-        for other in state.tenants.values where other.id != tenant.id {
-            if !mine.isDisjoint(with: Self.hosts(of: other)) { throw StoreError.conflict(.tenantHost) }
+    func configurationGeneration() throws -> Int64 {
+        try checkOpen()
+        return state.configurationGeneration
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func paged<T>(_ items: [T], _ page: Page) -> [T] {
+        Array(items.dropFirst(page.offset).prefix(page.limit))
+    }
+
+    // MARK: Repositories
+
+    var tenants: any TenantRepository { MemoryTenants(tx: self) }
+    var clients: any ClientRepository { MemoryClients(tx: self) }
+    var connections: any ConnectionRepository { MemoryConnections(tx: self) }
+    var resourceServers: any ResourceServerRepository { MemoryResourceServers(tx: self) }
+    var users: any UserRepository { MemoryUsers(tx: self) }
+    var passkeys: any PasskeyRepository { MemoryPasskeys(tx: self) }
+    var signingKeys: any SigningKeyRepository { MemorySigningKeys(tx: self) }
+    var refreshTokens: any RefreshTokenRepository { MemoryRefreshTokens(tx: self) }
+    var authSessions: any AuthSessionRepository { MemoryAuthSessions(tx: self) }
+    var dpopProofs: any DPoPProofRepository { MemoryDPoPProofs(tx: self) }
+    var authEvents: any AuthEventRepository { MemoryAuthEvents(tx: self) }
+}
+
+/// The tenant repository of a memory transaction.
+struct MemoryTenants: TenantRepository {
+    let tx: MemoryTransaction
+
+    func get(id: String) throws -> TenantRecord? {
+        try tx.checkOpen()
+        return tx.state.tenants[id]
+    }
+
+    func get(host: String) throws -> TenantRecord? {
+        try tx.checkOpen()
+        let wanted = host.lowercased()
+        return tx.state.tenants.values.first { MemoryTransaction.hosts(of: $0).contains(wanted) }
+    }
+
+    func all() throws -> [TenantRecord] {
+        try tx.checkOpen()
+        return tx.state.tenants.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    func insert(_ tenant: TenantRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
+        guard tx.state.tenants[tenant.id] == nil else { throw StoreError.conflict(.tenantID) }
+        try checkHosts(of: tenant)
+        tx.state.tenants[tenant.id] = tenant
+    }
+
+    func update(_ tenant: TenantRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
+        guard tx.state.tenants[tenant.id] != nil else { throw StoreError.notFound("tenant \(tenant.id)") }
+        try checkHosts(of: tenant)
+        tx.state.tenants[tenant.id] = tenant
+    }
+
+    fileprivate func checkHosts(of tenant: TenantRecord) throws {
+        let mine = MemoryTransaction.hosts(of: tenant)
+        for other in tx.state.tenants.values where other.id != tenant.id {
+            if !mine.isDisjoint(with: MemoryTransaction.hosts(of: other)) { throw StoreError.conflict(.tenantHost) }
         }
     }
+}
 
-    // MARK: Clients
+/// The client repository of a memory transaction.
+struct MemoryClients: ClientRepository {
+    let tx: MemoryTransaction
 
-    func client(tenantID: String, id: String) throws -> ClientRecord? {
-        try checkOpen()
-        return state.clients[MemoryKey(tenantID: tenantID, id: id)]
+    func get(tenantID: String, id: String) throws -> ClientRecord? {
+        try tx.checkOpen()
+        return tx.state.clients[MemoryKey(tenantID: tenantID, id: id)]
     }
 
-    func clients(tenantID: String, page: Page) throws -> [ClientRecord] {
-        try checkOpen()
-        let all = state.clients.values.filter { $0.tenantID == tenantID }
-        return Self.paged(all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, page)
+    func list(tenantID: String, page: Page) throws -> [ClientRecord] {
+        try tx.checkOpen()
+        let all = tx.state.clients.values.filter { $0.tenantID == tenantID }
+        return MemoryTransaction.paged(all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, page)
     }
 
-    func insertClient(_ client: ClientRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
+    func insert(_ client: ClientRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
         let key = MemoryKey(tenantID: client.tenantID, id: client.id)
-        guard state.clients[key] == nil else { throw StoreError.conflict(.clientID) }
-        state.clients[key] = client
+        guard tx.state.clients[key] == nil else { throw StoreError.conflict(.clientID) }
+        tx.state.clients[key] = client
     }
 
-    func updateClient(_ client: ClientRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
+    func update(_ client: ClientRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
         let key = MemoryKey(tenantID: client.tenantID, id: client.id)
-        guard state.clients[key] != nil else { throw StoreError.notFound("client \(client.id)") }
-        state.clients[key] = client
+        guard tx.state.clients[key] != nil else { throw StoreError.notFound("client \(client.id)") }
+        tx.state.clients[key] = client
     }
 
-    func deleteClient(tenantID: String, id: String) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
-        guard state.clients.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
+        guard tx.state.clients.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("client \(id)")
         }
     }
+}
 
-    // MARK: Connections
+/// The connection repository of a memory transaction.
+struct MemoryConnections: ConnectionRepository {
+    let tx: MemoryTransaction
 
-    func connection(tenantID: String, id: String) throws -> ConnectionRecord? {
-        try checkOpen()
-        return state.connections[MemoryKey(tenantID: tenantID, id: id)]
+    func get(tenantID: String, id: String) throws -> ConnectionRecord? {
+        try tx.checkOpen()
+        return tx.state.connections[MemoryKey(tenantID: tenantID, id: id)]
     }
 
-    func connection(tenantID: String, name: String) throws -> ConnectionRecord? {
-        try checkOpen()
-        return state.connections.values.first { $0.tenantID == tenantID && $0.name == name }
+    func get(tenantID: String, name: String) throws -> ConnectionRecord? {
+        try tx.checkOpen()
+        return tx.state.connections.values.first { $0.tenantID == tenantID && $0.name == name }
     }
 
-    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord] {
-        try checkOpen()
-        let all = state.connections.values.filter { $0.tenantID == tenantID }
-        return Self.paged(all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, page)
+    func list(tenantID: String, page: Page) throws -> [ConnectionRecord] {
+        try tx.checkOpen()
+        let all = tx.state.connections.values.filter { $0.tenantID == tenantID }
+        return MemoryTransaction.paged(all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, page)
     }
 
-    func insertConnection(_ connection: ConnectionRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
+    func insert(_ connection: ConnectionRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
         let key = MemoryKey(tenantID: connection.tenantID, id: connection.id)
-        guard state.connections[key] == nil else { throw StoreError.conflict(.connectionID) }
+        guard tx.state.connections[key] == nil else { throw StoreError.conflict(.connectionID) }
         try checkName(of: connection)
-        state.connections[key] = connection
+        tx.state.connections[key] = connection
     }
 
-    func updateConnection(_ connection: ConnectionRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
+    func update(_ connection: ConnectionRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
         let key = MemoryKey(tenantID: connection.tenantID, id: connection.id)
-        guard state.connections[key] != nil else { throw StoreError.notFound("connection \(connection.id)") }
+        guard tx.state.connections[key] != nil else { throw StoreError.notFound("connection \(connection.id)") }
         try checkName(of: connection)
-        state.connections[key] = connection
+        tx.state.connections[key] = connection
     }
 
-    func deleteConnection(tenantID: String, id: String) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
-        guard state.connections.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
+        guard tx.state.connections.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("connection \(id)")
         }
     }
 
-    private func checkName(of connection: ConnectionRecord) throws {
-        let taken = state.connections.values.contains {
+    fileprivate func checkName(of connection: ConnectionRecord) throws {
+        let taken = tx.state.connections.values.contains {
             $0.tenantID == connection.tenantID && $0.id != connection.id && $0.name == connection.name
         }
         if taken { throw StoreError.conflict(.connectionName) }
     }
+}
 
-    // MARK: Resource servers
+/// The resource server repository of a memory transaction.
+struct MemoryResourceServers: ResourceServerRepository {
+    let tx: MemoryTransaction
 
-    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord? {
-        try checkOpen()
-        return state.resourceServers[MemoryKey(tenantID: tenantID, id: id)]
+    func get(tenantID: String, id: String) throws -> ResourceServerRecord? {
+        try tx.checkOpen()
+        return tx.state.resourceServers[MemoryKey(tenantID: tenantID, id: id)]
     }
 
-    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
-        try checkOpen()
-        return state.resourceServers.values.first { $0.tenantID == tenantID && $0.identifier == identifier }
+    func get(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
+        try tx.checkOpen()
+        return tx.state.resourceServers.values.first { $0.tenantID == tenantID && $0.identifier == identifier }
     }
 
-    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
-        try checkOpen()
-        let all = state.resourceServers.values.filter { $0.tenantID == tenantID }
-        return Self.paged(all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, page)
+    func list(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
+        try tx.checkOpen()
+        let all = tx.state.resourceServers.values.filter { $0.tenantID == tenantID }
+        return MemoryTransaction.paged(all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, page)
     }
 
-    func insertResourceServer(_ server: ResourceServerRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
+    func insert(_ server: ResourceServerRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
         let key = MemoryKey(tenantID: server.tenantID, id: server.id)
-        guard state.resourceServers[key] == nil else { throw StoreError.conflict(.resourceServerID) }
+        guard tx.state.resourceServers[key] == nil else { throw StoreError.conflict(.resourceServerID) }
         try checkIdentifier(of: server)
-        state.resourceServers[key] = server
+        tx.state.resourceServers[key] = server
     }
 
-    func updateResourceServer(_ server: ResourceServerRecord) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
+    func update(_ server: ResourceServerRecord) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
         let key = MemoryKey(tenantID: server.tenantID, id: server.id)
-        guard state.resourceServers[key] != nil else { throw StoreError.notFound("resource server \(server.id)") }
+        guard tx.state.resourceServers[key] != nil else { throw StoreError.notFound("resource server \(server.id)") }
         try checkIdentifier(of: server)
-        state.resourceServers[key] = server
+        tx.state.resourceServers[key] = server
     }
 
-    func deleteResourceServer(tenantID: String, id: String) throws {
-        try checkWritable()
-        state.configurationGeneration += 1
-        guard state.resourceServers.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        tx.state.configurationGeneration += 1
+        guard tx.state.resourceServers.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("resource server \(id)")
         }
     }
 
-    private func checkIdentifier(of server: ResourceServerRecord) throws {
-        let taken = state.resourceServers.values.contains {
+    fileprivate func checkIdentifier(of server: ResourceServerRecord) throws {
+        let taken = tx.state.resourceServers.values.contains {
             $0.tenantID == server.tenantID && $0.id != server.id && $0.identifier == server.identifier
         }
         if taken { throw StoreError.conflict(.resourceServerIdentifier) }
     }
+}
 
-    // MARK: Users
+/// The user repository of a memory transaction.
+struct MemoryUsers: UserRepository {
+    let tx: MemoryTransaction
 
-    func user(tenantID: String, id: String) throws -> UserRecord? {
-        try checkOpen()
-        return state.users[MemoryKey(tenantID: tenantID, id: id)]
+    func get(tenantID: String, id: String) throws -> UserRecord? {
+        try tx.checkOpen()
+        return tx.state.users[MemoryKey(tenantID: tenantID, id: id)]
     }
 
-    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
-        try checkOpen()
-        return state.users.values.first { $0.tenantID == tenantID && $0.userHandle == userHandle }
+    func get(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
+        try tx.checkOpen()
+        return tx.state.users.values.first { $0.tenantID == tenantID && $0.userHandle == userHandle }
     }
 
-    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
+    func withIdentifiers(
+        tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?
+    ) throws
         -> [UserRecord]
     {
-        try checkOpen()
+        try tx.checkOpen()
         let email = email?.lowercased()
         let username = username?.lowercased()
-        let found = state.users.values.filter { user in
+        let found = tx.state.users.values.filter { user in
             guard user.tenantID == tenantID, user.connectionID == connectionID else { return false }
             if let email, user.profile.email?.lowercased() == email { return true }
             if let phoneNumber, user.profile.phoneNumber == phoneNumber { return true }
@@ -237,10 +283,10 @@ final class MemoryTransaction: StoreTransaction {
         return found.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
-    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
-        try checkOpen()
+    func search(tenantID: String, query: String?, page: Page) throws -> [UserRecord] {
+        try tx.checkOpen()
         let needle = Array((query ?? "").lowercased().utf8)
-        let found = state.users.values.filter { user in
+        let found = tx.state.users.values.filter { user in
             guard user.tenantID == tenantID else { return false }
             if needle.isEmpty { return true }
             let fields = [
@@ -253,35 +299,35 @@ final class MemoryTransaction: StoreTransaction {
         }
         // Newest first; equal times in id order.
         let sorted = found.sorted { $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id < $1.id }
-        return Self.paged(sorted, page)
+        return MemoryTransaction.paged(sorted, page)
     }
 
-    func insertUser(_ user: UserRecord) throws {
-        try checkWritable()
+    func insert(_ user: UserRecord) throws {
+        try tx.checkWritable()
         let key = MemoryKey(tenantID: user.tenantID, id: user.id)
-        guard state.users[key] == nil else { throw StoreError.conflict(.userID) }
+        guard tx.state.users[key] == nil else { throw StoreError.conflict(.userID) }
         try checkIdentifiers(of: user)
-        state.users[key] = user
+        tx.state.users[key] = user
     }
 
-    func updateUser(_ user: UserRecord) throws {
-        try checkWritable()
+    func update(_ user: UserRecord) throws {
+        try tx.checkWritable()
         let key = MemoryKey(tenantID: user.tenantID, id: user.id)
-        guard state.users[key] != nil else { throw StoreError.notFound("user \(user.id)") }
+        guard tx.state.users[key] != nil else { throw StoreError.notFound("user \(user.id)") }
         try checkIdentifiers(of: user)
-        state.users[key] = user
+        tx.state.users[key] = user
     }
 
-    func deleteUser(tenantID: String, id: String) throws {
-        try checkWritable()
-        guard state.users.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        guard tx.state.users.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("user \(id)")
         }
-        state.passkeys = state.passkeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
+        tx.state.passkeys = tx.state.passkeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
     }
 
-    private func checkIdentifiers(of user: UserRecord) throws {
-        let others = state.users.values.filter { $0.tenantID == user.tenantID && $0.id != user.id }
+    fileprivate func checkIdentifiers(of user: UserRecord) throws {
+        let others = tx.state.users.values.filter { $0.tenantID == user.tenantID && $0.id != user.id }
         if others.contains(where: { $0.userHandle == user.userHandle }) {
             throw StoreError.conflict(.userHandle)
         }
@@ -300,218 +346,226 @@ final class MemoryTransaction: StoreTransaction {
             throw StoreError.conflict(.userUsername)
         }
     }
+}
 
-    // MARK: Passkeys
+/// The passkey repository of a memory transaction.
+struct MemoryPasskeys: PasskeyRepository {
+    let tx: MemoryTransaction
 
-    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
-        try checkOpen()
-        return state.passkeys.values.first { $0.tenantID == tenantID && $0.credentialID == credentialID }
+    func get(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
+        try tx.checkOpen()
+        return tx.state.passkeys.values.first { $0.tenantID == tenantID && $0.credentialID == credentialID }
     }
 
-    func passkey(tenantID: String, id: String) throws -> PasskeyRecord? {
-        try checkOpen()
-        return state.passkeys[MemoryKey(tenantID: tenantID, id: id)]
+    func get(tenantID: String, id: String) throws -> PasskeyRecord? {
+        try tx.checkOpen()
+        return tx.state.passkeys[MemoryKey(tenantID: tenantID, id: id)]
     }
 
-    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord] {
-        try checkOpen()
-        let all = state.passkeys.values.filter { $0.tenantID == tenantID && $0.userID == userID }
+    func list(tenantID: String, userID: String) throws -> [PasskeyRecord] {
+        try tx.checkOpen()
+        let all = tx.state.passkeys.values.filter { $0.tenantID == tenantID && $0.userID == userID }
         return all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
-    func insertPasskey(_ passkey: PasskeyRecord) throws {
-        try checkWritable()
+    func insert(_ passkey: PasskeyRecord) throws {
+        try tx.checkWritable()
         let key = MemoryKey(tenantID: passkey.tenantID, id: passkey.id)
-        guard state.passkeys[key] == nil else { throw StoreError.conflict(.passkeyID) }
+        guard tx.state.passkeys[key] == nil else { throw StoreError.conflict(.passkeyID) }
         try checkCredentialID(of: passkey)
-        state.passkeys[key] = passkey
+        tx.state.passkeys[key] = passkey
     }
 
-    func updatePasskey(_ passkey: PasskeyRecord) throws {
-        try checkWritable()
+    func update(_ passkey: PasskeyRecord) throws {
+        try tx.checkWritable()
         let key = MemoryKey(tenantID: passkey.tenantID, id: passkey.id)
-        guard state.passkeys[key] != nil else { throw StoreError.notFound("passkey \(passkey.id)") }
+        guard tx.state.passkeys[key] != nil else { throw StoreError.notFound("passkey \(passkey.id)") }
         try checkCredentialID(of: passkey)
-        state.passkeys[key] = passkey
+        tx.state.passkeys[key] = passkey
     }
 
-    func deletePasskey(tenantID: String, id: String) throws {
-        try checkWritable()
-        guard state.passkeys.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        guard tx.state.passkeys.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
             throw StoreError.notFound("passkey \(id)")
         }
     }
 
-    private func checkCredentialID(of passkey: PasskeyRecord) throws {
-        let taken = state.passkeys.values.contains {
+    fileprivate func checkCredentialID(of passkey: PasskeyRecord) throws {
+        let taken = tx.state.passkeys.values.contains {
             $0.tenantID == passkey.tenantID && $0.id != passkey.id && $0.credentialID == passkey.credentialID
         }
         if taken { throw StoreError.conflict(.passkeyCredentialID) }
     }
+}
 
-    // MARK: Signing keys
+/// The signing key repository of a memory transaction.
+struct MemorySigningKeys: SigningKeyRepository {
+    let tx: MemoryTransaction
 
-    func signingKeys(tenantID: String) throws -> [SigningKeyRecord] {
-        try checkOpen()
-        let all = state.signingKeys.values.filter { $0.tenantID == tenantID }
+    func list(tenantID: String) throws -> [SigningKeyRecord] {
+        try tx.checkOpen()
+        let all = tx.state.signingKeys.values.filter { $0.tenantID == tenantID }
         return all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
-    func insertSigningKey(_ key: SigningKeyRecord) throws {
-        try checkWritable()
+    func insert(_ key: SigningKeyRecord) throws {
+        try tx.checkWritable()
         let memoryKey = MemoryKey(tenantID: key.tenantID, id: key.id)
-        guard state.signingKeys[memoryKey] == nil else { throw StoreError.conflict(.signingKeyID) }
-        state.signingKeys[memoryKey] = key
+        guard tx.state.signingKeys[memoryKey] == nil else { throw StoreError.conflict(.signingKeyID) }
+        tx.state.signingKeys[memoryKey] = key
     }
 
-    func updateSigningKey(_ key: SigningKeyRecord) throws {
-        try checkWritable()
+    func update(_ key: SigningKeyRecord) throws {
+        try tx.checkWritable()
         let memoryKey = MemoryKey(tenantID: key.tenantID, id: key.id)
-        guard state.signingKeys[memoryKey] != nil else { throw StoreError.notFound("signing key \(key.id)") }
-        state.signingKeys[memoryKey] = key
+        guard tx.state.signingKeys[memoryKey] != nil else { throw StoreError.notFound("signing key \(key.id)") }
+        tx.state.signingKeys[memoryKey] = key
+    }
+}
+
+/// The refresh token repository of a memory transaction.
+struct MemoryRefreshTokens: RefreshTokenRepository {
+    let tx: MemoryTransaction
+
+    func get(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
+        try tx.checkOpen()
+        return tx.state.refreshTokens.values.first { $0.tenantID == tenantID && $0.tokenHash == tokenHash }
     }
 
-    // MARK: Refresh tokens
-
-    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
-        try checkOpen()
-        return state.refreshTokens.values.first { $0.tenantID == tenantID && $0.tokenHash == tokenHash }
+    func list(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
+        try tx.checkOpen()
+        return MemoryTransaction.paged(
+            tx.state.refreshTokens.values.filter { $0.tenantID == tenantID }.sorted { $0.id < $1.id }, page)
     }
 
-    func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
-        try checkOpen()
-        return Self.paged(state.refreshTokens.values.filter { $0.tenantID == tenantID }.sorted { $0.id < $1.id }, page)
-    }
-
-    func insertRefreshToken(_ token: RefreshTokenRecord) throws {
-        try checkWritable()
+    func insert(_ token: RefreshTokenRecord) throws {
+        try tx.checkWritable()
         let key = MemoryKey(tenantID: token.tenantID, id: token.id)
-        guard state.refreshTokens[key] == nil else { throw StoreError.conflict(.refreshTokenID) }
+        guard tx.state.refreshTokens[key] == nil else { throw StoreError.conflict(.refreshTokenID) }
         try checkTokenHash(of: token)
-        state.refreshTokens[key] = token
+        tx.state.refreshTokens[key] = token
     }
 
-    func updateRefreshToken(_ token: RefreshTokenRecord) throws {
-        try checkWritable()
+    func update(_ token: RefreshTokenRecord) throws {
+        try tx.checkWritable()
         let key = MemoryKey(tenantID: token.tenantID, id: token.id)
-        guard state.refreshTokens[key] != nil else { throw StoreError.notFound("refresh token \(token.id)") }
+        guard tx.state.refreshTokens[key] != nil else { throw StoreError.notFound("refresh token \(token.id)") }
         try checkTokenHash(of: token)
-        state.refreshTokens[key] = token
+        tx.state.refreshTokens[key] = token
     }
 
     /// Token hashes are unique across tenants.
-    private func checkTokenHash(of token: RefreshTokenRecord) throws {
-        let taken = state.refreshTokens.contains {
+    fileprivate func checkTokenHash(of token: RefreshTokenRecord) throws {
+        let taken = tx.state.refreshTokens.contains {
             $0.key != MemoryKey(tenantID: token.tenantID, id: token.id) && $0.value.tokenHash == token.tokenHash
         }
         if taken { throw StoreError.conflict(.refreshTokenHash) }
     }
 
-    @discardableResult func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
-        try checkWritable()
+    @discardableResult func revokeFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
         return revoke(at: at) { $0.tenantID == tenantID && $0.familyID == familyID }
     }
 
-    @discardableResult func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int {
-        try checkWritable()
+    @discardableResult func revokeAll(tenantID: String, userID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
         return revoke(at: at) { $0.tenantID == tenantID && $0.userID == userID }
     }
 
-    @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int {
-        try checkWritable()
+    @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
         return revoke(at: at) { $0.tenantID == tenantID && $0.passkeyID == passkeyID }
     }
 
     /// Sets `revokedAt` on the matching tokens not yet revoked; returns how many changed.
-    private func revoke(at: Date, where matches: (RefreshTokenRecord) -> Bool) -> Int {
+    fileprivate func revoke(at: Date, where matches: (RefreshTokenRecord) -> Bool) -> Int {
         var changed = 0
-        for (key, token) in state.refreshTokens where token.revokedAt == nil && matches(token) {
+        for (key, token) in tx.state.refreshTokens where token.revokedAt == nil && matches(token) {
             var revoked = token
             revoked.revokedAt = at
-            state.refreshTokens[key] = revoked
+            tx.state.refreshTokens[key] = revoked
             changed += 1
         }
         return changed
     }
+}
 
-    // MARK: Auth events
+/// The auth session repository of a memory transaction.
+struct MemoryAuthSessions: AuthSessionRepository {
+    let tx: MemoryTransaction
 
-    func configurationGeneration() throws -> Int64 {
-        try checkOpen()
-        return state.configurationGeneration
-    }
-
-    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+    func insert(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
         -> AuthSessionInsertion
     {
-        try checkWritable()
-        let held = state.authSessions.values.lazy.filter { $0.requester == session.requester && $0.expiresAt > now }
+        try tx.checkWritable()
+        let held = tx.state.authSessions.values.lazy.filter { $0.requester == session.requester && $0.expiresAt > now }
         if held.prefix(maxPerRequester).count >= maxPerRequester { return .requesterFull }
-        state.authSessions[Self.hex(session.handleHash)] = session
+        tx.state.authSessions[MemoryTransaction.hex(session.handleHash)] = session
         return .inserted
     }
 
-    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
-        try checkWritable()
-        return state.authSessions.removeValue(forKey: Self.hex(handleHash))
+    func consume(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try tx.checkWritable()
+        return tx.state.authSessions.removeValue(forKey: MemoryTransaction.hex(handleHash))
     }
 
-    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord? {
-        try checkOpen()
-        return state.authSessions[Self.hex(handleHash)]
+    func get(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try tx.checkOpen()
+        return tx.state.authSessions[MemoryTransaction.hex(handleHash)]
     }
 
-    func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int {
-        try checkWritable()
-        let expired = state.authSessions.filter { $0.value.expiresAt <= now }.keys.prefix(limit)
-        for key in expired { state.authSessions.removeValue(forKey: key) }
+    func deleteExpired(now: Date, limit: Int) throws -> Int {
+        try tx.checkWritable()
+        let expired = tx.state.authSessions.filter { $0.value.expiresAt <= now }.keys.prefix(limit)
+        for key in expired { tx.state.authSessions.removeValue(forKey: key) }
         return expired.count
     }
+}
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
+/// The DPoP proof repository of a memory transaction.
+struct MemoryDPoPProofs: DPoPProofRepository {
+    let tx: MemoryTransaction
 
-    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
-        try checkWritable()
-        let memoryKey = MemoryKey(tenantID: tenantID, id: Self.hex(key))
-        if let held = state.dpopProofs[memoryKey], held > now { return false }
+    func record(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
+        try tx.checkWritable()
+        let memoryKey = MemoryKey(tenantID: tenantID, id: MemoryTransaction.hex(key))
+        if let held = tx.state.dpopProofs[memoryKey], held > now { return false }
         // Drop expired entries now and then, so the cache holds only live proofs.
-        if state.dpopProofs.count >= 1_024, state.dpopProofs.count.isMultiple(of: 256) {
-            state.dpopProofs = state.dpopProofs.filter { $0.value > now }
+        if tx.state.dpopProofs.count >= 1_024, tx.state.dpopProofs.count.isMultiple(of: 256) {
+            tx.state.dpopProofs = tx.state.dpopProofs.filter { $0.value > now }
         }
-        state.dpopProofs[memoryKey] = expiresAt
+        tx.state.dpopProofs[memoryKey] = expiresAt
         return true
     }
+}
 
-    func insertAuthEvents(_ events: [AuthEventRecord]) throws {
-        try checkWritable()
+/// The auth event repository of a memory transaction.
+struct MemoryAuthEvents: AuthEventRepository {
+    let tx: MemoryTransaction
+
+    func insert(_ events: [AuthEventRecord]) throws {
+        try tx.checkWritable()
         var keys = Set<MemoryKey>()
         for event in events {
             let key = MemoryKey(tenantID: event.tenantID, id: event.id)
-            guard state.authEvents[key] == nil, keys.insert(key).inserted else {
+            guard tx.state.authEvents[key] == nil, keys.insert(key).inserted else {
                 throw StoreError.conflict(.authEventID)
             }
         }
-        for event in events { state.authEvents[MemoryKey(tenantID: event.tenantID, id: event.id)] = event }
+        for event in events { tx.state.authEvents[MemoryKey(tenantID: event.tenantID, id: event.id)] = event }
     }
 
-    func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord] {
-        try checkOpen()
-        let all = state.authEvents.values.filter { $0.tenantID == tenantID }
-        return Self.paged(all.sorted { ($0.at, $0.id) < ($1.at, $1.id) }, page)
+    func list(tenantID: String, page: Page) throws -> [AuthEventRecord] {
+        try tx.checkOpen()
+        let all = tx.state.authEvents.values.filter { $0.tenantID == tenantID }
+        return MemoryTransaction.paged(all.sorted { ($0.at, $0.id) < ($1.at, $1.id) }, page)
     }
 
-    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
-        try checkOpen()
-        let all = state.authEvents.values.filter { $0.tenantID == tenantID && $0.at >= since }
+    func since(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord] {
+        try tx.checkOpen()
+        let all = tx.state.authEvents.values.filter { $0.tenantID == tenantID && $0.at >= since }
         let sorted = all.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
         return Array(sorted.prefix(max(0, limit)))
-    }
-
-    // MARK: Helpers
-
-    static func paged<T>(_ items: [T], _ page: Page) -> [T] {
-        Array(items.dropFirst(page.offset).prefix(page.limit))
     }
 }

@@ -84,108 +84,148 @@ public protocol SesameStore: Sendable {
     func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T
 }
 
-/// Every query and change, inside one transaction. Every call is scoped by tenant id.
-/// Inserts throw `StoreError.conflict` on a uniqueness violation; updates and deletes of a
-/// missing record throw `StoreError.notFound`.
+/// Every query and change, inside one transaction, one repository per aggregate. Every call is
+/// scoped by tenant id. Inserts throw `StoreError.conflict` on a uniqueness violation; updates and
+/// deletes of a missing record throw `StoreError.notFound`.
+///
+/// Isolation (docs/ARCHITECTURE.md): write transactions are serialisable on every backend, so a
+/// read-check-write inside one `write` cannot interleave with another writer's; a backend that
+/// detects a conflict retries the whole body, which must therefore have no effect outside the
+/// store. Read transactions see one consistent snapshot.
 public protocol StoreTransaction {
-    // Tenants (unique: id, domain and each custom domain).
-    func tenant(id: String) throws -> TenantRecord?
-    func tenant(host: String) throws -> TenantRecord?
-    func tenants() throws -> [TenantRecord]
-    func insertTenant(_ tenant: TenantRecord) throws
-    func updateTenant(_ tenant: TenantRecord) throws
+    var tenants: any TenantRepository { get }
+    var clients: any ClientRepository { get }
+    var connections: any ConnectionRepository { get }
+    var resourceServers: any ResourceServerRepository { get }
+    var users: any UserRepository { get }
+    var passkeys: any PasskeyRepository { get }
+    var signingKeys: any SigningKeyRepository { get }
+    var refreshTokens: any RefreshTokenRepository { get }
+    var authSessions: any AuthSessionRepository { get }
+    var dpopProofs: any DPoPProofRepository { get }
+    var authEvents: any AuthEventRepository { get }
 
-    // Clients (unique: tenant + id).
-    func client(tenantID: String, id: String) throws -> ClientRecord?
-    func clients(tenantID: String, page: Page) throws -> [ClientRecord]
-    func insertClient(_ client: ClientRecord) throws
-    func updateClient(_ client: ClientRecord) throws
-    func deleteClient(tenantID: String, id: String) throws
+    /// The configuration generation: a number every tenant, client, connection and API write
+    /// raises in its own transaction, so a process caching configuration sees another's change.
+    func configurationGeneration() throws -> Int64
+}
 
-    // Connections (unique: tenant + id, tenant + name).
-    func connection(tenantID: String, id: String) throws -> ConnectionRecord?
-    func connection(tenantID: String, name: String) throws -> ConnectionRecord?
-    func connections(tenantID: String, page: Page) throws -> [ConnectionRecord]
-    func insertConnection(_ connection: ConnectionRecord) throws
-    func updateConnection(_ connection: ConnectionRecord) throws
-    func deleteConnection(tenantID: String, id: String) throws
+/// Tenants (unique: id, domain and each custom domain).
+public protocol TenantRepository {
+    func get(id: String) throws -> TenantRecord?
+    /// The tenant whose domain or custom domain is `host` (compared case-insensitively).
+    func get(host: String) throws -> TenantRecord?
+    func all() throws -> [TenantRecord]
+    func insert(_ tenant: TenantRecord) throws
+    func update(_ tenant: TenantRecord) throws
+}
 
-    // Resource servers (APIs; unique: tenant + id, tenant + identifier).
-    func resourceServer(tenantID: String, id: String) throws -> ResourceServerRecord?
-    func resourceServer(tenantID: String, identifier: String) throws -> ResourceServerRecord?
-    func resourceServers(tenantID: String, page: Page) throws -> [ResourceServerRecord]
-    func insertResourceServer(_ server: ResourceServerRecord) throws
-    func updateResourceServer(_ server: ResourceServerRecord) throws
-    func deleteResourceServer(tenantID: String, id: String) throws
+/// Clients (unique: tenant + id).
+public protocol ClientRepository {
+    func get(tenantID: String, id: String) throws -> ClientRecord?
+    func list(tenantID: String, page: Page) throws -> [ClientRecord]
+    func insert(_ client: ClientRecord) throws
+    func update(_ client: ClientRecord) throws
+    func delete(tenantID: String, id: String) throws
+}
 
-    // Users (unique: tenant + id, tenant + userHandle, and within a connection each of
-    // email, phone number and username, compared case-insensitively for email and username).
-    func user(tenantID: String, id: String) throws -> UserRecord?
-    func user(tenantID: String, userHandle: [UInt8]) throws -> UserRecord?
+/// Connections (unique: tenant + id, tenant + name).
+public protocol ConnectionRepository {
+    func get(tenantID: String, id: String) throws -> ConnectionRecord?
+    func get(tenantID: String, name: String) throws -> ConnectionRecord?
+    func list(tenantID: String, page: Page) throws -> [ConnectionRecord]
+    func insert(_ connection: ConnectionRecord) throws
+    func update(_ connection: ConnectionRecord) throws
+    func delete(tenantID: String, id: String) throws
+}
+
+/// Resource servers, the tenant's APIs (unique: tenant + id, tenant + identifier).
+public protocol ResourceServerRepository {
+    func get(tenantID: String, id: String) throws -> ResourceServerRecord?
+    func get(tenantID: String, identifier: String) throws -> ResourceServerRecord?
+    func list(tenantID: String, page: Page) throws -> [ResourceServerRecord]
+    func insert(_ server: ResourceServerRecord) throws
+    func update(_ server: ResourceServerRecord) throws
+    func delete(tenantID: String, id: String) throws
+}
+
+/// Users (unique: tenant + id, tenant + userHandle, and within a connection each of email, phone
+/// number and username, compared case-insensitively for email and username).
+public protocol UserRepository {
+    func get(tenantID: String, id: String) throws -> UserRecord?
+    func get(tenantID: String, userHandle: [UInt8]) throws -> UserRecord?
     /// Users of a connection whose email, phone number or username equals one given (for the
     /// "identifier already taken" check).
-    func users(tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?) throws
-        -> [UserRecord]
+    func withIdentifiers(
+        tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?
+    ) throws -> [UserRecord]
     /// Users whose email, username, phone number, name or id contains `query` (nil: all), newest first.
-    func users(tenantID: String, query: String?, page: Page) throws -> [UserRecord]
-    func insertUser(_ user: UserRecord) throws
-    func updateUser(_ user: UserRecord) throws
+    func search(tenantID: String, query: String?, page: Page) throws -> [UserRecord]
+    func insert(_ user: UserRecord) throws
+    func update(_ user: UserRecord) throws
     /// Deletes the user with its passkeys. Its refresh tokens stay (the caller revokes them), so a
     /// renewal can tell a deleted user's token from an unknown one, as Auth0 answers it.
-    func deleteUser(tenantID: String, id: String) throws
+    func delete(tenantID: String, id: String) throws
+}
 
-    // Passkeys (unique: tenant + id, tenant + credentialID).
-    func passkey(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord?
-    func passkey(tenantID: String, id: String) throws -> PasskeyRecord?
-    func passkeys(tenantID: String, userID: String) throws -> [PasskeyRecord]
-    func insertPasskey(_ passkey: PasskeyRecord) throws
-    func updatePasskey(_ passkey: PasskeyRecord) throws
-    func deletePasskey(tenantID: String, id: String) throws
+/// Passkeys (unique: tenant + id, tenant + credentialID).
+public protocol PasskeyRepository {
+    func get(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord?
+    func get(tenantID: String, id: String) throws -> PasskeyRecord?
+    func list(tenantID: String, userID: String) throws -> [PasskeyRecord]
+    func insert(_ passkey: PasskeyRecord) throws
+    func update(_ passkey: PasskeyRecord) throws
+    func delete(tenantID: String, id: String) throws
+}
 
-    // Signing keys (unique: tenant + id).
-    func signingKeys(tenantID: String) throws -> [SigningKeyRecord]
-    func insertSigningKey(_ key: SigningKeyRecord) throws
-    func updateSigningKey(_ key: SigningKeyRecord) throws
+/// Token signing keys (unique: tenant + id).
+public protocol SigningKeyRepository {
+    func list(tenantID: String) throws -> [SigningKeyRecord]
+    func insert(_ key: SigningKeyRecord) throws
+    func update(_ key: SigningKeyRecord) throws
+}
 
-    // Refresh tokens (unique: tenant + id, tokenHash).
-    func refreshToken(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord?
+/// Refresh tokens (unique: tenant + id, tokenHash).
+public protocol RefreshTokenRepository {
+    func get(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord?
     /// Every refresh token of a tenant, by id (moving a deployment to another store).
-    func refreshTokens(tenantID: String, page: Page) throws -> [RefreshTokenRecord]
-    func insertRefreshToken(_ token: RefreshTokenRecord) throws
-    func updateRefreshToken(_ token: RefreshTokenRecord) throws
+    func list(tenantID: String, page: Page) throws -> [RefreshTokenRecord]
+    func insert(_ token: RefreshTokenRecord) throws
+    func update(_ token: RefreshTokenRecord) throws
     /// Marks every token of the family revoked at `at`; returns how many changed.
-    @discardableResult func revokeRefreshTokenFamily(tenantID: String, familyID: String, at: Date) throws -> Int
+    @discardableResult func revokeFamily(tenantID: String, familyID: String, at: Date) throws -> Int
     /// Revokes every refresh token of a user (e.g. when the user is blocked); returns how many changed.
-    @discardableResult func revokeRefreshTokens(tenantID: String, userID: String, at: Date) throws -> Int
+    @discardableResult func revokeAll(tenantID: String, userID: String, at: Date) throws -> Int
     /// Revokes every refresh token whose family came from a login with this passkey (when it is
     /// deleted); returns how many changed.
-    @discardableResult func revokeRefreshTokens(tenantID: String, passkeyID: String, at: Date) throws -> Int
+    @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int
+}
 
-    // Auth events (append-only).
-    // Configuration generation: a number every tenant, client, connection and API write raises in
-    // its own transaction, so a process caching configuration sees another process's change.
-    /// The current configuration generation.
-    func configurationGeneration() throws -> Int64
-
-    // Pending passkey ceremonies (auth sessions), by the SHA-256 of their handle.
+/// Pending passkey ceremonies (auth sessions), by the SHA-256 of their handle.
+public protocol AuthSessionRepository {
     /// Stores `session` unless its requester holds `maxPerRequester` unexpired sessions at `now`.
-    func insertAuthSession(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
-        -> AuthSessionInsertion
+    func insert(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws -> AuthSessionInsertion
     /// Removes and returns the session (single use: of two concurrent calls, one gets it); nil when
     /// there is none. An expired session is returned too: the caller says why it is refused.
-    func consumeAuthSession(handleHash: [UInt8]) throws -> AuthSessionRecord?
+    func consume(handleHash: [UInt8]) throws -> AuthSessionRecord?
     /// The session, left in place.
-    func authSession(handleHash: [UInt8]) throws -> AuthSessionRecord?
+    func get(handleHash: [UInt8]) throws -> AuthSessionRecord?
     /// Deletes up to `limit` sessions that expired before `now`; returns how many.
-    @discardableResult func deleteExpiredAuthSessions(now: Date, limit: Int) throws -> Int
+    @discardableResult func deleteExpired(now: Date, limit: Int) throws -> Int
+}
 
-    // DPoP proof replay cache (RFC 9449 §11.1): one entry per proof, kept until it expires.
+/// The DPoP proof replay cache (RFC 9449 §11.1): one entry per proof, kept until it expires.
+public protocol DPoPProofRepository {
     /// Records a proof's `key` (a hash of its key and jti) until `expiresAt`: false when the same
     /// key is held and unexpired at `now` (a replay), true otherwise. Expired entries may be dropped.
-    func recordDPoPProof(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool
+    func record(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool
+}
 
-    func insertAuthEvents(_ events: [AuthEventRecord]) throws
-    func authEvents(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord]
+/// Auth events (append-only).
+public protocol AuthEventRepository {
+    func insert(_ events: [AuthEventRecord]) throws
+    /// A tenant's events at or after `since`, by time then id.
+    func since(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord]
     /// Every auth event of a tenant, by time then id (moving a deployment to another store).
-    func authEvents(tenantID: String, page: Page) throws -> [AuthEventRecord]
+    func list(tenantID: String, page: Page) throws -> [AuthEventRecord]
 }

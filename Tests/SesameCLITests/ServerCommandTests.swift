@@ -48,7 +48,7 @@ struct ServerCommandTests {
         #expect(FileManager.default.fileExists(atPath: data + "/master.key"))
         #expect(!FileManager.default.fileExists(atPath: data + "/sesame.db"))
         let store = try PostgresStore(dsn: uri)
-        #expect(try store.read { try $0.tenants() }.map(\.rpID) == ["login.example.com"])
+        #expect(try store.read { try $0.tenants.all() }.map(\.rpID) == ["login.example.com"])
         let again = CLI.run(["init", "--store", uri, "--data", data, "--public-url", "https://login.example.com"])
         #expect(again.status == 2)
         #expect(again.stderrLines == ["sesame: init: the store is already initialised"])

@@ -23,17 +23,18 @@ struct StoreCopyCommandTests {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let (_, tenant) = try Bootstrap.initialize(
             store: source, publicURL: "https://login.example.com", random: SystemRandom(), now: now)
-        let connection = try #require(try source.read { try $0.connections(tenantID: tenant.id, page: Page()) }.first)
+        let connection = try #require(
+            try source.read { try $0.connections.list(tenantID: tenant.id, page: Page()) }.first)
         // More users than one page holds, each with a passkey; tokens and events beside them.
         try source.write(.durable) { tx in
             for index in 0..<150 {
                 let id = "sesame|\(index)"
-                try tx.insertUser(
+                try tx.users.insert(
                     UserRecord(
                         tenantID: tenant.id, id: id, connectionID: connection.id,
                         userHandle: Array("handle-\(index)".utf8), profile: UserProfile(email: "u\(index)@example.com"),
                         createdAt: now, updatedAt: now))
-                try tx.insertPasskey(
+                try tx.passkeys.insert(
                     PasskeyRecord(
                         tenantID: tenant.id, id: "passkey|\(index)", userID: id,
                         credentialID: Array("cred-\(index)".utf8),
@@ -41,20 +42,20 @@ struct StoreCopyCommandTests {
                         backupEligible: true,
                         backupState: true, transports: ["internal"], name: "Passkey", attestationFormat: .none,
                         createdAt: now))
-                try tx.insertRefreshToken(
+                try tx.refreshTokens.insert(
                     RefreshTokenRecord(
                         tenantID: tenant.id, id: "rt_\(index)", tokenHash: Array(repeating: UInt8(index), count: 32),
                         familyID: "rtf_\(index)", clientID: "c", userID: id, scope: "openid", audience: nil,
                         amr: ["pop"], authTime: now, createdAt: now, expiresAt: now + 3_600, idleExpiresAt: now + 3_600)
                 )
             }
-            try tx.insertAuthEvents(
+            try tx.authEvents.insert(
                 (0..<120).map {
                     AuthEventRecord(
                         tenantID: tenant.id, id: "evt_\($0)", at: now + Double($0), type: .login, method: .passkey,
                         outcome: .success)
                 })
-            try tx.insertResourceServer(
+            try tx.resourceServers.insert(
                 ResourceServerRecord(
                     tenantID: tenant.id, id: "rs_1", identifier: "https://api.example.com/", name: "API",
                     createdAt: now,
@@ -69,12 +70,13 @@ struct StoreCopyCommandTests {
                 == "Copied 1 tenants, 2 clients, 1 connections, 1 APIs, 0 signing keys, 150 users, 150 passkeys, "
                 + "150 refresh tokens, 120 auth events; the counts match. Serve it with the same master key.\n")
         let copy = try PostgresStore(dsn: target.dsn)
-        #expect(try copy.read { try $0.tenant(host: "login.example.com") } == tenant)
+        #expect(try copy.read { try $0.tenants.get(host: "login.example.com") } == tenant)
         #expect(
-            try copy.read { try $0.passkey(tenantID: tenant.id, credentialID: Array("cred-149".utf8)) }
-                == source.read { try $0.passkey(tenantID: tenant.id, credentialID: Array("cred-149".utf8)) })
+            try copy.read { try $0.passkeys.get(tenantID: tenant.id, credentialID: Array("cred-149".utf8)) }
+                == source.read { try $0.passkeys.get(tenantID: tenant.id, credentialID: Array("cred-149".utf8)) })
         #expect(
-            try copy.read { try $0.refreshToken(tenantID: tenant.id, tokenHash: Array(repeating: 7, count: 32)) }?.id
+            try copy.read { try $0.refreshTokens.get(tenantID: tenant.id, tokenHash: Array(repeating: 7, count: 32)) }?
+                .id
                 == "rt_7")
 
         let again = CLI.run(["store", "copy", "--from", data, "--to", target.dsn])

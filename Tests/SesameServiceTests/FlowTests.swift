@@ -86,9 +86,9 @@ struct FlowTests {
         #expect(tokens.idToken != nil)
         #expect(tokens.refreshToken != nil)
         #expect(tokens.scope == "openid offline_access")
-        let users = try world.store.read { try $0.users(tenantID: world.tenant.id, query: nil, page: Page()) }
+        let users = try world.store.read { try $0.users.search(tenantID: world.tenant.id, query: nil, page: Page()) }
         #expect(users.map(\.profile.email) == ["ada@example.com"])
-        let passkeys = try world.store.read { try $0.passkeys(tenantID: world.tenant.id, userID: users[0].id) }
+        let passkeys = try world.store.read { try $0.passkeys.list(tenantID: world.tenant.id, userID: users[0].id) }
         #expect(passkeys.count == 1)
         #expect(passkeys.first?.attestationFormat == AttestationFormat.none)
     }
@@ -231,7 +231,7 @@ struct FlowTests {
         #expect(throws: ServiceError.invalidRequest(message)) {
             _ = try world.management.createClient(world.managementCaller, input)
         }
-        #expect(try world.store.read { try $0.clients(tenantID: world.tenant.id, page: Page()) }.count == 2)
+        #expect(try world.store.read { try $0.clients.list(tenantID: world.tenant.id, page: Page()) }.count == 2)
     }
 }
 

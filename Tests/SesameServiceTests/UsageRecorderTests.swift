@@ -16,8 +16,8 @@ struct UsageRecorderTests {
             backupEligible: true, backupState: true, transports: [], name: "Passkey", attestationFormat: .none,
             createdAt: at)
         try store.write(.durable) { transaction in
-            try transaction.insertUser(user)
-            try transaction.insertPasskey(passkey)
+            try transaction.users.insert(user)
+            try transaction.passkeys.insert(passkey)
         }
         return (store, passkey, user)
     }
@@ -27,25 +27,25 @@ struct UsageRecorderTests {
         let recorder = UsageRecorder(store: store)
         let later = Date(timeIntervalSince1970: 1_800_000_100)
         recorder.recordLogin(tenantID: "t", passkeyID: "p1", userID: "u1", at: later)
-        #expect(try store.read { try $0.passkey(tenantID: "t", id: "p1")?.lastUsedAt } == nil)
+        #expect(try store.read { try $0.passkeys.get(tenantID: "t", id: "p1")?.lastUsedAt } == nil)
         #expect(recorder.pendingCount == 2)
         recorder.flush()
         #expect(recorder.pendingCount == 0)
-        #expect(try store.read { try $0.passkey(tenantID: "t", id: "p1")?.lastUsedAt } == later)
-        #expect(try store.read { try $0.user(tenantID: "t", id: "u1")?.lastLoginAt } == later)
+        #expect(try store.read { try $0.passkeys.get(tenantID: "t", id: "p1")?.lastUsedAt } == later)
+        #expect(try store.read { try $0.users.get(tenantID: "t", id: "u1")?.lastLoginAt } == later)
         recorder.recordLogin(tenantID: "t", passkeyID: "p1", userID: "u1", at: later.addingTimeInterval(-50))
         recorder.flush()
-        #expect(try store.read { try $0.passkey(tenantID: "t", id: "p1")?.lastUsedAt } == later)
+        #expect(try store.read { try $0.passkeys.get(tenantID: "t", id: "p1")?.lastUsedAt } == later)
     }
 
     @Test func deletedRecordsAreSkipped() throws {
         let (store, _, _) = try seeded()
         let recorder = UsageRecorder(store: store)
         recorder.recordLogin(tenantID: "t", passkeyID: "p1", userID: "u1", at: Date())
-        try store.write(.durable) { try $0.deleteUser(tenantID: "t", id: "u1") }
+        try store.write(.durable) { try $0.users.delete(tenantID: "t", id: "u1") }
         recorder.flush()
         #expect(recorder.pendingCount == 0)
-        #expect(try store.read { try $0.user(tenantID: "t", id: "u1") } == nil)
+        #expect(try store.read { try $0.users.get(tenantID: "t", id: "u1") } == nil)
     }
 
     @Test func aFullBatchFlushesItself() throws {
@@ -54,6 +54,6 @@ struct UsageRecorderTests {
         recorder.recordLogin(
             tenantID: "t", passkeyID: "p1", userID: "u1", at: Date(timeIntervalSince1970: 1_800_000_500))
         #expect(recorder.pendingCount == 0)
-        #expect(try store.read { try $0.passkey(tenantID: "t", id: "p1")?.lastUsedAt } != nil)
+        #expect(try store.read { try $0.passkeys.get(tenantID: "t", id: "p1")?.lastUsedAt } != nil)
     }
 }

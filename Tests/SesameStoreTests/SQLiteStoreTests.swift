@@ -14,15 +14,15 @@ import Testing
         do {
             let store = try SQLiteStore(path: path)
             try store.write(.durable) { tx in
-                try tx.insertTenant(Fixture.tenant())
-                try tx.insertUser(Fixture.user())
+                try tx.tenants.insert(Fixture.tenant())
+                try tx.users.insert(Fixture.user())
             }
             firstMigrations = try store.appliedMigrations()
         }
         #expect(firstMigrations.map(\.version) == Array(1...Migrations.all.count))
         let reopened = try SQLiteStore(path: path)
-        #expect(try reopened.read { try $0.tenant(host: "login.example.com") } == Fixture.tenant())
-        #expect(try reopened.read { try $0.user(tenantID: "t1", id: "sesame|01") } == Fixture.user())
+        #expect(try reopened.read { try $0.tenants.get(host: "login.example.com") } == Fixture.tenant())
+        #expect(try reopened.read { try $0.users.get(tenantID: "t1", id: "sesame|01") } == Fixture.user())
         let again = try reopened.appliedMigrations()
         #expect(again.map(\.version) == firstMigrations.map(\.version))
         #expect(again.map(\.appliedAt) == firstMigrations.map(\.appliedAt))
@@ -42,18 +42,18 @@ import Testing
         do {
             let store = try SQLiteStore(path: path)
             try store.write(.durable) { tx in
-                try tx.insertTenant(Fixture.tenant())
-                try tx.insertClient(admin)
-                try tx.insertClient(reader)
+                try tx.tenants.insert(Fixture.tenant())
+                try tx.clients.insert(admin)
+                try tx.clients.insert(reader)
             }
             // As if migration 2 had never run (its data step is all this test needs).
             try store.executeRaw("DELETE FROM schema_migrations WHERE version = 2")
         }
         let upgraded = try SQLiteStore(path: path)
         #expect(try upgraded.appliedMigrations().map(\.version) == Array(1...Migrations.all.count))
-        let adminAfter = try #require(try upgraded.read { try $0.client(tenantID: "t1", id: "admin") })
+        let adminAfter = try #require(try upgraded.read { try $0.clients.get(tenantID: "t1", id: "admin") })
         #expect(adminAfter.grants.first?.scopes == full + ["read:client_keys", "update:client_keys"])
-        #expect(try upgraded.read { try $0.client(tenantID: "t1", id: "reader") } == reader)
+        #expect(try upgraded.read { try $0.clients.get(tenantID: "t1", id: "reader") } == reader)
     }
 
     /// Migration 5: a grant that held every Management API scope before it also gets the
@@ -70,17 +70,17 @@ import Testing
         do {
             let store = try SQLiteStore(path: path)
             try store.write(.durable) { tx in
-                try tx.insertTenant(Fixture.tenant())
-                try tx.insertClient(admin)
-                try tx.insertClient(old)
+                try tx.tenants.insert(Fixture.tenant())
+                try tx.clients.insert(admin)
+                try tx.clients.insert(old)
             }
             try store.executeRaw("DELETE FROM schema_migrations WHERE version = 5")
         }
         let upgraded = try SQLiteStore(path: path)
         #expect(try upgraded.appliedMigrations().map(\.version) == Array(1...Migrations.all.count))
-        let adminAfter = try #require(try upgraded.read { try $0.client(tenantID: "t1", id: "admin") })
+        let adminAfter = try #require(try upgraded.read { try $0.clients.get(tenantID: "t1", id: "admin") })
         #expect(adminAfter.grants.first?.scopes == full + Migrations.resourceServerScopes)
-        #expect(try upgraded.read { try $0.client(tenantID: "t1", id: "old") } == old)
+        #expect(try upgraded.read { try $0.clients.get(tenantID: "t1", id: "old") } == old)
     }
 
     // MARK: Record versions and the typed vocabulary
@@ -90,7 +90,7 @@ import Testing
         _ store: SQLiteStore, id: String, _ edit: (inout [String: Any]) -> Void
     ) throws {
         let encoder = JSONEncoder()
-        let record = try #require(try store.read { try $0.client(tenantID: "t1", id: id) })
+        let record = try #require(try store.read { try $0.clients.get(tenantID: "t1", id: id) })
         var json = try #require(try JSONSerialization.jsonObject(with: encoder.encode(record)) as? [String: Any])
         edit(&json)
         let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
@@ -105,8 +105,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
         try store.write(.durable) { tx in
-            try tx.insertTenant(Fixture.tenant())
-            try tx.insertClient(Fixture.client("c1"))
+            try tx.tenants.insert(Fixture.tenant())
+            try tx.clients.insert(Fixture.client("c1"))
         }
         try Self.rewriteClient(store, id: "c1") { json in
             json["version"] = 1
@@ -115,7 +115,7 @@ import Testing
             json["tokenEndpointAuthMethod"] = "none"
             json["jwtAlgorithm"] = "EdDSA"
         }
-        let upgraded = try #require(try store.read { try $0.client(tenantID: "t1", id: "c1") })
+        let upgraded = try #require(try store.read { try $0.clients.get(tenantID: "t1", id: "c1") })
         #expect(upgraded.version == 2)
         #expect(upgraded.appType == .spa)
         #expect(upgraded.grantTypes == [.webAuthn, .refreshToken])
@@ -123,8 +123,8 @@ import Testing
         #expect(upgraded.jwtAlgorithm == .edDSA)
         #expect(upgraded.callbacks == Fixture.client("c1").callbacks)
         // Written back, it is a version-2 row.
-        try store.write(.durable) { try $0.updateClient(upgraded) }
-        #expect(try store.read { try $0.client(tenantID: "t1", id: "c1") } == upgraded)
+        try store.write(.durable) { try $0.clients.update(upgraded) }
+        #expect(try store.read { try $0.clients.get(tenantID: "t1", id: "c1") } == upgraded)
     }
 
     @Test func theVersionOneConversionIsAPlainFunction() throws {
@@ -156,12 +156,12 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
         try store.write(.durable) { tx in
-            try tx.insertTenant(Fixture.tenant())
-            try tx.insertClient(Fixture.client("c1"))
+            try tx.tenants.insert(Fixture.tenant())
+            try tx.clients.insert(Fixture.client("c1"))
         }
         try Self.rewriteClient(store, id: "c1") { $0[field] = value }
         do {
-            _ = try store.read { try $0.client(tenantID: "t1", id: "c1") }
+            _ = try store.read { try $0.clients.get(tenantID: "t1", id: "c1") }
             Issue.record("a client with \(field) = \(value) was read")
         } catch let error as StoreError {
             guard case .corrupt(let message) = error else {
@@ -177,15 +177,15 @@ import Testing
     @Test func aRowFromANewerSesameIsCorrupt() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
-        try store.write(.durable) { try $0.insertUser(Fixture.user()) }
-        let record = try #require(try store.read { try $0.user(tenantID: "t1", id: "sesame|01") })
+        try store.write(.durable) { try $0.users.insert(Fixture.user()) }
+        let record = try #require(try store.read { try $0.users.get(tenantID: "t1", id: "sesame|01") })
         var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
         json["version"] = 9
         let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
         try store.executeRaw("UPDATE users SET data = CAST('\(text)' AS BLOB) WHERE id = 'sesame|01'")
         #expect(
             throws: StoreError.corrupt("a row of users has version 9, newer than this Sesame reads (1)")
-        ) { try store.read { try $0.user(tenantID: "t1", id: "sesame|01") } }
+        ) { try store.read { try $0.users.get(tenantID: "t1", id: "sesame|01") } }
     }
 
     /// The review's example: a "Required" typo in a connection's user verification used to become
@@ -193,8 +193,8 @@ import Testing
     @Test func aConnectionWithAnUnknownUserVerificationIsCorrupt() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
-        try store.write(.durable) { try $0.insertConnection(Fixture.connection()) }
-        let record = try #require(try store.read { try $0.connection(tenantID: "t1", id: "con1") })
+        try store.write(.durable) { try $0.connections.insert(Fixture.connection()) }
+        let record = try #require(try store.read { try $0.connections.get(tenantID: "t1", id: "con1") })
         var json = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
         var passkey = try #require(json["passkey"] as? [String: Any])
@@ -206,7 +206,7 @@ import Testing
             throws: StoreError.corrupt(
                 "a row of connections does not decode: field passkey.userVerification: "
                     + "Cannot initialize UserVerificationPolicy from invalid String value Required")
-        ) { try store.read { try $0.connection(tenantID: "t1", id: "con1") } }
+        ) { try store.read { try $0.connections.get(tenantID: "t1", id: "con1") } }
     }
 
     @Test func newerSchemaIsRefused() throws {
@@ -227,7 +227,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("sesame.db")
         let store = try SQLiteStore(path: path)
-        try store.write(.durable) { try $0.insertTenant(Fixture.tenant()) }
+        try store.write(.durable) { try $0.tenants.insert(Fixture.tenant()) }
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
@@ -240,7 +240,7 @@ import Testing
         let store = try SQLiteStore(path: directory.file("sesame.db"))
         #expect(try store.writerSynchronous() == 1)
         let levels = try store.write(.durable) { tx in
-            try tx.insertTenant(Fixture.tenant())
+            try tx.tenants.insert(Fixture.tenant())
             return try (tx as? SQLTransaction)?.synchronousLevel()
         }
         #expect(levels == 2)
@@ -253,10 +253,10 @@ import Testing
     @Test func corruptRowIsReported() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
-        try store.write(.relaxed) { try $0.insertUser(Fixture.user()) }
+        try store.write(.relaxed) { try $0.users.insert(Fixture.user()) }
         try store.executeRaw("UPDATE users SET data = CAST('{\"id\": 1' AS BLOB)")
         #expect {
-            try store.read { try $0.user(tenantID: "t1", id: "sesame|01") }
+            try store.read { try $0.users.get(tenantID: "t1", id: "sesame|01") }
         } throws: { error in
             guard case .corrupt(let message) = error as? StoreError else { return false }
             return message.hasPrefix("a row of users does not decode")
@@ -278,13 +278,13 @@ import Testing
         let store = try SQLiteStore(path: directory.file("sesame.db"))
         try store.executeRaw("DROP TABLE signing_keys")
         #expect {
-            try store.read { try $0.signingKeys(tenantID: "t1") }
+            try store.read { try $0.signingKeys.list(tenantID: "t1") }
         } throws: { error in
             guard case .unavailable(let message) = error as? StoreError else { return false }
             return message.contains("no such table: signing_keys")
         }
         // The failed read returned its connection in a usable state.
-        #expect(try store.read { try $0.tenants() } == [])
+        #expect(try store.read { try $0.tenants.all() } == [])
     }
 
     /// Not a timing assertion: prints what a point read costs and checks every read returns the record.
@@ -292,21 +292,21 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
         let passkeys = (0..<200).map { Fixture.passkey("passkey|\($0)", credential: [UInt8($0), 1], at: Double($0)) }
-        try store.write(.relaxed) { tx in for passkey in passkeys { try tx.insertPasskey(passkey) } }
+        try store.write(.relaxed) { tx in for passkey in passkeys { try tx.passkeys.insert(passkey) } }
         let rounds = 20_000
         var mismatches = 0
         let start = ContinuousClock.now
         try store.read { tx in
             for round in 0..<rounds {
                 let wanted = passkeys[round % passkeys.count]
-                if try tx.passkey(tenantID: "t1", credentialID: wanted.credentialID) != wanted { mismatches += 1 }
+                if try tx.passkeys.get(tenantID: "t1", credentialID: wanted.credentialID) != wanted { mismatches += 1 }
             }
         }
         let inOneRead = ContinuousClock.now - start
         let start2 = ContinuousClock.now
         for round in 0..<2_000 {
             let wanted = passkeys[round % passkeys.count]
-            if try store.read({ try $0.passkey(tenantID: "t1", id: wanted.id) }) != wanted { mismatches += 1 }
+            if try store.read({ try $0.passkeys.get(tenantID: "t1", id: wanted.id) }) != wanted { mismatches += 1 }
         }
         let ownRead = ContinuousClock.now - start2
         // The JSON decode alone, for the breakdown.

@@ -11,67 +11,67 @@ import Testing
     @Test(arguments: StoreKind.allCases) func tenantRoundTripAndHostLookup(_ kind: StoreKind) throws {
         let s = try kind.make()
         let tenant = Fixture.tenant(custom: ["Auth.Example.org", "id.example.net"])
-        try s.write { try $0.insertTenant(tenant) }
+        try s.write { try $0.tenants.insert(tenant) }
         try s.read { tx throws in
-            #expect(try tx.tenant(id: "t1") == tenant)
-            #expect(try tx.tenant(host: "login.example.com") == tenant)
-            #expect(try tx.tenant(host: "LOGIN.Example.COM") == tenant)
-            #expect(try tx.tenant(host: "auth.example.org") == tenant)
-            #expect(try tx.tenant(host: "ID.EXAMPLE.NET") == tenant)
-            #expect(try tx.tenant(host: "example.com") == nil)
-            #expect(try tx.tenant(id: "t2") == nil)
-            #expect(try tx.tenants() == [tenant])
+            #expect(try tx.tenants.get(id: "t1") == tenant)
+            #expect(try tx.tenants.get(host: "login.example.com") == tenant)
+            #expect(try tx.tenants.get(host: "LOGIN.Example.COM") == tenant)
+            #expect(try tx.tenants.get(host: "auth.example.org") == tenant)
+            #expect(try tx.tenants.get(host: "ID.EXAMPLE.NET") == tenant)
+            #expect(try tx.tenants.get(host: "example.com") == nil)
+            #expect(try tx.tenants.get(id: "t2") == nil)
+            #expect(try tx.tenants.all() == [tenant])
         }
     }
 
     @Test(arguments: StoreKind.allCases) func tenantUpdateMovesHosts(_ kind: StoreKind) throws {
         let s = try kind.make()
         var tenant = Fixture.tenant(custom: ["old.example.com"])
-        try s.write { try $0.insertTenant(tenant) }
+        try s.write { try $0.tenants.insert(tenant) }
         tenant.customDomains = ["new.example.com"]
         tenant.name = "Renamed"
-        try s.write { try $0.updateTenant(tenant) }
+        try s.write { try $0.tenants.update(tenant) }
         try s.read { tx throws in
-            #expect(try tx.tenant(host: "old.example.com") == nil)
-            #expect(try tx.tenant(host: "new.example.com") == tenant)
-            #expect(try tx.tenant(host: "login.example.com") == tenant)
+            #expect(try tx.tenants.get(host: "old.example.com") == nil)
+            #expect(try tx.tenants.get(host: "new.example.com") == tenant)
+            #expect(try tx.tenants.get(host: "login.example.com") == tenant)
         }
         // The released host is free for another tenant.
         let other = Fixture.tenant("t2", domain: "old.example.com")
-        try s.write { try $0.insertTenant(other) }
-        #expect(try s.read { try $0.tenant(host: "old.example.com") } == other)
-        #expect(try s.read { try $0.tenants() } == [tenant, other])
+        try s.write { try $0.tenants.insert(other) }
+        #expect(try s.read { try $0.tenants.get(host: "old.example.com") } == other)
+        #expect(try s.read { try $0.tenants.all() } == [tenant, other])
     }
 
     @Test(arguments: StoreKind.allCases) func tenantUniqueness(_ kind: StoreKind) throws {
         let s = try kind.make()
-        try s.write { try $0.insertTenant(Fixture.tenant(custom: ["auth.example.org"])) }
+        try s.write { try $0.tenants.insert(Fixture.tenant(custom: ["auth.example.org"])) }
         #expect(throws: StoreError.conflict(.tenantID)) {
-            try s.write { try $0.insertTenant(Fixture.tenant(domain: "other.example.com")) }
+            try s.write { try $0.tenants.insert(Fixture.tenant(domain: "other.example.com")) }
         }
         #expect(throws: StoreError.conflict(.tenantHost)) {
-            try s.write { try $0.insertTenant(Fixture.tenant("t2", domain: "Login.Example.com")) }
+            try s.write { try $0.tenants.insert(Fixture.tenant("t2", domain: "Login.Example.com")) }
         }
         #expect(throws: StoreError.conflict(.tenantHost)) {
             try s.write {
-                try $0.insertTenant(Fixture.tenant("t2", domain: "x.example.com", custom: ["AUTH.example.org"]))
+                try $0.tenants.insert(Fixture.tenant("t2", domain: "x.example.com", custom: ["AUTH.example.org"]))
             }
         }
         #expect(throws: StoreError.conflict(.tenantHost)) {
             try s.write {
-                try $0.insertTenant(Fixture.tenant("t2", domain: "x.example.com", custom: ["login.example.com"]))
+                try $0.tenants.insert(Fixture.tenant("t2", domain: "x.example.com", custom: ["login.example.com"]))
             }
         }
         // A tenant may list its own domain again among its custom domains.
         let t2 = Fixture.tenant("t2", domain: "b.example.com", custom: ["B.example.com"])
-        try s.write { try $0.insertTenant(t2) }
+        try s.write { try $0.tenants.insert(t2) }
         var taking = t2
         taking.customDomains = ["auth.example.org"]
-        #expect(throws: StoreError.conflict(.tenantHost)) { try s.write { try $0.updateTenant(taking) } }
-        #expect(try s.read { try $0.tenant(id: "t2") } == t2)
-        #expect(try s.read { try $0.tenant(host: "b.example.com") } == t2)
+        #expect(throws: StoreError.conflict(.tenantHost)) { try s.write { try $0.tenants.update(taking) } }
+        #expect(try s.read { try $0.tenants.get(id: "t2") } == t2)
+        #expect(try s.read { try $0.tenants.get(host: "b.example.com") } == t2)
         #expect(throws: StoreError.notFound("tenant t9")) {
-            try s.write { try $0.updateTenant(Fixture.tenant("t9", domain: "nine.example.com")) }
+            try s.write { try $0.tenants.update(Fixture.tenant("t9", domain: "nine.example.com")) }
         }
     }
 
@@ -80,29 +80,31 @@ import Testing
     @Test(arguments: StoreKind.allCases) func clients(_ kind: StoreKind) throws {
         let s = try kind.make()
         let clients = (0..<5).map { Fixture.client("c\(4 - $0)", at: Double($0)) }
-        try s.write { tx in for client in clients { try tx.insertClient(client) } }
-        try s.write { try $0.insertClient(Fixture.client("c0", tenant: "t2")) }
+        try s.write { tx in for client in clients { try tx.clients.insert(client) } }
+        try s.write { try $0.clients.insert(Fixture.client("c0", tenant: "t2")) }
         try s.read { tx throws in
-            #expect(try tx.client(tenantID: "t1", id: "c2") == clients[2])
-            #expect(try tx.client(tenantID: "t3", id: "c2") == nil)
-            #expect(try tx.clients(tenantID: "t1", page: Page()) == clients)
-            #expect(try tx.clients(tenantID: "t1", page: Page(offset: 1, limit: 2)) == Array(clients[1...2]))
-            #expect(try tx.clients(tenantID: "t1", page: Page(offset: 5, limit: 2)) == [])
-            #expect(try tx.clients(tenantID: "t2", page: Page()).map(\.tenantID) == ["t2"])
+            #expect(try tx.clients.get(tenantID: "t1", id: "c2") == clients[2])
+            #expect(try tx.clients.get(tenantID: "t3", id: "c2") == nil)
+            #expect(try tx.clients.list(tenantID: "t1", page: Page()) == clients)
+            #expect(try tx.clients.list(tenantID: "t1", page: Page(offset: 1, limit: 2)) == Array(clients[1...2]))
+            #expect(try tx.clients.list(tenantID: "t1", page: Page(offset: 5, limit: 2)) == [])
+            #expect(try tx.clients.list(tenantID: "t2", page: Page()).map(\.tenantID) == ["t2"])
         }
-        #expect(throws: StoreError.conflict(.clientID)) { try s.write { try $0.insertClient(Fixture.client("c2")) } }
+        #expect(throws: StoreError.conflict(.clientID)) { try s.write { try $0.clients.insert(Fixture.client("c2")) } }
         var changed = clients[2]
         changed.secretHash = nil
         changed.ios = nil
         changed.callbacks = []
-        try s.write { try $0.updateClient(changed) }
-        #expect(try s.read { try $0.client(tenantID: "t1", id: "c2") } == changed)
-        #expect(throws: StoreError.notFound("client c9")) { try s.write { try $0.updateClient(Fixture.client("c9")) } }
-        try s.write { try $0.deleteClient(tenantID: "t1", id: "c2") }
-        #expect(try s.read { try $0.client(tenantID: "t1", id: "c2") } == nil)
-        #expect(try s.read { try $0.client(tenantID: "t2", id: "c0") } != nil)
+        try s.write { try $0.clients.update(changed) }
+        #expect(try s.read { try $0.clients.get(tenantID: "t1", id: "c2") } == changed)
+        #expect(throws: StoreError.notFound("client c9")) {
+            try s.write { try $0.clients.update(Fixture.client("c9")) }
+        }
+        try s.write { try $0.clients.delete(tenantID: "t1", id: "c2") }
+        #expect(try s.read { try $0.clients.get(tenantID: "t1", id: "c2") } == nil)
+        #expect(try s.read { try $0.clients.get(tenantID: "t2", id: "c0") } != nil)
         #expect(throws: StoreError.notFound("client c2")) {
-            try s.write { try $0.deleteClient(tenantID: "t1", id: "c2") }
+            try s.write { try $0.clients.delete(tenantID: "t1", id: "c2") }
         }
     }
 
@@ -113,37 +115,37 @@ import Testing
         let first = Fixture.connection("con1", name: "Passkeys", at: 0)
         let second = Fixture.connection("con2", name: "Employees", at: 1)
         try s.write { tx throws in
-            try tx.insertConnection(second)
-            try tx.insertConnection(first)
-            try tx.insertConnection(Fixture.connection("con1", name: "Passkeys", tenant: "t2"))
+            try tx.connections.insert(second)
+            try tx.connections.insert(first)
+            try tx.connections.insert(Fixture.connection("con1", name: "Passkeys", tenant: "t2"))
         }
         try s.read { tx throws in
-            #expect(try tx.connection(tenantID: "t1", id: "con1") == first)
-            #expect(try tx.connection(tenantID: "t1", name: "Employees") == second)
-            #expect(try tx.connection(tenantID: "t1", name: "employees") == nil)
-            #expect(try tx.connections(tenantID: "t1", page: Page()) == [first, second])
-            #expect(try tx.connections(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
+            #expect(try tx.connections.get(tenantID: "t1", id: "con1") == first)
+            #expect(try tx.connections.get(tenantID: "t1", name: "Employees") == second)
+            #expect(try tx.connections.get(tenantID: "t1", name: "employees") == nil)
+            #expect(try tx.connections.list(tenantID: "t1", page: Page()) == [first, second])
+            #expect(try tx.connections.list(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
         }
         #expect(throws: StoreError.conflict(.connectionID)) {
-            try s.write { try $0.insertConnection(Fixture.connection("con1", name: "Other")) }
+            try s.write { try $0.connections.insert(Fixture.connection("con1", name: "Other")) }
         }
         #expect(throws: StoreError.conflict(.connectionName)) {
-            try s.write { try $0.insertConnection(Fixture.connection("con3", name: "Passkeys")) }
+            try s.write { try $0.connections.insert(Fixture.connection("con3", name: "Passkeys")) }
         }
         var renamed = second
         renamed.name = "Passkeys"
-        #expect(throws: StoreError.conflict(.connectionName)) { try s.write { try $0.updateConnection(renamed) } }
+        #expect(throws: StoreError.conflict(.connectionName)) { try s.write { try $0.connections.update(renamed) } }
         renamed.name = "Staff"
-        try s.write { try $0.updateConnection(renamed) }
-        #expect(try s.read { try $0.connection(tenantID: "t1", name: "Staff") } == renamed)
-        #expect(try s.read { try $0.connection(tenantID: "t1", name: "Employees") } == nil)
+        try s.write { try $0.connections.update(renamed) }
+        #expect(try s.read { try $0.connections.get(tenantID: "t1", name: "Staff") } == renamed)
+        #expect(try s.read { try $0.connections.get(tenantID: "t1", name: "Employees") } == nil)
         #expect(throws: StoreError.notFound("connection con9")) {
-            try s.write { try $0.updateConnection(Fixture.connection("con9", name: "Nine")) }
+            try s.write { try $0.connections.update(Fixture.connection("con9", name: "Nine")) }
         }
-        try s.write { try $0.deleteConnection(tenantID: "t1", id: "con2") }
-        #expect(try s.read { try $0.connection(tenantID: "t1", id: "con2") } == nil)
+        try s.write { try $0.connections.delete(tenantID: "t1", id: "con2") }
+        #expect(try s.read { try $0.connections.get(tenantID: "t1", id: "con2") } == nil)
         #expect(throws: StoreError.notFound("connection con2")) {
-            try s.write { try $0.deleteConnection(tenantID: "t1", id: "con2") }
+            try s.write { try $0.connections.delete(tenantID: "t1", id: "con2") }
         }
     }
 
@@ -164,40 +166,40 @@ import Testing
         let first = Self.resourceServer("rs1", identifier: "https://api.example.com/", at: 0)
         let second = Self.resourceServer("rs2", identifier: "urn:orders", at: 1)
         try s.write { tx throws in
-            try tx.insertResourceServer(second)
-            try tx.insertResourceServer(first)
-            try tx.insertResourceServer(Self.resourceServer("rs1", identifier: "urn:orders", tenant: "t2"))
+            try tx.resourceServers.insert(second)
+            try tx.resourceServers.insert(first)
+            try tx.resourceServers.insert(Self.resourceServer("rs1", identifier: "urn:orders", tenant: "t2"))
         }
         try s.read { tx throws in
-            #expect(try tx.resourceServer(tenantID: "t1", id: "rs1") == first)
-            #expect(try tx.resourceServer(tenantID: "t1", identifier: "urn:orders") == second)
-            #expect(try tx.resourceServer(tenantID: "t1", identifier: "URN:orders") == nil)
-            #expect(try tx.resourceServer(tenantID: "t3", identifier: "urn:orders") == nil)
-            #expect(try tx.resourceServers(tenantID: "t1", page: Page()) == [first, second])
-            #expect(try tx.resourceServers(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
+            #expect(try tx.resourceServers.get(tenantID: "t1", id: "rs1") == first)
+            #expect(try tx.resourceServers.get(tenantID: "t1", identifier: "urn:orders") == second)
+            #expect(try tx.resourceServers.get(tenantID: "t1", identifier: "URN:orders") == nil)
+            #expect(try tx.resourceServers.get(tenantID: "t3", identifier: "urn:orders") == nil)
+            #expect(try tx.resourceServers.list(tenantID: "t1", page: Page()) == [first, second])
+            #expect(try tx.resourceServers.list(tenantID: "t1", page: Page(offset: 1, limit: 1)) == [second])
         }
         #expect(throws: StoreError.conflict(.resourceServerID)) {
-            try s.write { try $0.insertResourceServer(Self.resourceServer("rs1", identifier: "urn:other")) }
+            try s.write { try $0.resourceServers.insert(Self.resourceServer("rs1", identifier: "urn:other")) }
         }
         #expect(throws: StoreError.conflict(.resourceServerIdentifier)) {
-            try s.write { try $0.insertResourceServer(Self.resourceServer("rs3", identifier: "urn:orders")) }
+            try s.write { try $0.resourceServers.insert(Self.resourceServer("rs3", identifier: "urn:orders")) }
         }
         var moved = second
         moved.identifier = "https://api.example.com/"
         #expect(throws: StoreError.conflict(.resourceServerIdentifier)) {
-            try s.write { try $0.updateResourceServer(moved) }
+            try s.write { try $0.resourceServers.update(moved) }
         }
         moved.identifier = "urn:billing"
-        try s.write { try $0.updateResourceServer(moved) }
-        #expect(try s.read { try $0.resourceServer(tenantID: "t1", identifier: "urn:billing") } == moved)
-        #expect(try s.read { try $0.resourceServer(tenantID: "t1", identifier: "urn:orders") } == nil)
+        try s.write { try $0.resourceServers.update(moved) }
+        #expect(try s.read { try $0.resourceServers.get(tenantID: "t1", identifier: "urn:billing") } == moved)
+        #expect(try s.read { try $0.resourceServers.get(tenantID: "t1", identifier: "urn:orders") } == nil)
         #expect(throws: StoreError.notFound("resource server rs9")) {
-            try s.write { try $0.updateResourceServer(Self.resourceServer("rs9", identifier: "urn:nine")) }
+            try s.write { try $0.resourceServers.update(Self.resourceServer("rs9", identifier: "urn:nine")) }
         }
-        try s.write { try $0.deleteResourceServer(tenantID: "t1", id: "rs2") }
-        #expect(try s.read { try $0.resourceServer(tenantID: "t1", identifier: "urn:billing") } == nil)
+        try s.write { try $0.resourceServers.delete(tenantID: "t1", id: "rs2") }
+        #expect(try s.read { try $0.resourceServers.get(tenantID: "t1", identifier: "urn:billing") } == nil)
         #expect(throws: StoreError.notFound("resource server rs2")) {
-            try s.write { try $0.deleteResourceServer(tenantID: "t1", id: "rs2") }
+            try s.write { try $0.resourceServers.delete(tenantID: "t1", id: "rs2") }
         }
     }
 
@@ -207,18 +209,18 @@ import Testing
         let s = try kind.make()
         try s.write { tx in
             for index in 0..<5 {
-                try tx.insertRefreshToken(
+                try tx.refreshTokens.insert(
                     Fixture.refreshToken("r\(index)", hash: UInt8(index + 1), family: "f\(index)"))
             }
-            try tx.insertRefreshToken(Fixture.refreshToken("other", tenant: "t2", hash: 9))
-            try tx.insertAuthEvents((0..<5).map { Fixture.event("e\($0)", at: Double(10 - $0)) })
+            try tx.refreshTokens.insert(Fixture.refreshToken("other", tenant: "t2", hash: 9))
+            try tx.authEvents.insert((0..<5).map { Fixture.event("e\($0)", at: Double(10 - $0)) })
         }
         try s.read { tx throws in
-            let tokens = try Page.all { try tx.refreshTokens(tenantID: "t1", page: $0) }
+            let tokens = try Page.all { try tx.refreshTokens.list(tenantID: "t1", page: $0) }
             #expect(tokens.map(\.id) == ["r0", "r1", "r2", "r3", "r4"])
-            #expect(try tx.refreshTokens(tenantID: "t1", page: Page(offset: 3, limit: 1)).map(\.id) == ["r3"])
-            #expect(try tx.authEvents(tenantID: "t1", page: Page(offset: 0, limit: 2)).map(\.id) == ["e4", "e3"])
-            #expect(try tx.authEvents(tenantID: "t2", page: Page()).isEmpty)
+            #expect(try tx.refreshTokens.list(tenantID: "t1", page: Page(offset: 3, limit: 1)).map(\.id) == ["r3"])
+            #expect(try tx.authEvents.list(tenantID: "t1", page: Page(offset: 0, limit: 2)).map(\.id) == ["e4", "e3"])
+            #expect(try tx.authEvents.list(tenantID: "t2", page: Page()).isEmpty)
         }
     }
 
@@ -234,24 +236,26 @@ import Testing
             #expect(now > last, "\(what)")
             last = now
         }
-        try expectRaised("tenant insert") { try $0.insertTenant(Fixture.tenant()) }
+        try expectRaised("tenant insert") { try $0.tenants.insert(Fixture.tenant()) }
         try expectRaised("tenant update") { tx in
             var tenant = Fixture.tenant()
             tenant.name = "renamed"
-            try tx.updateTenant(tenant)
+            try tx.tenants.update(tenant)
         }
-        try expectRaised("client insert") { try $0.insertClient(Fixture.client("c1")) }
-        try expectRaised("client update") { try $0.updateClient(Fixture.client("c1")) }
-        try expectRaised("connection insert") { try $0.insertConnection(Fixture.connection()) }
-        try expectRaised("connection update") { try $0.updateConnection(Fixture.connection()) }
-        try expectRaised("API insert") { try $0.insertResourceServer(Self.resourceServer("rs1", identifier: "urn:a")) }
-        try expectRaised("API delete") { try $0.deleteResourceServer(tenantID: "t1", id: "rs1") }
-        try expectRaised("connection delete") { try $0.deleteConnection(tenantID: "t1", id: "con1") }
-        try expectRaised("client delete") { try $0.deleteClient(tenantID: "t1", id: "c1") }
+        try expectRaised("client insert") { try $0.clients.insert(Fixture.client("c1")) }
+        try expectRaised("client update") { try $0.clients.update(Fixture.client("c1")) }
+        try expectRaised("connection insert") { try $0.connections.insert(Fixture.connection()) }
+        try expectRaised("connection update") { try $0.connections.update(Fixture.connection()) }
+        try expectRaised("API insert") {
+            try $0.resourceServers.insert(Self.resourceServer("rs1", identifier: "urn:a"))
+        }
+        try expectRaised("API delete") { try $0.resourceServers.delete(tenantID: "t1", id: "rs1") }
+        try expectRaised("connection delete") { try $0.connections.delete(tenantID: "t1", id: "con1") }
+        try expectRaised("client delete") { try $0.clients.delete(tenantID: "t1", id: "c1") }
         // Users, passkeys and tokens are not configuration.
         try s.write { tx in
-            try tx.insertUser(Fixture.user())
-            try tx.insertPasskey(Fixture.passkey("passkey|a", credential: [1]))
+            try tx.users.insert(Fixture.user())
+            try tx.passkeys.insert(Fixture.passkey("passkey|a", credential: [1]))
         }
         #expect(try generation() == last)
     }
@@ -269,7 +273,7 @@ import Testing
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         func insert(_ byte: UInt8, requester: String = "203.0.113.7", at now: Date) throws -> AuthSessionInsertion {
             try s.write {
-                try $0.insertAuthSession(
+                try $0.authSessions.insert(
                     Self.session(byte, requester: requester, expiresAt: now + 60), maxPerRequester: 2, now: now)
             }
         }
@@ -278,19 +282,20 @@ import Testing
         // The cap counts unexpired sessions of one requester only.
         #expect(try insert(3, at: t0 + 1) == .requesterFull)
         #expect(try insert(3, requester: "198.51.100.1", at: t0 + 1) == .inserted)
-        #expect(try s.read { try $0.authSession(handleHash: Array(repeating: 1, count: 32)) }?.payload == [1, 2, 3, 1])
+        #expect(
+            try s.read { try $0.authSessions.get(handleHash: Array(repeating: 1, count: 32)) }?.payload == [1, 2, 3, 1])
         // Single use: consumed once, then gone.
-        let consumed = try s.write { try $0.consumeAuthSession(handleHash: Array(repeating: 1, count: 32)) }
+        let consumed = try s.write { try $0.authSessions.consume(handleHash: Array(repeating: 1, count: 32)) }
         #expect(consumed == Self.session(1, expiresAt: t0 + 60))
-        #expect(try s.write { try $0.consumeAuthSession(handleHash: Array(repeating: 1, count: 32)) } == nil)
+        #expect(try s.write { try $0.authSessions.consume(handleHash: Array(repeating: 1, count: 32)) } == nil)
         #expect(try insert(4, at: t0 + 2) == .inserted)
         // Once expired, sessions no longer count and are swept.
         #expect(try insert(5, at: t0 + 61) == .inserted)
-        #expect(try s.write { try $0.deleteExpiredAuthSessions(now: t0 + 62, limit: 100) } == 3)
-        #expect(try s.read { try $0.authSession(handleHash: Array(repeating: 2, count: 32)) } == nil)
-        #expect(try s.read { try $0.authSession(handleHash: Array(repeating: 5, count: 32)) } != nil)
+        #expect(try s.write { try $0.authSessions.deleteExpired(now: t0 + 62, limit: 100) } == 3)
+        #expect(try s.read { try $0.authSessions.get(handleHash: Array(repeating: 2, count: 32)) } == nil)
+        #expect(try s.read { try $0.authSessions.get(handleHash: Array(repeating: 5, count: 32)) } != nil)
         #expect(throws: StoreError.self) {
-            try s.read { try $0.consumeAuthSession(handleHash: Array(repeating: 5, count: 32)) }
+            try s.read { try $0.authSessions.consume(handleHash: Array(repeating: 5, count: 32)) }
         }
     }
 
@@ -299,11 +304,11 @@ import Testing
         let s = try kind.make()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         _ = try s.write {
-            try $0.insertAuthSession(Self.session(9, expiresAt: t0 + 60), maxPerRequester: 10, now: t0)
+            try $0.authSessions.insert(Self.session(9, expiresAt: t0 + 60), maxPerRequester: 10, now: t0)
         }
         let winners = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            if (try? s.write({ try $0.consumeAuthSession(handleHash: Array(repeating: 9, count: 32)) })) != nil {
+            if (try? s.write({ try $0.authSessions.consume(handleHash: Array(repeating: 9, count: 32)) })) != nil {
                 winners.add(1, ordering: .relaxed)
             }
         }
@@ -317,7 +322,7 @@ import Testing
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         let key: [UInt8] = Array(repeating: 7, count: 32)
         func record(_ key: [UInt8], tenant: String = "t1", at now: Date) throws -> Bool {
-            try s.write { try $0.recordDPoPProof(tenantID: tenant, key: key, expiresAt: now + 360, now: now) }
+            try s.write { try $0.dpopProofs.record(tenantID: tenant, key: key, expiresAt: now + 360, now: now) }
         }
         #expect(try record(key, at: t0))
         #expect(try !record(key, at: t0 + 1))
@@ -328,7 +333,7 @@ import Testing
         #expect(try record(key, at: t0 + 360))
         #expect(try !record(key, at: t0 + 361))
         #expect(throws: StoreError.self) {
-            try s.read { try $0.recordDPoPProof(tenantID: "t1", key: key, expiresAt: t0, now: t0) }
+            try s.read { try $0.dpopProofs.record(tenantID: "t1", key: key, expiresAt: t0, now: t0) }
         }
         // Many proofs: all recorded, each refused once more.
         for index in 0..<300 {
@@ -344,55 +349,58 @@ import Testing
         let ada = Fixture.user()
         let bare = Fixture.user("sesame|02", handle: 2, email: nil, phone: nil, username: nil, name: nil, at: 1)
         try s.write { tx throws in
-            try tx.insertUser(ada)
-            try tx.insertUser(bare)
+            try tx.users.insert(ada)
+            try tx.users.insert(bare)
         }
         try s.read { tx throws in
-            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == ada)
-            #expect(try tx.user(tenantID: "t2", id: "sesame|01") == nil)
-            #expect(try tx.user(tenantID: "t1", userHandle: [UInt8](repeating: 2, count: 32)) == bare)
-            #expect(try tx.user(tenantID: "t1", userHandle: [UInt8](repeating: 3, count: 32)) == nil)
+            #expect(try tx.users.get(tenantID: "t1", id: "sesame|01") == ada)
+            #expect(try tx.users.get(tenantID: "t2", id: "sesame|01") == nil)
+            #expect(try tx.users.get(tenantID: "t1", userHandle: [UInt8](repeating: 2, count: 32)) == bare)
+            #expect(try tx.users.get(tenantID: "t1", userHandle: [UInt8](repeating: 3, count: 32)) == nil)
             #expect(
-                try tx.users(
+                try tx.users.withIdentifiers(
                     tenantID: "t1", connectionID: "con1", email: "ADA@example.COM", phoneNumber: nil, username: nil)
                     == [ada])
             #expect(
-                try tx.users(tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: "+15550001", username: nil)
+                try tx.users.withIdentifiers(
+                    tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: "+15550001", username: nil)
                     == [ada])
             #expect(
-                try tx.users(tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: nil, username: "aDA") == [
-                    ada
-                ])
+                try tx.users.withIdentifiers(
+                    tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: nil, username: "aDA") == [
+                        ada
+                    ])
             #expect(
-                try tx.users(
+                try tx.users.withIdentifiers(
                     tenantID: "t1", connectionID: "con2", email: "ada@example.com", phoneNumber: nil, username: nil)
                     == [])
             #expect(
-                try tx.users(tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: nil, username: nil) == [])
+                try tx.users.withIdentifiers(
+                    tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: nil, username: nil) == [])
         }
         var changed = ada
         changed.profile.email = nil
         changed.blocked = true
         changed.lastLoginAt = nil
         changed.userMetadata = [:]
-        try s.write { try $0.updateUser(changed) }
-        #expect(try s.read { try $0.user(tenantID: "t1", id: "sesame|01") } == changed)
+        try s.write { try $0.users.update(changed) }
+        #expect(try s.read { try $0.users.get(tenantID: "t1", id: "sesame|01") } == changed)
         #expect(
             try s.read {
-                try $0.users(
+                try $0.users.withIdentifiers(
                     tenantID: "t1", connectionID: "con1", email: "ada@example.com", phoneNumber: nil, username: nil)
             } == [])
         #expect(throws: StoreError.notFound("user sesame|09")) {
-            try s.write { try $0.updateUser(Fixture.user("sesame|09", handle: 9)) }
+            try s.write { try $0.users.update(Fixture.user("sesame|09", handle: 9)) }
         }
         #expect(throws: StoreError.notFound("user sesame|09")) {
-            try s.write { try $0.deleteUser(tenantID: "t1", id: "sesame|09") }
+            try s.write { try $0.users.delete(tenantID: "t1", id: "sesame|09") }
         }
     }
 
     @Test(arguments: StoreKind.allCases) func userUniqueness(_ kind: StoreKind) throws {
         let s = try kind.make()
-        try s.write { try $0.insertUser(Fixture.user()) }
+        try s.write { try $0.users.insert(Fixture.user()) }
         let base = Fixture.user(
             "sesame|02", handle: 2, email: "grace@example.com", phone: "+15550002", username: "grace")
         var sameID = base
@@ -410,7 +418,7 @@ import Testing
             (samePhone, .userPhoneNumber), (sameUsername, .userUsername),
         ]
         for (user, rule) in cases {
-            #expect(throws: StoreError.conflict(rule)) { try s.write { try $0.insertUser(user) } }
+            #expect(throws: StoreError.conflict(rule)) { try s.write { try $0.users.insert(user) } }
         }
         // The same identifiers are free in another connection and another tenant; absent ones never clash.
         var otherConnection = sameEmail
@@ -422,19 +430,19 @@ import Testing
         var otherTenant = Fixture.user()
         otherTenant.tenantID = "t2"
         try s.write { tx throws in
-            try tx.insertUser(otherConnection)
-            try tx.insertUser(otherTenant)
-            try tx.insertUser(Fixture.user("sesame|03", handle: 3, email: nil, phone: nil, username: nil))
-            try tx.insertUser(Fixture.user("sesame|04", handle: 4, email: nil, phone: nil, username: nil))
+            try tx.users.insert(otherConnection)
+            try tx.users.insert(otherTenant)
+            try tx.users.insert(Fixture.user("sesame|03", handle: 3, email: nil, phone: nil, username: nil))
+            try tx.users.insert(Fixture.user("sesame|04", handle: 4, email: nil, phone: nil, username: nil))
         }
         // Updating into a taken identifier conflicts; keeping one's own does not.
         var grace = base
-        try s.write { try $0.insertUser(grace) }
+        try s.write { try $0.users.insert(grace) }
         grace.profile.name = "Grace Hopper"
-        try s.write { try $0.updateUser(grace) }
+        try s.write { try $0.users.update(grace) }
         grace.profile.username = "Ada"
-        #expect(throws: StoreError.conflict(.userUsername)) { try s.write { try $0.updateUser(grace) } }
-        #expect(try s.read { try $0.user(tenantID: "t1", id: "sesame|02") }?.profile.username == "grace")
+        #expect(throws: StoreError.conflict(.userUsername)) { try s.write { try $0.users.update(grace) } }
+        #expect(try s.read { try $0.users.get(tenantID: "t1", id: "sesame|02") }?.profile.username == "grace")
     }
 
     @Test(arguments: StoreKind.allCases) func userSearchAndPaging(_ kind: StoreKind) throws {
@@ -449,10 +457,10 @@ import Testing
                 "sesame|d4", handle: 4, email: "d%d@example.com", phone: nil, username: nil, name: "DÉSIRÉE", at: 4),
             Fixture.user("sesame|e5", handle: 5, email: nil, phone: nil, username: "cx3", name: nil, at: 5),
         ]
-        try s.write { tx in for user in users { try tx.insertUser(user) } }
-        try s.write { try $0.insertUser(Fixture.user("sesame|z", tenant: "t2", handle: 9, at: 9)) }
+        try s.write { tx in for user in users { try tx.users.insert(user) } }
+        try s.write { try $0.users.insert(Fixture.user("sesame|z", tenant: "t2", handle: 9, at: 9)) }
         func search(_ query: String?, _ page: Page = Page()) throws -> [String] {
-            try s.read { try $0.users(tenantID: "t1", query: query, page: page) }.map(\.id)
+            try s.read { try $0.users.search(tenantID: "t1", query: query, page: page) }.map(\.id)
         }
         #expect(try search(nil) == ["sesame|e5", "sesame|d4", "sesame|c3", "sesame|b2", "sesame|a1"])
         #expect(try search("") == ["sesame|e5", "sesame|d4", "sesame|c3", "sesame|b2", "sesame|a1"])
@@ -476,30 +484,30 @@ import Testing
     @Test(arguments: StoreKind.allCases) func deleteUserCascades(_ kind: StoreKind) throws {
         let s = try kind.make()
         try s.write { tx throws in
-            try tx.insertUser(Fixture.user())
-            try tx.insertUser(Fixture.user("sesame|02", handle: 2, email: nil, phone: nil, username: nil))
-            try tx.insertPasskey(Fixture.passkey("passkey|a", credential: [1]))
-            try tx.insertPasskey(Fixture.passkey("passkey|b", credential: [2]))
-            try tx.insertPasskey(Fixture.passkey("passkey|c", user: "sesame|02", credential: [3]))
-            try tx.insertRefreshToken(Fixture.refreshToken("r1", hash: 1))
-            try tx.insertRefreshToken(Fixture.refreshToken("r2", hash: 2, family: "f2"))
-            try tx.insertRefreshToken(Fixture.refreshToken("r3", hash: 3, family: "f3", user: "sesame|02"))
+            try tx.users.insert(Fixture.user())
+            try tx.users.insert(Fixture.user("sesame|02", handle: 2, email: nil, phone: nil, username: nil))
+            try tx.passkeys.insert(Fixture.passkey("passkey|a", credential: [1]))
+            try tx.passkeys.insert(Fixture.passkey("passkey|b", credential: [2]))
+            try tx.passkeys.insert(Fixture.passkey("passkey|c", user: "sesame|02", credential: [3]))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r1", hash: 1))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r2", hash: 2, family: "f2"))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r3", hash: 3, family: "f3", user: "sesame|02"))
         }
-        try s.write { try $0.deleteUser(tenantID: "t1", id: "sesame|01") }
+        try s.write { try $0.users.delete(tenantID: "t1", id: "sesame|01") }
         try s.read { tx throws in
-            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == nil)
-            #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|01") == [])
-            #expect(try tx.passkey(tenantID: "t1", credentialID: [1]) == nil)
+            #expect(try tx.users.get(tenantID: "t1", id: "sesame|01") == nil)
+            #expect(try tx.passkeys.list(tenantID: "t1", userID: "sesame|01") == [])
+            #expect(try tx.passkeys.get(tenantID: "t1", credentialID: [1]) == nil)
             // Refresh tokens stay, for the caller to revoke (a renewal then says the user is gone).
-            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) != nil)
-            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) != nil)
-            #expect(try tx.user(tenantID: "t1", id: "sesame|02") != nil)
-            #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|02").map(\.id) == ["passkey|c"])
-            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 3, count: 32)) != nil)
+            #expect(try tx.refreshTokens.get(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) != nil)
+            #expect(try tx.refreshTokens.get(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) != nil)
+            #expect(try tx.users.get(tenantID: "t1", id: "sesame|02") != nil)
+            #expect(try tx.passkeys.list(tenantID: "t1", userID: "sesame|02").map(\.id) == ["passkey|c"])
+            #expect(try tx.refreshTokens.get(tenantID: "t1", tokenHash: [UInt8](repeating: 3, count: 32)) != nil)
         }
         // The freed credential id can be used again.
         try s.write { tx throws in
-            try tx.insertPasskey(Fixture.passkey("passkey|d", user: "sesame|02", credential: [1]))
+            try tx.passkeys.insert(Fixture.passkey("passkey|d", user: "sesame|02", credential: [1]))
         }
     }
 
@@ -510,41 +518,41 @@ import Testing
         let first = Fixture.passkey("passkey|1", credential: [1, 0, 1], at: 1)
         let second = Fixture.passkey("passkey|2", credential: [], at: 2)
         try s.write { tx throws in
-            try tx.insertPasskey(second)
-            try tx.insertPasskey(first)
-            try tx.insertPasskey(Fixture.passkey("passkey|3", user: "sesame|02", credential: [3]))
-            try tx.insertPasskey(Fixture.passkey("passkey|1", tenant: "t2", credential: [1, 0, 1]))
+            try tx.passkeys.insert(second)
+            try tx.passkeys.insert(first)
+            try tx.passkeys.insert(Fixture.passkey("passkey|3", user: "sesame|02", credential: [3]))
+            try tx.passkeys.insert(Fixture.passkey("passkey|1", tenant: "t2", credential: [1, 0, 1]))
         }
         try s.read { tx throws in
-            #expect(try tx.passkey(tenantID: "t1", id: "passkey|1") == first)
-            #expect(try tx.passkey(tenantID: "t1", credentialID: [1, 0, 1]) == first)
-            #expect(try tx.passkey(tenantID: "t1", credentialID: []) == second)
-            #expect(try tx.passkey(tenantID: "t1", credentialID: [1, 0]) == nil)
-            #expect(try tx.passkeys(tenantID: "t1", userID: "sesame|01") == [first, second])
-            #expect(try tx.passkeys(tenantID: "t3", userID: "sesame|01") == [])
+            #expect(try tx.passkeys.get(tenantID: "t1", id: "passkey|1") == first)
+            #expect(try tx.passkeys.get(tenantID: "t1", credentialID: [1, 0, 1]) == first)
+            #expect(try tx.passkeys.get(tenantID: "t1", credentialID: []) == second)
+            #expect(try tx.passkeys.get(tenantID: "t1", credentialID: [1, 0]) == nil)
+            #expect(try tx.passkeys.list(tenantID: "t1", userID: "sesame|01") == [first, second])
+            #expect(try tx.passkeys.list(tenantID: "t3", userID: "sesame|01") == [])
         }
         #expect(throws: StoreError.conflict(.passkeyID)) {
-            try s.write { try $0.insertPasskey(Fixture.passkey("passkey|1", credential: [7])) }
+            try s.write { try $0.passkeys.insert(Fixture.passkey("passkey|1", credential: [7])) }
         }
         #expect(throws: StoreError.conflict(.passkeyCredentialID)) {
-            try s.write { try $0.insertPasskey(Fixture.passkey("passkey|9", credential: [1, 0, 1])) }
+            try s.write { try $0.passkeys.insert(Fixture.passkey("passkey|9", credential: [1, 0, 1])) }
         }
         var used = first
         used.signCount = 42
         used.backupState = false
         used.lastUsedAt = nil
-        try s.write { try $0.updatePasskey(used) }
-        #expect(try s.read { try $0.passkey(tenantID: "t1", credentialID: [1, 0, 1]) } == used)
+        try s.write { try $0.passkeys.update(used) }
+        #expect(try s.read { try $0.passkeys.get(tenantID: "t1", credentialID: [1, 0, 1]) } == used)
         var clashing = used
         clashing.credentialID = [3]
-        #expect(throws: StoreError.conflict(.passkeyCredentialID)) { try s.write { try $0.updatePasskey(clashing) } }
+        #expect(throws: StoreError.conflict(.passkeyCredentialID)) { try s.write { try $0.passkeys.update(clashing) } }
         #expect(throws: StoreError.notFound("passkey passkey|9")) {
-            try s.write { try $0.updatePasskey(Fixture.passkey("passkey|9", credential: [99])) }
+            try s.write { try $0.passkeys.update(Fixture.passkey("passkey|9", credential: [99])) }
         }
-        try s.write { try $0.deletePasskey(tenantID: "t1", id: "passkey|1") }
-        #expect(try s.read { try $0.passkeys(tenantID: "t1", userID: "sesame|01") } == [second])
+        try s.write { try $0.passkeys.delete(tenantID: "t1", id: "passkey|1") }
+        #expect(try s.read { try $0.passkeys.list(tenantID: "t1", userID: "sesame|01") } == [second])
         #expect(throws: StoreError.notFound("passkey passkey|1")) {
-            try s.write { try $0.deletePasskey(tenantID: "t1", id: "passkey|1") }
+            try s.write { try $0.passkeys.delete(tenantID: "t1", id: "passkey|1") }
         }
     }
 
@@ -555,21 +563,21 @@ import Testing
         let old = Fixture.signingKey("k-old", at: 0)
         let new = Fixture.signingKey("k-new", at: 10)
         try s.write { tx throws in
-            try tx.insertSigningKey(new)
-            try tx.insertSigningKey(old)
-            try tx.insertSigningKey(Fixture.signingKey("k-old", tenant: "t2"))
+            try tx.signingKeys.insert(new)
+            try tx.signingKeys.insert(old)
+            try tx.signingKeys.insert(Fixture.signingKey("k-old", tenant: "t2"))
         }
-        #expect(try s.read { try $0.signingKeys(tenantID: "t1") } == [old, new])
+        #expect(try s.read { try $0.signingKeys.list(tenantID: "t1") } == [old, new])
         #expect(throws: StoreError.conflict(.signingKeyID)) {
-            try s.write { try $0.insertSigningKey(Fixture.signingKey("k-new")) }
+            try s.write { try $0.signingKeys.insert(Fixture.signingKey("k-new")) }
         }
         var rotated = old
         rotated.state = .previous
         rotated.rotatedAt = Fixture.time(10.000_123)
-        try s.write { try $0.updateSigningKey(rotated) }
-        #expect(try s.read { try $0.signingKeys(tenantID: "t1") } == [rotated, new])
+        try s.write { try $0.signingKeys.update(rotated) }
+        #expect(try s.read { try $0.signingKeys.list(tenantID: "t1") } == [rotated, new])
         #expect(throws: StoreError.notFound("signing key k9")) {
-            try s.write { try $0.updateSigningKey(Fixture.signingKey("k9")) }
+            try s.write { try $0.signingKeys.update(Fixture.signingKey("k9")) }
         }
     }
 
@@ -578,29 +586,29 @@ import Testing
     @Test(arguments: StoreKind.allCases) func refreshTokens(_ kind: StoreKind) throws {
         let s = try kind.make()
         let token = Fixture.refreshToken()
-        try s.write { try $0.insertRefreshToken(token) }
+        try s.write { try $0.refreshTokens.insert(token) }
         try s.read { tx throws in
-            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: token.tokenHash) == token)
-            #expect(try tx.refreshToken(tenantID: "t2", tokenHash: token.tokenHash) == nil)
-            #expect(try tx.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) == nil)
+            #expect(try tx.refreshTokens.get(tenantID: "t1", tokenHash: token.tokenHash) == token)
+            #expect(try tx.refreshTokens.get(tenantID: "t2", tokenHash: token.tokenHash) == nil)
+            #expect(try tx.refreshTokens.get(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) == nil)
         }
         #expect(throws: StoreError.conflict(.refreshTokenID)) {
-            try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r1", hash: 2)) }
+            try s.write { try $0.refreshTokens.insert(Fixture.refreshToken("r1", hash: 2)) }
         }
         #expect(throws: StoreError.conflict(.refreshTokenHash)) {
-            try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r2", hash: 1)) }
+            try s.write { try $0.refreshTokens.insert(Fixture.refreshToken("r2", hash: 1)) }
         }
         // Token hashes are unique across tenants too.
         #expect(throws: StoreError.conflict(.refreshTokenHash)) {
-            try s.write { try $0.insertRefreshToken(Fixture.refreshToken("r2", tenant: "t2", hash: 1)) }
+            try s.write { try $0.refreshTokens.insert(Fixture.refreshToken("r2", tenant: "t2", hash: 1)) }
         }
         var used = token
         used.usedAt = Fixture.time(60.5)
         used.audience = nil
-        try s.write { try $0.updateRefreshToken(used) }
-        #expect(try s.read { try $0.refreshToken(tenantID: "t1", tokenHash: token.tokenHash) } == used)
+        try s.write { try $0.refreshTokens.update(used) }
+        #expect(try s.read { try $0.refreshTokens.get(tenantID: "t1", tokenHash: token.tokenHash) } == used)
         #expect(throws: StoreError.notFound("refresh token r9")) {
-            try s.write { try $0.updateRefreshToken(Fixture.refreshToken("r9", hash: 9)) }
+            try s.write { try $0.refreshTokens.update(Fixture.refreshToken("r9", hash: 9)) }
         }
     }
 
@@ -611,16 +619,16 @@ import Testing
         var alreadyRevoked = Fixture.refreshToken("r3", hash: 3)
         alreadyRevoked.revokedAt = earlier
         try s.write { tx throws in
-            try tx.insertRefreshToken(Fixture.refreshToken("r1", hash: 1))
-            try tx.insertRefreshToken(Fixture.refreshToken("r2", hash: 2))
-            try tx.insertRefreshToken(alreadyRevoked)
-            try tx.insertRefreshToken(Fixture.refreshToken("r4", hash: 4, family: "f2"))
-            try tx.insertRefreshToken(Fixture.refreshToken("r5", tenant: "t2", hash: 5))
-            try tx.insertRefreshToken(Fixture.refreshToken("r6", hash: 6, family: "f3", user: "sesame|02"))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r1", hash: 1))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r2", hash: 2))
+            try tx.refreshTokens.insert(alreadyRevoked)
+            try tx.refreshTokens.insert(Fixture.refreshToken("r4", hash: 4, family: "f2"))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r5", tenant: "t2", hash: 5))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r6", hash: 6, family: "f3", user: "sesame|02"))
         }
-        #expect(try s.write { try $0.revokeRefreshTokenFamily(tenantID: "t1", familyID: "f1", at: now) } == 2)
+        #expect(try s.write { try $0.refreshTokens.revokeFamily(tenantID: "t1", familyID: "f1", at: now) } == 2)
         func revokedAt(_ hash: UInt8, tenant: String = "t1") throws -> Date? {
-            try s.read { try $0.refreshToken(tenantID: tenant, tokenHash: [UInt8](repeating: hash, count: 32)) }?
+            try s.read { try $0.refreshTokens.get(tenantID: tenant, tokenHash: [UInt8](repeating: hash, count: 32)) }?
                 .revokedAt
         }
         #expect(try revokedAt(1) == now)
@@ -628,8 +636,8 @@ import Testing
         #expect(try revokedAt(3) == earlier)
         #expect(try revokedAt(4) == nil)
         #expect(try revokedAt(5, tenant: "t2") == nil)
-        #expect(try s.write { try $0.revokeRefreshTokenFamily(tenantID: "t1", familyID: "f1", at: now) } == 0)
-        #expect(try s.write { try $0.revokeRefreshTokens(tenantID: "t1", userID: "sesame|01", at: now) } == 1)
+        #expect(try s.write { try $0.refreshTokens.revokeFamily(tenantID: "t1", familyID: "f1", at: now) } == 0)
+        #expect(try s.write { try $0.refreshTokens.revokeAll(tenantID: "t1", userID: "sesame|01", at: now) } == 1)
         #expect(try revokedAt(4) == now)
         #expect(try revokedAt(6) == nil)
         #expect(try revokedAt(5, tenant: "t2") == nil)
@@ -646,18 +654,19 @@ import Testing
             return record
         }
         try s.write { tx throws in
-            try tx.insertRefreshToken(token("r1", hash: 1, family: "f1", passkey: "passkey|a"))
-            try tx.insertRefreshToken(token("r2", hash: 2, family: "f1", passkey: "passkey|a"))
-            try tx.insertRefreshToken(token("r3", hash: 3, family: "f2", passkey: "passkey|b"))
-            try tx.insertRefreshToken(token("r4", hash: 4, family: "f3", passkey: nil))
-            try tx.insertRefreshToken(token("r5", hash: 5, tenant: "t2", family: "f4", passkey: "passkey|a"))
+            try tx.refreshTokens.insert(token("r1", hash: 1, family: "f1", passkey: "passkey|a"))
+            try tx.refreshTokens.insert(token("r2", hash: 2, family: "f1", passkey: "passkey|a"))
+            try tx.refreshTokens.insert(token("r3", hash: 3, family: "f2", passkey: "passkey|b"))
+            try tx.refreshTokens.insert(token("r4", hash: 4, family: "f3", passkey: nil))
+            try tx.refreshTokens.insert(token("r5", hash: 5, tenant: "t2", family: "f4", passkey: "passkey|a"))
         }
         #expect(
-            try s.read { try $0.refreshToken(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) }?.passkeyID
+            try s.read { try $0.refreshTokens.get(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) }?
+                .passkeyID
                 == "passkey|a")
-        #expect(try s.write { try $0.revokeRefreshTokens(tenantID: "t1", passkeyID: "passkey|a", at: now) } == 2)
+        #expect(try s.write { try $0.refreshTokens.revokeAll(tenantID: "t1", passkeyID: "passkey|a", at: now) } == 2)
         func revokedAt(_ hash: UInt8, tenant: String = "t1") throws -> Date? {
-            try s.read { try $0.refreshToken(tenantID: tenant, tokenHash: [UInt8](repeating: hash, count: 32)) }?
+            try s.read { try $0.refreshTokens.get(tenantID: tenant, tokenHash: [UInt8](repeating: hash, count: 32)) }?
                 .revokedAt
         }
         #expect(try revokedAt(1) == now)
@@ -665,7 +674,7 @@ import Testing
         #expect(try revokedAt(3) == nil)
         #expect(try revokedAt(4) == nil)
         #expect(try revokedAt(5, tenant: "t2") == nil)
-        #expect(try s.write { try $0.revokeRefreshTokens(tenantID: "t1", passkeyID: "passkey|a", at: now) } == 0)
+        #expect(try s.write { try $0.refreshTokens.revokeAll(tenantID: "t1", passkeyID: "passkey|a", at: now) } == 0)
     }
 
     // MARK: Auth events
@@ -673,25 +682,29 @@ import Testing
     @Test(arguments: StoreKind.allCases) func authEvents(_ kind: StoreKind) throws {
         let s = try kind.make()
         let events = [Fixture.event("e3", at: 3), Fixture.event("e1", at: 1), Fixture.event("e2", at: 2)]
-        try s.write { try $0.insertAuthEvents(events) }
-        try s.write { try $0.insertAuthEvents([Fixture.event("e1", tenant: "t2", at: 5)]) }
-        try s.write { try $0.insertAuthEvents([]) }
+        try s.write { try $0.authEvents.insert(events) }
+        try s.write { try $0.authEvents.insert([Fixture.event("e1", tenant: "t2", at: 5)]) }
+        try s.write { try $0.authEvents.insert([]) }
         try s.read { tx throws in
             #expect(
-                try tx.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 10).map(\.id) == ["e1", "e2", "e3"])
-            #expect(try tx.authEvents(tenantID: "t1", since: Fixture.time(2), limit: 10) == [events[2], events[0]])
-            #expect(try tx.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 2).map(\.id) == ["e1", "e2"])
-            #expect(try tx.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 0) == [])
-            #expect(try tx.authEvents(tenantID: "t2", since: Fixture.time(0), limit: 10).map(\.id) == ["e1"])
+                try tx.authEvents.since(tenantID: "t1", since: Fixture.time(0), limit: 10).map(\.id) == [
+                    "e1", "e2", "e3",
+                ])
+            #expect(
+                try tx.authEvents.since(tenantID: "t1", since: Fixture.time(2), limit: 10) == [events[2], events[0]])
+            #expect(
+                try tx.authEvents.since(tenantID: "t1", since: Fixture.time(0), limit: 2).map(\.id) == ["e1", "e2"])
+            #expect(try tx.authEvents.since(tenantID: "t1", since: Fixture.time(0), limit: 0) == [])
+            #expect(try tx.authEvents.since(tenantID: "t2", since: Fixture.time(0), limit: 10).map(\.id) == ["e1"])
         }
         // A batch with one duplicate writes none of its events.
         #expect(throws: StoreError.conflict(.authEventID)) {
-            try s.write { try $0.insertAuthEvents([Fixture.event("e4", at: 4), Fixture.event("e1", at: 4)]) }
+            try s.write { try $0.authEvents.insert([Fixture.event("e4", at: 4), Fixture.event("e1", at: 4)]) }
         }
         #expect(throws: StoreError.conflict(.authEventID)) {
-            try s.write { try $0.insertAuthEvents([Fixture.event("e5", at: 4), Fixture.event("e5", at: 4)]) }
+            try s.write { try $0.authEvents.insert([Fixture.event("e5", at: 4), Fixture.event("e5", at: 4)]) }
         }
-        #expect(try s.read { try $0.authEvents(tenantID: "t1", since: Fixture.time(0), limit: 10) }.count == 3)
+        #expect(try s.read { try $0.authEvents.since(tenantID: "t1", since: Fixture.time(0), limit: 10) }.count == 3)
     }
 
     // MARK: Transactions
@@ -700,96 +713,96 @@ import Testing
         let s = try kind.make()
         #expect(throws: Abort()) {
             try s.store.write(.durable) { tx throws in
-                try tx.insertTenant(Fixture.tenant())
-                try tx.insertUser(Fixture.user())
-                try tx.insertAuthEvents([Fixture.event("e1", at: 1)])
+                try tx.tenants.insert(Fixture.tenant())
+                try tx.users.insert(Fixture.user())
+                try tx.authEvents.insert([Fixture.event("e1", at: 1)])
                 throw Abort()
             }
         }
         try s.read { tx throws in
-            #expect(try tx.tenants() == [])
-            #expect(try tx.tenant(host: "login.example.com") == nil)
-            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == nil)
-            #expect(try tx.authEvents(tenantID: "t1", since: .distantPast, limit: 10) == [])
+            #expect(try tx.tenants.all() == [])
+            #expect(try tx.tenants.get(host: "login.example.com") == nil)
+            #expect(try tx.users.get(tenantID: "t1", id: "sesame|01") == nil)
+            #expect(try tx.authEvents.since(tenantID: "t1", since: .distantPast, limit: 10) == [])
         }
         // The store still works afterwards.
-        try s.write { try $0.insertTenant(Fixture.tenant()) }
-        #expect(try s.read { try $0.tenants() }.count == 1)
+        try s.write { try $0.tenants.insert(Fixture.tenant()) }
+        #expect(try s.read { try $0.tenants.all() }.count == 1)
     }
 
     @Test(arguments: StoreKind.allCases) func failedOperationLeavesNoPartialWrite(_ kind: StoreKind) throws {
         let s = try kind.make()
-        try s.write { try $0.insertTenant(Fixture.tenant(custom: ["taken.example.com"])) }
-        try s.write { try $0.insertUser(Fixture.user()) }
+        try s.write { try $0.tenants.insert(Fixture.tenant(custom: ["taken.example.com"])) }
+        try s.write { try $0.users.insert(Fixture.user()) }
         // The body catches each conflict and commits the rest: the failed operations left nothing behind.
         let outcome = try s.write { tx -> [StoreError] in
             var errors: [StoreError] = []
             do {
-                try tx.insertTenant(Fixture.tenant("t2", domain: "free.example.com", custom: ["taken.example.com"]))
+                try tx.tenants.insert(Fixture.tenant("t2", domain: "free.example.com", custom: ["taken.example.com"]))
             } catch let error as StoreError { errors.append(error) }
             do {
-                try tx.insertAuthEvents([Fixture.event("e1", at: 1), Fixture.event("e1", at: 2)])
+                try tx.authEvents.insert([Fixture.event("e1", at: 1), Fixture.event("e1", at: 2)])
             } catch let error as StoreError { errors.append(error) }
             do {
-                try tx.deleteUser(tenantID: "t1", id: "sesame|99")
+                try tx.users.delete(tenantID: "t1", id: "sesame|99")
             } catch let error as StoreError { errors.append(error) }
-            try tx.insertClient(Fixture.client())
+            try tx.clients.insert(Fixture.client())
             return errors
         }
         #expect(outcome == [.conflict(.tenantHost), .conflict(.authEventID), .notFound("user sesame|99")])
         try s.read { tx throws in
-            #expect(try tx.tenant(id: "t2") == nil)
-            #expect(try tx.tenant(host: "free.example.com") == nil)
-            #expect(try tx.authEvents(tenantID: "t1", since: .distantPast, limit: 10) == [])
-            #expect(try tx.client(tenantID: "t1", id: "c1") == Fixture.client())
-            #expect(try tx.user(tenantID: "t1", id: "sesame|01") == Fixture.user())
+            #expect(try tx.tenants.get(id: "t2") == nil)
+            #expect(try tx.tenants.get(host: "free.example.com") == nil)
+            #expect(try tx.authEvents.since(tenantID: "t1", since: .distantPast, limit: 10) == [])
+            #expect(try tx.clients.get(tenantID: "t1", id: "c1") == Fixture.client())
+            #expect(try tx.users.get(tenantID: "t1", id: "sesame|01") == Fixture.user())
         }
     }
 
     @Test(arguments: StoreKind.allCases) func readTransactionRefusesWrites(_ kind: StoreKind) throws {
         let s = try kind.make()
         #expect(throws: StoreError.unavailable("write in a read transaction")) {
-            try s.read { try $0.insertTenant(Fixture.tenant()) }
+            try s.read { try $0.tenants.insert(Fixture.tenant()) }
         }
         #expect(throws: StoreError.unavailable("write in a read transaction")) {
-            try s.read { try $0.revokeRefreshTokenFamily(tenantID: "t1", familyID: "f1", at: Fixture.t0) }
+            try s.read { try $0.refreshTokens.revokeFamily(tenantID: "t1", familyID: "f1", at: Fixture.t0) }
         }
-        #expect(try s.read { try $0.tenants() } == [])
+        #expect(try s.read { try $0.tenants.all() } == [])
     }
 
     @Test(arguments: StoreKind.allCases) func transactionEndsWithItsBody(_ kind: StoreKind) throws {
         let s = try kind.make()
         let escaped = try s.write { tx -> any StoreTransaction in
-            try tx.insertTenant(Fixture.tenant())
+            try tx.tenants.insert(Fixture.tenant())
             return tx
         }
-        #expect(throws: StoreError.unavailable("the transaction has ended")) { try escaped.tenants() }
+        #expect(throws: StoreError.unavailable("the transaction has ended")) { try escaped.tenants.all() }
         #expect(throws: StoreError.unavailable("the transaction has ended")) {
-            try escaped.insertClient(Fixture.client())
+            try escaped.clients.insert(Fixture.client())
         }
     }
 
     @Test(arguments: StoreKind.allCases) func nestedWriteThrowsInsteadOfWaiting(_ kind: StoreKind) throws {
         let s = try kind.make()
         try s.write { tx in
-            try tx.insertClient(Fixture.client("c1"))
+            try tx.clients.insert(Fixture.client("c1"))
             #expect(throws: StoreError.unavailable("a write transaction is already open on this thread")) {
-                try s.write { try $0.insertClient(Fixture.client("c2")) }
+                try s.write { try $0.clients.insert(Fixture.client("c2")) }
             }
         }
-        #expect(try s.read { try $0.clients(tenantID: "t1", page: Page()) }.map(\.id) == ["c1"])
+        #expect(try s.read { try $0.clients.list(tenantID: "t1", page: Page()) }.map(\.id) == ["c1"])
     }
 
     @Test(arguments: StoreKind.allCases) func readsSeeASnapshot(_ kind: StoreKind) throws {
         let s = try kind.make()
-        try s.write { try $0.insertClient(Fixture.client("c1")) }
+        try s.write { try $0.clients.insert(Fixture.client("c1")) }
         try s.read { tx throws in
-            #expect(try tx.clients(tenantID: "t1", page: Page()).count == 1)
+            #expect(try tx.clients.list(tenantID: "t1", page: Page()).count == 1)
             // A write committed while this read is open is not seen by it.
-            try s.write { try $0.insertClient(Fixture.client("c2", at: 1)) }
-            #expect(try tx.clients(tenantID: "t1", page: Page()).count == 1)
+            try s.write { try $0.clients.insert(Fixture.client("c2", at: 1)) }
+            #expect(try tx.clients.list(tenantID: "t1", page: Page()).count == 1)
         }
-        #expect(try s.read { try $0.clients(tenantID: "t1", page: Page()) }.count == 2)
+        #expect(try s.read { try $0.clients.list(tenantID: "t1", page: Page()) }.count == 2)
     }
 
     @Test(arguments: StoreKind.allCases) func concurrentWritesAllLand(_ kind: StoreKind) throws {
@@ -801,10 +814,10 @@ import Testing
                     let credential = [UInt8(thread), UInt8(index)]
                     let durability: Durability = index % 10 == 0 ? .durable : .relaxed
                     try s.store.write(durability) { tx throws in
-                        try tx.insertPasskey(
+                        try tx.passkeys.insert(
                             Fixture.passkey("passkey|\(thread)-\(index)", credential: credential, at: Double(index)))
                     }
-                    let read = try s.read { try $0.passkey(tenantID: "t1", credentialID: credential) }
+                    let read = try s.read { try $0.passkeys.get(tenantID: "t1", credentialID: credential) }
                     if read?.id != "passkey|\(thread)-\(index)" { failures.add("lost \(thread)-\(index)") }
                 } catch {
                     failures.add("\(error)")
@@ -812,7 +825,7 @@ import Testing
             }
         }
         #expect(failures.entries == [])
-        #expect(try s.read { try $0.passkeys(tenantID: "t1", userID: "sesame|01") }.count == 400)
+        #expect(try s.read { try $0.passkeys.list(tenantID: "t1", userID: "sesame|01") }.count == 400)
     }
 }
 

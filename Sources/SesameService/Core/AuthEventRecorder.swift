@@ -50,7 +50,7 @@ public final class AuthEventRecorder: Sendable {
         }
         guard !pending.isEmpty else { return }
         do {
-            try store.write(.relaxed) { try $0.insertAuthEvents(pending) }
+            try store.write(.relaxed) { try $0.authEvents.insert(pending) }
         } catch {
             buffer.withLock { events in
                 // Keep at most a few batches so a dead store cannot grow memory without bound.

@@ -47,17 +47,19 @@ public final class UsageRecorder: Sendable {
         do {
             try store.write(.relaxed) { transaction in
                 for (key, at) in batch.passkeys {
-                    guard var passkey = try transaction.passkey(tenantID: key.tenantID, id: key.id) else { continue }
+                    guard var passkey = try transaction.passkeys.get(tenantID: key.tenantID, id: key.id) else {
+                        continue
+                    }
                     if passkey.lastUsedAt.map({ $0 < at }) ?? true {
                         passkey.lastUsedAt = at
-                        try transaction.updatePasskey(passkey)
+                        try transaction.passkeys.update(passkey)
                     }
                 }
                 for (key, at) in batch.users {
-                    guard var user = try transaction.user(tenantID: key.tenantID, id: key.id) else { continue }
+                    guard var user = try transaction.users.get(tenantID: key.tenantID, id: key.id) else { continue }
                     if user.lastLoginAt.map({ $0 < at }) ?? true {
                         user.lastLoginAt = at
-                        try transaction.updateUser(user)
+                        try transaction.users.update(user)
                     }
                 }
             }

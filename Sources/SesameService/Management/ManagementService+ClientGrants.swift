@@ -42,7 +42,7 @@ extension ManagementService {
             try caller.requireHolding(scope, "this grant")
             return
         }
-        guard let api = try transaction.resourceServer(tenantID: caller.tenant.id, identifier: audience) else {
+        guard let api = try transaction.resourceServers.get(tenantID: caller.tenant.id, identifier: audience) else {
             throw ServiceError.invalidRequest("audience is not an API of this tenant")
         }
         let defined = Set(api.scopes.map(\.value))
@@ -57,7 +57,7 @@ extension ManagementService {
     ) throws(ServiceError) -> [ManagedClientGrant] {
         try caller.require(.readClientGrants)
         let clients = try access.read { transaction in
-            try Page.all { try transaction.clients(tenantID: caller.tenant.id, page: $0) }
+            try Page.all { try transaction.clients.list(tenantID: caller.tenant.id, page: $0) }
         }
         return clients.filter { clientID == nil || $0.id == clientID }.flatMap { client in
             client.grants.filter { audience == nil || $0.audience == audience }.map {
@@ -75,7 +75,7 @@ extension ManagementService {
         let now = clock.now()
         return try access.write(.durable) { transaction in
             try Self.validateGrant(audience: audience, scope: scope, caller, in: transaction)
-            guard var client = try transaction.client(tenantID: caller.tenant.id, id: clientID) else {
+            guard var client = try transaction.clients.get(tenantID: caller.tenant.id, id: clientID) else {
                 throw ServiceError.notFound("client not found")
             }
             guard !client.grants.contains(where: { $0.audience == audience }) else {
@@ -84,7 +84,7 @@ extension ManagementService {
             let grant = ClientGrantSettings(audience: audience, scopes: scope)
             client.grants.append(grant)
             client.updatedAt = now
-            try transaction.updateClient(client)
+            try transaction.clients.update(client)
             return ManagedClientGrant(clientID: client.id, grant: grant)
         }
     }
@@ -100,7 +100,7 @@ extension ManagementService {
             try Self.validateGrant(audience: client.grants[index].audience, scope: scope, caller, in: transaction)
             client.grants[index].scopes = scope
             client.updatedAt = now
-            try transaction.updateClient(client)
+            try transaction.clients.update(client)
             return ManagedClientGrant(clientID: client.id, grant: client.grants[index])
         }
     }
@@ -113,7 +113,7 @@ extension ManagementService {
             var (client, index) = try Self.findGrant(id, tenant: caller.tenant, in: transaction)
             client.grants.remove(at: index)
             client.updatedAt = now
-            try transaction.updateClient(client)
+            try transaction.clients.update(client)
         }
     }
 
@@ -127,7 +127,7 @@ extension ManagementService {
     static func findGrant(
         _ id: String, tenant: TenantRecord, in transaction: any StoreTransaction
     ) throws -> (ClientRecord, Int) {
-        let clients = try Page.all { try transaction.clients(tenantID: tenant.id, page: $0) }
+        let clients = try Page.all { try transaction.clients.list(tenantID: tenant.id, page: $0) }
         for client in clients {
             if let index = client.grants.firstIndex(where: {
                 ManagedClientGrant.id(clientID: client.id, audience: $0.audience) == id

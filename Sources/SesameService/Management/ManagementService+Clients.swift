@@ -15,7 +15,7 @@ extension ManagementService {
         let list = try list.validated()
         let tenantID = caller.tenant.id
         let (items, total) = try access.read { transaction in
-            try Self.page(list) { try transaction.clients(tenantID: tenantID, page: $0) }
+            try Self.page(list) { try transaction.clients.list(tenantID: tenantID, page: $0) }
         }
         return ManagedList(
             name: "clients", items: items.map { ManagedClient($0) }, start: list.page * list.perPage,
@@ -55,7 +55,7 @@ extension ManagementService {
         let (record, secret) = try apply(defaults, to: blank)
         // The response carries the new client's secret: a credential (it has no grants yet).
         if secret != nil { try caller.require(.readClientKeys) }
-        try access.write(.durable) { try $0.insertClient(record) }
+        try access.write(.durable) { try $0.clients.insert(record) }
         return ManagedClient(record, secret: secret)
     }
 
@@ -75,7 +75,7 @@ extension ManagementService {
                 try caller.requireSecretAccess(to: record)
             }
             record.updatedAt = now
-            try transaction.updateClient(record)
+            try transaction.clients.update(record)
             return ManagedClient(record, secret: secret)
         }
     }
@@ -96,7 +96,7 @@ extension ManagementService {
             try caller.requireSecretAccess(to: record)
             record.secretHash = Digest.sha256(Array(secret.utf8))
             record.updatedAt = now
-            try transaction.updateClient(record)
+            try transaction.clients.update(record)
             return ManagedClient(record, secret: secret)
         }
     }
@@ -109,7 +109,7 @@ extension ManagementService {
         }
         try access.write(.durable) { transaction in
             _ = try Self.existingClient(id, caller, transaction)
-            try transaction.deleteClient(tenantID: caller.tenant.id, id: id)
+            try transaction.clients.delete(tenantID: caller.tenant.id, id: id)
         }
     }
 
@@ -118,7 +118,7 @@ extension ManagementService {
     static func existingClient(
         _ id: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction
     ) throws -> ClientRecord {
-        guard id.utf8.count <= 128, let client = try transaction.client(tenantID: caller.tenant.id, id: id) else {
+        guard id.utf8.count <= 128, let client = try transaction.clients.get(tenantID: caller.tenant.id, id: id) else {
             throw ServiceError.notFound("no client with this id")
         }
         return client

@@ -19,7 +19,7 @@ extension ManagementService {
         let list = try list.validated()
         let tenant = caller.tenant
         let (items, total) = try access.read { transaction in
-            try Self.page(list) { try transaction.connections(tenantID: tenant.id, page: $0) }
+            try Self.page(list) { try transaction.connections.list(tenantID: tenant.id, page: $0) }
         }
         return ManagedList(
             name: "connections",
@@ -47,10 +47,10 @@ extension ManagementService {
         let record = try apply(input, to: blank)
         try access.write(.durable) { transaction in
             try Self.requireClients(record.enabledClients, caller, transaction)
-            if try transaction.connection(tenantID: caller.tenant.id, name: record.name) != nil {
+            if try transaction.connections.get(tenantID: caller.tenant.id, name: record.name) != nil {
                 throw ServiceError.conflict("a connection named \(record.name) already exists")
             }
-            try transaction.insertConnection(record)
+            try transaction.connections.insert(record)
         }
         return ManagedConnection(record, isDefault: false)
     }
@@ -67,10 +67,12 @@ extension ManagementService {
             var record = try apply(input, to: existing)
             record.updatedAt = now
             try Self.requireClients(record.enabledClients, caller, transaction)
-            if let named = try transaction.connection(tenantID: caller.tenant.id, name: record.name), named.id != id {
+            if let named = try transaction.connections.get(tenantID: caller.tenant.id, name: record.name),
+                named.id != id
+            {
                 throw ServiceError.conflict("a connection named \(record.name) already exists")
             }
-            try transaction.updateConnection(record)
+            try transaction.connections.update(record)
             return ManagedConnection(record, isDefault: isDefault)
         }
     }
@@ -81,17 +83,17 @@ extension ManagementService {
         let now = clock.now()
         try access.write(.durable) { transaction in
             let (connection, _) = try Self.existingConnection(id, caller, transaction)
-            let tenant = try transaction.tenant(id: caller.tenant.id)
+            let tenant = try transaction.tenants.get(id: caller.tenant.id)
             if tenant?.defaultConnectionID == connection.id {
                 throw ServiceError.conflict(
                     "this is the tenant's default connection; make another the default (PATCH /tenant/settings) first")
             }
-            let users = try Page.all { try transaction.users(tenantID: caller.tenant.id, query: nil, page: $0) }
+            let users = try Page.all { try transaction.users.search(tenantID: caller.tenant.id, query: nil, page: $0) }
             for user in users where user.connectionID == connection.id {
-                try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, userID: user.id, at: now)
-                try transaction.deleteUser(tenantID: caller.tenant.id, id: user.id)
+                try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
+                try transaction.users.delete(tenantID: caller.tenant.id, id: user.id)
             }
-            try transaction.deleteConnection(tenantID: caller.tenant.id, id: id)
+            try transaction.connections.delete(tenantID: caller.tenant.id, id: id)
         }
     }
 
@@ -101,18 +103,19 @@ extension ManagementService {
     static func existingConnection(
         _ id: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction
     ) throws -> (ConnectionRecord, Bool) {
-        guard id.utf8.count <= 128, let connection = try transaction.connection(tenantID: caller.tenant.id, id: id)
+        guard id.utf8.count <= 128, let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: id)
         else {
             throw ServiceError.notFound("no connection with this id")
         }
-        let tenant = try transaction.tenant(id: caller.tenant.id)
+        let tenant = try transaction.tenants.get(id: caller.tenant.id)
         return (connection, tenant?.defaultConnectionID == connection.id)
     }
 
     static func requireClients(
         _ ids: [String], _ caller: ManagementCaller, _ transaction: any StoreTransaction
     ) throws {
-        for (index, id) in ids.enumerated() where try transaction.client(tenantID: caller.tenant.id, id: id) == nil {
+        for (index, id) in ids.enumerated() where try transaction.clients.get(tenantID: caller.tenant.id, id: id) == nil
+        {
             throw ServiceError.invalidRequest("enabled_clients[\(index)] is not a client of this tenant")
         }
     }

@@ -78,7 +78,7 @@ extension ManagementService {
         try caller.require(.readResourceServers)
         let list = try list.validated()
         let (items, total) = try access.read { transaction in
-            try Self.page(list) { try transaction.resourceServers(tenantID: caller.tenant.id, page: $0) }
+            try Self.page(list) { try transaction.resourceServers.list(tenantID: caller.tenant.id, page: $0) }
         }
         return ManagedList(
             name: "resource_servers", items: items.map(ManagedResourceServer.init), start: list.page * list.perPage,
@@ -104,10 +104,10 @@ extension ManagementService {
             identifier: checked, name: input.name == nil ? checked : "", createdAt: now, updatedAt: now)
         let record = try Self.apply(input, to: blank)
         try access.write(.durable) { transaction in
-            if try transaction.resourceServer(tenantID: caller.tenant.id, identifier: record.identifier) != nil {
+            if try transaction.resourceServers.get(tenantID: caller.tenant.id, identifier: record.identifier) != nil {
                 throw ServiceError.conflict("an API with this identifier already exists")
             }
-            try transaction.insertResourceServer(record)
+            try transaction.resourceServers.insert(record)
         }
         return ManagedResourceServer(record)
     }
@@ -126,7 +126,7 @@ extension ManagementService {
             }
             var record = try Self.apply(input, to: existing)
             record.updatedAt = now
-            try transaction.updateResourceServer(record)
+            try transaction.resourceServers.update(record)
             let kept = Set(record.scopes.map(\.value))
             try Self.editGrants(for: record.identifier, caller, transaction, now: now) {
                 $0.scopes.filter(kept.contains)
@@ -141,7 +141,7 @@ extension ManagementService {
         let now = clock.now()
         try access.write(.durable) { transaction in
             let existing = try Self.existingResourceServer(id, caller, transaction)
-            try transaction.deleteResourceServer(tenantID: caller.tenant.id, id: existing.id)
+            try transaction.resourceServers.delete(tenantID: caller.tenant.id, id: existing.id)
             try Self.editGrants(for: existing.identifier, caller, transaction, now: now) { _ in nil }
         }
     }
@@ -150,8 +150,8 @@ extension ManagementService {
         _ id: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction
     ) throws -> ResourceServerRecord {
         guard id.utf8.count <= 600 else { throw ServiceError.notFound("API not found") }
-        if let record = try transaction.resourceServer(tenantID: caller.tenant.id, id: id)
-            ?? transaction.resourceServer(tenantID: caller.tenant.id, identifier: id)
+        if let record = try transaction.resourceServers.get(tenantID: caller.tenant.id, id: id)
+            ?? transaction.resourceServers.get(tenantID: caller.tenant.id, identifier: id)
         {
             return record
         }
@@ -163,7 +163,7 @@ extension ManagementService {
         for audience: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction, now: Date,
         _ change: (ClientGrantSettings) -> [String]?
     ) throws {
-        let clients = try Page.all { try transaction.clients(tenantID: caller.tenant.id, page: $0) }
+        let clients = try Page.all { try transaction.clients.list(tenantID: caller.tenant.id, page: $0) }
         for var client in clients where client.grants.contains(where: { $0.audience == audience }) {
             let before = client.grants
             client.grants = client.grants.compactMap { grant in
@@ -172,7 +172,7 @@ extension ManagementService {
             }
             guard client.grants != before else { continue }
             client.updatedAt = now
-            try transaction.updateClient(client)
+            try transaction.clients.update(client)
         }
     }
 

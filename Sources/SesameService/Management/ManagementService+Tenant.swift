@@ -35,7 +35,7 @@ extension ManagementService {
                     return host
                 }
                 for (index, host) in tenant.customDomains.enumerated() {
-                    if let owner = try transaction.tenant(host: host), owner.id != tenant.id {
+                    if let owner = try transaction.tenants.get(host: host), owner.id != tenant.id {
                         throw ServiceError.conflict("custom_domains[\(index)] is served by another tenant")
                     }
                 }
@@ -62,7 +62,7 @@ extension ManagementService {
                 }
             }
             if let name = patch.defaultConnection {
-                guard let connection = try transaction.connection(tenantID: tenant.id, name: name) else {
+                guard let connection = try transaction.connections.get(tenantID: tenant.id, name: name) else {
                     throw ServiceError.invalidRequest("default_connection is not a connection of this tenant")
                 }
                 tenant.defaultConnectionID = connection.id
@@ -87,7 +87,7 @@ extension ManagementService {
                     "refresh_token_idle_lifetime must not exceed refresh_token_lifetime")
             }
             tenant.updatedAt = now
-            try transaction.updateTenant(tenant)
+            try transaction.tenants.update(tenant)
             return ManagedTenantSettings(tenant, defaultConnection: try Self.defaultConnectionName(tenant, transaction))
         }
     }
@@ -109,7 +109,7 @@ extension ManagementService {
     }
 
     static func currentTenant(_ caller: ManagementCaller, _ transaction: any StoreTransaction) throws -> TenantRecord {
-        guard let tenant = try transaction.tenant(id: caller.tenant.id) else {
+        guard let tenant = try transaction.tenants.get(id: caller.tenant.id) else {
             throw ServiceError.notFound("the tenant no longer exists")
         }
         return tenant
@@ -117,6 +117,6 @@ extension ManagementService {
 
     static func defaultConnectionName(_ tenant: TenantRecord, _ transaction: any StoreTransaction) throws -> String? {
         guard let id = tenant.defaultConnectionID else { return nil }
-        return try transaction.connection(tenantID: tenant.id, id: id)?.name
+        return try transaction.connections.get(tenantID: tenant.id, id: id)?.name
     }
 }

@@ -14,7 +14,7 @@ extension ManagementService {
         let tenantID = caller.tenant.id
         let (items, total, names) = try access.read { transaction in
             let (users, total) = try Self.page(list) {
-                try transaction.users(tenantID: tenantID, query: search, page: $0)
+                try transaction.users.search(tenantID: tenantID, query: search, page: $0)
             }
             return (users, total, try Self.connectionNames(for: users, tenantID: tenantID, transaction))
         }
@@ -28,7 +28,7 @@ extension ManagementService {
         try caller.require(.readUsers)
         return try access.read { transaction in
             let user = try Self.existingUser(id, caller, transaction)
-            let connection = try transaction.connection(tenantID: caller.tenant.id, id: user.connectionID)
+            let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
             return ManagedUser(user, connectionName: connection?.name ?? "")
         }
     }
@@ -42,7 +42,8 @@ extension ManagementService {
         let now = clock.now()
         return try access.write(.durable) { transaction in
             let user = try Self.existingUser(id, caller, transaction)
-            guard let connection = try transaction.connection(tenantID: caller.tenant.id, id: user.connectionID) else {
+            guard let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
+            else {
                 throw ServiceError.conflict("the user's connection no longer exists")
             }
             var updated = try Self.apply(patch, to: user, policy: connection.identifiers)
@@ -55,16 +56,16 @@ extension ManagementService {
                 ),
                 ("username", updated.profile.username != user.profile.username, nil, nil, updated.profile.username),
             ] as [(String, Bool, String?, String?, String?)] where changed && (email ?? phone ?? username) != nil {
-                let holders = try transaction.users(
+                let holders = try transaction.users.withIdentifiers(
                     tenantID: caller.tenant.id, connectionID: connection.id, email: email, phoneNumber: phone,
                     username: username)
                 if holders.contains(where: { $0.id != user.id }) {
                     throw ServiceError.conflict("another user of this connection already has this \(field)")
                 }
             }
-            try transaction.updateUser(updated)
+            try transaction.users.update(updated)
             if updated.blocked, !user.blocked {
-                try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, userID: user.id, at: now)
+                try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
             }
             return ManagedUser(updated, connectionName: connection.name)
         }
@@ -77,8 +78,8 @@ extension ManagementService {
         let now = clock.now()
         try access.write(.durable) { transaction in
             _ = try Self.existingUser(id, caller, transaction)
-            try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, userID: id, at: now)
-            try transaction.deleteUser(tenantID: caller.tenant.id, id: id)
+            try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: id, at: now)
+            try transaction.users.delete(tenantID: caller.tenant.id, id: id)
         }
     }
 
@@ -89,7 +90,7 @@ extension ManagementService {
         try caller.require(.readAuthenticationMethods)
         return try access.read { transaction in
             _ = try Self.existingUser(userID, caller, transaction)
-            return try transaction.passkeys(tenantID: caller.tenant.id, userID: userID)
+            return try transaction.passkeys.list(tenantID: caller.tenant.id, userID: userID)
                 .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
                 .map(PasskeyMethod.management)
         }
@@ -106,13 +107,13 @@ extension ManagementService {
         try access.write(.durable) { transaction in
             _ = try Self.existingUser(userID, caller, transaction)
             guard methodID.utf8.count <= 128,
-                let passkey = try transaction.passkey(tenantID: caller.tenant.id, id: methodID),
+                let passkey = try transaction.passkeys.get(tenantID: caller.tenant.id, id: methodID),
                 passkey.userID == userID
             else {
                 throw ServiceError.notFound("the user has no authentication method with this id")
             }
-            try transaction.deletePasskey(tenantID: caller.tenant.id, id: passkey.id)
-            try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
+            try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
+            try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
         }
     }
 
@@ -121,7 +122,7 @@ extension ManagementService {
     static func existingUser(
         _ id: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction
     ) throws -> UserRecord {
-        guard id.utf8.count <= 256, let user = try transaction.user(tenantID: caller.tenant.id, id: id) else {
+        guard id.utf8.count <= 256, let user = try transaction.users.get(tenantID: caller.tenant.id, id: id) else {
             throw ServiceError.notFound("no user with this id")
         }
         return user
@@ -132,7 +133,7 @@ extension ManagementService {
     ) throws -> [String: String] {
         var names: [String: String] = [:]
         for id in Set(users.map(\.connectionID)) {
-            names[id] = try transaction.connection(tenantID: tenantID, id: id)?.name
+            names[id] = try transaction.connections.get(tenantID: tenantID, id: id)?.name
         }
         return names
     }

@@ -35,7 +35,7 @@ public final class ManagementService: Sendable {
             throw .invalidToken("the access token names no client")
         }
         let granted = try access.read { transaction -> Set<String> in
-            guard let client = try transaction.client(tenantID: tenant.id, id: clientID),
+            guard let client = try transaction.clients.get(tenantID: tenant.id, id: clientID),
                 client.grantTypes.contains(.clientCredentials)
             else {
                 throw ServiceError.invalidToken("the token's client no longer exists or may no longer use the API")

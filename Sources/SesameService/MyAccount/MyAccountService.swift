@@ -46,7 +46,7 @@ public final class MyAccountService: Sendable {
         }
         let (user, list) = try access.read { transaction in
             let user = try Self.user(caller, transaction)
-            return (user, try transaction.passkeys(tenantID: caller.tenant.id, userID: user.id))
+            return (user, try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id))
         }
         return AuthenticationMethodList(
             authenticationMethods: list.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
@@ -100,7 +100,7 @@ public final class MyAccountService: Sendable {
             let user = try Self.user(caller, transaction)
             var passkey = try Self.passkey(id, of: user, caller, transaction)
             passkey.name = name
-            try transaction.updatePasskey(passkey)
+            try transaction.passkeys.update(passkey)
             return PasskeyMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
         }
     }
@@ -114,16 +114,16 @@ public final class MyAccountService: Sendable {
             let user = try Self.user(caller, transaction)
             let passkey = try Self.passkey(id, of: user, caller, transaction)
             // Passwords and other methods arrive later; today a user's passkeys are their only way in.
-            guard try transaction.passkeys(tenantID: caller.tenant.id, userID: user.id).count > 1 else {
+            guard try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id).count > 1 else {
                 throw ServiceError.conflict("this is the user's last way to sign in; add another passkey first")
             }
-            try transaction.deletePasskey(tenantID: caller.tenant.id, id: passkey.id)
-            try transaction.revokeRefreshTokens(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
+            try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
+            try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
         }
     }
 
     static func user(_ caller: AccountCaller, _ transaction: any StoreTransaction) throws -> UserRecord {
-        guard let user = try transaction.user(tenantID: caller.tenant.id, id: caller.userID) else {
+        guard let user = try transaction.users.get(tenantID: caller.tenant.id, id: caller.userID) else {
             throw ServiceError.invalidToken("the token's user no longer exists")
         }
         guard !user.blocked else { throw ServiceError.invalidToken("the user is blocked") }
@@ -133,7 +133,7 @@ public final class MyAccountService: Sendable {
     static func passkey(
         _ id: String, of user: UserRecord, _ caller: AccountCaller, _ transaction: any StoreTransaction
     ) throws -> PasskeyRecord {
-        guard id.utf8.count <= 128, let passkey = try transaction.passkey(tenantID: caller.tenant.id, id: id),
+        guard id.utf8.count <= 128, let passkey = try transaction.passkeys.get(tenantID: caller.tenant.id, id: id),
             passkey.userID == user.id
         else {
             throw ServiceError.notFound("you have no authentication method with this id")

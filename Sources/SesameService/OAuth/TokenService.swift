@@ -85,7 +85,7 @@ public final class TokenService: Sendable {
     private func remember(_ proof: DPoPProof, tenant: TenantRecord, now: Date) throws(ServiceError) {
         let expiresAt = now.addingTimeInterval(DPoPVerifier.maximumAge + DPoPVerifier.maximumSkew)
         let fresh = try access.write(.relaxed) { transaction in
-            try transaction.recordDPoPProof(tenantID: tenant.id, key: proof.replayKey, expiresAt: expiresAt, now: now)
+            try transaction.dpopProofs.record(tenantID: tenant.id, key: proof.replayKey, expiresAt: expiresAt, now: now)
         }
         guard fresh else { throw .invalidDPoPProof("the DPoP proof was already used; make a new one per request") }
     }
@@ -160,7 +160,7 @@ public final class TokenService: Sendable {
             case .usable(let found): record = found
             case .spent(let found):
                 // A deleted user's tokens are revoked; say why, as Auth0 does, before reuse detection.
-                if try transaction.user(tenantID: tenant.id, id: found.userID) == nil {
+                if try transaction.users.get(tenantID: tenant.id, id: found.userID) == nil {
                     throw ServiceError.deletedUserGrant(RefreshTokenOutcome.deletedUserDescription)
                 }
                 return (nil, nil)
@@ -236,7 +236,7 @@ public final class TokenService: Sendable {
         let granted = record.scope.split(separator: " ").map(String.init)
         let grantedAudience = record.audience ?? userInfoAudience(tenant)
         let target = requestedAudience.flatMap { $0.isEmpty ? nil : $0 } ?? grantedAudience
-        guard let user = try transaction.user(tenantID: tenant.id, id: record.userID) else {
+        guard let user = try transaction.users.get(tenantID: tenant.id, id: record.userID) else {
             throw ServiceError.deletedUserGrant(RefreshTokenOutcome.deletedUserDescription)
         }
         guard !user.blocked else { throw ServiceError.invalidGrant(RefreshTokenOutcome.invalidDescription) }
@@ -277,7 +277,7 @@ public final class TokenService: Sendable {
         var lifetime = tenant.accessTokenLifetime
         var algorithm = client.jwtAlgorithm
         if audience != Self.managementAudience(tenant) {
-            let api = try access.read { try $0.resourceServer(tenantID: tenant.id, identifier: audience) }
+            let api = try access.read { try $0.resourceServers.get(tenantID: tenant.id, identifier: audience) }
             guard let api else { throw .unauthorizedClient("this client has no grant for that audience") }
             lifetime = api.tokenLifetime
             algorithm = api.signingAlgorithm
@@ -548,7 +548,7 @@ public final class TokenService: Sendable {
         guard principal.scopes.contains("openid") else { throw .insufficientScope("userinfo needs the openid scope") }
         guard let subject = principal.subject else { throw .invalidToken("the access token has no subject") }
         let user = try access.read { transaction -> UserRecord in
-            guard let user = try transaction.user(tenantID: tenant.id, id: subject) else {
+            guard let user = try transaction.users.get(tenantID: tenant.id, id: subject) else {
                 throw ServiceError.invalidToken("the token's user no longer exists")
             }
             guard !user.blocked else { throw ServiceError.invalidToken("the token's user is blocked") }

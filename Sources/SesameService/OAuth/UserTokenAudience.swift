@@ -38,7 +38,7 @@ enum UserTokenAudience: Equatable, Sendable {
         case nil: return .userInfo
         case let requested?:
             guard requested.utf8.count <= 600,
-                let server = try transaction.resourceServer(tenantID: tenant.id, identifier: requested)
+                let server = try transaction.resourceServers.get(tenantID: tenant.id, identifier: requested)
             else {
                 throw ServiceError.invalidRequest("audience is not an API of this tenant")
             }

@@ -21,7 +21,7 @@ extension PasskeyService {
             if let realm, realm != connection.name {
                 throw ServiceError.invalidRequest("connection is not the user's connection")
             }
-            let existing = try transaction.passkeys(tenantID: tenant.id, userID: user.id)
+            let existing = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id)
             try Self.requireRoom(existing.count, connection)
             return (user, connection, existing)
         }
@@ -85,14 +85,14 @@ extension PasskeyService {
             verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
             now: now)
         try access.write(.durable) { transaction in
-            guard try transaction.user(tenantID: tenant.id, id: user.id) != nil else {
+            guard try transaction.users.get(tenantID: tenant.id, id: user.id) != nil else {
                 throw ServiceError.invalidGrant("the user no longer exists")
             }
-            try Self.requireRoom(try transaction.passkeys(tenantID: tenant.id, userID: user.id).count, connection)
-            if try transaction.passkey(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
+            try Self.requireRoom(try transaction.passkeys.list(tenantID: tenant.id, userID: user.id).count, connection)
+            if try transaction.passkeys.get(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
                 throw ServiceError.invalidGrant("this credential is already registered")
             }
-            try transaction.insertPasskey(passkey)
+            try transaction.passkeys.insert(passkey)
         }
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
         record(tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now)
@@ -104,14 +104,14 @@ extension PasskeyService {
     static func enrollmentParties(
         tenant: TenantRecord, clientID: String, userID: String, in transaction: any StoreTransaction
     ) throws -> (UserRecord, ClientRecord, ConnectionRecord) {
-        guard let user = try transaction.user(tenantID: tenant.id, id: userID) else {
+        guard let user = try transaction.users.get(tenantID: tenant.id, id: userID) else {
             throw ServiceError.invalidToken("the token's user no longer exists")
         }
         guard !user.blocked else { throw ServiceError.invalidToken("the user is blocked") }
-        guard let client = try transaction.client(tenantID: tenant.id, id: clientID) else {
+        guard let client = try transaction.clients.get(tenantID: tenant.id, id: clientID) else {
             throw ServiceError.invalidToken("the token's client no longer exists")
         }
-        guard let connection = try transaction.connection(tenantID: tenant.id, id: user.connectionID) else {
+        guard let connection = try transaction.connections.get(tenantID: tenant.id, id: user.connectionID) else {
             throw ServiceError.conflict("the user's connection no longer exists")
         }
         if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {

@@ -149,7 +149,7 @@ public final class PasskeyService: Sendable {
             throw .invalidGrant("the auth_session has expired")
         }
         let connection = try access.read { transaction -> ConnectionRecord in
-            guard let connection = try transaction.connection(tenantID: tenant.id, id: session.connectionID) else {
+            guard let connection = try transaction.connections.get(tenantID: tenant.id, id: session.connectionID) else {
                 throw ServiceError.invalidGrant("the connection of this auth_session no longer exists")
             }
             return connection
@@ -195,11 +195,11 @@ public final class PasskeyService: Sendable {
         do {
             try access.write(.durable) { transaction in
                 try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
-                if try transaction.passkey(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
+                if try transaction.passkeys.get(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
                     throw ServiceError.invalidGrant("this credential is already registered")
                 }
-                try transaction.insertUser(user)
-                try transaction.insertPasskey(passkey)
+                try transaction.users.insert(user)
+                try transaction.passkeys.insert(passkey)
             }
         } catch .invalidRequest(_) where !tenant.revealsTakenIdentifiers {
             // A taken identifier (or a uniqueness conflict): the tenant does not say which.
@@ -225,8 +225,8 @@ public final class PasskeyService: Sendable {
             throw .invalidGrant("authn_response is not a valid assertion: \(error.message)")
         }
         let (passkey, user) = try access.read { transaction -> (PasskeyRecord, UserRecord) in
-            guard let passkey = try transaction.passkey(tenantID: tenant.id, credentialID: credential.id),
-                let user = try transaction.user(tenantID: tenant.id, id: passkey.userID)
+            guard let passkey = try transaction.passkeys.get(tenantID: tenant.id, credentialID: credential.id),
+                let user = try transaction.users.get(tenantID: tenant.id, id: passkey.userID)
             else { throw ServiceError.invalidGrant("unknown credential") }
             return (passkey, user)
         }
@@ -254,7 +254,7 @@ public final class PasskeyService: Sendable {
         // last-used times go out in the next batch.
         if verified.signCount != passkey.signCount || verified.backupState != passkey.backupState {
             try access.write(.relaxed) { transaction in
-                guard var current = try transaction.passkey(tenantID: tenant.id, id: passkey.id) else {
+                guard var current = try transaction.passkeys.get(tenantID: tenant.id, id: passkey.id) else {
                     throw ServiceError.invalidGrant("the passkey was deleted during sign-in")
                 }
                 // Compare-and-set on the stored counter (§7.2 step 22), in the serialised write: a
@@ -266,7 +266,7 @@ public final class PasskeyService: Sendable {
                 current.signCount = verified.signCount
                 current.backupState = verified.backupState
                 current.lastUsedAt = now
-                try transaction.updatePasskey(current)
+                try transaction.passkeys.update(current)
             }
         }
         usage.recordLogin(tenantID: tenant.id, passkeyID: passkey.id, userID: user.id, at: now)
@@ -312,10 +312,10 @@ public final class PasskeyService: Sendable {
     ) throws -> ConnectionRecord {
         let found: ConnectionRecord?
         if let realm {
-            found = try transaction.connection(tenantID: tenant.id, name: realm)
+            found = try transaction.connections.get(tenantID: tenant.id, name: realm)
             guard found != nil else { throw ServiceError.invalidRequest("realm is not a connection of this tenant") }
         } else if let id = tenant.defaultConnectionID {
-            found = try transaction.connection(tenantID: tenant.id, id: id)
+            found = try transaction.connections.get(tenantID: tenant.id, id: id)
         } else {
             found = nil
         }
@@ -334,7 +334,7 @@ public final class PasskeyService: Sendable {
     static func requireUnusedIdentifiers(
         _ profile: UserProfile, tenant: TenantRecord, connection: ConnectionRecord, in transaction: any StoreTransaction
     ) throws {
-        let existing = try transaction.users(
+        let existing = try transaction.users.withIdentifiers(
             tenantID: tenant.id, connectionID: connection.id, email: profile.email, phoneNumber: profile.phoneNumber,
             username: profile.username)
         if !existing.isEmpty {

@@ -33,7 +33,7 @@ public final class StoreAuthSessions: AuthSessionStore {
         let outcome: AuthSessionInsertion
         do {
             outcome = try store.write(.relaxed) {
-                try $0.insertAuthSession(record, maxPerRequester: limit, now: now)
+                try $0.authSessions.insert(record, maxPerRequester: limit, now: now)
             }
         } catch {
             throw StoreAccess.map(error)
@@ -49,7 +49,7 @@ public final class StoreAuthSessions: AuthSessionStore {
     public func consume(_ handle: String) -> AuthSession? {
         guard handle.utf8.count <= 256 else { return nil }
         let hash = Digest.sha256(Array(handle.utf8))
-        guard let record = try? store.write(.relaxed, { try $0.consumeAuthSession(handleHash: hash) }) else {
+        guard let record = try? store.write(.relaxed, { try $0.authSessions.consume(handleHash: hash) }) else {
             return nil
         }
         return try? AuthSessionCodec.decode(record.payload)
@@ -58,12 +58,12 @@ public final class StoreAuthSessions: AuthSessionStore {
     public func peek(_ handle: String) -> AuthSession? {
         guard handle.utf8.count <= 256 else { return nil }
         let hash = Digest.sha256(Array(handle.utf8))
-        guard let record = try? store.read({ try $0.authSession(handleHash: hash) }) else { return nil }
+        guard let record = try? store.read({ try $0.authSessions.get(handleHash: hash) }) else { return nil }
         return try? AuthSessionCodec.decode(record.payload)
     }
 
     @discardableResult public func sweep(now: Date) -> Int {
-        (try? store.write(.relaxed) { try $0.deleteExpiredAuthSessions(now: now, limit: Self.sweepBatch) }) ?? 0
+        (try? store.write(.relaxed) { try $0.authSessions.deleteExpired(now: now, limit: Self.sweepBatch) }) ?? 0
     }
 }
 

@@ -80,13 +80,13 @@ public enum Bootstrap {
                 ],
                 createdAt: now, updatedAt: now)
             try access.write(.durable) { transaction in
-                guard try transaction.tenants().isEmpty else {
+                guard try transaction.tenants.all().isEmpty else {
                     throw ServiceError.conflict("this data directory is already initialised")
                 }
-                try transaction.insertTenant(tenant)
-                try transaction.insertConnection(connection)
-                try transaction.insertClient(native)
-                try transaction.insertClient(management)
+                try transaction.tenants.insert(tenant)
+                try transaction.connections.insert(connection)
+                try transaction.clients.insert(native)
+                try transaction.clients.insert(management)
             }
             return (
                 BootstrapResult(

@@ -19,7 +19,8 @@ enum ClientAuthentication {
         guard let clientID = credentials.clientID, !clientID.isEmpty else {
             throw ServiceError.invalidRequest("client_id is required")
         }
-        guard clientID.utf8.count <= 128, let client = try transaction.client(tenantID: tenant.id, id: clientID) else {
+        guard clientID.utf8.count <= 128, let client = try transaction.clients.get(tenantID: tenant.id, id: clientID)
+        else {
             throw ServiceError.invalidClient("unknown client")
         }
         if let secretHash = client.secretHash, client.tokenEndpointAuthMethod != .none {

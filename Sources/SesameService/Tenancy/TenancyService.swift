@@ -13,7 +13,7 @@ public final class TenancyService: Sendable {
     /// The tenant served at `host` (a domain or custom domain, without port); 404 when none is.
     public func tenant(host: String) throws(ServiceError) -> TenantRecord {
         guard !host.isEmpty, host.utf8.count <= 253 else { throw .notFound("no tenant is served at this host") }
-        guard let tenant = try access.read({ try $0.tenant(host: host) }) else {
+        guard let tenant = try access.read({ try $0.tenants.get(host: host) }) else {
             throw .notFound("no tenant is served at this host")
         }
         return tenant
@@ -21,7 +21,7 @@ public final class TenancyService: Sendable {
 
     /// Every client of `tenant` (for `apple-app-site-association`, `assetlinks.json`, the demo page).
     public func clients(of tenant: TenantRecord) throws(ServiceError) -> [ClientRecord] {
-        try access.read { transaction in try Page.all { try transaction.clients(tenantID: tenant.id, page: $0) } }
+        try access.read { transaction in try Page.all { try transaction.clients.list(tenantID: tenant.id, page: $0) } }
     }
 
     /// Throws 503 unless the store answers a read.

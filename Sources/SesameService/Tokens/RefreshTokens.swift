@@ -43,7 +43,7 @@ public struct RefreshTokens: Sendable {
             clientID: clientID, userID: userID, scope: scope, audience: audience, amr: amr, authTime: authTime,
             passkeyID: passkeyID, createdAt: now, expiresAt: expiresAt, idleExpiresAt: expiresAt, dpopJKT: dpopJKT)
         let issued = try successor(of: template, now: now, policy: policy)
-        try transaction.insertRefreshToken(issued.record)
+        try transaction.refreshTokens.insert(issued.record)
         return issued
     }
 
@@ -93,7 +93,7 @@ public struct RefreshTokens: Sendable {
         switch try inspect(token, tenantID: tenantID, clientID: clientID, in: transaction) {
         case .usable(let found): record = found
         case .spent(let found):
-            try transaction.revokeRefreshTokenFamily(tenantID: tenantID, familyID: found.familyID, at: clock.now())
+            try transaction.refreshTokens.revokeFamily(tenantID: tenantID, familyID: found.familyID, at: clock.now())
             return .reused(familyID: found.familyID)
         case .expired: return .expired
         case .wrongClient: return .wrongClient
@@ -103,9 +103,9 @@ public struct RefreshTokens: Sendable {
         let now = clock.now()
         var used = record
         used.usedAt = now
-        try transaction.updateRefreshToken(used)
+        try transaction.refreshTokens.update(used)
         let next = successor.record(after: record, now: now, policy: policy)
-        try transaction.insertRefreshToken(next.record)
+        try transaction.refreshTokens.insert(next.record)
         return .rotated(previous: used, next: next)
     }
 
@@ -129,7 +129,7 @@ public struct RefreshTokens: Sendable {
         try store.write(.durable) { transaction in
             guard let record = try find(token, tenantID: tenantID, in: transaction) else { return .unknown }
             guard record.clientID == clientID else { return .wrongClient }
-            try transaction.revokeRefreshTokenFamily(tenantID: tenantID, familyID: record.familyID, at: clock.now())
+            try transaction.refreshTokens.revokeFamily(tenantID: tenantID, familyID: record.familyID, at: clock.now())
             return .revoked(familyID: record.familyID)
         }
     }
@@ -164,7 +164,7 @@ public struct RefreshTokens: Sendable {
         -> RefreshTokenRecord?
     {
         guard let hash = Self.hash(ofToken: token),
-            let record = try transaction.refreshToken(tenantID: tenantID, tokenHash: hash),
+            let record = try transaction.refreshTokens.get(tenantID: tenantID, tokenHash: hash),
             constantTimeEquals(record.tokenHash, hash), record.tenantID == tenantID
         else { return nil }
         return record

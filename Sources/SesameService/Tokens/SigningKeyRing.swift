@@ -44,11 +44,11 @@ public final class SigningKeyRing: Sendable {
     /// one for (use it when creating a tenant). Returns the records it inserted.
     @discardableResult
     public func createKeys(tenantID: String, in transaction: any StoreTransaction) throws -> [SigningKeyRecord] {
-        let existing = try transaction.signingKeys(tenantID: tenantID)
+        let existing = try transaction.signingKeys.list(tenantID: tenantID)
         var inserted: [SigningKeyRecord] = []
         for algorithm in Self.algorithms where !existing.contains(where: { Self.isCurrent($0, algorithm) }) {
             let record = try makeKey(tenantID: tenantID, algorithm: algorithm)
-            try transaction.insertSigningKey(record)
+            try transaction.signingKeys.insert(record)
             inserted.append(record)
         }
         if !inserted.isEmpty { invalidate(tenantID: tenantID) }
@@ -58,14 +58,14 @@ public final class SigningKeyRing: Sendable {
     /// Makes sure the tenant has a current key for every algorithm, generating keys outside the
     /// write transaction (RSA generation is slow) and inserting those still missing inside it.
     public func ensureKeys(tenantID: String) throws {
-        let existing = try store.read { try $0.signingKeys(tenantID: tenantID) }
+        let existing = try store.read { try $0.signingKeys.list(tenantID: tenantID) }
         let missing = Self.algorithms.filter { algorithm in !existing.contains { Self.isCurrent($0, algorithm) } }
         guard !missing.isEmpty else { return }
         let fresh = try missing.map { try makeKey(tenantID: tenantID, algorithm: $0) }
         try store.write(.durable) { transaction in
-            let now = try transaction.signingKeys(tenantID: tenantID)
+            let now = try transaction.signingKeys.list(tenantID: tenantID)
             for record in fresh where !now.contains(where: { Self.isCurrent($0, record.algorithm) }) {
-                try transaction.insertSigningKey(record)
+                try transaction.signingKeys.insert(record)
             }
         }
         invalidate(tenantID: tenantID)
@@ -78,17 +78,17 @@ public final class SigningKeyRing: Sendable {
         let fresh = try makeKey(tenantID: tenantID, algorithm: algorithm)
         let now = clock.now()
         try store.write(.durable) { transaction in
-            let records = try transaction.signingKeys(tenantID: tenantID)
+            let records = try transaction.signingKeys.list(tenantID: tenantID)
             for var record in records where record.algorithm == algorithm && record.state == .previous {
                 record.state = .revoked
-                try transaction.updateSigningKey(record)
+                try transaction.signingKeys.update(record)
             }
             for var record in records where record.algorithm == algorithm && record.state == .current {
                 record.state = .previous
                 record.rotatedAt = now
-                try transaction.updateSigningKey(record)
+                try transaction.signingKeys.update(record)
             }
-            try transaction.insertSigningKey(fresh)
+            try transaction.signingKeys.insert(fresh)
         }
         invalidate(tenantID: tenantID)
         return fresh.id
@@ -226,7 +226,7 @@ public final class SigningKeyRing: Sendable {
         {
             return cached
         }
-        let records = try store.read { try $0.signingKeys(tenantID: tenantID) }
+        let records = try store.read { try $0.signingKeys.list(tenantID: tenantID) }
         let loaded = try load(tenantID: tenantID, records: records, at: now)
         cache.withLock { $0.tenants[tenantID] = loaded }
         return loaded

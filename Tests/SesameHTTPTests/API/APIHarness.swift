@@ -97,7 +97,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         // Generating the tenant's keys (RSA above all) would be most of a test's time.
         let keys = try Self.signingKeys.get()
         try store.write(.durable) { transaction in
-            for key in keys { try transaction.insertSigningKey(key) }
+            for key in keys { try transaction.signingKeys.insert(key) }
         }
     }
 
@@ -127,7 +127,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         let ring = SigningKeyRing(
             store: store, masterKey: try masterKey(), clock: ManualClock(now), random: SystemRandom())
         for algorithm in SigningKeyRing.algorithms { _ = try ring.signer(tenantID: tenant.id, algorithm: algorithm) }
-        return try store.read { try $0.signingKeys(tenantID: tenant.id) }
+        return try store.read { try $0.signingKeys.list(tenantID: tenant.id) }
     }
 
     deinit {
@@ -324,8 +324,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
             grants: [ClientGrantSettings(audience: audience, scopes: Bootstrap.managementScopes)], createdAt: now,
             updatedAt: now)
         try store.write(.durable) { transaction in
-            try transaction.insertTenant(other)
-            try transaction.insertClient(management)
+            try transaction.tenants.insert(other)
+            try transaction.clients.insert(management)
         }
         let token = try application.tokens.token(
             tenant: other,

@@ -66,7 +66,7 @@ struct ManagementClientsTests {
         #expect(created.json["token_endpoint_auth_method"] as? String == "client_secret_post")
         let id = try #require(created.json["client_id"] as? String)
         let secret = try #require(created.json["client_secret"] as? String)
-        let record = try #require(try api.store.read { try $0.client(tenantID: api.tenant.id, id: id) })
+        let record = try #require(try api.store.read { try $0.clients.get(tenantID: api.tenant.id, id: id) })
         #expect(record.secretHash == Digest.sha256(Array(secret.utf8)))
         #expect(api.send(.get, "/api/v2/clients/\(id)", token: token).json["client_secret"] == nil)
         #expect(!String(decoding: api.send(.get, "/api/v2/clients", token: token).body, as: UTF8.self).contains(secret))
@@ -75,7 +75,7 @@ struct ManagementClientsTests {
         #expect(rotated.status == 200)
         let next = try #require(rotated.json["client_secret"] as? String)
         #expect(next != secret)
-        let after = try #require(try api.store.read { try $0.client(tenantID: api.tenant.id, id: id) })
+        let after = try #require(try api.store.read { try $0.clients.get(tenantID: api.tenant.id, id: id) })
         #expect(after.secretHash == Digest.sha256(Array(next.utf8)))
     }
 
@@ -92,7 +92,7 @@ struct ManagementClientsTests {
         let public_ = api.send(
             .patch, "/api/v2/clients/\(id)", json: #"{"token_endpoint_auth_method":"none"}"#, token: token)
         #expect(public_.status == 200)
-        let record = try #require(try api.store.read { try $0.client(tenantID: api.tenant.id, id: id) })
+        let record = try #require(try api.store.read { try $0.clients.get(tenantID: api.tenant.id, id: id) })
         #expect(record.secretHash == nil)
     }
 

@@ -42,7 +42,7 @@ struct ManagementConnectionsTests {
         #expect(attributes["phone_number"]?["identifier"]?["active"] as? Bool == false)
         #expect((options["password_complexity_options"] as? [String: Any])?["min_length"] as? Int == 14)
 
-        let record = try #require(try api.store.read { try $0.connection(tenantID: api.tenant.id, id: id) })
+        let record = try #require(try api.store.read { try $0.connections.get(tenantID: api.tenant.id, id: id) })
         #expect(record.identifiers == IdentifierPolicy(email: .disabled, phoneNumber: .disabled, username: .required))
         #expect(record.passkey.challengeUI == .button)
         #expect(record.password == PasswordPolicy(enabled: false, minLength: 14))
@@ -58,7 +58,7 @@ struct ManagementConnectionsTests {
             token: token)
         #expect(patched.status == 200)
         #expect(patched.json["enabled_clients"] as? [String] == [api.bootstrap.clientID])
-        let after = try #require(try api.store.read { try $0.connection(tenantID: api.tenant.id, id: id) })
+        let after = try #require(try api.store.read { try $0.connections.get(tenantID: api.tenant.id, id: id) })
         #expect(after.passkey.challengeUI == .autofill)
         #expect(after.passkey.progressiveEnrollmentEnabled == false)  // untouched
         #expect(after.identifiers.email == .optional)

@@ -40,7 +40,7 @@ struct ManagementTenantTests {
         #expect(api.send(.get, "/api/v2/tenant/settings", token: token, host: "id.example.com").status == 200)
         // New tokens carry the new lifetime.
         let issued = try api.application.tokens.token(
-            tenant: try #require(try api.store.read { try $0.tenant(id: api.tenant.id) }),
+            tenant: try #require(try api.store.read { try $0.tenants.get(id: api.tenant.id) }),
             request: TokenRequest(
                 grantType: "client_credentials",
                 credentials: ClientCredentials(
@@ -85,7 +85,7 @@ struct ManagementTenantTests {
         #expect(reply.status == 400)
         #expect(reply.error == "invalid_request")
         #expect(reply.errorDescription == description)
-        let tenant = try #require(try api.store.read { try $0.tenant(id: api.tenant.id) })
+        let tenant = try #require(try api.store.read { try $0.tenants.get(id: api.tenant.id) })
         #expect(tenant == api.tenant)
     }
 
@@ -94,10 +94,10 @@ struct ManagementTenantTests {
         // A tenant on a subdomain may use its parent as RP ID.
         let now = api.clock.now()
         try api.store.write(.durable) { transaction in
-            var tenant = try #require(try transaction.tenant(id: api.tenant.id))
+            var tenant = try #require(try transaction.tenants.get(id: api.tenant.id))
             tenant.domain = "login.example.com"
             tenant.updatedAt = now
-            try transaction.updateTenant(tenant)
+            try transaction.tenants.update(tenant)
         }
         let parent = api.send(
             .patch, "/api/v2/tenant/settings", json: #"{"rp_id":"example.com"}"#, token: token,

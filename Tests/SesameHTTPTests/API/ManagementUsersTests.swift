@@ -57,7 +57,7 @@ struct ManagementUsersTests {
 
         #expect(api.send(.delete, path(bob.userID), token: token).status == 204)
         #expect(api.send(.get, path(bob.userID), token: token).status == 404)
-        #expect(try api.store.read { try $0.passkeys(tenantID: api.tenant.id, userID: bob.userID) }.isEmpty)
+        #expect(try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: bob.userID) }.isEmpty)
         #expect(api.send(.delete, path(bob.userID), token: token).status == 404)
     }
 
@@ -113,7 +113,7 @@ struct ManagementUsersTests {
         #expect(reply.status == 200)
         let method = try #require(reply.list.first)
         let stored = try #require(
-            try api.store.read { try $0.passkeys(tenantID: api.tenant.id, userID: alice.userID) }.first)
+            try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: alice.userID) }.first)
         #expect(method["id"] as? String == stored.id)
         #expect(method["type"] as? String == "passkey")
         #expect(method["credential_id"] as? String == method["key_id"] as? String)

@@ -76,7 +76,7 @@ struct MyAccountSDKContractTests {
         // public_key: standard base64 that Data(base64Encoded:) reads, and the stored COSE key.
         let publicKey = try #require(Data(base64Encoded: method["public_key"] as? String ?? ""))
         let id = try #require(method["id"] as? String)
-        let stored = try #require(try api.store.read { try $0.passkey(tenantID: api.tenant.id, id: id) })
+        let stored = try #require(try api.store.read { try $0.passkeys.get(tenantID: api.tenant.id, id: id) })
         #expect(Array(publicKey) == stored.publicKey)
         #expect(method["key_id"] is String)
         #expect(method["user_handle"] is String)

@@ -37,7 +37,7 @@ struct MyAccountTests {
     }
 
     private func user(_ id: String) throws -> UserRecord {
-        try #require(try api.store.read { try $0.user(tenantID: api.tenant.id, id: id) })
+        try #require(try api.store.read { try $0.users.get(tenantID: api.tenant.id, id: id) })
     }
 
     @Test("lists the user's passkeys with the API.md §5 fields")
@@ -50,7 +50,7 @@ struct MyAccountTests {
         #expect(all.count == 1)
         let method = try #require(all.first)
         let passkey = try #require(
-            try api.store.read { try $0.passkeys(tenantID: api.tenant.id, userID: session.userID) }.first)
+            try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: session.userID) }.first)
         let stored = try #require(try authenticator.store.allCredentials().first)
         #expect(method["id"] as? String == passkey.id)
         #expect(method["type"] as? String == "passkey")

@@ -270,9 +270,9 @@ struct HostileInputTests {
         let sesame = try InProcessSesame()
         try sesame.store.write(.durable) { transaction in
             var connection = try #require(
-                try transaction.connection(tenantID: sesame.tenant.id, name: "Username-Password-Authentication"))
+                try transaction.connections.get(tenantID: sesame.tenant.id, name: "Username-Password-Authentication"))
             connection.passkey.enabled = false
-            try transaction.updateConnection(connection)
+            try transaction.connections.update(connection)
         }
         expectError(
             sesame.send(.post, "/passkey/challenge", body: #"{"client_id":"\#(sesame.bootstrap.clientID)"}"#), 404,

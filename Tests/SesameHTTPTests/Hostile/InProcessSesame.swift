@@ -51,9 +51,9 @@ final class InProcessSesame: @unchecked Sendable {  // immutable after init
 
     func counts() throws -> (users: Int, passkeys: Int) {
         try store.read { transaction in
-            let users = try transaction.users(tenantID: tenant.id, query: nil, page: Page(offset: 0, limit: 100))
+            let users = try transaction.users.search(tenantID: tenant.id, query: nil, page: Page(offset: 0, limit: 100))
             let passkeys = try users.reduce(0) {
-                $0 + (try transaction.passkeys(tenantID: tenant.id, userID: $1.id).count)
+                $0 + (try transaction.passkeys.list(tenantID: tenant.id, userID: $1.id).count)
             }
             return (users.count, passkeys)
         }
@@ -79,7 +79,7 @@ final class InProcessSesame: @unchecked Sendable {  // immutable after init
     /// Adds a client without the webauthn grant, and a second public native client.
     func addClient(id: String, grants: [OAuthGrantType]) throws {
         try store.write(.durable) { transaction in
-            try transaction.insertClient(
+            try transaction.clients.insert(
                 ClientRecord(
                     tenantID: tenant.id, id: id, name: id, appType: .native, grantTypes: grants,
                     createdAt: clock.now(), updatedAt: clock.now()))

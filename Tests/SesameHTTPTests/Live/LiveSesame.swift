@@ -129,7 +129,7 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
 
     /// Users in the store (to prove a rejected request wrote nothing).
     func userCount() throws -> Int {
-        try store.read { try $0.users(tenantID: tenant.id, query: nil, page: Page(offset: 0, limit: 100)).count }
+        try store.read { try $0.users.search(tenantID: tenant.id, query: nil, page: Page(offset: 0, limit: 100)).count }
     }
 }
 

@@ -14,7 +14,7 @@ struct CredentialRemovalTests {
     /// The authentication-method id of the passkey with this credential id.
     static func methodID(_ api: APIHarness, credentialID: [UInt8]) throws -> String {
         try #require(
-            try api.store.read { try $0.passkey(tenantID: api.tenant.id, credentialID: credentialID) }?.id)
+            try api.store.read { try $0.passkeys.get(tenantID: api.tenant.id, credentialID: credentialID) }?.id)
     }
 
     @Test(arguments: HarnessStore.allCases)

@@ -100,7 +100,7 @@ struct LostUpdateTests {
             name: "PATCH connection vs PATCH connection",
             setup: { api, _ in
                 Fixture(
-                    id: try #require(try api.store.read { try $0.tenant(id: api.tenant.id) }?.defaultConnectionID),
+                    id: try #require(try api.store.read { try $0.tenants.get(id: api.tenant.id) }?.defaultConnectionID),
                     secret: "")
             },
             first: { api, admin, fixture in

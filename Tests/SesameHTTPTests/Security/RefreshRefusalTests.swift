@@ -45,9 +45,9 @@ struct RefreshRefusalTests {
         let tokens = try api.signUpForTokens(api.authenticator(), email: "cy@example.com")
         let refreshToken = try #require(tokens["refresh_token"] as? String)
         let hash = try #require(RefreshTokens.hash(ofToken: refreshToken))
-        let before = try api.store.read { try $0.refreshToken(tenantID: api.tenant.id, tokenHash: hash) }
+        let before = try api.store.read { try $0.refreshTokens.get(tenantID: api.tenant.id, tokenHash: hash) }
         #expect(api.refresh(refreshToken, scope: "phone").error == "invalid_scope")
-        let after = try api.store.read { try $0.refreshToken(tenantID: api.tenant.id, tokenHash: hash) }
+        let after = try api.store.read { try $0.refreshTokens.get(tenantID: api.tenant.id, tokenHash: hash) }
         #expect(before == after)
         #expect(after?.usedAt == nil)
     }

@@ -32,7 +32,7 @@ struct RefreshTokensTests {
 
     private func stored(_ token: String) throws -> RefreshTokenRecord? {
         let hash = try #require(RefreshTokens.hash(ofToken: token))
-        return try store.read { try $0.refreshToken(tenantID: Self.tenant, tokenHash: hash) }
+        return try store.read { try $0.refreshTokens.get(tenantID: Self.tenant, tokenHash: hash) }
     }
 
     private func next(_ outcome: RefreshTokenOutcome) throws -> IssuedRefreshToken {

@@ -23,7 +23,7 @@ struct SigningKeyRingTests {
     }
 
     private func records() throws -> [SigningKeyRecord] {
-        try store.read { try $0.signingKeys(tenantID: Self.tenant) }
+        try store.read { try $0.signingKeys.list(tenantID: Self.tenant) }
     }
 
     @Test("ensureKeys creates one current key per algorithm, sealed, with the thumbprint as kid")
