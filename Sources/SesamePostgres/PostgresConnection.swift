@@ -264,6 +264,8 @@ struct PostgresRow: SQLRow {
 
     func bytes(_ index: Int32) -> [UInt8] { raw(index).map { Array($0) } ?? [] }
 
+    func isNull(_ index: Int32) -> Bool { PQgetisnull(result, row, index) != 0 }
+
     func data(_ index: Int32) -> Data { raw(index).map { Data($0) } ?? Data() }
 
     func text(_ index: Int32) -> String? { raw(index).map { String(decoding: $0, as: UTF8.self) } }

@@ -74,8 +74,11 @@ public final class PostgresStore: SesameStore {
                     "the database has schema version \(newest) but this Sesame knows versions up to \(known): "
                         + "run a newer Sesame")
             }
-            for (offset, script) in PostgresMigrations.all.enumerated() where !applied.contains(Int64(offset + 1)) {
-                try connection.script(script)
+            for (offset, migration) in PostgresMigrations.all.enumerated() where !applied.contains(Int64(offset + 1)) {
+                switch migration {
+                case .sql(let script): try connection.script(script)
+                case .records(let step): try step(connection)
+                }
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, to_char(now() AT TIME ZONE 'UTC', "
                         + "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))",

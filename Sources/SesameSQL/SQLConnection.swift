@@ -13,6 +13,15 @@ public protocol SQLRow {
     func integer(_ index: Int32) -> Int64
     /// A floating-point column (0 for NULL).
     func double(_ index: Int32) -> Double
+    /// True when the column is NULL.
+    func isNull(_ index: Int32) -> Bool
+}
+
+extension SQLRow {
+    /// A time column (seconds since 2001-01-01, as `Date` holds them); nil for NULL.
+    func optionalDate(_ index: Int32) -> Date? {
+        isNull(index) ? nil : Date(timeIntervalSinceReferenceDate: double(index))
+    }
 }
 
 /// A database connection as `SQLTransaction` uses it: SQL with `?` or `?N` parameters (a backend

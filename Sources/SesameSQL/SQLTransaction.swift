@@ -45,11 +45,30 @@ public final class SQLTransaction: StoreTransaction {
     func records<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws
         -> [T]
     {
-        try connection.query(sql, values) { row in
-            let record = try connection.decode(T.self, row, column: 0, table: table)
-            try (record as? any VersionedRecord)?.checkVersion(table: table)
-            return record
+        try connection.query(sql, values) { row in try decode(T.self, row, column: 0, table: table) }
+    }
+
+    /// The record in column `index` of `row`: the binary form for a `BinaryCodedRecord` (no
+    /// Foundation decoder on the login and refresh paths), else JSON (every other record, and a hot
+    /// record a Sesame before migration 9 wrote). A version newer than this Sesame's is corrupt.
+    func decode<T: Decodable>(_ type: T.Type, _ row: any SQLRow, column index: Int32, table: String) throws -> T {
+        if let coded = T.self as? any BinaryCodedRecord.Type {
+            let bytes = row.bytes(index)
+            if RecordBinary.isBinary(bytes),
+                let record = try RecordBinary.decode(coded, from: bytes, table: table) as? T
+            {
+                return record
+            }
         }
+        let record = try connection.decode(T.self, row, column: index, table: table)
+        try (record as? any VersionedRecord)?.checkVersion(table: table)
+        return record
+    }
+
+    /// The `data` value for `record`: the binary form for a `BinaryCodedRecord`, else JSON.
+    func encode<T: Encodable>(_ record: T) throws -> SQLValue {
+        if let coded = record as? any BinaryCodedRecord { return .blob(RecordBinary.encode(coded)) }
+        return try connection.encode(record)
     }
 
     func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {
@@ -61,6 +80,8 @@ public final class SQLTransaction: StoreTransaction {
     }
 
     static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSinceReferenceDate) }
+
+    public static func optionalTime(_ date: Date?) -> SQLValue { date.map(time) ?? .null }
 
     public func configurationGeneration() throws -> Int64 {
         try checkOpen()
@@ -320,35 +341,46 @@ struct SQLResourceServers: ResourceServerRepository {
     }
 }
 
-/// The user repository of a SQL transaction.
+/// The user repository of a SQL transaction. `last_login_at` is a column of its own, so the
+/// batched last-login write changes it and nothing else; it wins over the copy in `data`.
 struct SQLUsers: UserRepository {
     let tx: SQLTransaction
 
+    /// The columns every user query selects, in the order `user(_:)` reads them.
+    static let columns = "data, last_login_at"
+
+    func user(_ row: any SQLRow) throws -> UserRecord {
+        var user = try tx.decode(UserRecord.self, row, column: 0, table: "users")
+        user.lastLoginAt = row.optionalDate(1)
+        return user
+    }
+
+    func users(_ sql: String, _ values: [SQLValue]) throws -> [UserRecord] {
+        try tx.connection.query(sql, values) { try user($0) }
+    }
+
     func get(tenantID: String, id: String) throws -> UserRecord? {
         try tx.checkOpen()
-        return try tx.record(
-            UserRecord.self, table: "users", "SELECT data FROM users WHERE tenant_id = ? AND id = ?",
-            [.text(tenantID), .text(id)])
+        return try users(
+            "SELECT \(Self.columns) FROM users WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)]
+        ).first
     }
 
     func get(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
         try tx.checkOpen()
-        return try tx.record(
-            UserRecord.self, table: "users", "SELECT data FROM users WHERE tenant_id = ? AND user_handle = ?",
-            [.text(tenantID), .blob(userHandle)])
+        return try users(
+            "SELECT \(Self.columns) FROM users WHERE tenant_id = ? AND user_handle = ?",
+            [.text(tenantID), .blob(userHandle)]
+        ).first
     }
 
     func withIdentifiers(
         tenantID: String, connectionID: String, email: String?, phoneNumber: String?, username: String?
-    )
-        throws
-        -> [UserRecord]
-    {
+    ) throws -> [UserRecord] {
         try tx.checkOpen()
-        return try tx.records(
-            UserRecord.self, table: "users",
+        return try users(
             """
-            SELECT data FROM users WHERE tenant_id = ? AND connection_id = ?
+            SELECT \(Self.columns) FROM users WHERE tenant_id = ? AND connection_id = ?
             AND (email_lower = ? OR phone_number = ? OR username_lower = ?) ORDER BY created_at, id
             """,
             [
@@ -361,9 +393,8 @@ struct SQLUsers: UserRepository {
         try tx.checkOpen()
         let needle = (query ?? "").lowercased()
         guard !needle.isEmpty else {
-            return try tx.records(
-                UserRecord.self, table: "users",
-                "SELECT data FROM users WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+            return try users(
+                "SELECT \(Self.columns) FROM users WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
                 [.text(tenantID)] + SQLTransaction.paging(page))
         }
         var escaped = ""
@@ -371,10 +402,9 @@ struct SQLUsers: UserRepository {
             if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
             escaped.append(character)
         }
-        return try tx.records(
-            UserRecord.self, table: "users",
+        return try users(
             """
-            SELECT data FROM users WHERE tenant_id = ?1 AND (email_lower LIKE ?2 ESCAPE '\\'
+            SELECT \(Self.columns) FROM users WHERE tenant_id = ?1 AND (email_lower LIKE ?2 ESCAPE '\\'
             OR username_lower LIKE ?2 ESCAPE '\\' OR phone_number LIKE ?2 ESCAPE '\\'
             OR name_lower LIKE ?2 ESCAPE '\\' OR id_lower LIKE ?2 ESCAPE '\\')
             ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4
@@ -383,13 +413,13 @@ struct SQLUsers: UserRepository {
     }
 
     /// The values of the user columns after tenant_id and id, in table order.
-    fileprivate func userColumns(_ user: UserRecord) throws -> [SQLValue] {
+    private func userColumns(_ user: UserRecord) throws -> [SQLValue] {
         [
             .text(user.connectionID), .blob(user.userHandle), .optionalText(user.profile.email?.lowercased()),
             .optionalText(user.profile.phoneNumber), .optionalText(user.profile.username?.lowercased()),
             .optionalText(user.profile.name?.lowercased()), .text(user.id.lowercased()),
-            SQLTransaction.time(user.createdAt),
-            .integer(Int64(user.version)), try tx.connection.encode(user),
+            SQLTransaction.time(user.createdAt), SQLTransaction.optionalTime(user.lastLoginAt),
+            .integer(Int64(user.version)), try tx.encode(user),
         ]
     }
 
@@ -398,7 +428,8 @@ struct SQLUsers: UserRepository {
         try tx.connection.execute(
             """
             INSERT INTO users (tenant_id, id, connection_id, user_handle, email_lower, phone_number, username_lower,
-            name_lower, id_lower, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            name_lower, id_lower, created_at, last_login_at, version, data)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(user.tenantID), .text(user.id)] + userColumns(user))
     }
@@ -408,11 +439,20 @@ struct SQLUsers: UserRepository {
         let changed = try tx.connection.execute(
             """
             UPDATE users SET connection_id = ?, user_handle = ?, email_lower = ?, phone_number = ?,
-            username_lower = ?, name_lower = ?, id_lower = ?, created_at = ?, version = ?, data = ?
+            username_lower = ?, name_lower = ?, id_lower = ?, created_at = ?, last_login_at = ?, version = ?, data = ?
             WHERE tenant_id = ? AND id = ?
             """,
             userColumns(user) + [.text(user.tenantID), .text(user.id)])
         guard changed > 0 else { throw StoreError.notFound("user \(user.id)") }
+    }
+
+    func touch(tenantID: String, id: String, lastLoginAt: Date) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
+            """
+            UPDATE users SET last_login_at = ?1 WHERE tenant_id = ?2 AND id = ?3
+            AND (last_login_at IS NULL OR last_login_at < ?1)
+            """, [SQLTransaction.time(lastLoginAt), .text(tenantID), .text(id)])
     }
 
     func delete(tenantID: String, id: String) throws {
@@ -426,41 +466,65 @@ struct SQLUsers: UserRepository {
     }
 }
 
-/// The passkey repository of a SQL transaction.
+/// The passkey repository of a SQL transaction. The counter, the backup state and the last-used
+/// time are columns of their own, so a login changes them and nothing else; they win over the
+/// copies in `data`.
 struct SQLPasskeys: PasskeyRepository {
     let tx: SQLTransaction
 
+    /// The columns every passkey query selects, in the order `passkey(_:)` reads them.
+    static let columns = "data, sign_count, backup_state, last_used_at"
+
+    func passkey(_ row: any SQLRow) throws -> PasskeyRecord {
+        var passkey = try tx.decode(PasskeyRecord.self, row, column: 0, table: "passkeys")
+        let signCount = row.integer(1)
+        guard let counter = UInt32(exactly: signCount) else {
+            throw StoreError.corrupt("a row of passkeys does not decode: field sign_count: \(signCount)")
+        }
+        passkey.signCount = counter
+        passkey.backupState = row.integer(2) != 0
+        passkey.lastUsedAt = row.optionalDate(3)
+        return passkey
+    }
+
+    func passkeys(_ sql: String, _ values: [SQLValue]) throws -> [PasskeyRecord] {
+        try tx.connection.query(sql, values) { try passkey($0) }
+    }
+
     func get(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
         try tx.checkOpen()
-        return try tx.record(
-            PasskeyRecord.self, table: "passkeys",
-            "SELECT data FROM passkeys WHERE tenant_id = ? AND credential_id = ?",
-            [.text(tenantID), .blob(credentialID)])
+        return try passkeys(
+            "SELECT \(Self.columns) FROM passkeys WHERE tenant_id = ? AND credential_id = ?",
+            [.text(tenantID), .blob(credentialID)]
+        ).first
     }
 
     func get(tenantID: String, id: String) throws -> PasskeyRecord? {
         try tx.checkOpen()
-        return try tx.record(
-            PasskeyRecord.self, table: "passkeys", "SELECT data FROM passkeys WHERE tenant_id = ? AND id = ?",
-            [.text(tenantID), .text(id)])
+        return try passkeys(
+            "SELECT \(Self.columns) FROM passkeys WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)]
+        ).first
     }
 
     func list(tenantID: String, userID: String) throws -> [PasskeyRecord] {
         try tx.checkOpen()
-        return try tx.records(
-            PasskeyRecord.self, table: "passkeys",
-            "SELECT data FROM passkeys WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
+        return try passkeys(
+            "SELECT \(Self.columns) FROM passkeys WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
             [.text(tenantID), .text(userID)])
     }
 
     func insert(_ passkey: PasskeyRecord) throws {
         try tx.checkWritable()
         try tx.connection.execute(
-            "INSERT INTO passkeys (tenant_id, id, user_id, credential_id, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            """
+            INSERT INTO passkeys (tenant_id, id, user_id, credential_id, created_at, sign_count, backup_state,
+            last_used_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
             [
                 .text(passkey.tenantID), .text(passkey.id), .text(passkey.userID), .blob(passkey.credentialID),
-                SQLTransaction.time(passkey.createdAt), .integer(Int64(passkey.version)),
-                try tx.connection.encode(passkey),
+                SQLTransaction.time(passkey.createdAt), .integer(Int64(passkey.signCount)),
+                .integer(passkey.backupState ? 1 : 0), SQLTransaction.optionalTime(passkey.lastUsedAt),
+                .integer(Int64(passkey.version)), try tx.encode(passkey),
             ])
     }
 
@@ -468,15 +532,36 @@ struct SQLPasskeys: PasskeyRepository {
         try tx.checkWritable()
         let changed = try tx.connection.execute(
             """
-            UPDATE passkeys SET user_id = ?, credential_id = ?, created_at = ?, version = ?, data = ?
-            WHERE tenant_id = ? AND id = ?
+            UPDATE passkeys SET user_id = ?, credential_id = ?, created_at = ?, sign_count = ?, backup_state = ?,
+            last_used_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?
             """,
             [
                 .text(passkey.userID), .blob(passkey.credentialID), SQLTransaction.time(passkey.createdAt),
-                .integer(Int64(passkey.version)), try tx.connection.encode(passkey), .text(passkey.tenantID),
-                .text(passkey.id),
+                .integer(Int64(passkey.signCount)), .integer(passkey.backupState ? 1 : 0),
+                SQLTransaction.optionalTime(passkey.lastUsedAt), .integer(Int64(passkey.version)),
+                try tx.encode(passkey), .text(passkey.tenantID), .text(passkey.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("passkey \(passkey.id)") }
+    }
+
+    func recordAssertion(tenantID: String, id: String, signCount: UInt32, backupState: Bool, at: Date) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
+            "UPDATE passkeys SET sign_count = ?, backup_state = ?, last_used_at = ? WHERE tenant_id = ? AND id = ?",
+            [
+                .integer(Int64(signCount)), .integer(backupState ? 1 : 0), SQLTransaction.time(at), .text(tenantID),
+                .text(id),
+            ])
+        guard changed > 0 else { throw StoreError.notFound("passkey \(id)") }
+    }
+
+    func touch(tenantID: String, id: String, lastUsedAt: Date) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
+            """
+            UPDATE passkeys SET last_used_at = ?1 WHERE tenant_id = ?2 AND id = ?3
+            AND (last_used_at IS NULL OR last_used_at < ?1)
+            """, [SQLTransaction.time(lastUsedAt), .text(tenantID), .text(id)])
     }
 
     func delete(tenantID: String, id: String) throws {
@@ -520,23 +605,44 @@ struct SQLSigningKeys: SigningKeyRepository {
     }
 }
 
-/// The refresh token repository of a SQL transaction.
+/// The refresh token repository of a SQL transaction. `used_at` and `revoked_at` are columns of
+/// their own: rotation is a compare-and-set on `used_at`, revocation one `UPDATE`, and both win
+/// over the copies in `data`.
 struct SQLRefreshTokens: RefreshTokenRepository {
     let tx: SQLTransaction
 
-    func get(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
-        try tx.checkOpen()
-        return try tx.record(
-            RefreshTokenRecord.self, table: "refresh_tokens",
-            "SELECT data FROM refresh_tokens WHERE token_hash = ? AND tenant_id = ?",
-            [.blob(tokenHash), .text(tenantID)])
+    /// The columns every token query selects, in the order `token(_:)` reads them.
+    static let columns = "data, used_at, revoked_at"
+
+    func token(_ row: any SQLRow) throws -> RefreshTokenRecord {
+        var token = try tx.decode(RefreshTokenRecord.self, row, column: 0, table: "refresh_tokens")
+        token.usedAt = row.optionalDate(1)
+        token.revokedAt = row.optionalDate(2)
+        return token
     }
 
-    fileprivate func tokenColumns(_ token: RefreshTokenRecord) throws -> [SQLValue] {
+    func get(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
+        try tx.checkOpen()
+        return try tx.connection.query(
+            "SELECT \(Self.columns) FROM refresh_tokens WHERE token_hash = ? AND tenant_id = ?",
+            [.blob(tokenHash), .text(tenantID)]
+        ) { try token($0) }.first
+    }
+
+    func list(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
+        try tx.checkOpen()
+        return try tx.connection.query(
+            "SELECT \(Self.columns) FROM refresh_tokens WHERE tenant_id = ? ORDER BY id LIMIT ? OFFSET ?",
+            [.text(tenantID)] + SQLTransaction.paging(page)
+        ) { try token($0) }
+    }
+
+    private func tokenColumns(_ token: RefreshTokenRecord) throws -> [SQLValue] {
         [
             .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
-            .optionalText(token.passkeyID), SQLTransaction.time(token.createdAt), .integer(Int64(token.version)),
-            try tx.connection.encode(token),
+            .optionalText(token.passkeyID), SQLTransaction.time(token.createdAt),
+            SQLTransaction.optionalTime(token.usedAt), SQLTransaction.optionalTime(token.revokedAt),
+            .integer(Int64(token.version)), try tx.encode(token),
         ]
     }
 
@@ -545,7 +651,7 @@ struct SQLRefreshTokens: RefreshTokenRepository {
         try tx.connection.execute(
             """
             INSERT INTO refresh_tokens (tenant_id, id, token_hash, family_id, client_id, user_id, passkey_id,
-            created_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            created_at, used_at, revoked_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(token.tenantID), .text(token.id)] + tokenColumns(token))
     }
@@ -555,55 +661,40 @@ struct SQLRefreshTokens: RefreshTokenRepository {
         let changed = try tx.connection.execute(
             """
             UPDATE refresh_tokens SET token_hash = ?, family_id = ?, client_id = ?, user_id = ?, passkey_id = ?,
-            created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?
+            created_at = ?, used_at = ?, revoked_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?
             """,
             tokenColumns(token) + [.text(token.tenantID), .text(token.id)])
         guard changed > 0 else { throw StoreError.notFound("refresh token \(token.id)") }
     }
 
-    @discardableResult func revokeFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
+    func markUsed(tenantID: String, id: String, at: Date) throws -> Bool {
         try tx.checkWritable()
-        return try revoke(
-            at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND family_id = ?",
-            [.text(tenantID), .text(familyID)])
+        return try tx.connection.execute(
+            """
+            UPDATE refresh_tokens SET used_at = ? WHERE tenant_id = ? AND id = ?
+            AND used_at IS NULL AND revoked_at IS NULL
+            """, [SQLTransaction.time(at), .text(tenantID), .text(id)]) > 0
+    }
+
+    @discardableResult func revokeFamily(tenantID: String, familyID: String, at: Date) throws -> Int {
+        try revoke(at: at, "family_id", familyID, tenantID: tenantID)
     }
 
     @discardableResult func revokeAll(tenantID: String, userID: String, at: Date) throws -> Int {
-        try tx.checkWritable()
-        return try revoke(
-            at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND user_id = ?",
-            [.text(tenantID), .text(userID)])
+        try revoke(at: at, "user_id", userID, tenantID: tenantID)
     }
 
     @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int {
+        try revoke(at: at, "passkey_id", passkeyID, tenantID: tenantID)
+    }
+
+    /// Sets `revoked_at` on the tenant's tokens whose `column` is `value` and that are not yet
+    /// revoked; returns how many changed.
+    private func revoke(at: Date, _ column: String, _ value: String, tenantID: String) throws -> Int {
         try tx.checkWritable()
-        return try revoke(
-            at: at, "SELECT data FROM refresh_tokens WHERE tenant_id = ? AND passkey_id = ?",
-            [.text(tenantID), .text(passkeyID)])
-    }
-
-    /// Sets `revokedAt` on the tokens `sql` selects that are not yet revoked; returns how many changed.
-    fileprivate func revoke(at: Date, _ sql: String, _ values: [SQLValue]) throws -> Int {
-        try tx.atomically {
-            let tokens = try tx.records(RefreshTokenRecord.self, table: "refresh_tokens", sql, values)
-            var changed = 0
-            for var token in tokens where token.revokedAt == nil {
-                token.revokedAt = at
-                try tx.connection.execute(
-                    "UPDATE refresh_tokens SET data = ? WHERE tenant_id = ? AND id = ?",
-                    [try tx.connection.encode(token), .text(token.tenantID), .text(token.id)])
-                changed += 1
-            }
-            return changed
-        }
-    }
-
-    func list(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
-        try tx.checkOpen()
-        return try tx.records(
-            RefreshTokenRecord.self, table: "refresh_tokens",
-            "SELECT data FROM refresh_tokens WHERE tenant_id = ? ORDER BY id LIMIT ? OFFSET ?",
-            [.text(tenantID)] + SQLTransaction.paging(page))
+        return try tx.connection.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE tenant_id = ? AND \(column) = ? AND revoked_at IS NULL",
+            [SQLTransaction.time(at), .text(tenantID), .text(value)])
     }
 }
 

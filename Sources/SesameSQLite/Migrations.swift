@@ -12,8 +12,10 @@ enum Migration: Sendable {
 /// The schema, as numbered migrations: `all[n - 1]` is migration n. Applied in order at open, in
 /// one transaction, each recorded in `schema_migrations`. Never edit a shipped migration; append.
 ///
-/// Every aggregate has its indexed and unique columns as real columns and the whole record as
-/// JSON in `data`; `version` is the record's schema version. Times used for ordering are stored as
+/// Every aggregate has its indexed and unique columns as real columns and the whole record in
+/// `data` (the binary record form for passkeys, users and refresh tokens, JSON for the rest); the
+/// fields a login or a refresh changes are columns of their own (migration 9) and win over the
+/// copies in `data`; `version` is the record's schema version. Times used for ordering are stored as
 /// the Double seconds `Date` holds (since 2001-01-01), the same value the JSON carries.
 enum Migrations {
     static let all: [Migration] = [
@@ -211,6 +213,19 @@ enum Migrations {
             CREATE TRIGGER resource_servers_delete_generation AFTER DELETE ON resource_servers
             BEGIN UPDATE configuration_generation SET value = value + 1; END;
             """),
+        // 9: the hot records' changing fields as columns of their own, so a login or a refresh
+        // changes only what it changes (the counter, a time, used or revoked).
+        .sql(
+            """
+            ALTER TABLE passkeys ADD COLUMN sign_count INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE passkeys ADD COLUMN backup_state INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE passkeys ADD COLUMN last_used_at REAL;
+            ALTER TABLE users ADD COLUMN last_login_at REAL;
+            ALTER TABLE refresh_tokens ADD COLUMN used_at REAL;
+            ALTER TABLE refresh_tokens ADD COLUMN revoked_at REAL;
+            """),
+        // 10: the values for those columns, and every hot record rewritten in the binary form.
+        .records { try HotRecordColumns.migrate($0) },
     ]
 
     /// The Management API scopes migration 5 adds.

@@ -99,9 +99,13 @@ final class SQLiteStatement: SQLRow {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    /// Column `index` of the current row as an integer (0 for NULL).
+    /// Column `index` of the current row as a floating-point number (0 for NULL).
     func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
+    /// True when column `index` of the current row is NULL.
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+
+    /// Column `index` of the current row as an integer (0 for NULL).
     func integer(_ index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }

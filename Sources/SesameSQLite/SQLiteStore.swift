@@ -149,6 +149,11 @@ public final class SQLiteStore: SesameStore {
         try writerLock.withLock { try writer.executeScript(sql) }
     }
 
+    /// Column 0 of each row of `sql` as bytes, read on the writer connection (tests only).
+    func rawBytes(_ sql: String) throws -> [[UInt8]] {
+        try writerLock.withLock { try writer.query(sql) { $0.bytes(0) } }
+    }
+
     /// The writer's `PRAGMA synchronous` value (1 = NORMAL, 2 = FULL).
     func writerSynchronous() throws -> Int {
         try writerLock.withLock {

@@ -310,6 +310,13 @@ struct MemoryUsers: UserRepository {
         tx.state.users[key] = user
     }
 
+    func touch(tenantID: String, id: String, lastLoginAt: Date) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: tenantID, id: id)
+        guard let user = tx.state.users[key], user.lastLoginAt.map({ $0 < lastLoginAt }) ?? true else { return }
+        tx.state.users[key]?.lastLoginAt = lastLoginAt
+    }
+
     func update(_ user: UserRecord) throws {
         try tx.checkWritable()
         let key = MemoryKey(tenantID: user.tenantID, id: user.id)
@@ -374,6 +381,22 @@ struct MemoryPasskeys: PasskeyRepository {
         guard tx.state.passkeys[key] == nil else { throw StoreError.conflict(.passkeyID) }
         try checkCredentialID(of: passkey)
         tx.state.passkeys[key] = passkey
+    }
+
+    func recordAssertion(tenantID: String, id: String, signCount: UInt32, backupState: Bool, at: Date) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: tenantID, id: id)
+        guard tx.state.passkeys[key] != nil else { throw StoreError.notFound("passkey \(id)") }
+        tx.state.passkeys[key]?.signCount = signCount
+        tx.state.passkeys[key]?.backupState = backupState
+        tx.state.passkeys[key]?.lastUsedAt = at
+    }
+
+    func touch(tenantID: String, id: String, lastUsedAt: Date) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: tenantID, id: id)
+        guard let passkey = tx.state.passkeys[key], passkey.lastUsedAt.map({ $0 < lastUsedAt }) ?? true else { return }
+        tx.state.passkeys[key]?.lastUsedAt = lastUsedAt
     }
 
     func update(_ passkey: PasskeyRecord) throws {
@@ -445,6 +468,14 @@ struct MemoryRefreshTokens: RefreshTokenRepository {
         guard tx.state.refreshTokens[key] == nil else { throw StoreError.conflict(.refreshTokenID) }
         try checkTokenHash(of: token)
         tx.state.refreshTokens[key] = token
+    }
+
+    func markUsed(tenantID: String, id: String, at: Date) throws -> Bool {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: tenantID, id: id)
+        guard let token = tx.state.refreshTokens[key], token.usedAt == nil, token.revokedAt == nil else { return false }
+        tx.state.refreshTokens[key]?.usedAt = at
+        return true
     }
 
     func update(_ token: RefreshTokenRecord) throws {

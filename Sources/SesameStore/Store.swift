@@ -163,6 +163,9 @@ public protocol UserRepository {
     func search(tenantID: String, query: String?, page: Page) throws -> [UserRecord]
     func insert(_ user: UserRecord) throws
     func update(_ user: UserRecord) throws
+    /// Moves the user's last-login time forward to `lastLoginAt`, changing nothing else; no
+    /// change when the stored time is later or the user is gone.
+    func touch(tenantID: String, id: String, lastLoginAt: Date) throws
     /// Deletes the user with its passkeys. Its refresh tokens stay (the caller revokes them), so a
     /// renewal can tell a deleted user's token from an unknown one, as Auth0 answers it.
     func delete(tenantID: String, id: String) throws
@@ -175,6 +178,12 @@ public protocol PasskeyRepository {
     func list(tenantID: String, userID: String) throws -> [PasskeyRecord]
     func insert(_ passkey: PasskeyRecord) throws
     func update(_ passkey: PasskeyRecord) throws
+    /// Stores what an assertion changed, and nothing else: the signature counter, the backup
+    /// state, and `at` as the last-used time. `notFound` when the passkey is gone.
+    func recordAssertion(tenantID: String, id: String, signCount: UInt32, backupState: Bool, at: Date) throws
+    /// Moves the passkey's last-used time forward to `lastUsedAt`, changing nothing else; no change
+    /// when the stored time is later or the passkey is gone.
+    func touch(tenantID: String, id: String, lastUsedAt: Date) throws
     func delete(tenantID: String, id: String) throws
 }
 
@@ -192,6 +201,9 @@ public protocol RefreshTokenRepository {
     func list(tenantID: String, page: Page) throws -> [RefreshTokenRecord]
     func insert(_ token: RefreshTokenRecord) throws
     func update(_ token: RefreshTokenRecord) throws
+    /// Marks the token used at `at` if it is neither used nor revoked, changing nothing else: a
+    /// compare-and-set, so of two writers rotating the same token only one gets true.
+    func markUsed(tenantID: String, id: String, at: Date) throws -> Bool
     /// Marks every token of the family revoked at `at`; returns how many changed.
     @discardableResult func revokeFamily(tenantID: String, familyID: String, at: Date) throws -> Int
     /// Revokes every refresh token of a user (e.g. when the user is blocked); returns how many changed.

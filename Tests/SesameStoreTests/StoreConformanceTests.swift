@@ -643,6 +643,103 @@ import Testing
         #expect(try revokedAt(5, tenant: "t2") == nil)
     }
 
+    /// The narrow updates change their fields and nothing else, and a read sees them.
+    @Test(arguments: StoreKind.allCases) func narrowUpdatesOfTheHotRecords(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        var user = Fixture.user()
+        user.userMetadata = ["plan": "pro"]
+        let passkey = Fixture.passkey()
+        try s.write { tx throws in
+            try tx.users.insert(user)
+            try tx.passkeys.insert(passkey)
+        }
+        try s.write { tx throws in
+            try tx.passkeys.recordAssertion(
+                tenantID: "t1", id: passkey.id, signCount: 7, backupState: true, at: Fixture.time(50))
+            try tx.users.touch(tenantID: "t1", id: user.id, lastLoginAt: Fixture.time(50))
+        }
+        var expectedPasskey = passkey
+        expectedPasskey.signCount = 7
+        expectedPasskey.backupState = true
+        expectedPasskey.lastUsedAt = Fixture.time(50)
+        var expectedUser = user
+        expectedUser.lastLoginAt = Fixture.time(50)
+        #expect(try s.read { try $0.passkeys.get(tenantID: "t1", id: passkey.id) } == expectedPasskey)
+        #expect(
+            try s.read { try $0.passkeys.get(tenantID: "t1", credentialID: passkey.credentialID) } == expectedPasskey)
+        #expect(try s.read { try $0.passkeys.list(tenantID: "t1", userID: user.id) } == [expectedPasskey])
+        #expect(try s.read { try $0.users.get(tenantID: "t1", id: user.id) } == expectedUser)
+
+        // A time moves forward only; touching a record that is gone changes nothing and is no error.
+        try s.write { tx throws in
+            try tx.passkeys.touch(tenantID: "t1", id: passkey.id, lastUsedAt: Fixture.time(40))
+            try tx.users.touch(tenantID: "t1", id: user.id, lastLoginAt: Fixture.time(40))
+            try tx.passkeys.touch(tenantID: "t1", id: "passkey|gone", lastUsedAt: Fixture.time(60))
+            try tx.users.touch(tenantID: "t1", id: "sesame|gone", lastLoginAt: Fixture.time(60))
+            try tx.passkeys.touch(tenantID: "t2", id: passkey.id, lastUsedAt: Fixture.time(60))
+        }
+        #expect(try s.read { try $0.passkeys.get(tenantID: "t1", id: passkey.id) }?.lastUsedAt == Fixture.time(50))
+        #expect(try s.read { try $0.users.get(tenantID: "t1", id: user.id) }?.lastLoginAt == Fixture.time(50))
+        try s.write { tx throws in
+            try tx.passkeys.touch(tenantID: "t1", id: passkey.id, lastUsedAt: Fixture.time(60))
+            try tx.users.touch(tenantID: "t1", id: user.id, lastLoginAt: Fixture.time(60))
+        }
+        #expect(try s.read { try $0.passkeys.get(tenantID: "t1", id: passkey.id) }?.lastUsedAt == Fixture.time(60))
+        #expect(try s.read { try $0.users.get(tenantID: "t1", id: user.id) }?.lastLoginAt == Fixture.time(60))
+        #expect(throws: StoreError.notFound("passkey passkey|gone")) {
+            try s.write {
+                try $0.passkeys.recordAssertion(
+                    tenantID: "t1", id: "passkey|gone", signCount: 1, backupState: false, at: Fixture.time(1))
+            }
+        }
+        // A full update after narrow ones keeps what the record says.
+        var renamed = try #require(try s.read { try $0.passkeys.get(tenantID: "t1", id: passkey.id) })
+        renamed.name = "Laptop"
+        try s.write { try $0.passkeys.update(renamed) }
+        #expect(try s.read { try $0.passkeys.get(tenantID: "t1", id: passkey.id) } == renamed)
+    }
+
+    /// Marking a refresh token used is a compare-and-set: once, and never on a revoked token.
+    @Test(arguments: StoreKind.allCases) func markingARefreshTokenUsedSucceedsOnce(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx throws in
+            try tx.refreshTokens.insert(Fixture.refreshToken("r1", hash: 1))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r2", hash: 2, family: "f2"))
+        }
+        #expect(try s.write { try $0.refreshTokens.markUsed(tenantID: "t1", id: "r1", at: Fixture.time(10)) })
+        #expect(try !s.write { try $0.refreshTokens.markUsed(tenantID: "t1", id: "r1", at: Fixture.time(11)) })
+        #expect(try !s.write { try $0.refreshTokens.markUsed(tenantID: "t2", id: "r2", at: Fixture.time(11)) })
+        #expect(try !s.write { try $0.refreshTokens.markUsed(tenantID: "t1", id: "gone", at: Fixture.time(11)) })
+        _ = try s.write { try $0.refreshTokens.revokeFamily(tenantID: "t1", familyID: "f2", at: Fixture.time(12)) }
+        #expect(try !s.write { try $0.refreshTokens.markUsed(tenantID: "t1", id: "r2", at: Fixture.time(13)) })
+        let first = try #require(
+            try s.read { try $0.refreshTokens.get(tenantID: "t1", tokenHash: [UInt8](repeating: 1, count: 32)) })
+        #expect(first.usedAt == Fixture.time(10))
+        #expect(first.revokedAt == nil)
+        let second = try #require(
+            try s.read { try $0.refreshTokens.get(tenantID: "t1", tokenHash: [UInt8](repeating: 2, count: 32)) })
+        #expect(second.usedAt == nil)
+        #expect(second.revokedAt == Fixture.time(12))
+    }
+
+    /// Many writers rotating one token: exactly one marks it used.
+    @Test(arguments: StoreKind.allCases) func concurrentMarkUsedHasOneWinner(_ kind: StoreKind) async throws {
+        let s = try kind.make()
+        try s.write { try $0.refreshTokens.insert(Fixture.refreshToken("r1", hash: 1)) }
+        let store = s
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    try store.write {
+                        try $0.refreshTokens.markUsed(tenantID: "t1", id: "r1", at: Fixture.time(Double(index)))
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(wins == 1)
+    }
+
     @Test(arguments: StoreKind.allCases) func refreshTokenRevocationByPasskey(_ kind: StoreKind) throws {
         let s = try kind.make()
         let now = Fixture.time(300)

@@ -48,19 +48,20 @@ extension SesameApplication {
             refreshToken: try body.optionalString("refresh_token", maxLength: 512),
             dpop: Self.dpopRequest(request, tenant: tenant))
         let method = Self.loginMethod(grantType)
+        let response: TokenResponse
         do {
-            let response = try tokens.token(tenant: tenant, request: tokenRequest)
-            logins.increment([method, "success"])
-            var answer = try HTTPResponse.noStoreJSON(response)
-            // A server that requires nonces hands out the next one with every DPoP answer (§8).
-            if tokens.dpop.requireNonce, !tokenRequest.dpop.proofs.isEmpty {
-                answer.headers.replaceOrAdd(name: "DPoP-Nonce", value: tokens.dpop.nonce(at: clock.now()))
-            }
-            return answer
-        } catch let error as ServiceError {
+            response = try tokens.token(tenant: tenant, request: tokenRequest)
+        } catch {
             logins.increment([method, error.code])
             throw error
         }
+        logins.increment([method, "success"])
+        var answer = HTTPResponse.noStoreWireJSON(response)
+        // A server that requires nonces hands out the next one with every DPoP answer (§8).
+        if tokens.dpop.requireNonce, !tokenRequest.dpop.proofs.isEmpty {
+            answer.headers.replaceOrAdd(name: "DPoP-Nonce", value: tokens.dpop.nonce(at: clock.now()))
+        }
+        return answer
     }
 
     /// The access token of `Authorization: Bearer …` or `Authorization: DPoP …` (schemes are

@@ -32,7 +32,7 @@ extension SesameApplication {
                 tenant: context.tenant, credentials: try clientCredentials(body, request),
                 realm: try body.optionalString("realm", maxLength: 128), profile: input, metadata: metadata,
                 tokenDefaults: try Self.tokenDefaults(body), requester: IPAddressRange.clientKey(context.clientIP))
-            return try .noStoreJSON(result)
+            return .noStoreWireJSON(result)
         }
 
         // API.md §1: login challenge.
@@ -44,7 +44,7 @@ extension SesameApplication {
                 tenant: context.tenant, credentials: try clientCredentials(body, request),
                 realm: try body.optionalString("realm", maxLength: 128), tokenDefaults: try Self.tokenDefaults(body),
                 requester: IPAddressRange.clientKey(context.clientIP))
-            return try .noStoreJSON(result)
+            return .noStoreWireJSON(result)
         }
     }
 

@@ -46,21 +46,12 @@ public final class UsageRecorder: Sendable {
         guard !batch.passkeys.isEmpty || !batch.users.isEmpty else { return }
         do {
             try store.write(.relaxed) { transaction in
+                // One narrow UPDATE each: the time moves forward only, a deleted record is skipped.
                 for (key, at) in batch.passkeys {
-                    guard var passkey = try transaction.passkeys.get(tenantID: key.tenantID, id: key.id) else {
-                        continue
-                    }
-                    if passkey.lastUsedAt.map({ $0 < at }) ?? true {
-                        passkey.lastUsedAt = at
-                        try transaction.passkeys.update(passkey)
-                    }
+                    try transaction.passkeys.touch(tenantID: key.tenantID, id: key.id, lastUsedAt: at)
                 }
                 for (key, at) in batch.users {
-                    guard var user = try transaction.users.get(tenantID: key.tenantID, id: key.id) else { continue }
-                    if user.lastLoginAt.map({ $0 < at }) ?? true {
-                        user.lastLoginAt = at
-                        try transaction.users.update(user)
-                    }
+                    try transaction.users.touch(tenantID: key.tenantID, id: key.id, lastLoginAt: at)
                 }
             }
         } catch {

@@ -254,7 +254,7 @@ public final class PasskeyService: Sendable {
         // last-used times go out in the next batch.
         if verified.signCount != passkey.signCount || verified.backupState != passkey.backupState {
             try access.write(.relaxed) { transaction in
-                guard var current = try transaction.passkeys.get(tenantID: tenant.id, id: passkey.id) else {
+                guard let current = try transaction.passkeys.get(tenantID: tenant.id, id: passkey.id) else {
                     throw ServiceError.invalidGrant("the passkey was deleted during sign-in")
                 }
                 // Compare-and-set on the stored counter (§7.2 step 22), in the serialised write: a
@@ -263,10 +263,9 @@ public final class PasskeyService: Sendable {
                 if verified.signCount != 0 || current.signCount != 0, verified.signCount <= current.signCount {
                     throw ServiceError.invalidGrant("the signature counter did not advance")
                 }
-                current.signCount = verified.signCount
-                current.backupState = verified.backupState
-                current.lastUsedAt = now
-                try transaction.passkeys.update(current)
+                try transaction.passkeys.recordAssertion(
+                    tenantID: tenant.id, id: passkey.id, signCount: verified.signCount,
+                    backupState: verified.backupState, at: now)
             }
         }
         usage.recordLogin(tenantID: tenant.id, passkeyID: passkey.id, userID: user.id, at: now)

@@ -1,3 +1,5 @@
+import WebAuthn
+
 /// One JSON value inside a JWT claims set: enough for OIDC and RFC 9068 claims and anything the
 /// service adds (strings, integers, booleans, arrays, nested objects). Floating-point numbers and
 /// `null` are not claim values Sesame issues, so a payload containing them does not decode.
@@ -44,6 +46,37 @@ public indirect enum JWTClaimValue: Sendable, Hashable {
             out.append(text)
         }
         return out
+    }
+}
+
+extension JWTClaimValue {
+    /// The claim value of a JSON value the core's reader produced; nil for `null`, a number that is
+    /// not an integer fitting in 64 bits, or anything containing one.
+    public init?(json: JSONValue) {
+        switch json {
+        case .string(let text): self = .string(text)
+        case .bool(let flag): self = .bool(flag)
+        case .number(let text):
+            guard let number = Int64(text) else { return nil }
+            self = .int(number)
+        case .array(let values):
+            var out: [JWTClaimValue] = []
+            out.reserveCapacity(values.count)
+            for value in values {
+                guard let claim = JWTClaimValue(json: value) else { return nil }
+                out.append(claim)
+            }
+            self = .array(out)
+        case .object(let members):
+            var out: [String: JWTClaimValue] = [:]
+            out.reserveCapacity(members.count)
+            for member in members {
+                guard let claim = JWTClaimValue(json: member.value) else { return nil }
+                out[member.name] = claim
+            }
+            self = .object(out)
+        case .null: return nil
+        }
     }
 }
 

@@ -149,10 +149,13 @@ struct CompactJWS {
 
     private static func object(_ json: [UInt8], _ name: String) throws(JWTError) -> [String: JWTClaimValue] {
         guard json.first == UInt8(ascii: "{") else { throw .malformed("the \(name) is not a JSON object") }
-        do {
-            return try JSONDecoder().decode([String: JWTClaimValue].self, from: Data(json))
-        } catch {
+        // The core's strict reader, not Foundation's: duplicate members are refused (RFC 7519 §4),
+        // and a DPoP proof is checked on every renewal, so this is on the refresh path.
+        guard let value = try? JSONReader.parse(json, limits: .requestBody), case .object(let members) = value,
+            case .object(let claims)? = JWTClaimValue(json: .object(members))
+        else {
             throw .malformed("the \(name) is not a JSON object of strings, integers, booleans, arrays and objects")
         }
+        return claims
     }
 }

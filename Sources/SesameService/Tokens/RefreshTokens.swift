@@ -103,7 +103,12 @@ public struct RefreshTokens: Sendable {
         let now = clock.now()
         var used = record
         used.usedAt = now
-        try transaction.refreshTokens.update(used)
+        // Compare-and-set: writes are serialisable, so the token read above is still unused here;
+        // should another writer have spent it all the same, this is reuse, not a second rotation.
+        guard try transaction.refreshTokens.markUsed(tenantID: tenantID, id: record.id, at: now) else {
+            try transaction.refreshTokens.revokeFamily(tenantID: tenantID, familyID: record.familyID, at: now)
+            return .reused(familyID: record.familyID)
+        }
         let next = successor.record(after: record, now: now, policy: policy)
         try transaction.refreshTokens.insert(next.record)
         return .rotated(previous: used, next: next)
