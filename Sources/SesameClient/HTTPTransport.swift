@@ -41,8 +41,16 @@ public struct URLSessionTransport: HTTPTransport {
 /// Runs an operation with a hard deadline without waiting for a stuck operation to notice its
 /// cancellation: whichever of the result and the deadline comes first resumes the caller.
 enum Deadline {
+    /// Waits `seconds` of real time (the default timer).
+    static let realTime: @Sendable (TimeInterval) async -> Void = { seconds in
+        try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+    }
+
+    /// `operation`'s result, or `URLError(.timedOut)` once `timer(seconds)` returns first (tests
+    /// pass a timer they fire themselves).
     static func run<T: Sendable>(
-        seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T
+        seconds: TimeInterval, timer: @escaping @Sendable (TimeInterval) async -> Void = Deadline.realTime,
+        _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let gate = ResumeOnce<T>()
         return try await withCheckedThrowingContinuation { continuation in
@@ -55,7 +63,7 @@ enum Deadline {
                 }
             }
             Task {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                await timer(seconds)
                 if gate.resume(with: .failure(URLError(.timedOut))) { work.cancel() }
             }
         }

@@ -791,7 +791,7 @@ struct SQLAuthEvents: AuthEventRepository {
                     "INSERT INTO auth_events (tenant_id, id, at, data) VALUES (?, ?, ?, ?)",
                     [
                         .text(event.tenantID), .text(event.id), SQLTransaction.time(event.at),
-                        try tx.connection.encode(event),
+                        try tx.encode(event),
                     ])
             }
         }

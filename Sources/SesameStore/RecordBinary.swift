@@ -336,3 +336,40 @@ extension RefreshTokenRecord: BinaryCodedRecord {
         self.version = version
     }
 }
+
+extension AuthEventRecord: BinaryCodedRecord {
+    public func encode(to writer: inout RecordWriter) {
+        writer.string(tenantID)
+        writer.string(id)
+        writer.date(at)
+        writer.string(type.rawValue)
+        writer.string(method.rawValue)
+        writer.string(outcome.rawValue)
+        writer.optionalString(clientID)
+        writer.optionalString(userID)
+        writer.optionalString(platform?.rawValue)
+    }
+
+    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
+        let tenantID = try reader.string("tenantID")
+        let id = try reader.string("id")
+        let at = try reader.date("at")
+        let type = try reader.value(AuthEventKind.self, "type")
+        let method = try reader.value(AuthEventMethod.self, "method")
+        let outcome = try reader.value(AuthEventOutcome.self, "outcome")
+        let clientID = try reader.optionalString("clientID")
+        let userID = try reader.optionalString("userID")
+        var platform: AuthPlatform?
+        if let raw = try reader.optionalString("platform") {
+            guard let known = AuthPlatform(rawValue: raw) else {
+                throw RecordReader.Failure(
+                    field: "platform", why: "unknown value \(String(reflecting: String(raw.prefix(64))))")
+            }
+            platform = known
+        }
+        self.init(
+            tenantID: tenantID, id: id, at: at, type: type, method: method, outcome: outcome, clientID: clientID,
+            userID: userID, platform: platform)
+        self.version = version
+    }
+}

@@ -56,6 +56,18 @@ struct RecordBinaryTests {
         }
     }
 
+    @Test func authEventsRoundTrip() throws {
+        var full = Fixture.event("e1", at: 12.5)
+        full.clientID = "c1"
+        full.userID = "sesame|01"
+        full.platform = .iosOrWeb
+        for event in [Fixture.event("e2", at: 0), full] {
+            #expect(
+                try RecordBinary.decode(AuthEventRecord.self, from: RecordBinary.encode(event), table: "auth_events")
+                    == event)
+        }
+    }
+
     @Test func theSameRecordAlwaysGivesTheSameBytes() {
         #expect(RecordBinary.encode(Self.fullUser()) == RecordBinary.encode(Self.fullUser()))
         #expect(RecordBinary.encode(Self.fullUser()).first == RecordBinary.marker)

@@ -127,4 +127,15 @@ struct JSONSerializationTests {
         let value = try JSONReader.parse(Array(text.utf8))
         #expect(try JSONReader.parse(value.serialized) == value)
     }
+
+    /// Exactly which characters are escaped, and how: the quote, the backslash, control characters
+    /// and the two line separators; everything else (ASCII, é, emoji, U+2027) as UTF-8.
+    @Test func stringsAreEscapedMinimally() {
+        let text = "a\"b\\c\nd\re\tf\u{01}g\u{1F}h\u{2028}i\u{2029}j\u{2027}é😀/"
+        let written = String(decoding: WebAuthn.JSONValue.string(text).serialized, as: UTF8.self)
+        #expect(written == #""a\"b\\c\nd\re\tf\u0001g\u001fh\u2028i\u2029j"# + "\u{2027}é😀/\"")
+        #expect(String(decoding: WebAuthn.JSONValue.string("").serialized, as: UTF8.self) == #""""#)
+        #expect(String(decoding: WebAuthn.JSONValue.string("\u{2028}").serialized, as: UTF8.self) == #""\u2028""#)
+        #expect(String(decoding: WebAuthn.JSONValue.string("end\u{E2}").serialized, as: UTF8.self) == "\"end\u{E2}\"")
+    }
 }

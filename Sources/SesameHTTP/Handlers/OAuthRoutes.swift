@@ -72,7 +72,7 @@ extension SesameApplication {
         guard parts.count == 2 else {
             throw ServiceError.invalidToken("an Authorization: Bearer (or DPoP) access token is required")
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let token = HTTPRequest.trimmingOWS(parts[1])
         switch parts[0].lowercased() {
         case "bearer": return .bearer(token)
         case "dpop": return .dpop(token, dpopRequest(request, tenant: tenant))

@@ -72,7 +72,7 @@ extension SesameApplication {
         guard secret == nil else {
             throw ServiceError.invalidRequest("use one client authentication method, not Basic and client_secret")
         }
-        let encoded = authorization.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let encoded = HTTPRequest.trimmingOWS(authorization.dropFirst(6))
         guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
             let colon = text.firstIndex(of: ":")
         else {

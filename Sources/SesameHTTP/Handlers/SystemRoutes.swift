@@ -72,7 +72,7 @@ extension SesameApplication {
         guard let value = request.headers["Authorization"], value.utf8.count > 7,
             value.prefix(7).lowercased() == "bearer "
         else { return nil }
-        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        return HTTPRequest.trimmingOWS(value.dropFirst(7))
     }
 }
 

@@ -63,7 +63,7 @@ public struct HTTPRequest: Sendable {
     public var mediaType: String? {
         guard let value = headers["Content-Type"] else { return nil }
         let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        return HTTPRequest.trimmingOWS(type).lowercased()
     }
 
     /// Decodes a JSON body. Throws `415 unsupported_media_type` when `Content-Type` is not JSON and
@@ -90,12 +90,22 @@ public struct HTTPRequest: Sendable {
 
     /// `Host` header value without port, lower-cased (`[::1]:8080` → `[::1]`).
     static func hostWithoutPort(_ value: String) -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = trimmingOWS(value).lowercased()
         if trimmed.hasPrefix("[") {
             guard let close = trimmed.firstIndex(of: "]") else { return trimmed }
             return String(trimmed[...close])
         }
         guard let colon = trimmed.lastIndex(of: ":") else { return trimmed }
         return String(trimmed[..<colon])
+    }
+
+    /// `text` without the optional whitespace (SP and HTAB, RFC 9110 §5.6.3) around it; cheaper
+    /// than Foundation's `trimmingCharacters`, which bridges to NSString on every request.
+    static func trimmingOWS(_ value: some StringProtocol) -> String {
+        let text = Substring(value)
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) ?? first
+        return String(text[first...last])
     }
 }

@@ -8,9 +8,9 @@ extension JSONValue {
 
     private func append(to out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: Array("null".utf8))
-        case .bool(let value): out.append(contentsOf: Array((value ? "true" : "false").utf8))
-        case .number(let text): out.append(contentsOf: Array(text.utf8))
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let text): JSONValue.appendString(text, to: &out)
         case .array(let values):
             out.append(UInt8(ascii: "["))
@@ -41,21 +41,49 @@ extension JSONValue {
     }
 
     private static func appendString(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20, 0x2028, 0x2029:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u")])
-                for shift in [12, 8, 4, 0] { out.append(hex[Int(scalar.value >> UInt32(shift) & 0xF)]) }
-            default: out.append(contentsOf: Array(String(scalar).utf8))
+        var text = text
+        text.withUTF8 { bytes in
+            // Copy runs of bytes that need no escape in one go; only the quote, the backslash,
+            // control characters and U+2028/U+2029 (E2 80 A8/A9) break a run.
+            var runStart = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                let escape: [UInt8]?
+                var width = 1
+                switch byte {
+                case 0x22: escape = [0x5C, 0x22]
+                case 0x5C: escape = [0x5C, 0x5C]
+                case 0x0A: escape = [0x5C, UInt8(ascii: "n")]
+                case 0x0D: escape = [0x5C, UInt8(ascii: "r")]
+                case 0x09: escape = [0x5C, UInt8(ascii: "t")]
+                case 0..<0x20: escape = unicodeEscape(UInt32(byte))
+                case 0xE2
+                where index + 2 < count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escape = unicodeEscape(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    width = 3
+                default: escape = nil
+                }
+                if let escape {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    out.append(contentsOf: escape)
+                    index += width
+                    runStart = index
+                } else {
+                    index += 1
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX` for a code point below U+10000.
+    private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
+        let hex = Array("0123456789abcdef".utf8)
+        return [0x5C, UInt8(ascii: "u")] + [12, 8, 4, 0].map { hex[Int(value >> UInt32($0) & 0xF)] }
     }
 }

@@ -30,11 +30,15 @@ struct HTTPServerLiveTests {
         }
         router.get("/boom") { _, _ in throw SecretLeakingError() }
         router.get("/slow") { _, _ in
-            usleep(800_000)
+            // Held until the test opens the gate (a liveness bound of 10 s, never reached).
+            _ = slowGate.wait(timeout: .now() + 10)
             return .text("slow done")
         }
         return router
     }
+
+    /// What `/slow` waits for.
+    static let slowGate = DispatchSemaphore(value: 0)
 
     static func start(
         _ configure: (inout HTTPServer.Configuration) -> Void = { _ in }, metrics: Metrics = Metrics()
@@ -239,11 +243,18 @@ struct HTTPServerLiveTests {
     }
 
     @Test func connectionsWithoutTimeoutStayOpen() throws {
-        let server = try Self.start { $0.limits.connectionTimeoutSeconds = 0 }
-        defer { server.stop() }
-        let client = try RawHTTPClient(port: server.port, receiveTimeoutSeconds: 3)
-        #expect(try client.get("/hello/a").status == 200)
-        #expect(!client.waitForClose())  // the 3 s receive timeout fires instead
+        let open = try Self.start { $0.limits.connectionTimeoutSeconds = 0 }
+        defer { open.stop() }
+        let closing = try Self.start { $0.limits.connectionTimeoutSeconds = 1 }
+        defer { closing.stop() }
+        let kept = try RawHTTPClient(port: open.port)
+        #expect(try kept.get("/hello/a").status == 200)
+        let reference = try RawHTTPClient(port: closing.port)
+        #expect(try reference.get("/hello/b").status == 200)
+        // The reference connection closing shows a 1 s idle timeout has passed; the other is open.
+        #expect(reference.waitForClose())
+        #expect(!kept.isClosedByPeer())
+        #expect(try kept.get("/hello/again").status == 200)
     }
 
     @Test func unexpectedErrorIsAGeneric500() throws {
@@ -302,18 +313,26 @@ struct HTTPServerLiveTests {
     @Test func gracefulStopFinishesTheRequestInFlight() throws {
         let server = try Self.start()
         let result = Mutex<Int?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let answered = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
         let port = server.port
         DispatchQueue.global().async {
             let status = try? RawHTTPClient(port: port).get("/slow")
             result.withLock { $0 = status.map { $0.status } }
-            done.signal()
+            answered.signal()
         }
         #expect(Self.eventually { server.inFlightRequests == 1 })
-        server.stop(gracePeriod: 10)
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        DispatchQueue.global().async {
+            server.stop(gracePeriod: 10)
+            stopped.signal()
+        }
+        // Once the listener is closed, the stop has begun with the request still held: release it.
+        #expect(Self.eventually { (try? RawHTTPClient(port: port)) == nil })
+        #expect(server.inFlightRequests == 1)
+        Self.slowGate.signal()
+        #expect(answered.wait(timeout: .now() + 10) == .success)
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
         #expect(result.withLock { $0 } == 200)
-        #expect(throws: RawHTTPClient.ClientError.self) { try RawHTTPClient(port: port) }  // no longer listening
         server.stop()  // idempotent
     }
 
