@@ -45,7 +45,12 @@ let package = Package(
         .target(name: "SesameSQLite", dependencies: ["SesameStore", "SesameSQL", "CSQLite"]),
         .target(name: "SesamePostgres", dependencies: ["SesameStore", "SesameSQL", "CPostgres"]),
         // Test support shared by the test targets (the PostgreSQL test schema so far).
-        .target(name: "SesameTesting", dependencies: ["SesameStore", "SesamePostgres"]),
+        .target(
+            name: "SesameTesting",
+            dependencies: [
+                "SesameStore", "SesameSQLite", "SesamePostgres", "SesameService", "SesameHTTP", "SesameCrypto",
+                "SesameSoftwareAuthenticator",
+            ]),
 
         // The identity domain: tenants, clients, connections, users, ceremonies, tokens. No HTTP.
         .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
@@ -115,7 +120,7 @@ let package = Package(
             name: "SesameClientLiveTests",
             dependencies: [
                 "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator", "SesameHTTP", "SesameService",
-                "SesameStore", "SesameSQLite", "SesameCrypto",
+                "SesameStore", "SesameSQLite", "SesameCrypto", "SesameTesting",
             ]),
         .testTarget(
             name: "SesameSoftwareAuthenticatorTests",

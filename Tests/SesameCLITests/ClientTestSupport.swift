@@ -1,9 +1,9 @@
 import Foundation
 import SesameCrypto
 import SesameHTTP
-import SesameSQLite
 import SesameService
 import SesameStore
+import SesameTesting
 import Testing
 
 @testable import SesameCLI
@@ -48,38 +48,23 @@ struct ClientCLI {
     }
 }
 
-/// A real Sesame server on SQLite on a loopback port, bootstrapped with a tenant whose public URL is
-/// `http://localhost:<port>` (the CLI's `--server`).
+/// `TestSesame` live on SQLite with the tenant at `http://localhost:<port>` (the CLI's `--server`)
+/// and its signing keys made, on the system clock (the CLI checks token times against it).
 final class ClientLiveServer: @unchecked Sendable {  // immutable after init; the server is thread-safe
-    let directory: URL
-    let store: SQLiteStore
-    let application: SesameApplication
-    let server: HTTPServer
-    let bootstrap: BootstrapResult
+    let sesame: TestSesame
+    var store: any SesameStore { sesame.store }
+    var application: SesameApplication { sesame.application }
+    var server: HTTPServer { sesame.server! }
+    var bootstrap: BootstrapResult { sesame.bootstrap }
     var url: String { "http://localhost:\(server.port)" }
     var clientID: String { bootstrap.clientID }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sesame-cli-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory.appendingPathComponent("sesame.db").path)
-        let masterKey = try MasterKey.generate()
-        application = SesameApplication(store: store, masterKey: masterKey, rateLimitPerMinute: 0)
-        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
-        configuration.threads = 2
-        server = try HTTPServer(
-            configuration: configuration, router: application.router(), metrics: application.metrics,
-            log: RequestLog(level: .error, sink: { _ in }))
-        let tenant: TenantRecord
-        (bootstrap, tenant) = try Bootstrap.initialize(
-            store: store, publicURL: "http://localhost:\(server.port)", random: SystemRandom(), now: Date())
-        try SigningKeyRing(store: store, masterKey: masterKey, clock: SystemClock()).ensureKeys(tenantID: tenant.id)
-    }
-
-    deinit {
-        server.stop(gracePeriod: 1)
-        try? FileManager.default.removeItem(at: directory)
+        var options = TestSesame.Options()
+        options.start = Date()
+        sesame = try TestSesame(.live(), store: .sqlite, options: options)
+        try SigningKeyRing(store: sesame.store, masterKey: sesame.masterKey, clock: SystemClock())
+            .ensureKeys(tenantID: sesame.tenant.id)
     }
 }
 

@@ -1,8 +1,6 @@
 import Foundation
 import SesameCrypto
 import SesameHTTP
-import SesamePostgres
-import SesameSQLite
 import SesameService
 import SesameSoftwareAuthenticator
 import SesameStore
@@ -25,39 +23,32 @@ struct APIReply {
     var errorDescription: String? { json["error_description"] as? String ?? json["detail"] as? String }
 }
 
-/// The stores the API tests run on: the in-memory one, SQLite as `sesame serve` uses it, and
-/// PostgreSQL when `SESAME_TEST_POSTGRES_DSN` names a server (`make test` starts one).
-enum HarnessStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory
-    case sqlite
-    case postgres
+/// The stores the API tests run on (SesameTesting's kinds: memory, SQLite, and PostgreSQL when
+/// `SESAME_TEST_POSTGRES_DSN` names a server).
+typealias HarnessStore = TestStoreKind
 
-    static var allCases: [HarnessStore] { [.memory, .sqlite] + (TestPostgres.dsn == nil ? [] : [.postgres]) }
-
-    var testDescription: String { rawValue }
+extension TestStoreKind: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
 }
 
-/// The application and its router in-process over a store of `HarnessStore`'s kind, bootstrapped
-/// with one tenant at `http://login.test:8080` (RP ID `login.test`), so the iOS origin
-/// `https://login.test` is only accepted once a client has iOS settings. Requests go through
-/// `HTTPResponder`, as the server's do.
+/// `TestSesame` in process over a store of `HarnessStore`'s kind, bootstrapped with one tenant at
+/// `http://login.test:8080` (RP ID `login.test`), so the iOS origin `https://login.test` is only
+/// accepted once a client has iOS settings; with the request and flow helpers the API suites use.
 final class APIHarness: @unchecked Sendable {  // immutable after init
     static let publicURL = "http://login.test:8080"
     static let hostHeader = "login.test:8080"
     static let webOrigin = "http://login.test:8080"
 
-    let store: any SesameStore
+    let sesame: TestSesame
+    /// The database's own store (the application's, unless `interleaving` is in front of it).
+    var store: any SesameStore { sesame.database.store }
     /// The store seen by the application when the harness interleaves a competing operation.
     let interleaving: InterleavingStore?
-    /// The SQLite database's directory (removed on deinit); nil for the in-memory store.
-    let directory: URL?
-    /// The PostgreSQL schema (dropped on deinit); nil for the other stores.
-    let schema: PostgresTestSchema?
-    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-    let application: SesameApplication
-    let responder: HTTPResponder
-    let bootstrap: BootstrapResult
-    let tenant: TenantRecord
+    var clock: ManualClock { sesame.clock }
+    var application: SesameApplication { sesame.application }
+    var responder: HTTPResponder { sesame.responder }
+    var bootstrap: BootstrapResult { sesame.bootstrap }
+    var tenant: TenantRecord { sesame.tenant }
 
     /// A harness on `kind`; with `interleave`, the application's store is an `InterleavingStore`.
     init(
@@ -65,41 +56,29 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         sessionsInStore: Bool = false
     ) throws {
-        var schema: PostgresTestSchema?
-        switch kind {
-        case .memory:
-            store = InMemoryStore()
-            directory = nil
-        case .postgres:
-            let created = try PostgresTestSchema(prefix: "h_")
-            schema = created
-            store = try PostgresStore(dsn: created.dsn)
-            directory = nil
-        case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "sesame-api-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            store = try SQLiteStore(path: directory.appendingPathComponent("sesame.db").path)
-            self.directory = directory
+        var options = TestSesame.Options()
+        options.pendingCeremonies = pendingCeremonies
+        options.requireDPoPNonce = requireDPoPNonce
+        options.sessionsInStore = sessionsInStore
+        // The same tenant, clients and secrets in every harness, so the signing keys below fit.
+        options.bootstrapSeed = Self.bootstrapSeed
+        options.masterKey = try Self.masterKey()
+        var interleaving: InterleavingStore?
+        sesame = try TestSesame(.inProcess(publicURL: Self.publicURL), store: kind, options: options) { store in
+            guard interleave else { return store }
+            let wrapped = InterleavingStore(store)
+            interleaving = wrapped
+            return wrapped
         }
-        self.schema = schema
-        interleaving = interleave ? InterleavingStore(store) : nil
-        let sessions: (any AuthSessionStore)? =
-            sessionsInStore
-            ? StoreAuthSessions(
-                store: interleaving ?? store, maxPerRequester: pendingCeremonies.perAddress, random: SystemRandom())
-            : nil
-        application = SesameApplication(
-            store: interleaving ?? store, masterKey: try Self.masterKey(), clock: clock, sessions: sessions,
-            rateLimitPerMinute: 0, pendingCeremonies: pendingCeremonies, requireDPoPNonce: requireDPoPNonce)
-        responder = HTTPResponder(router: application.router(), log: RequestLog(level: .error, sink: { _ in }))
-        (bootstrap, tenant) = try Self.bootstrap(store, now: clock.now())
+        self.interleaving = interleaving
         // Generating the tenant's keys (RSA above all) would be most of a test's time.
         let keys = try Self.signingKeys.get()
-        try store.write(.durable) { transaction in
+        try sesame.database.store.write(.durable) { transaction in
             for key in keys { try transaction.signingKeys.insert(key) }
         }
     }
+
+    static let bootstrapSeed: UInt64 = 2_027
 
     static func masterKey() throws -> MasterKey { try MasterKey(bytes: Array(repeating: 7, count: 32)) }
 
@@ -116,7 +95,7 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     /// signing keys below, sealed for that tenant, fit every harness.
     static func bootstrap(_ store: any SesameStore, now: Date) throws -> (BootstrapResult, TenantRecord) {
         try Bootstrap.initialize(
-            store: store, publicURL: publicURL, random: DeterministicRandom(seed: 2_027), now: now)
+            store: store, publicURL: publicURL, random: DeterministicRandom(seed: bootstrapSeed), now: now)
     }
 
     /// The tenant's signing keys of every algorithm, made once per test process.
@@ -128,10 +107,6 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
             store: store, masterKey: try masterKey(), clock: ManualClock(now), random: SystemRandom())
         for algorithm in SigningKeyRing.algorithms { _ = try ring.signer(tenantID: tenant.id, algorithm: algorithm) }
         return try store.read { try $0.signingKeys.list(tenantID: tenant.id) }
-    }
-
-    deinit {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
     // MARK: Requests

@@ -4,24 +4,24 @@ import SesameHTTP
 import SesameService
 import SesameSoftwareAuthenticator
 import SesameStore
+import SesameTesting
 
-/// The application and its router in-process over InMemoryStore: requests go straight to the router.
+/// `TestSesame` in process over the in-memory store, with the raw-request helpers the hostile-input
+/// suites use.
 final class InProcessSesame: @unchecked Sendable {  // immutable after init
-    let store = InMemoryStore()
-    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-    let application: SesameApplication
-    let router: Router
-    let bootstrap: BootstrapResult
-    let tenant: TenantRecord
+    let sesame: TestSesame
+    var store: any SesameStore { sesame.store }
+    var clock: ManualClock { sesame.clock }
+    var application: SesameApplication { sesame.application }
+    var bootstrap: BootstrapResult { sesame.bootstrap }
+    var tenant: TenantRecord { sesame.tenant }
     let host = "login.example.test"
     var origin: String { "https://\(host)" }
 
     init(rateLimitPerMinute: Int = 0) throws {
-        application = SesameApplication(
-            store: store, masterKey: try MasterKey.generate(), clock: clock, rateLimitPerMinute: rateLimitPerMinute)
-        router = application.router()
-        (bootstrap, tenant) = try Bootstrap.initialize(
-            store: store, publicURL: "https://login.example.test", random: SystemRandom(), now: clock.now())
+        var options = TestSesame.Options()
+        options.rateLimitPerMinute = rateLimitPerMinute
+        sesame = try TestSesame(.inProcess(publicURL: "https://login.example.test"), options: options)
     }
 
     /// Routes one request as the server would (errors become their wire form).
@@ -33,16 +33,12 @@ final class InProcessSesame: @unchecked Sendable {  // immutable after init
         fields.add(name: "Host", value: host ?? self.host)
         if let contentType, body != nil { fields.add(name: "Content-Type", value: contentType) }
         for (name, value) in headers { fields.add(name: name, value: value) }
-        var request = HTTPRequest(method: method, target: target, headers: fields, body: Array((body ?? "").utf8))
-        request.remoteAddress = "127.0.0.1"
-        let responder = HTTPResponder(router: router, log: RequestLog(level: .error, sink: { _ in }))
-        return responder.respond(to: request)
+        return sesame.respond(
+            HTTPRequest(method: method, target: target, headers: fields, body: Array((body ?? "").utf8)))
     }
 
     func authenticator(origin: Origin? = nil) -> SoftwareAuthenticator {
-        var configuration = AuthenticatorConfiguration()
-        configuration.origin = origin ?? .web(self.origin)
-        return SoftwareAuthenticator(configuration: configuration)
+        TestSesame.authenticator(origin: origin ?? .web(self.origin))
     }
 
     static func json(_ response: HTTPResponse) -> [String: Any] {

@@ -1,49 +1,33 @@
 import Foundation
 import SesameCrypto
 import SesameHTTP
-import SesameSQLite
 import SesameService
 import SesameSoftwareAuthenticator
 import SesameStore
+import SesameTesting
 import Synchronization
 
-/// A real `SesameApplication` on SQLite behind a real HTTPServer on a loopback port, bootstrapped
-/// with a tenant whose public URL is `http://localhost:<port>`.
+/// `TestSesame` live: a real `SesameApplication` on SQLite behind a real HTTPServer on a loopback
+/// port, with the tenant at `http://localhost:<port>`, and the raw-socket helpers the live suites use.
 final class LiveSesame: @unchecked Sendable {  // immutable after init; the server is thread-safe
-    let directory: URL
-    let store: SQLiteStore
-    let clock: ManualClock
-    let application: SesameApplication
-    let server: HTTPServer
-    let bootstrap: BootstrapResult
-    let tenant: TenantRecord
-    var port: Int { server.port }
+    let sesame: TestSesame
+    var store: any SesameStore { sesame.store }
+    var clock: ManualClock { sesame.clock }
+    var application: SesameApplication { sesame.application }
+    var server: HTTPServer { sesame.server! }
+    var bootstrap: BootstrapResult { sesame.bootstrap }
+    var tenant: TenantRecord { sesame.tenant }
+    var port: Int { sesame.port }
     var origin: String { "http://localhost:\(port)" }
 
     /// Every log line the server wrote (debug level and up).
-    let log = LogCapture()
+    var log: CapturedLog { sesame.log }
 
     init(rateLimitPerMinute: Int = 0, limits: ServerLimits = ServerLimits()) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory.appendingPathComponent("sesame.db").path)
-        clock = ManualClock(Date())
-        let masterKey = try MasterKey.generate()
-        application = SesameApplication(
-            store: store, masterKey: masterKey, clock: clock, rateLimitPerMinute: rateLimitPerMinute)
-        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
-        configuration.limits = limits
-        configuration.threads = 2
-        server = try HTTPServer(
-            configuration: configuration, router: application.router(), metrics: application.metrics,
-            log: RequestLog(level: .debug, sink: { [log] line in log.append(line) }))
-        (bootstrap, tenant) = try Bootstrap.initialize(
-            store: store, publicURL: "http://localhost:\(server.port)", random: SystemRandom(), now: clock.now())
-    }
-
-    deinit {
-        server.stop(gracePeriod: 1)
-        try? FileManager.default.removeItem(at: directory)
+        var options = TestSesame.Options()
+        options.rateLimitPerMinute = rateLimitPerMinute
+        options.start = Date()
+        sesame = try TestSesame(.live(limits: limits), store: .sqlite, options: options)
     }
 
     /// One request on a fresh connection, with `Host: localhost:<port>`.
@@ -71,10 +55,7 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
     func authenticator(origin: Origin? = nil, counter: AuthenticatorConfiguration.SignCounter = .zero)
         -> SoftwareAuthenticator
     {
-        var configuration = AuthenticatorConfiguration()
-        configuration.origin = origin ?? .web(self.origin)
-        configuration.signCounter = counter
-        return SoftwareAuthenticator(configuration: configuration)
+        TestSesame.authenticator(origin: origin ?? .web(self.origin), counter: counter)
     }
 
     // MARK: Flows
@@ -136,11 +117,4 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
 enum LiveError: Error {
     case status(Int, String)
     case notJSON
-}
-
-/// Log lines captured from the server.
-final class LogCapture: Sendable {
-    private let storage = Mutex<[String]>([])
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
-    var lines: [String] { storage.withLock { $0 } }
 }
