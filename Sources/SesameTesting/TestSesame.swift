@@ -94,6 +94,14 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
 
     deinit { server?.stop(gracePeriod: 1) }
 
+    /// The live server; throws for a `TestSesame` in process.
+    public var liveServer: HTTPServer {
+        get throws {
+            guard let server else { throw TestSesameError.notLive }
+            return server
+        }
+    }
+
     /// The live server's port (0 in process).
     public var port: Int { server?.port ?? 0 }
 
@@ -113,6 +121,12 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         configuration.signCounter = counter
         return SoftwareAuthenticator(configuration: configuration)
     }
+}
+
+/// What a `TestSesame` cannot do.
+public enum TestSesameError: Error {
+    /// A live server was asked of one that runs in process.
+    case notLive
 }
 
 /// Log lines kept in memory.

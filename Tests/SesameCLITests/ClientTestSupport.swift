@@ -54,7 +54,7 @@ final class ClientLiveServer: @unchecked Sendable {  // immutable after init; th
     let sesame: TestSesame
     var store: any SesameStore { sesame.store }
     var application: SesameApplication { sesame.application }
-    var server: HTTPServer { sesame.server! }
+    let server: HTTPServer
     var bootstrap: BootstrapResult { sesame.bootstrap }
     var url: String { "http://localhost:\(server.port)" }
     var clientID: String { bootstrap.clientID }
@@ -63,6 +63,7 @@ final class ClientLiveServer: @unchecked Sendable {  // immutable after init; th
         var options = TestSesame.Options()
         options.start = Date()
         sesame = try TestSesame(.live(), store: .sqlite, options: options)
+        server = try sesame.liveServer
         try SigningKeyRing(store: sesame.store, masterKey: sesame.masterKey, clock: SystemClock())
             .ensureKeys(tenantID: sesame.tenant.id)
     }

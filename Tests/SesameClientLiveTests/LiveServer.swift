@@ -17,7 +17,7 @@ import SesameTesting
 final class LiveServer: @unchecked Sendable {  // immutable after init; the server is thread-safe
     let sesame: TestSesame
     var clock: ManualClock { sesame.clock }
-    var server: HTTPServer { sesame.server! }
+    let server: HTTPServer
     var clientID: String { sesame.bootstrap.clientID }
     var port: Int { sesame.port }
     var origin: String { "http://localhost:\(port)" }
@@ -26,6 +26,7 @@ final class LiveServer: @unchecked Sendable {  // immutable after init; the serv
         var options = TestSesame.Options()
         options.start = Date()
         sesame = try TestSesame(.live(), store: .sqlite, options: options)
+        server = try sesame.liveServer
     }
 
     /// The SDK configuration for this server (or another client id).

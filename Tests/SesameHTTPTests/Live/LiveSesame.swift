@@ -14,7 +14,7 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
     var store: any SesameStore { sesame.store }
     var clock: ManualClock { sesame.clock }
     var application: SesameApplication { sesame.application }
-    var server: HTTPServer { sesame.server! }
+    let server: HTTPServer
     var bootstrap: BootstrapResult { sesame.bootstrap }
     var tenant: TenantRecord { sesame.tenant }
     var port: Int { sesame.port }
@@ -28,6 +28,7 @@ final class LiveSesame: @unchecked Sendable {  // immutable after init; the serv
         options.rateLimitPerMinute = rateLimitPerMinute
         options.start = Date()
         sesame = try TestSesame(.live(limits: limits), store: .sqlite, options: options)
+        server = try sesame.liveServer
     }
 
     /// One request on a fresh connection, with `Host: localhost:<port>`.
