@@ -43,12 +43,24 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Whether the connection still works (a restarted server breaks it; the pool drops it).
     var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
 
-    /// Begins a transaction; `PostgresReconnect` when the connection turns out to be broken.
-    func begin(_ sql: String) throws {
+    /// Begins a transaction with `sql` (one message, possibly several statements); returns the
+    /// first column of the last statement's first row, if it has one. `PostgresReconnect` when the
+    /// connection turns out to be broken.
+    @discardableResult func begin(_ sql: String) throws -> String? {
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         if PQstatus(connection) != CONNECTION_OK { throw PostgresReconnect() }
         try check(result, sql: sql)
+        guard PQntuples(result) > 0, PQgetisnull(result, 0, 0) == 0 else { return nil }
+        return Self.text(PQgetvalue(result, 0, 0))
+    }
+
+    /// A statement that can violate no constraint runs without the savepoint (one round trip
+    /// instead of three): if it fails at all, the whole transaction fails with it.
+    @discardableResult func executeNarrow(_ sql: String, _ values: [SQLValue]) throws -> Int {
+        let result = try run(sql, values)
+        defer { PQclear(result) }
+        return Int(Self.text(PQcmdTuples(result))) ?? 0
     }
 
     /// A statement without parameters, possibly several (`BEGIN`, migrations): the simple protocol.

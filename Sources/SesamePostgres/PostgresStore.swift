@@ -93,8 +93,13 @@ public final class PostgresStore: SesameStore {
 
     public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try withConnection { connection in
-            try connection.begin("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            let transaction = SQLTransaction(connection: connection, writable: false)
+            // The snapshot's configuration generation comes back with BEGIN, in the same round trip
+            // (the cache asks for it first thing in every read).
+            let generation = try connection.begin(
+                "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT value FROM configuration_generation WHERE id = 1"
+            ).flatMap { Int64($0) }
+            let transaction = SQLTransaction(
+                connection: connection, writable: false, configurationGeneration: generation)
             defer { transaction.close() }
             do {
                 let result = try body(transaction)
@@ -128,8 +133,9 @@ public final class PostgresStore: SesameStore {
     private func once<T>(
         _ durability: Durability, _ connection: PostgresConnection, _ body: (any StoreTransaction) throws -> T
     ) throws -> T {
-        try connection.begin("BEGIN ISOLATION LEVEL SERIALIZABLE")
-        try connection.script("SET LOCAL synchronous_commit = \(durability == .durable ? "on" : "off")")
+        try connection.begin(
+            "BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL synchronous_commit = \(durability == .durable ? "on" : "off")"
+        )
         let transaction = SQLTransaction(connection: connection, writable: true)
         connection.guardsStatements = true
         defer {

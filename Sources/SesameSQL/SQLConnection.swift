@@ -30,6 +30,9 @@ extension SQLRow {
 public protocol SQLConnection: AnyObject {
     /// Runs a statement; returns the number of rows it changed.
     @discardableResult func execute(_ sql: String, _ values: [SQLValue]) throws -> Int
+    /// Runs a statement that can violate no constraint (it sets columns no unique rule covers, or
+    /// deletes): a backend that guards each changing statement with a savepoint may skip it.
+    @discardableResult func executeNarrow(_ sql: String, _ values: [SQLValue]) throws -> Int
     /// Runs a statement whose failure changes nothing that matters (a rollback after an error).
     func executeIgnoringErrors(_ sql: String)
     /// Runs a query and maps each row.
@@ -42,6 +45,9 @@ public protocol SQLConnection: AnyObject {
 
 extension SQLConnection {
     @discardableResult public func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+    @discardableResult public func executeNarrow(_ sql: String, _ values: [SQLValue]) throws -> Int {
+        try execute(sql, values)
+    }
     public func query<R>(_ sql: String, row: (any SQLRow) throws -> R) throws -> [R] { try query(sql, [], row: row) }
 }
 

@@ -10,9 +10,14 @@ public final class SQLTransaction: StoreTransaction {
     private let writable: Bool
     private var open = true
 
-    public init(connection: any SQLConnection, writable: Bool) {
+    /// The configuration generation, when the backend read it with the transaction's first
+    /// statement (a read transaction's snapshot cannot change it).
+    private let knownGeneration: Int64?
+
+    public init(connection: any SQLConnection, writable: Bool, configurationGeneration: Int64? = nil) {
         self.connection = connection
         self.writable = writable
+        knownGeneration = writable ? nil : configurationGeneration
     }
 
     /// Ends the transaction: any later call throws.
@@ -85,6 +90,7 @@ public final class SQLTransaction: StoreTransaction {
 
     public func configurationGeneration() throws -> Int64 {
         try checkOpen()
+        if let knownGeneration { return knownGeneration }
         return try connection.query("SELECT value FROM configuration_generation WHERE id = 1") { row in
             row.integer(0)
         }.first ?? 0
@@ -448,7 +454,7 @@ struct SQLUsers: UserRepository {
 
     func touch(tenantID: String, id: String, lastLoginAt: Date) throws {
         try tx.checkWritable()
-        try tx.connection.execute(
+        try tx.connection.executeNarrow(
             """
             UPDATE users SET last_login_at = ?1 WHERE tenant_id = ?2 AND id = ?3
             AND (last_login_at IS NULL OR last_login_at < ?1)
@@ -546,7 +552,7 @@ struct SQLPasskeys: PasskeyRepository {
 
     func recordAssertion(tenantID: String, id: String, signCount: UInt32, backupState: Bool, at: Date) throws {
         try tx.checkWritable()
-        let changed = try tx.connection.execute(
+        let changed = try tx.connection.executeNarrow(
             "UPDATE passkeys SET sign_count = ?, backup_state = ?, last_used_at = ? WHERE tenant_id = ? AND id = ?",
             [
                 .integer(Int64(signCount)), .integer(backupState ? 1 : 0), SQLTransaction.time(at), .text(tenantID),
@@ -557,7 +563,7 @@ struct SQLPasskeys: PasskeyRepository {
 
     func touch(tenantID: String, id: String, lastUsedAt: Date) throws {
         try tx.checkWritable()
-        try tx.connection.execute(
+        try tx.connection.executeNarrow(
             """
             UPDATE passkeys SET last_used_at = ?1 WHERE tenant_id = ?2 AND id = ?3
             AND (last_used_at IS NULL OR last_used_at < ?1)
@@ -669,7 +675,7 @@ struct SQLRefreshTokens: RefreshTokenRepository {
 
     func markUsed(tenantID: String, id: String, at: Date) throws -> Bool {
         try tx.checkWritable()
-        return try tx.connection.execute(
+        return try tx.connection.executeNarrow(
             """
             UPDATE refresh_tokens SET used_at = ? WHERE tenant_id = ? AND id = ?
             AND used_at IS NULL AND revoked_at IS NULL
@@ -692,7 +698,7 @@ struct SQLRefreshTokens: RefreshTokenRepository {
     /// revoked; returns how many changed.
     private func revoke(at: Date, _ column: String, _ value: String, tenantID: String) throws -> Int {
         try tx.checkWritable()
-        return try tx.connection.execute(
+        return try tx.connection.executeNarrow(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE tenant_id = ? AND \(column) = ? AND revoked_at IS NULL",
             [SQLTransaction.time(at), .text(tenantID), .text(value)])
     }
@@ -747,7 +753,7 @@ struct SQLAuthSessions: AuthSessionRepository {
 
     func deleteExpired(now: Date, limit: Int) throws -> Int {
         try tx.checkWritable()
-        return try tx.connection.execute(
+        return try tx.connection.executeNarrow(
             """
             DELETE FROM auth_sessions WHERE handle_hash IN
                 (SELECT handle_hash FROM auth_sessions WHERE expires_at <= ? LIMIT ?)
