@@ -6,18 +6,55 @@ import SesameStore
 /// An operation made of several statements runs inside a savepoint, so if it throws it leaves
 /// nothing behind even when the body goes on.
 public final class SQLTransaction: StoreTransaction {
-    let connection: any SQLConnection
+    private let underlying: any SQLConnection
     private let writable: Bool
     private var open = true
+    /// What a lazily begun read sends before its first statement (nil: begun, or eager). It
+    /// returns the configuration generation when the backend reads it in the same round trip.
+    private var pendingBegin: (() throws -> Int64?)?
 
     /// The configuration generation, when the backend read it with the transaction's first
     /// statement (a read transaction's snapshot cannot change it).
-    private let knownGeneration: Int64?
+    private var knownGeneration: Int64?
 
+    /// A transaction the backend has already begun.
     public init(connection: any SQLConnection, writable: Bool, configurationGeneration: Int64? = nil) {
-        self.connection = connection
+        underlying = connection
         self.writable = writable
         knownGeneration = writable ? nil : configurationGeneration
+    }
+
+    /// A read transaction that begins (`begin()`) just before its first statement. A read whose
+    /// lookups are all answered elsewhere (the configuration cache) then costs the database
+    /// nothing. Both backends take a read's snapshot at its first statement, not at BEGIN, so
+    /// deferring BEGIN changes no answer.
+    public init(lazyReadOn connection: any SQLConnection, begin: @escaping () throws -> Int64?) {
+        underlying = connection
+        writable = false
+        pendingBegin = begin
+    }
+
+    /// Whether the transaction has begun on the database (a lazily begun read that ran no
+    /// statement has not, and has nothing to commit or roll back).
+    public var begun: Bool { pendingBegin == nil }
+
+    /// The connection, with the transaction begun on it.
+    var connection: any SQLConnection {
+        get throws {
+            try checkOpen()
+            if let begin = pendingBegin {
+                pendingBegin = nil
+                do {
+                    let generation = try begin()
+                    if knownGeneration == nil { knownGeneration = generation }
+                } catch {
+                    // Never run a statement outside the transaction the body asked for.
+                    open = false
+                    throw error
+                }
+            }
+            return underlying
+        }
     }
 
     /// Ends the transaction: any later call throws.
@@ -40,8 +77,8 @@ public final class SQLTransaction: StoreTransaction {
             try connection.execute("RELEASE store_operation")
             return result
         } catch {
-            connection.executeIgnoringErrors("ROLLBACK TO store_operation")
-            connection.executeIgnoringErrors("RELEASE store_operation")
+            underlying.executeIgnoringErrors("ROLLBACK TO store_operation")
+            underlying.executeIgnoringErrors("RELEASE store_operation")
             throw error
         }
     }
@@ -65,7 +102,7 @@ public final class SQLTransaction: StoreTransaction {
                 return record
             }
         }
-        let record = try connection.decode(T.self, row, column: index, table: table)
+        let record = try underlying.decode(T.self, row, column: index, table: table)
         try (record as? any VersionedRecord)?.checkVersion(table: table)
         return record
     }
@@ -73,7 +110,7 @@ public final class SQLTransaction: StoreTransaction {
     /// The `data` value for `record`: the binary form for a `BinaryCodedRecord`, else JSON.
     func encode<T: Encodable>(_ record: T) throws -> SQLValue {
         if let coded = record as? any BinaryCodedRecord { return .blob(RecordBinary.encode(coded)) }
-        return try connection.encode(record)
+        return try underlying.encode(record)
     }
 
     func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {
@@ -90,6 +127,8 @@ public final class SQLTransaction: StoreTransaction {
 
     public func configurationGeneration() throws -> Int64 {
         try checkOpen()
+        if let knownGeneration { return knownGeneration }
+        let connection = try connection
         if let knownGeneration { return knownGeneration }
         return try connection.query("SELECT value FROM configuration_generation WHERE id = 1") { row in
             row.integer(0)

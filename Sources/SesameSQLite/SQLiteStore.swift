@@ -18,6 +18,8 @@ public final class SQLiteStore: SesameStore {
     /// Idle reader connections; more are opened on demand and at most `maxIdleReaders` kept.
     private let readers = Mutex<[SQLiteConnection]>([])
     private let maxIdleReaders = 8
+    /// Read transactions that began on the database (tests: a read the cache answers whole does not).
+    private let readsBegun = Atomic<Int>(0)
 
     /// Opens the database at `path`, creating it (mode 0600) if missing, and brings its schema up
     /// to date. Throws `StoreError.unavailable` if it cannot be opened or was written by a newer
@@ -76,22 +78,30 @@ public final class SQLiteStore: SesameStore {
         let connection = try checkOutReader()
         var healthy = true
         defer { checkIn(connection, healthy: healthy) }
-        do {
-            try connection.execute("BEGIN")
-        } catch {
-            healthy = false
-            throw error
+        // BEGIN goes out with the first statement: a read the configuration cache answers whole
+        // takes no lock and touches no file.
+        let transaction = SQLTransaction(lazyReadOn: connection) { [self] in
+            readsBegun.add(1, ordering: .relaxed)
+            do {
+                try connection.execute("BEGIN")
+            } catch {
+                healthy = false
+                throw error
+            }
+            return nil
         }
-        let transaction = SQLTransaction(connection: connection, writable: false)
         defer { transaction.close() }
         let result: T
         do {
             result = try body(transaction)
         } catch {
-            connection.executeIgnoringErrors("ROLLBACK")
-            healthy = connection.isAutocommit
+            if transaction.begun {
+                connection.executeIgnoringErrors("ROLLBACK")
+                healthy = healthy && connection.isAutocommit
+            }
             throw error
         }
+        guard transaction.begun else { return result }
         do {
             try connection.execute("COMMIT")
         } catch {
@@ -134,6 +144,9 @@ public final class SQLiteStore: SesameStore {
     }
 
     // MARK: For tests and diagnostics
+
+    /// How many read transactions have begun on the database since it was opened.
+    var beganReads: Int { readsBegun.load(ordering: .relaxed) }
 
     /// The applied migrations: version and when (ISO 8601, UTC).
     func appliedMigrations() throws -> [(version: Int, appliedAt: String)] {

@@ -8,9 +8,10 @@ import Synchronization
 ///
 /// Invalidation: a write transaction that inserts, updates or deletes any tenant, client,
 /// connection or API clears the whole cache before and after it commits. Every such write also
-/// raises the store's configuration generation in its own transaction, and each read transaction
+/// raises the store's configuration generation in its own transaction, and a read transaction
 /// compares it with the generation the cache was filled at, so a change made by another process
-/// sharing the database is seen on this process's next request.
+/// sharing the database is seen on this process's next request. Inside a `ConfigurationScope` (one
+/// request) that comparison happens once, at the first read.
 public final class CachingStore: SesameStore {
     struct Cache: Sendable {
         var tenantsByHost: [String: TenantRecord?] = [:]
@@ -43,15 +44,27 @@ public final class CachingStore: SesameStore {
         // The generation before the transaction's snapshot exists: a record it loads may be cached
         // only if no configuration write committed since (it could predate that write).
         let start = generation.load(ordering: .sequentiallyConsistent)
+        let scope = ConfigurationScope.current
         return try inner.read { transaction in
-            // Another process's configuration write shows as a newer store generation: what was
-            // cached before it is dropped, and a snapshot older than the cache caches nothing.
-            let seen = try transaction.configurationGeneration()
-            cache.withLock { cache in
-                if cache.storeGeneration.map({ seen > $0 }) ?? true {
-                    cache = Cache()
-                    cache.storeGeneration = seen
+            let seen: Int64
+            if let trusted = scope?.trusted(by: self, localGeneration: start),
+                let current = cache.withLock({ $0.storeGeneration }), current >= trusted
+            {
+                // This request already compared the store's generation. The snapshot begins
+                // after that comparison, so it is at least as new as what the cache holds.
+                seen = current
+            } else {
+                // Another process's configuration write shows as a newer store generation: what
+                // was cached before it is dropped, and a snapshot older than the cache caches
+                // nothing.
+                seen = try transaction.configurationGeneration()
+                cache.withLock { cache in
+                    if cache.storeGeneration.map({ seen > $0 }) ?? true {
+                        cache = Cache()
+                        cache.storeGeneration = seen
+                    }
                 }
+                scope?.record(seen, by: self, localGeneration: start)
             }
             return try body(
                 CachingTransaction(
@@ -105,6 +118,47 @@ public final class CachingStore: SesameStore {
     }
 
     fileprivate static func key(_ parts: String...) -> String { parts.joined(separator: "\u{0}") }
+}
+
+/// One unit of work, such as an HTTP request, in which a `CachingStore` compares the store's
+/// configuration generation once: at the first read, and again only after this process writes
+/// configuration. Later reads in the scope trust the cache that comparison validated, so a read
+/// the cache answers whole costs the database nothing. A change another process makes is still
+/// seen from the next scope on (the next request). Without a scope, every read compares.
+public final class ConfigurationScope: Sendable {
+    @TaskLocal static var current: ConfigurationScope?
+
+    private struct Check {
+        let store: ObjectIdentifier
+        let storeGeneration: Int64
+        let localGeneration: UInt64
+    }
+    private let check = Mutex<Check?>(nil)
+
+    private init() {}
+
+    /// Runs `body` in a new scope (nested scopes are independent).
+    public static func run<T>(_ body: () throws -> T) rethrows -> T {
+        try $current.withValue(ConfigurationScope()) { try body() }
+    }
+
+    /// The store generation `store` compared in this scope, if no configuration write of this
+    /// process has happened since (`localGeneration` is the cache's write counter).
+    fileprivate func trusted(by store: CachingStore, localGeneration: UInt64) -> Int64? {
+        check.withLock { check in
+            guard let check, check.store == ObjectIdentifier(store), check.localGeneration == localGeneration else {
+                return nil
+            }
+            return check.storeGeneration
+        }
+    }
+
+    fileprivate func record(_ storeGeneration: Int64, by store: CachingStore, localGeneration: UInt64) {
+        check.withLock {
+            $0 = Check(
+                store: ObjectIdentifier(store), storeGeneration: storeGeneration, localGeneration: localGeneration)
+        }
+    }
 }
 
 /// Notes whether a write touched configuration (tenants, clients, connections).

@@ -40,9 +40,13 @@ struct PageContext: Sendable {
 }
 
 extension RouteGroup where Context == RequestContext {
-    /// The child group whose handlers get the request's tenant.
+    /// The child group whose handlers get the request's tenant. The whole request is one
+    /// `TenancyService.serving` unit: configuration is validated against the store once.
     func tenant(_ tenancy: TenancyService) -> RouteGroup<TenantContext> {
-        derived { request, context in TenantContext(request: context, tenant: try tenancy.tenant(host: request.host)) }
+        wrapped { request, context, next in try tenancy.serving { try next(request, context) } }
+            .derived { request, context in
+                TenantContext(request: context, tenant: try tenancy.tenant(host: request.host))
+            }
     }
 }
 

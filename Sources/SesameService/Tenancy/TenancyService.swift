@@ -10,6 +10,13 @@ public final class TenancyService: Sendable {
         access = StoreAccess(store: store)
     }
 
+    /// Runs one request's work. The store's configuration generation is compared at its first
+    /// read and trusted for the rest of it, unless this process changes configuration meanwhile;
+    /// a change made by another process shows from the next request on.
+    public func serving<T>(_ body: () throws -> T) rethrows -> T {
+        try ConfigurationScope.run(body)
+    }
+
     /// The tenant served at `host` (a domain or custom domain, without port); 404 when none is.
     public func tenant(host: String) throws(ServiceError) -> TenantRecord {
         guard !host.isEmpty, host.utf8.count <= 253 else { throw .notFound("no tenant is served at this host") }
