@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import Synchronization
 
 /// A source of random bytes. Production uses `SystemRandom`; tests inject their own.
 public protocol RandomSource: Sendable {
@@ -13,16 +14,58 @@ public struct SystemRandom: RandomSource {
     public init() {}
 
     /// `count` bytes from RAND_bytes; throws `invalidInput` for a negative or oversized count and
-    /// `library` if the generator fails.
+    /// `library` if the generator fails. Small draws (ids, challenges, tokens) come from
+    /// `RandomPool`, larger ones straight from RAND_bytes.
     public func bytes(count: Int) throws -> [UInt8] {
         guard count >= 0, let count32 = Int32(exactly: count) else {
             throw CryptoError.invalidInput("cannot draw \(count) random bytes")
         }
         if count == 0 { return [] }
+        if count <= RandomPool.largestDraw { return try RandomPool.shared.draw(count) }
         var out = [UInt8](repeating: 0, count: count)
         let ok = out.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, count32) }
         guard ok == 1 else { throw OpenSSLError.library("RAND_bytes") }
         return out
+    }
+}
+
+/// RAND_bytes output drawn ahead in one call, for the many small draws a request makes (a login
+/// takes six or so: challenge, session handle, token ids, event id). Each RAND_bytes call has a
+/// fixed cost (a DRBG generate and reseed check, a `getpid` for fork detection) that dwarfs 32
+/// bytes of output. Every byte is handed out once and zeroed in the pool as it is taken.
+///
+/// Sesame starts other programs only with fork-and-exec, so no child ever shares the pool.
+final class RandomPool: Sendable {
+    static let shared = RandomPool()
+    /// The largest draw the pool serves.
+    static let largestDraw = 64
+    static let size = 1_024
+
+    private struct State {
+        var buffer = [UInt8](repeating: 0, count: RandomPool.size)
+        /// Bytes before this index have been handed out (and zeroed).
+        var position = RandomPool.size
+    }
+    private let state = Mutex(State())
+
+    func draw(_ count: Int) throws -> [UInt8] {
+        precondition(count > 0 && count <= Self.largestDraw)
+        return try state.withLock { state in
+            if state.position + count > Self.size {
+                let ok = state.buffer.withUnsafeMutableBufferPointer {
+                    RAND_bytes($0.baseAddress, Int32(Self.size))
+                }
+                guard ok == 1 else { throw OpenSSLError.library("RAND_bytes") }
+                state.position = 0
+            }
+            let start = state.position
+            state.position += count
+            return state.buffer.withUnsafeMutableBufferPointer { buffer in
+                let out = Array(buffer[start..<start + count])
+                for index in start..<start + count { buffer[index] = 0 }
+                return out
+            }
+        }
     }
 }
 

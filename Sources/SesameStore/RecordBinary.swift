@@ -169,7 +169,10 @@ public struct RecordReader {
         let count = Int(try uint32(field))
         guard count <= input.count - offset else { throw Failure(field: field, why: "the row ends early") }
         defer { offset += count }
-        guard let text = String(validating: input[offset..<offset + count], as: UTF8.self) else {
+        let slice = input[offset..<offset + count]
+        // ASCII (ids, most names) is valid as it is; the generic validation is the slow path.
+        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        guard let text = String(validating: slice, as: UTF8.self) else {
             throw Failure(field: field, why: "not UTF-8")
         }
         return text

@@ -1,3 +1,5 @@
+import SesameCrypto
+
 /// The request pipeline between the socket and the router, usable in-process (tests) and by `HTTPServer`:
 /// trusted-proxy resolution, request id, optional global rate limit, routing, error mapping, metrics, log.
 public final class HTTPResponder: Sendable {
@@ -94,11 +96,21 @@ public final class HTTPResponder: Sendable {
         {
             return given
         }
+        // 128 random bits as 32 hex digits, from the CSPRNG's pool (no system call per request).
+        if let bytes = try? SystemRandom().bytes(count: 16) {
+            var text = ""
+            text.reserveCapacity(32)
+            for byte in bytes {
+                text.unicodeScalars.append(Self.hexDigits[Int(byte >> 4)])
+                text.unicodeScalars.append(Self.hexDigits[Int(byte & 0x0F)])
+            }
+            return text
+        }
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return Self.hex(high) + Self.hex(low)
+        return Self.hex(generator.next() as UInt64) + Self.hex(generator.next() as UInt64)
     }
+
+    private static let hexDigits: [Unicode.Scalar] = Array("0123456789abcdef".unicodeScalars)
 
     private static func isIDByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

@@ -228,10 +228,12 @@ public struct JSONReader {
         index += 1  // opening quote
         let start = index
         var hasEscape = false
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") {
                 hasEscape = true
                 index += 2
@@ -242,6 +244,9 @@ public struct JSONReader {
         guard index < bytes.count else { throw error("unterminated string") }
         let end = index
         index += 1  // closing quote
+        // ASCII needs no validation (the generic `String(validating:)` costs about a microsecond
+        // a call in metadata lookups, and a login reads some fifty strings).
+        if !hasEscape, isASCII { return String(decoding: bytes[start..<end], as: UTF8.self) }
         if !hasEscape {
             guard let string = String(validating: bytes[start..<end], as: UTF8.self) else {
                 throw error("string is not valid UTF-8")
