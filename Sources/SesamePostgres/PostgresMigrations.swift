@@ -192,6 +192,8 @@ enum PostgresMigrations {
             """),
         // 3: SQLite 10, their values, and every hot record rewritten in the binary form.
         .records { try HotRecordColumns.migrate($0) },
+        // 4: SQLite 11, the configuration records rewritten in the binary form.
+        .records { try StoredRecord.rewriteConfiguration($0) },
     ]
 
     /// Each named unique constraint and the rule it holds.

@@ -51,8 +51,10 @@ extension SQLConnection {
     public func query<R>(_ sql: String, row: (any SQLRow) throws -> R) throws -> [R] { try query(sql, [], row: row) }
 }
 
-/// Records as the SQL backends store them: JSON with sorted keys and dates as the `Double`
-/// seconds `Date` holds (so they round-trip exactly). One per connection (not thread-safe).
+/// Records as Sesames before SQLite migration 11 / PostgreSQL migration 4 stored them: JSON with
+/// sorted keys and dates as the `Double` seconds `Date` holds. Every record is now written in its
+/// binary form (`StoredRecord`), and those migrations rewrite the JSON rows, so this coder only
+/// reads a row a migration has not reached yet. One per connection (not thread-safe).
 public final class RecordJSON {
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()

@@ -90,27 +90,14 @@ public final class SQLTransaction: StoreTransaction {
         try connection.query(sql, values) { row in try decode(T.self, row, column: 0, table: table) }
     }
 
-    /// The record in column `index` of `row`: the binary form for a `BinaryCodedRecord` (no
-    /// Foundation decoder on the login and refresh paths), else JSON (every other record, and a hot
-    /// record a Sesame before migration 9 wrote). A version newer than this Sesame's is corrupt.
+    /// The record in column `index` of `row` (`StoredRecord.decode`).
     func decode<T: Decodable>(_ type: T.Type, _ row: any SQLRow, column index: Int32, table: String) throws -> T {
-        if let coded = T.self as? any BinaryCodedRecord.Type {
-            let bytes = row.bytes(index)
-            if RecordBinary.isBinary(bytes),
-                let record = try RecordBinary.decode(coded, from: bytes, table: table) as? T
-            {
-                return record
-            }
-        }
-        let record = try underlying.decode(T.self, row, column: index, table: table)
-        try (record as? any VersionedRecord)?.checkVersion(table: table)
-        return record
+        try StoredRecord.decode(T.self, row, column: index, table: table, legacyJSON: underlying)
     }
 
-    /// The `data` value for `record`: the binary form for a `BinaryCodedRecord`, else JSON.
+    /// The `data` value for `record` (`StoredRecord.encode`).
     func encode<T: Encodable>(_ record: T) throws -> SQLValue {
-        if let coded = record as? any BinaryCodedRecord { return .blob(RecordBinary.encode(coded)) }
-        return try underlying.encode(record)
+        try StoredRecord.encode(record, legacyJSON: underlying)
     }
 
     func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {
@@ -188,7 +175,7 @@ struct SQLTenants: TenantRepository {
 
     func insert(_ tenant: TenantRecord) throws {
         try tx.checkWritable()
-        let data = try tx.connection.encode(tenant)
+        let data = try tx.encode(tenant)
         try tx.atomically {
             try tx.connection.execute(
                 "INSERT INTO tenants (id, created_at, version, data) VALUES (?, ?, ?, ?)",
@@ -199,7 +186,7 @@ struct SQLTenants: TenantRepository {
 
     func update(_ tenant: TenantRecord) throws {
         try tx.checkWritable()
-        let data = try tx.connection.encode(tenant)
+        let data = try tx.encode(tenant)
         try tx.atomically {
             let changed = try tx.connection.execute(
                 "UPDATE tenants SET created_at = ?, version = ?, data = ? WHERE id = ?",
@@ -244,7 +231,7 @@ struct SQLClients: ClientRepository {
             "INSERT INTO clients (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
             [
                 .text(client.tenantID), .text(client.id), SQLTransaction.time(client.createdAt),
-                .integer(Int64(client.version)), try tx.connection.encode(client),
+                .integer(Int64(client.version)), try tx.encode(client),
             ])
     }
 
@@ -254,7 +241,7 @@ struct SQLClients: ClientRepository {
             "UPDATE clients SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
                 SQLTransaction.time(client.createdAt), .integer(Int64(client.version)),
-                try tx.connection.encode(client),
+                try tx.encode(client),
                 .text(client.tenantID), .text(client.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("client \(client.id)") }
@@ -300,7 +287,7 @@ struct SQLConnections: ConnectionRepository {
             "INSERT INTO connections (tenant_id, id, name, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?)",
             [
                 .text(record.tenantID), .text(record.id), .text(record.name), SQLTransaction.time(record.createdAt),
-                .integer(Int64(record.version)), try tx.connection.encode(record),
+                .integer(Int64(record.version)), try tx.encode(record),
             ])
     }
 
@@ -310,7 +297,7 @@ struct SQLConnections: ConnectionRepository {
             "UPDATE connections SET name = ?, created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
                 .text(record.name), SQLTransaction.time(record.createdAt), .integer(Int64(record.version)),
-                try tx.connection.encode(record), .text(record.tenantID), .text(record.id),
+                try tx.encode(record), .text(record.tenantID), .text(record.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("connection \(record.id)") }
     }
@@ -360,7 +347,7 @@ struct SQLResourceServers: ResourceServerRepository {
             [
                 .text(record.tenantID), .text(record.id), .text(record.identifier),
                 SQLTransaction.time(record.createdAt),
-                .integer(Int64(record.version)), try tx.connection.encode(record),
+                .integer(Int64(record.version)), try tx.encode(record),
             ])
     }
 
@@ -373,7 +360,7 @@ struct SQLResourceServers: ResourceServerRepository {
             """,
             [
                 .text(record.identifier), SQLTransaction.time(record.createdAt), .integer(Int64(record.version)),
-                try tx.connection.encode(record), .text(record.tenantID), .text(record.id),
+                try tx.encode(record), .text(record.tenantID), .text(record.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("resource server \(record.id)") }
     }
@@ -634,7 +621,7 @@ struct SQLSigningKeys: SigningKeyRepository {
             "INSERT INTO signing_keys (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
             [
                 .text(key.tenantID), .text(key.id), SQLTransaction.time(key.createdAt), .integer(Int64(key.version)),
-                try tx.connection.encode(key),
+                try tx.encode(key),
             ])
     }
 
@@ -643,7 +630,7 @@ struct SQLSigningKeys: SigningKeyRepository {
         let changed = try tx.connection.execute(
             "UPDATE signing_keys SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
-                SQLTransaction.time(key.createdAt), .integer(Int64(key.version)), try tx.connection.encode(key),
+                SQLTransaction.time(key.createdAt), .integer(Int64(key.version)), try tx.encode(key),
                 .text(key.tenantID), .text(key.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("signing key \(key.id)") }

@@ -226,6 +226,9 @@ enum Migrations {
             """),
         // 10: the values for those columns, and every hot record rewritten in the binary form.
         .records { try HotRecordColumns.migrate($0) },
+        // 11: the configuration records (tenants, clients, connections, APIs, signing keys)
+        // rewritten in the binary form too, so no stored row needs Foundation's JSON decoder.
+        .records { try StoredRecord.rewriteConfiguration($0) },
     ]
 
     /// The Management API scopes migration 5 adds.
@@ -247,7 +250,7 @@ enum Migrations {
     static func grantScopes(_ connection: SQLiteConnection, toGrantsHolding held: Set<String>, _ added: [String]) throws
     {
         let rows = try connection.query("SELECT data FROM clients") {
-            try connection.decode(ClientRecord.self, $0, column: 0, table: "clients")
+            try StoredRecord.decode(ClientRecord.self, $0, column: 0, table: "clients", legacyJSON: connection)
         }
         for var client in rows {
             var changed = false
@@ -260,7 +263,7 @@ enum Migrations {
             guard changed else { continue }
             try connection.execute(
                 "UPDATE clients SET data = ? WHERE tenant_id = ? AND id = ?",
-                [try connection.encode(client), .text(client.tenantID), .text(client.id)])
+                [try StoredRecord.encode(client, legacyJSON: connection), .text(client.tenantID), .text(client.id)])
         }
     }
 }

@@ -105,6 +105,32 @@ public struct RecordWriter {
         date(value)
     }
 
+    /// A signed integer (lifetimes, limits) as its 64-bit two's complement.
+    public mutating func int(_ value: Int) { uint64(UInt64(bitPattern: Int64(value))) }
+
+    public mutating func optionalBool(_ value: Bool?) {
+        guard let value else { return bool(false) }
+        bool(true)
+        bool(value)
+    }
+
+    public mutating func optionalBytes(_ value: [UInt8]?) {
+        guard let value else { return bool(false) }
+        bool(true)
+        bytes(value)
+    }
+
+    /// A list of closed-vocabulary values, by raw value.
+    public mutating func values<Value: RawRepresentable>(_ values: [Value]) where Value.RawValue == String {
+        strings(values.map(\.rawValue))
+    }
+
+    /// A list of `count` then each element as `element` writes it.
+    public mutating func list<Element>(_ elements: [Element], _ element: (inout RecordWriter, Element) -> Void) {
+        uint32(UInt32(clamping: elements.count))
+        for item in elements { element(&self, item) }
+    }
+
     private mutating func littleEndian(_ value: UInt64, count: Int) {
         for shift in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift)))) }
     }
@@ -206,6 +232,51 @@ public struct RecordReader {
 
     public mutating func optionalDate(_ field: String) throws(Failure) -> Date? {
         try bool(field) ? try date(field) : nil
+    }
+
+    public mutating func int(_ field: String) throws(Failure) -> Int {
+        let value = Int64(bitPattern: try uint64(field))
+        guard let int = Int(exactly: value) else { throw Failure(field: field, why: "out of range") }
+        return int
+    }
+
+    public mutating func optionalBool(_ field: String) throws(Failure) -> Bool? {
+        try bool(field) ? try bool(field) : nil
+    }
+
+    public mutating func optionalBytes(_ field: String) throws(Failure) -> [UInt8]? {
+        try bool(field) ? try bytes(field) : nil
+    }
+
+    /// A list of closed-vocabulary values; an unknown one is a failure, never dropped or defaulted.
+    public mutating func values<Value: RawRepresentable>(_ type: Value.Type, _ field: String) throws(Failure)
+        -> [Value]
+    where Value.RawValue == String {
+        let raws = try strings(field)
+        var values: [Value] = []
+        values.reserveCapacity(raws.count)
+        for (index, raw) in raws.enumerated() {
+            guard let value = Value(rawValue: raw) else {
+                throw Failure(
+                    field: "\(field)[\(index)]", why: "unknown value \(String(reflecting: String(raw.prefix(64))))")
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// A list written by `RecordWriter.list`; each element takes at least `minimumBytes`.
+    public mutating func list<Element>(
+        _ field: String, minimumBytes: Int, _ element: (inout RecordReader, String) throws(Failure) -> Element
+    ) throws(Failure) -> [Element] {
+        let count = Int(try uint32(field))
+        guard count <= (input.count - offset) / max(1, minimumBytes) else {
+            throw Failure(field: field, why: "the row ends early")
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for index in 0..<count { elements.append(try element(&self, "\(field)[\(index)]")) }
+        return elements
     }
 
     /// A closed vocabulary value by its raw value; an unknown one is a failure, never a default.

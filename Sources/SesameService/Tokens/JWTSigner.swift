@@ -83,7 +83,9 @@ public final class JWTSigner: Sendable {
     }
 
     private static func headerPrefix(algorithm: JWTAlgorithm, keyID: String, type: JWTType) throws -> [UInt8] {
-        let header = ["alg": algorithm.rawValue, "kid": keyID, "typ": type.rawValue]
+        let header: [String: JWTClaimValue] = [
+            "alg": .string(algorithm.rawValue), "kid": .string(keyID), "typ": .string(type.rawValue),
+        ]
         var prefix = Array(Base64URL.encode(try encodeClaims(header)).utf8)
         prefix.append(UInt8(ascii: "."))
         return prefix

@@ -1,0 +1,67 @@
+import Foundation
+import SesameStore
+
+/// How the SQL backends keep a record in its `data` column. Every stored record has a binary form
+/// (`BinaryCodedRecord`: passkeys, users, refresh tokens and auth events since SQLite migration 9 /
+/// PostgreSQL 2; tenants, clients, connections, APIs and signing keys since SQLite 11 /
+/// PostgreSQL 4), so no login, refresh or cache fill runs Foundation's JSON decoder. Older
+/// Sesames wrote JSON; those migrations rewrite such rows, and a JSON row is still read (its first
+/// byte tells it apart), through the connection's legacy JSON coder.
+public enum StoredRecord {
+    /// The record in column `index` of `row`: the binary form, or a JSON row from an older Sesame.
+    /// A version newer than this Sesame's is corrupt.
+    public static func decode<T: Decodable>(
+        _ type: T.Type, _ row: any SQLRow, column index: Int32, table: String, legacyJSON: any SQLConnection
+    ) throws -> T {
+        if let coded = T.self as? any BinaryCodedRecord.Type {
+            let bytes = row.bytes(index)
+            if RecordBinary.isBinary(bytes),
+                let record = try RecordBinary.decode(coded, from: bytes, table: table) as? T
+            {
+                return record
+            }
+        }
+        let record = try legacyJSON.decode(T.self, row, column: index, table: table)
+        try (record as? any VersionedRecord)?.checkVersion(table: table)
+        return record
+    }
+
+    /// The `data` value for `record`: its binary form (JSON only for a type that has none).
+    public static func encode<T: Encodable>(_ record: T, legacyJSON: any SQLConnection) throws -> SQLValue {
+        if let coded = record as? any BinaryCodedRecord { return .blob(RecordBinary.encode(coded)) }
+        return try legacyJSON.encode(record)
+    }
+
+    /// The data step of SQLite migration 11 / PostgreSQL migration 4: every configuration row
+    /// still in JSON is rewritten in the binary form (its `version` column too: a version-1 client
+    /// is upgraded as it is read). Binary rows are left alone, so the step can run again.
+    public static func rewriteConfiguration(_ connection: any SQLConnection) throws {
+        try rewrite(connection, TenantRecord.self, table: "tenants", key: "id = ?") { [.text($0.id)] }
+        try rewrite(connection, ClientRecord.self, table: "clients", key: "tenant_id = ? AND id = ?") {
+            [.text($0.tenantID), .text($0.id)]
+        }
+        try rewrite(connection, ConnectionRecord.self, table: "connections", key: "tenant_id = ? AND id = ?") {
+            [.text($0.tenantID), .text($0.id)]
+        }
+        try rewrite(
+            connection, ResourceServerRecord.self, table: "resource_servers", key: "tenant_id = ? AND id = ?"
+        ) { [.text($0.tenantID), .text($0.id)] }
+        try rewrite(connection, SigningKeyRecord.self, table: "signing_keys", key: "tenant_id = ? AND id = ?") {
+            [.text($0.tenantID), .text($0.id)]
+        }
+    }
+
+    private static func rewrite<R: BinaryCodedRecord & Decodable>(
+        _ connection: any SQLConnection, _ type: R.Type, table: String, key: String, _ keyValues: (R) -> [SQLValue]
+    ) throws {
+        let rows = try connection.query("SELECT data FROM \(table)", []) { row -> R? in
+            guard !RecordBinary.isBinary(row.bytes(0)) else { return nil }
+            return try decode(R.self, row, column: 0, table: table, legacyJSON: connection)
+        }
+        for record in rows.compactMap({ $0 }) {
+            try connection.execute(
+                "UPDATE \(table) SET version = ?, data = ? WHERE \(key)",
+                [.integer(Int64(record.version)), .blob(RecordBinary.encode(record))] + keyValues(record))
+        }
+    }
+}
