@@ -44,6 +44,11 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
+            // Most strings (tokens, ids, URLs) need no escape at all: one tight scan, one copy.
+            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
+                out.append(contentsOf: bytes)
+                return
+            }
             // Copy runs of bytes that need no escape in one go; only the quote, the backslash,
             // control characters and U+2028/U+2029 (E2 80 A8/A9) break a run.
             var runStart = 0
