@@ -23,6 +23,16 @@ public struct Router: Sendable {
     private enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
+
+        var isLiteral: Bool {
+            if case .literal = self { return true }
+            return false
+        }
+        var text: String {
+            switch self {
+            case .literal(let text), .parameter(let text): text
+            }
+        }
     }
 
     private struct Route: Sendable {
@@ -34,6 +44,9 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    /// The index in `routes` of each all-literal route, by its path: most requests (the token
+    /// endpoint, the challenge) name one exactly and need no segment-by-segment scan.
+    private var literalRoutes: [String: Int] = [:]
     private var errorStyles: [(prefix: String, style: HTTPErrorStyle)] = []
 
     /// Creates an empty router.
@@ -61,6 +74,10 @@ public struct Router: Sendable {
                 }
             }
             return false
+        }
+        literalRoutes = [:]
+        for (index, route) in routes.enumerated() where route.segments.allSatisfy({ $0.isLiteral }) {
+            literalRoutes["/" + route.segments.map(\.text).joined(separator: "/")] = index
         }
     }
 
@@ -105,6 +122,14 @@ public struct Router: Sendable {
 
     /// Resolves a method and a raw (percent-encoded) path.
     public func match(_ method: HTTPMethod, path: String) -> Match {
+        // An all-literal route is the most specific of any that match its path, so when it has a
+        // handler for the method the scan would pick it too.
+        if !path.utf8.contains(UInt8(ascii: "%")), let index = literalRoutes[path] {
+            let route = routes[index]
+            if let handler = route.handlers[method] ?? (method == .head ? route.handlers[.get] : nil) {
+                return .handler(handler, pattern: route.pattern, parameters: [:], errorStyle: route.errorStyle)
+            }
+        }
         guard let segments = Self.decodedSegments(path) else { return .notFound }
         var allowed = Set<HTTPMethod>()
         var first: Route?

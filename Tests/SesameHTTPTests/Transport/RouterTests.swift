@@ -35,6 +35,10 @@ struct RouterTests {
         let (response, context) = try run(.get, "/api/v2/clients")
         #expect(text(response) == "list")
         #expect(context.routePattern == "/api/v2/clients")
+        // The same literal path percent-encoded, and HEAD on it, reach the same route.
+        #expect(text(try run(.get, "/api/v2/%63lients").0) == "list")
+        #expect(try run(.head, "/api/v2/clients").1.routePattern == "/api/v2/clients")
+        #expect(text(try run(.get, "/").0) == "root")
     }
 
     @Test func parameterIsPercentDecodedAndRecorded() throws {
