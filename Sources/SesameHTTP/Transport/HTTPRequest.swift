@@ -90,7 +90,9 @@ public struct HTTPRequest: Sendable {
 
     /// `Host` header value without port, lower-cased (`[::1]:8080` → `[::1]`).
     static func hostWithoutPort(_ value: String) -> String {
-        let trimmed = trimmingOWS(value).lowercased()
+        // The usual Host is already lowercase ASCII with no surrounding space.
+        let plain = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !($0 >= 0x41 && $0 <= 0x5A) }
+        let trimmed = plain ? value : trimmingOWS(value).lowercased()
         if trimmed.hasPrefix("[") {
             guard let close = trimmed.firstIndex(of: "]") else { return trimmed }
             return String(trimmed[...close])

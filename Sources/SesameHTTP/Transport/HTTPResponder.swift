@@ -98,19 +98,19 @@ public final class HTTPResponder: Sendable {
         }
         // 128 random bits as 32 hex digits, from the CSPRNG's pool (no system call per request).
         if let bytes = try? SystemRandom().bytes(count: 16) {
-            var text = ""
+            var text = [UInt8]()
             text.reserveCapacity(32)
             for byte in bytes {
-                text.unicodeScalars.append(Self.hexDigits[Int(byte >> 4)])
-                text.unicodeScalars.append(Self.hexDigits[Int(byte & 0x0F)])
+                text.append(Self.hexDigits[Int(byte >> 4)])
+                text.append(Self.hexDigits[Int(byte & 0x0F)])
             }
-            return text
+            return String(decoding: text, as: UTF8.self)
         }
         var generator = SystemRandomNumberGenerator()
         return Self.hex(generator.next() as UInt64) + Self.hex(generator.next() as UInt64)
     }
 
-    private static let hexDigits: [Unicode.Scalar] = Array("0123456789abcdef".unicodeScalars)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func isIDByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

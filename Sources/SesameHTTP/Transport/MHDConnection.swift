@@ -88,12 +88,12 @@ struct MHDConnection {
     var socket: Int32 { sesame_MHD_connection_fd(pointer) }
 
     func peerAddress() -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let status = buffer.withUnsafeMutableBufferPointer {
-            sesame_MHD_connection_client_ip(pointer, $0.baseAddress, $0.count)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            buffer.initialize(repeating: 0)
+            guard sesame_MHD_connection_client_ip(pointer, buffer.baseAddress, buffer.count) == 0 else { return "" }
+            buffer[buffer.count - 1] = 0
+            return String(cString: buffer.baseAddress!)
         }
-        guard status == 0 else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Queues the response; `draining` adds `Connection: close`.
