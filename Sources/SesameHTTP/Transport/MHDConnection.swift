@@ -90,9 +90,10 @@ struct MHDConnection {
     func peerAddress() -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             buffer.initialize(repeating: 0)
-            guard sesame_MHD_connection_client_ip(pointer, buffer.baseAddress, buffer.count) == 0 else { return "" }
+            guard let base = buffer.baseAddress, sesame_MHD_connection_client_ip(pointer, base, buffer.count) == 0
+            else { return "" }
             buffer[buffer.count - 1] = 0
-            return String(cString: buffer.baseAddress!)
+            return String(cString: base)
         }
     }
 
