@@ -7,6 +7,48 @@ import WebAuthn
 protocol WireJSONWritable {
     /// The value as JSON.
     var wireJSON: JSONValue { get }
+    /// The same JSON as bytes (`wireJSON.serialized`; the hottest answers write them directly).
+    var wireJSONBytes: [UInt8] { get }
+}
+
+extension WireJSONWritable {
+    var wireJSONBytes: [UInt8] { wireJSON.serialized }
+}
+
+/// Writes one JSON object member by member, straight into bytes. The caller gives the members in
+/// sorted key order (`WireJSONTests` holds the result equal to the `JSONValue` form).
+struct WireObjectWriter {
+    private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    private mutating func key(_ name: StaticString) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: "\":".utf8)
+    }
+
+    mutating func string(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        JSONValue.appendQuoted(value, to: &bytes)
+    }
+
+    mutating func integer(_ name: StaticString, _ value: Int) {
+        key(name)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func raw(_ name: StaticString, _ json: [UInt8]) {
+        key(name)
+        bytes.append(contentsOf: json)
+    }
+
+    mutating func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
 }
 
 extension JSONValue {
@@ -21,6 +63,18 @@ extension JSONValue {
 }
 
 extension TokenResponse: WireJSONWritable {
+    var wireJSONBytes: [UInt8] {
+        var writer = WireObjectWriter(
+            capacity: 160 + accessToken.utf8.count + (idToken?.utf8.count ?? 0) + (refreshToken?.utf8.count ?? 0))
+        writer.string("access_token", accessToken)
+        writer.integer("expires_in", expiresIn)
+        writer.string("id_token", idToken)
+        writer.string("refresh_token", refreshToken)
+        writer.string("scope", scope)
+        writer.string("token_type", tokenType)
+        return writer.finish()
+    }
+
     var wireJSON: JSONValue {
         .sortedObject([
             ("access_token", .string(accessToken)), ("id_token", idToken.map(JSONValue.string)),
@@ -86,6 +140,22 @@ extension PasskeySignupChallengeResponse: WireJSONWritable {
 }
 
 extension PasskeyLoginChallengeResponse: WireJSONWritable {
+    var wireJSONBytes: [UInt8] {
+        let options = authnParamsPublicKey
+        var inner = WireObjectWriter(capacity: 256)
+        if let allowed = options.allowCredentials {
+            inner.raw("allowCredentials", JSONValue.array(allowed.map(\.wireJSON)).serialized)
+        }
+        inner.string("challenge", options.challenge)
+        inner.string("rpId", options.rpId)
+        inner.integer("timeout", options.timeout)
+        inner.string("userVerification", options.userVerification)
+        var writer = WireObjectWriter(capacity: 320)
+        writer.string("auth_session", authSession)
+        writer.raw("authn_params_public_key", inner.finish())
+        return writer.finish()
+    }
+
     var wireJSON: JSONValue {
         .sortedObject([
             ("authn_params_public_key", authnParamsPublicKey.wireJSON), ("auth_session", .string(authSession)),
@@ -96,7 +166,7 @@ extension PasskeyLoginChallengeResponse: WireJSONWritable {
 extension HTTPResponse {
     /// `noStoreJSON` for a type written by hand (no Foundation encoder).
     static func noStoreWireJSON(_ value: some WireJSONWritable, status: Int = 200) -> HTTPResponse {
-        var response = HTTPResponse.json(bytes: value.wireJSON.serialized, status: status)
+        var response = HTTPResponse.json(bytes: value.wireJSONBytes, status: status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         response.headers.replaceOrAdd(name: "Pragma", value: "no-cache")
         return response

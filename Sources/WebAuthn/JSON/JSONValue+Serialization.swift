@@ -31,6 +31,10 @@ extension JSONValue {
         }
     }
 
+    /// Appends the JSON string literal for `text` to `out` (the escaping of `quoted`), for callers
+    /// that write JSON straight into bytes.
+    public static func appendQuoted(_ text: String, to out: inout [UInt8]) { appendString(text, to: &out) }
+
     /// A JSON string literal for `text` (RFC 8259 §7: quote, backslash and control characters
     /// escaped; U+2028 and U+2029 too, so the text is also safe inside a script; everything else
     /// as UTF-8).
