@@ -210,12 +210,13 @@ struct APIBody {
         return map
     }
 
-    /// An object member as JSON bytes; in a form body, a string holding the JSON. Absent or null → nil.
-    func objectOrJSONString(_ name: String) throws -> [UInt8]? {
+    /// A WebAuthn credential member (`authn_response`): the object as parsed, or the JSON text a
+    /// form body carries as a string; nil when absent or null.
+    func credentialJSON(_ name: String) throws -> CredentialJSONInput? {
         guard let value = value(name), !value.isNull else { return nil }
         switch value {
-        case .object: return value.serialized
-        case .string(let text): return Array(text.utf8)
+        case .object: return .value(value)
+        case .string(let text): return .bytes(Array(text.utf8))
         default: throw ServiceError.invalidRequest("\(field(name)) must be an object")
         }
     }

@@ -38,15 +38,15 @@ extension SesameApplication {
         let body = try APIBody.jsonOrForm(request)
         try Self.refuseOrganization(body)
         let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
-        let tokenRequest = TokenRequest(
+        var tokenRequest = TokenRequest(
             grantType: grantType, credentials: try clientCredentials(body, request),
             authSession: try body.optionalString("auth_session", maxLength: 256),
-            authnResponse: try body.objectOrJSONString("authn_response"),
             realm: try body.optionalString("realm", maxLength: 128),
             scope: try body.optionalString("scope", maxLength: 2_048),
             audience: try body.optionalString("audience", maxLength: 512),
             refreshToken: try body.optionalString("refresh_token", maxLength: 512),
             dpop: Self.dpopRequest(request, tenant: tenant))
+        tokenRequest.authnResponse = try body.credentialJSON("authn_response")
         let method = Self.loginMethod(grantType)
         let response: TokenResponse
         do {

@@ -1,11 +1,13 @@
+import WebAuthn
+
 /// A `POST /oauth/token` request after the transport decoded it (JSON or form).
 public struct TokenRequest: Sendable {
     public var grantType: String
     public var credentials: ClientCredentials
     /// webauthn grant.
     public var authSession: String?
-    /// webauthn grant: the `authn_response` object as JSON bytes.
-    public var authnResponse: [UInt8]?
+    /// webauthn grant: the `authn_response` object (JSON bytes, or the value the body's parse made).
+    public var authnResponse: CredentialJSONInput?
     public var realm: String?
     public var scope: String?
     public var audience: String?
@@ -23,7 +25,7 @@ public struct TokenRequest: Sendable {
         self.grantType = grantType
         self.credentials = credentials
         self.authSession = authSession
-        self.authnResponse = authnResponse
+        self.authnResponse = authnResponse.map(CredentialJSONInput.bytes)
         self.realm = realm
         self.scope = scope
         self.audience = audience

@@ -136,7 +136,8 @@ public final class PasskeyService: Sendable {
     /// Completes the ceremony the auth session names. The session is consumed first, so it is
     /// single-use whether this succeeds or not. `client` is already authenticated and granted.
     public func finish(
-        tenant: TenantRecord, client: ClientRecord, authSession handle: String, response: [UInt8], realm: String?
+        tenant: TenantRecord, client: ClientRecord, authSession handle: String, response: CredentialJSONInput,
+        realm: String?
     ) throws(ServiceError) -> AuthenticatedUser {
         let now = clock.now()
         guard let session = sessions.consume(handle) else {
@@ -175,7 +176,8 @@ public final class PasskeyService: Sendable {
 
     private func finishSignup(
         _ relyingParty: RelyingParty, state: RegistrationState, profile: UserProfile, metadata: [String: String],
-        response: [UInt8], tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord, now: Date
+        response: CredentialJSONInput, tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord,
+        now: Date
     ) throws(ServiceError) -> AuthenticatedUser {
         let verified: VerifiedRegistration
         do {
@@ -215,7 +217,7 @@ public final class PasskeyService: Sendable {
     }
 
     private func finishLogin(
-        _ relyingParty: RelyingParty, state: AuthenticationState, response: [UInt8], tenant: TenantRecord,
+        _ relyingParty: RelyingParty, state: AuthenticationState, response: CredentialJSONInput, tenant: TenantRecord,
         client: ClientRecord, connection: ConnectionRecord, now: Date
     ) throws(ServiceError) -> AuthenticatedUser {
         let credential: AuthenticationCredential

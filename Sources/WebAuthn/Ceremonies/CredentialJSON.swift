@@ -12,7 +12,19 @@ struct CredentialJSON {
         guard json.count <= CredentialJSON.maxSize else {
             throw WebAuthnError(.malformed, "credential JSON is larger than \(CredentialJSON.maxSize) bytes")
         }
-        let credential = try JSONReader.parse(json)
+        try self.init(value: try JSONReader.parse(json))
+    }
+
+    init(_ input: CredentialJSONInput) throws(WebAuthnError) {
+        switch input {
+        case .bytes(let json): try self.init(json)
+        case .value(let value): try self.init(value: value)
+        }
+    }
+
+    /// The credential in an already parsed JSON value (a member of a larger body, read with that
+    /// body's limits).
+    init(value credential: JSONValue) throws(WebAuthnError) {
         guard case .object = credential else {
             throw WebAuthnError(.malformed, "credential must be a JSON object")
         }
@@ -99,6 +111,13 @@ struct CredentialJSON {
     }
 }
 
+/// A credential in its WebAuthn JSON form: the bytes as received, or the value a request body's
+/// parse already produced (so the member is not written back out and read again).
+public enum CredentialJSONInput: Sendable, Hashable {
+    case bytes([UInt8])
+    case value(JSONValue)
+}
+
 /// The result of `navigator.credentials.create()` as the relying party receives it.
 public struct RegistrationCredential: Sendable, Hashable {
     /// The credential ID (`rawId`).
@@ -121,7 +140,10 @@ public struct RegistrationCredential: Sendable, Hashable {
     }
 
     /// Parses the WebAuthn JSON form (`RegistrationResponseJSON`).
-    public init(json: [UInt8]) throws(WebAuthnError) {
+    public init(json: [UInt8]) throws(WebAuthnError) { try self.init(json: .bytes(json)) }
+
+    /// Reads the WebAuthn JSON form (`RegistrationResponseJSON`), as bytes or as a parsed value.
+    public init(json: CredentialJSONInput) throws(WebAuthnError) {
         let parsed = try CredentialJSON(json)
         self.init(
             id: parsed.rawID, clientDataJSON: try parsed.bytes("clientDataJSON"),
@@ -154,7 +176,10 @@ public struct AuthenticationCredential: Sendable, Hashable {
     }
 
     /// Parses the WebAuthn JSON form (`AuthenticationResponseJSON`).
-    public init(json: [UInt8]) throws(WebAuthnError) {
+    public init(json: [UInt8]) throws(WebAuthnError) { try self.init(json: .bytes(json)) }
+
+    /// Reads the WebAuthn JSON form (`AuthenticationResponseJSON`), as bytes or as a parsed value.
+    public init(json: CredentialJSONInput) throws(WebAuthnError) {
         let parsed = try CredentialJSON(json)
         self.init(
             id: parsed.rawID, clientDataJSON: try parsed.bytes("clientDataJSON"),
