@@ -68,6 +68,36 @@ struct ConformanceTests {
         }
     }
 
+    /// A credential read from an already parsed value (a request body's member) is the one read
+    /// from its bytes, or fails with the same code.
+    @Test(arguments: registrations + authentications)
+    func parsedValueReadsLikeBytes(_ vector: ConformanceVector) throws {
+        guard let value = try? JSONReader.parse(vector.responseJSON) else { return }
+        func code(_ body: () throws -> Void) -> String? {
+            do {
+                try body()
+                return nil
+            } catch let error as WebAuthnError {
+                return error.code.rawValue
+            } catch {
+                return "\(error)"
+            }
+        }
+        if Self.registrations.contains(where: { $0.name == vector.name }) {
+            let fromBytes = try? RegistrationCredential(json: vector.responseJSON)
+            #expect(fromBytes == (try? RegistrationCredential(json: .value(value))))
+            #expect(
+                code { _ = try RegistrationCredential(json: vector.responseJSON) }
+                    == code { _ = try RegistrationCredential(json: .value(value)) })
+        } else {
+            let fromBytes = try? AuthenticationCredential(json: vector.responseJSON)
+            #expect(fromBytes == (try? AuthenticationCredential(json: .value(value))))
+            #expect(
+                code { _ = try AuthenticationCredential(json: vector.responseJSON) }
+                    == code { _ = try AuthenticationCredential(json: .value(value)) })
+        }
+    }
+
     @Test(arguments: authentications)
     func authentication(_ vector: ConformanceVector) throws {
         let relyingParty = RelyingParty(
