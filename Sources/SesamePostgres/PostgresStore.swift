@@ -26,6 +26,10 @@ public final class PostgresStore: SesameStore {
     public static let acquireTimeout: TimeInterval = 5
     private let idle = Mutex<[PostgresConnection]>([])
     private let slots: DispatchSemaphore
+    /// Read transactions that began on the database (tests: a read the cache answers whole does not).
+    private let readsBegun = Atomic<Int>(0)
+    /// How many read transactions have begun on the database since the store was opened.
+    var beganReads: Int { readsBegun.load(ordering: .relaxed) }
     /// Threads inside a write: a write opened from inside another on the same thread would wait on
     /// its own row locks for ever, so it throws instead (as the other stores do).
     private let writers = Mutex<Set<ObjectIdentifier>>([])
@@ -92,25 +96,52 @@ public final class PostgresStore: SesameStore {
     }
 
     public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try withConnection { connection in
-            // The snapshot's configuration generation comes back with BEGIN, in the same round trip
-            // (the cache asks for it first thing in every read).
-            let generation = try connection.begin(
-                "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT value FROM configuration_generation WHERE id = 1"
-            ).flatMap { Int64($0) }
-            let transaction = SQLTransaction(
-                connection: connection, writable: false, configurationGeneration: generation)
-            defer { transaction.close() }
-            do {
-                let result = try body(transaction)
-                try connection.script("COMMIT")
-                return result
-            } catch {
-                connection.executeIgnoringErrors("ROLLBACK")
-                throw error
+        // Nothing is taken from the pool until the body runs its first statement: a read the
+        // configuration cache answers whole costs no connection and no round trip. The snapshot's
+        // configuration generation comes back with BEGIN, in the same round trip.
+        var held: PostgresConnection?
+        var holdsSlot = false
+        defer {
+            if let held, held.isHealthy { idle.withLock { $0.append(held) } }
+            if holdsSlot { slots.signal() }
+        }
+        let transaction = SQLTransaction(lazyRead: { [self] in
+            readsBegun.add(1, ordering: .relaxed)
+            guard slots.wait(timeout: .now() + Self.acquireTimeout) == .success else {
+                throw StoreError.unavailable("no database connection became free in time")
             }
+            holdsSlot = true
+            var connection = try idle.withLock { $0.popLast() } ?? PostgresConnection(dsn: dsn)
+            held = connection
+            let generation: String?
+            do {
+                generation = try connection.begin(Self.readBegin)
+            } catch is PostgresReconnect {
+                // The server went away and came back since this connection was last used: nothing
+                // ran on it, so begin again on a new one (one that fails is 503).
+                connection = try PostgresConnection(dsn: dsn)
+                held = connection
+                do {
+                    generation = try connection.begin(Self.readBegin)
+                } catch is PostgresReconnect {
+                    throw StoreError.unavailable("the database connection broke; nothing was written")
+                }
+            }
+            return (connection, generation.flatMap { Int64($0) })
+        })
+        defer { transaction.close() }
+        do {
+            let result = try body(transaction)
+            if transaction.begun, let held { try held.script("COMMIT") }
+            return result
+        } catch {
+            if transaction.begun, let held { held.executeIgnoringErrors("ROLLBACK") }
+            throw error
         }
     }
+
+    private static let readBegin =
+        "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT value FROM configuration_generation WHERE id = 1"
 
     public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
         let me = ObjectIdentifier(Thread.current)

@@ -6,12 +6,14 @@ import SesameStore
 /// An operation made of several statements runs inside a savepoint, so if it throws it leaves
 /// nothing behind even when the body goes on.
 public final class SQLTransaction: StoreTransaction {
-    private let underlying: any SQLConnection
+    /// The connection (nil until a lazily begun read begins).
+    private var underlying: (any SQLConnection)?
     private let writable: Bool
     private var open = true
-    /// What a lazily begun read sends before its first statement (nil: begun, or eager). It
-    /// returns the configuration generation when the backend reads it in the same round trip.
-    private var pendingBegin: (() throws -> Int64?)?
+    /// What a lazily begun read runs before its first statement (nil: begun, or eager): it
+    /// begins the transaction and returns the connection it runs on and, when the backend read it
+    /// in the same round trip, the configuration generation.
+    private var pendingBegin: (() throws -> (any SQLConnection, Int64?))?
 
     /// The configuration generation, when the backend read it with the transaction's first
     /// statement (a read transaction's snapshot cannot change it).
@@ -26,10 +28,9 @@ public final class SQLTransaction: StoreTransaction {
 
     /// A read transaction that begins (`begin()`) just before its first statement. A read whose
     /// lookups are all answered elsewhere (the configuration cache) then costs the database
-    /// nothing. Both backends take a read's snapshot at its first statement, not at BEGIN, so
-    /// deferring BEGIN changes no answer.
-    public init(lazyReadOn connection: any SQLConnection, begin: @escaping () throws -> Int64?) {
-        underlying = connection
+    /// nothing, not even a connection. Both backends take a read's snapshot at its first
+    /// statement, not at BEGIN, so deferring BEGIN changes no answer.
+    public init(lazyRead begin: @escaping () throws -> (any SQLConnection, Int64?)) {
         writable = false
         pendingBegin = begin
     }
@@ -45,7 +46,8 @@ public final class SQLTransaction: StoreTransaction {
             if let begin = pendingBegin {
                 pendingBegin = nil
                 do {
-                    let generation = try begin()
+                    let (connection, generation) = try begin()
+                    underlying = connection
                     if knownGeneration == nil { knownGeneration = generation }
                 } catch {
                     // Never run a statement outside the transaction the body asked for.
@@ -53,6 +55,7 @@ public final class SQLTransaction: StoreTransaction {
                     throw error
                 }
             }
+            guard let underlying else { throw StoreError.unavailable("the transaction has ended") }
             return underlying
         }
     }
@@ -77,8 +80,8 @@ public final class SQLTransaction: StoreTransaction {
             try connection.execute("RELEASE store_operation")
             return result
         } catch {
-            underlying.executeIgnoringErrors("ROLLBACK TO store_operation")
-            underlying.executeIgnoringErrors("RELEASE store_operation")
+            underlying?.executeIgnoringErrors("ROLLBACK TO store_operation")
+            underlying?.executeIgnoringErrors("RELEASE store_operation")
             throw error
         }
     }
@@ -92,12 +95,12 @@ public final class SQLTransaction: StoreTransaction {
 
     /// The record in column `index` of `row` (`StoredRecord.decode`).
     func decode<T: Decodable>(_ type: T.Type, _ row: any SQLRow, column index: Int32, table: String) throws -> T {
-        try StoredRecord.decode(T.self, row, column: index, table: table, legacyJSON: underlying)
+        try StoredRecord.decode(T.self, row, column: index, table: table, legacyJSON: try connection)
     }
 
     /// The `data` value for `record` (`StoredRecord.encode`).
     func encode<T: Encodable>(_ record: T) throws -> SQLValue {
-        try StoredRecord.encode(record, legacyJSON: underlying)
+        try StoredRecord.encode(record, legacyJSON: try connection)
     }
 
     func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {

@@ -80,7 +80,7 @@ public final class SQLiteStore: SesameStore {
         defer { checkIn(connection, healthy: healthy) }
         // BEGIN goes out with the first statement: a read the configuration cache answers whole
         // takes no lock and touches no file.
-        let transaction = SQLTransaction(lazyReadOn: connection) { [self] in
+        let transaction = SQLTransaction(lazyRead: { [self] in
             readsBegun.add(1, ordering: .relaxed)
             do {
                 try connection.execute("BEGIN")
@@ -88,8 +88,8 @@ public final class SQLiteStore: SesameStore {
                 healthy = false
                 throw error
             }
-            return nil
-        }
+            return (connection, nil)
+        })
         defer { transaction.close() }
         let result: T
         do {

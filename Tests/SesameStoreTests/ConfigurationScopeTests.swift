@@ -3,6 +3,7 @@ import SesameStore
 import SesameTesting
 import Testing
 
+@testable import SesamePostgres
 @testable import SesameSQLite
 
 /// One request compares the store's configuration generation once (`ConfigurationScope`), and a
@@ -84,6 +85,31 @@ struct ConfigurationScopeTests {
             #expect(try cachedName(first) == "first")
             #expect(try cachedName(second) == "elsewhere")
         }
+    }
+
+    @Test(.enabled(if: TestPostgres.dsn != nil))
+    func aPostgreSQLReadTheCacheAnswersTakesNoConnection() throws {
+        let schema = try PostgresTestSchema()
+        let postgres = try PostgresStore(dsn: schema.dsn)
+        let store = CachingStore(postgres)
+        try store.write(.durable) {
+            try $0.tenants.insert(tenant())
+            try $0.clients.insert(client("first"))
+        }
+        #expect(try cachedName(store) == "first")
+        let before = postgres.beganReads
+        try ConfigurationScope.run { () throws in
+            for _ in 0..<3 {
+                #expect(try store.read { try $0.tenants.get(host: "login.example") }?.id == "t1")
+                #expect(try cachedName(store) == "first")
+            }
+        }
+        #expect(postgres.beganReads == before + 1)
+        let users = try store.read {
+            try $0.users.search(tenantID: "t1", query: nil, page: Page(offset: 0, limit: 10))
+        }
+        #expect(users.isEmpty)
+        #expect(postgres.beganReads == before + 2)
     }
 
     @Test func aSQLiteReadTheCacheAnswersBeginsNothing() throws {
