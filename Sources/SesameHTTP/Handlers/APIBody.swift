@@ -18,6 +18,11 @@ struct APIBody {
             throw HTTPError(
                 status: 415, error: "unsupported_media_type", description: "Content-Type must be application/json")
         }
+        return try parsedJSON(request)
+    }
+
+    /// The body as one JSON object, its media type already checked.
+    private static func parsedJSON(_ request: HTTPRequest) throws -> APIBody {
         let value: JSONValue
         do {
             value = try JSONReader.parse(request.body, limits: .requestBody)
@@ -33,7 +38,7 @@ struct APIBody {
     /// A JSON object or an `application/x-www-form-urlencoded` body (the OAuth endpoints, RFC 6749).
     static func jsonOrForm(_ request: HTTPRequest) throws -> APIBody {
         switch request.mediaType {
-        case "application/json": return try json(request)
+        case "application/json": return try parsedJSON(request)
         case "application/x-www-form-urlencoded": return try form(request.body)
         default:
             throw HTTPError(

@@ -62,8 +62,10 @@ public struct HTTPRequest: Sendable {
     /// The media type of the body (`Content-Type` without parameters, lower-cased), or nil.
     public var mediaType: String? {
         guard let value = headers["Content-Type"] else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        return HTTPRequest.trimmingOWS(type).lowercased()
+        let end = value.utf8.firstIndex(of: UInt8(ascii: ";")) ?? value.endIndex
+        let type = HTTPRequest.trimmingOWS(value[..<end])
+        // Usually already lowercase: only then is the Unicode-aware lowercasing skipped.
+        return type.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? type.lowercased() : type
     }
 
     /// Decodes a JSON body. Throws `415 unsupported_media_type` when `Content-Type` is not JSON and
