@@ -152,20 +152,17 @@ struct ConfigurationRecordBinaryTests {
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            func json(_ value: some Encodable) throws -> String {
-                String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "'", with: "''")
-            }
             // The client as the first release wrote it: version 1, its vocabulary as strings.
             var old = try #require(
                 try JSONSerialization.jsonObject(with: encoder.encode(client)) as? [String: Any])
             old["version"] = 1
             old["grantTypes"] = ["urn:okta:params:oauth:grant-type:webauthn", "authorization_code", "refresh_token"]
             let oldClient = String(decoding: try JSONSerialization.data(withJSONObject: old), as: UTF8.self)
-            try store.executeRaw("UPDATE tenants SET data = CAST('\(try json(tenant))' AS BLOB)")
+            try store.executeRaw("UPDATE tenants SET data = CAST('\(try Fixture.legacyJSON(tenant))' AS BLOB)")
             try store.executeRaw("UPDATE clients SET version = 1, data = CAST('\(oldClient)' AS BLOB)")
-            try store.executeRaw("UPDATE connections SET data = CAST('\(try json(connection))' AS BLOB)")
-            try store.executeRaw("UPDATE resource_servers SET data = CAST('\(try json(api))' AS BLOB)")
-            try store.executeRaw("UPDATE signing_keys SET data = CAST('\(try json(key))' AS BLOB)")
+            try store.executeRaw("UPDATE connections SET data = CAST('\(try Fixture.legacyJSON(connection))' AS BLOB)")
+            try store.executeRaw("UPDATE resource_servers SET data = CAST('\(try Fixture.legacyJSON(api))' AS BLOB)")
+            try store.executeRaw("UPDATE signing_keys SET data = CAST('\(try Fixture.legacyJSON(key))' AS BLOB)")
             try store.executeRaw("DELETE FROM schema_migrations WHERE version = 11")
         }
         let upgraded = try SQLiteStore(path: path)

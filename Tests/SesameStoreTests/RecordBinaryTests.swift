@@ -159,18 +159,13 @@ struct RecordBinaryTests {
                 try tx.refreshTokens.insert(token)
             }
             // Put the rows back as a Sesame before migration 10 left them: JSON, columns at their defaults.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            func json(_ value: some Encodable) throws -> String {
-                String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "'", with: "''")
-            }
             try store.executeRaw(
-                "UPDATE users SET last_login_at = NULL, data = CAST('\(try json(user))' AS BLOB)")
+                "UPDATE users SET last_login_at = NULL, data = CAST('\(try Fixture.legacyJSON(user))' AS BLOB)")
             try store.executeRaw(
                 "UPDATE passkeys SET sign_count = 0, backup_state = 0, last_used_at = NULL, "
-                    + "data = CAST('\(try json(passkey))' AS BLOB)")
+                    + "data = CAST('\(try Fixture.legacyJSON(passkey))' AS BLOB)")
             try store.executeRaw(
-                "UPDATE refresh_tokens SET used_at = NULL, revoked_at = NULL, data = CAST('\(try json(token))' AS BLOB)"
+                "UPDATE refresh_tokens SET used_at = NULL, revoked_at = NULL, data = CAST('\(try Fixture.legacyJSON(token))' AS BLOB)"
             )
             try store.executeRaw("DELETE FROM schema_migrations WHERE version = 10")
         }

@@ -68,6 +68,13 @@ enum Fixture {
 
     static func time(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
 
+    /// `value` as an older Sesame stored it (JSON, sorted keys), quoted for a SQL string literal.
+    static func legacyJSON(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "'", with: "''")
+    }
+
     static func tenant(_ id: String = "t1", domain: String = "login.example.com", custom: [String] = []) -> TenantRecord
     {
         TenantRecord(
