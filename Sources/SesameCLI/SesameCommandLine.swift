@@ -44,6 +44,8 @@ public enum SesameCommandLine {
             return APICommand.run(rest, environment: environment)
         case "store":
             return StoreCopyCommand.run(rest, environment: environment)
+        case "password-rules":
+            return PasswordRulesCommand.run(rest, environment: environment)
         case "signup", "login", "token", "passkeys":
             return ClientCommands.run(command, rest, environment: environment)
         case "verify":
@@ -91,6 +93,7 @@ public enum SesameCommandLine {
         case ["passkeys"]: text = Usage.passkeys
         case ["api"]: text = Usage.api
         case ["store"]: text = Usage.store
+        case ["password-rules"]: text = Usage.passwordRules
         case ["verify"]: text = Usage.verify
         case ["verify", "registration"]: text = Usage.verifyRegistration
         case ["verify", "authentication"]: text = Usage.verifyAuthentication

@@ -18,6 +18,9 @@ enum Usage {
           passkeys list|rename|delete manage the account's passkeys (My Account API)
           api create|list             register or list your backend APIs (Management API)
           store copy                  move a SQLite deployment to PostgreSQL
+          password-rules check RULES [PASSWORD]
+                                      read a password-rules string as Apple's parser does,
+                                      and check a password against it
           help [COMMAND]              show help for a command
 
         Exit status: 0 success, 1 invalid input or failed verification, 2 bad arguments.
@@ -35,6 +38,21 @@ enum Usage {
         and serve the copy with the same master key (SESAME_MASTER_KEY or DIR/master.key).
 
         Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.
+
+        """
+
+    static let passwordRules = """
+        usage: sesame password-rules check RULES [PASSWORD]
+
+        Reads RULES (Apple's password-rules syntax, e.g. "minlength: 12; required: lower;
+        required: upper; required: digit; allowed: ascii-printable;") exactly as Apple's reference
+        parser does, and prints its canonical form and every problem with its position (in UTF-16
+        code units). With PASSWORD, prints one line per rule: pass or FAIL. The password is taken
+        as given: not trimmed, not normalised. This is a tool for rules; do not type a real
+        password here, since it lands in your shell's history.
+
+        Exit status: 0 the rules are clean (and the password passes), 1 a problem in the rules or
+        a rule the password fails, 2 bad arguments.
 
         """
 
