@@ -124,8 +124,6 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         try json.decode(T.self, from: row.data(index), table: table)
     }
 
-    func encode<T: Encodable>(_ record: T) throws -> SQLValue { try json.encode(record) }
-
     // MARK: Statements
 
     private func run(_ sql: String, _ values: [SQLValue]) throws -> OpaquePointer? {

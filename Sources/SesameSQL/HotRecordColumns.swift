@@ -9,51 +9,34 @@ import SesameStore
 public enum HotRecordColumns {
     /// Runs the step on `connection`, inside the migration's transaction.
     public static func migrate(_ connection: any SQLConnection) throws {
-        try rewrite(connection, PasskeyRecord.self, table: "passkeys") { passkey in
+        try StoredRecord.rewriteJSONRows(connection, PasskeyRecord.self, table: "passkeys") { passkey in
             (
                 "UPDATE passkeys SET sign_count = ?, backup_state = ?, last_used_at = ?, data = ? "
                     + "WHERE tenant_id = ? AND id = ?",
                 [
                     .integer(Int64(passkey.signCount)), .integer(passkey.backupState ? 1 : 0),
-                    SQLTransaction.optionalTime(passkey.lastUsedAt), .blob(RecordBinary.encode(passkey)),
+                    SQLTransaction.optionalTime(passkey.lastUsedAt), StoredRecord.encode(passkey),
                     .text(passkey.tenantID), .text(passkey.id),
                 ]
             )
         }
-        try rewrite(connection, UserRecord.self, table: "users") { user in
+        try StoredRecord.rewriteJSONRows(connection, UserRecord.self, table: "users") { user in
             (
                 "UPDATE users SET last_login_at = ?, data = ? WHERE tenant_id = ? AND id = ?",
                 [
-                    SQLTransaction.optionalTime(user.lastLoginAt), .blob(RecordBinary.encode(user)),
+                    SQLTransaction.optionalTime(user.lastLoginAt), StoredRecord.encode(user),
                     .text(user.tenantID), .text(user.id),
                 ]
             )
         }
-        try rewrite(connection, RefreshTokenRecord.self, table: "refresh_tokens") { token in
+        try StoredRecord.rewriteJSONRows(connection, RefreshTokenRecord.self, table: "refresh_tokens") { token in
             (
                 "UPDATE refresh_tokens SET used_at = ?, revoked_at = ?, data = ? WHERE tenant_id = ? AND id = ?",
                 [
                     SQLTransaction.optionalTime(token.usedAt), SQLTransaction.optionalTime(token.revokedAt),
-                    .blob(RecordBinary.encode(token)), .text(token.tenantID), .text(token.id),
+                    StoredRecord.encode(token), .text(token.tenantID), .text(token.id),
                 ]
             )
-        }
-    }
-
-    /// Decodes every JSON row of `table` and runs the statement `update` makes for it.
-    private static func rewrite<R: BinaryCodedRecord & Decodable>(
-        _ connection: any SQLConnection, _ type: R.Type, table: String,
-        _ update: (R) -> (String, [SQLValue])
-    ) throws {
-        let rows = try connection.query("SELECT data FROM \(table)", []) { row -> R? in
-            guard !RecordBinary.isBinary(row.bytes(0)) else { return nil }
-            let record = try connection.decode(R.self, row, column: 0, table: table)
-            try record.checkVersion(table: table)
-            return record
-        }
-        for record in rows.compactMap({ $0 }) {
-            let (sql, values) = update(record)
-            try connection.execute(sql, values)
         }
     }
 }

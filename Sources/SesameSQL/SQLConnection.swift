@@ -39,8 +39,6 @@ public protocol SQLConnection: AnyObject {
     func query<R>(_ sql: String, _ values: [SQLValue], row: (any SQLRow) throws -> R) throws -> [R]
     /// The record in column `index` of `row`; `corrupt` naming the table and field when it does not decode.
     func decode<T: Decodable>(_ type: T.Type, _ row: any SQLRow, column index: Int32, table: String) throws -> T
-    /// The JSON for `record`.
-    func encode<T: Encodable>(_ record: T) throws -> SQLValue
 }
 
 extension SQLConnection {
@@ -51,17 +49,14 @@ extension SQLConnection {
     public func query<R>(_ sql: String, row: (any SQLRow) throws -> R) throws -> [R] { try query(sql, [], row: row) }
 }
 
-/// Records as Sesames before SQLite migration 11 / PostgreSQL migration 4 stored them: JSON with
-/// sorted keys and dates as the `Double` seconds `Date` holds. Every record is now written in its
-/// binary form (`StoredRecord`), and those migrations rewrite the JSON rows, so this coder only
-/// reads a row a migration has not reached yet. One per connection (not thread-safe).
+/// Reads records as Sesames before SQLite migration 11 / PostgreSQL migration 4 stored them: JSON
+/// with dates as the `Double` seconds `Date` holds. Every record is now written in its binary form
+/// (`StoredRecord`), and those migrations rewrite the JSON rows, so this only reads a row a
+/// migration has not reached yet. One per connection (not thread-safe).
 public final class RecordJSON {
-    private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
 
     public init() {
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .deferredToDate
         decoder.dateDecodingStrategy = .deferredToDate
     }
 
@@ -71,15 +66,6 @@ public final class RecordJSON {
             return try decoder.decode(T.self, from: data)
         } catch {
             throw StoreError.corrupt("a row of \(table) does not decode: \(RecordDecodingFailure.describe(error))")
-        }
-    }
-
-    /// The JSON of `record`.
-    public func encode<T: Encodable>(_ record: T) throws -> SQLValue {
-        do {
-            return .data(try encoder.encode(record))
-        } catch {
-            throw StoreError.unavailable("cannot encode a record: \(error)")
         }
     }
 }

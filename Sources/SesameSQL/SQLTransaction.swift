@@ -99,9 +99,7 @@ public final class SQLTransaction: StoreTransaction {
     }
 
     /// The `data` value for `record` (`StoredRecord.encode`).
-    func encode<T: Encodable>(_ record: T) throws -> SQLValue {
-        try StoredRecord.encode(record, legacyJSON: try connection)
-    }
+    func encode(_ record: some BinaryCodedRecord) -> SQLValue { StoredRecord.encode(record) }
 
     func record<T: Decodable>(_ type: T.Type, table: String, _ sql: String, _ values: [SQLValue]) throws -> T? {
         try records(T.self, table: table, sql, values).first
@@ -178,7 +176,7 @@ struct SQLTenants: TenantRepository {
 
     func insert(_ tenant: TenantRecord) throws {
         try tx.checkWritable()
-        let data = try tx.encode(tenant)
+        let data = tx.encode(tenant)
         try tx.atomically {
             try tx.connection.execute(
                 "INSERT INTO tenants (id, created_at, version, data) VALUES (?, ?, ?, ?)",
@@ -189,7 +187,7 @@ struct SQLTenants: TenantRepository {
 
     func update(_ tenant: TenantRecord) throws {
         try tx.checkWritable()
-        let data = try tx.encode(tenant)
+        let data = tx.encode(tenant)
         try tx.atomically {
             let changed = try tx.connection.execute(
                 "UPDATE tenants SET created_at = ?, version = ?, data = ? WHERE id = ?",
@@ -234,7 +232,7 @@ struct SQLClients: ClientRepository {
             "INSERT INTO clients (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
             [
                 .text(client.tenantID), .text(client.id), SQLTransaction.time(client.createdAt),
-                .integer(Int64(client.version)), try tx.encode(client),
+                .integer(Int64(client.version)), tx.encode(client),
             ])
     }
 
@@ -244,7 +242,7 @@ struct SQLClients: ClientRepository {
             "UPDATE clients SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
                 SQLTransaction.time(client.createdAt), .integer(Int64(client.version)),
-                try tx.encode(client),
+                tx.encode(client),
                 .text(client.tenantID), .text(client.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("client \(client.id)") }
@@ -290,7 +288,7 @@ struct SQLConnections: ConnectionRepository {
             "INSERT INTO connections (tenant_id, id, name, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?)",
             [
                 .text(record.tenantID), .text(record.id), .text(record.name), SQLTransaction.time(record.createdAt),
-                .integer(Int64(record.version)), try tx.encode(record),
+                .integer(Int64(record.version)), tx.encode(record),
             ])
     }
 
@@ -300,7 +298,7 @@ struct SQLConnections: ConnectionRepository {
             "UPDATE connections SET name = ?, created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
                 .text(record.name), SQLTransaction.time(record.createdAt), .integer(Int64(record.version)),
-                try tx.encode(record), .text(record.tenantID), .text(record.id),
+                tx.encode(record), .text(record.tenantID), .text(record.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("connection \(record.id)") }
     }
@@ -350,7 +348,7 @@ struct SQLResourceServers: ResourceServerRepository {
             [
                 .text(record.tenantID), .text(record.id), .text(record.identifier),
                 SQLTransaction.time(record.createdAt),
-                .integer(Int64(record.version)), try tx.encode(record),
+                .integer(Int64(record.version)), tx.encode(record),
             ])
     }
 
@@ -363,7 +361,7 @@ struct SQLResourceServers: ResourceServerRepository {
             """,
             [
                 .text(record.identifier), SQLTransaction.time(record.createdAt), .integer(Int64(record.version)),
-                try tx.encode(record), .text(record.tenantID), .text(record.id),
+                tx.encode(record), .text(record.tenantID), .text(record.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("resource server \(record.id)") }
     }
@@ -454,7 +452,7 @@ struct SQLUsers: UserRepository {
             .optionalText(user.profile.phoneNumber), .optionalText(user.profile.username?.lowercased()),
             .optionalText(user.profile.name?.lowercased()), .text(user.id.lowercased()),
             SQLTransaction.time(user.createdAt), SQLTransaction.optionalTime(user.lastLoginAt),
-            .integer(Int64(user.version)), try tx.encode(user),
+            .integer(Int64(user.version)), tx.encode(user),
         ]
     }
 
@@ -559,7 +557,7 @@ struct SQLPasskeys: PasskeyRepository {
                 .text(passkey.tenantID), .text(passkey.id), .text(passkey.userID), .blob(passkey.credentialID),
                 SQLTransaction.time(passkey.createdAt), .integer(Int64(passkey.signCount)),
                 .integer(passkey.backupState ? 1 : 0), SQLTransaction.optionalTime(passkey.lastUsedAt),
-                .integer(Int64(passkey.version)), try tx.encode(passkey),
+                .integer(Int64(passkey.version)), tx.encode(passkey),
             ])
     }
 
@@ -574,7 +572,7 @@ struct SQLPasskeys: PasskeyRepository {
                 .text(passkey.userID), .blob(passkey.credentialID), SQLTransaction.time(passkey.createdAt),
                 .integer(Int64(passkey.signCount)), .integer(passkey.backupState ? 1 : 0),
                 SQLTransaction.optionalTime(passkey.lastUsedAt), .integer(Int64(passkey.version)),
-                try tx.encode(passkey), .text(passkey.tenantID), .text(passkey.id),
+                tx.encode(passkey), .text(passkey.tenantID), .text(passkey.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("passkey \(passkey.id)") }
     }
@@ -624,7 +622,7 @@ struct SQLSigningKeys: SigningKeyRepository {
             "INSERT INTO signing_keys (tenant_id, id, created_at, version, data) VALUES (?, ?, ?, ?, ?)",
             [
                 .text(key.tenantID), .text(key.id), SQLTransaction.time(key.createdAt), .integer(Int64(key.version)),
-                try tx.encode(key),
+                tx.encode(key),
             ])
     }
 
@@ -633,7 +631,7 @@ struct SQLSigningKeys: SigningKeyRepository {
         let changed = try tx.connection.execute(
             "UPDATE signing_keys SET created_at = ?, version = ?, data = ? WHERE tenant_id = ? AND id = ?",
             [
-                SQLTransaction.time(key.createdAt), .integer(Int64(key.version)), try tx.encode(key),
+                SQLTransaction.time(key.createdAt), .integer(Int64(key.version)), tx.encode(key),
                 .text(key.tenantID), .text(key.id),
             ])
         guard changed > 0 else { throw StoreError.notFound("signing key \(key.id)") }
@@ -677,7 +675,7 @@ struct SQLRefreshTokens: RefreshTokenRepository {
             .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
             .optionalText(token.passkeyID), SQLTransaction.time(token.createdAt),
             SQLTransaction.optionalTime(token.usedAt), SQLTransaction.optionalTime(token.revokedAt),
-            .integer(Int64(token.version)), try tx.encode(token),
+            .integer(Int64(token.version)), tx.encode(token),
         ]
     }
 
@@ -826,7 +824,7 @@ struct SQLAuthEvents: AuthEventRepository {
                     "INSERT INTO auth_events (tenant_id, id, at, data) VALUES (?, ?, ?, ?)",
                     [
                         .text(event.tenantID), .text(event.id), SQLTransaction.time(event.at),
-                        try tx.encode(event),
+                        tx.encode(event),
                     ])
             }
         }

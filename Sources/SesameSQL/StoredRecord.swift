@@ -26,11 +26,8 @@ public enum StoredRecord {
         return record
     }
 
-    /// The `data` value for `record`: its binary form (JSON only for a type that has none).
-    public static func encode<T: Encodable>(_ record: T, legacyJSON: any SQLConnection) throws -> SQLValue {
-        if let coded = record as? any BinaryCodedRecord { return .blob(RecordBinary.encode(coded)) }
-        return try legacyJSON.encode(record)
-    }
+    /// The `data` value for `record`: its binary form (every stored record has one).
+    public static func encode(_ record: some BinaryCodedRecord) -> SQLValue { .blob(RecordBinary.encode(record)) }
 
     /// The data step of SQLite migration 11 / PostgreSQL migration 4: every configuration row
     /// still in JSON is rewritten in the binary form (its `version` column too: a version-1 client
@@ -54,14 +51,26 @@ public enum StoredRecord {
     private static func rewrite<R: BinaryCodedRecord & Decodable>(
         _ connection: any SQLConnection, _ type: R.Type, table: String, key: String, _ keyValues: (R) -> [SQLValue]
     ) throws {
+        try rewriteJSONRows(connection, R.self, table: table) { record in
+            (
+                "UPDATE \(table) SET version = ?, data = ? WHERE \(key)",
+                [.integer(Int64(record.version)), encode(record)] + keyValues(record)
+            )
+        }
+    }
+
+    /// Decodes every JSON row of `table` and runs the statement `update` makes for it (binary rows
+    /// are left alone, so a migration step built on this can run again).
+    public static func rewriteJSONRows<R: BinaryCodedRecord & Decodable>(
+        _ connection: any SQLConnection, _ type: R.Type, table: String, _ update: (R) -> (String, [SQLValue])
+    ) throws {
         let rows = try connection.query("SELECT data FROM \(table)", []) { row -> R? in
             guard !RecordBinary.isBinary(row.bytes(0)) else { return nil }
             return try decode(R.self, row, column: 0, table: table, legacyJSON: connection)
         }
         for record in rows.compactMap({ $0 }) {
-            try connection.execute(
-                "UPDATE \(table) SET version = ?, data = ? WHERE \(key)",
-                [.integer(Int64(record.version)), .blob(RecordBinary.encode(record))] + keyValues(record))
+            let (sql, values) = update(record)
+            try connection.execute(sql, values)
         }
     }
 }

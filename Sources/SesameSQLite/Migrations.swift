@@ -263,7 +263,7 @@ enum Migrations {
             guard changed else { continue }
             try connection.execute(
                 "UPDATE clients SET data = ? WHERE tenant_id = ? AND id = ?",
-                [try StoredRecord.encode(client, legacyJSON: connection), .text(client.tenantID), .text(client.id)])
+                [StoredRecord.encode(client), .text(client.tenantID), .text(client.id)])
         }
     }
 }

@@ -89,5 +89,4 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// The JSON for `record`.
-    func encode<T: Encodable>(_ record: T) throws -> SQLValue { try json.encode(record) }
 }
