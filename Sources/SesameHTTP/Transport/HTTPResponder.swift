@@ -96,18 +96,19 @@ public final class HTTPResponder: Sendable {
         {
             return given
         }
-        // 128 random bits as 32 hex digits, from the CSPRNG's pool (no system call per request).
-        if let bytes = try? SystemRandom().bytes(count: 16) {
-            var text = [UInt8]()
-            text.reserveCapacity(32)
-            for byte in bytes {
-                text.append(Self.hexDigits[Int(byte >> 4)])
-                text.append(Self.hexDigits[Int(byte & 0x0F)])
-            }
-            return String(decoding: text, as: UTF8.self)
-        }
+        // 128 random bits as 32 hex digits, from the CSPRNG's pool (no system call per request);
+        // the system generator only if libcrypto's fails.
         var generator = SystemRandomNumberGenerator()
-        return Self.hex(generator.next() as UInt64) + Self.hex(generator.next() as UInt64)
+        let bytes =
+            (try? SystemRandom().bytes(count: 16))
+            ?? (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var text = [UInt8]()
+        text.reserveCapacity(32)
+        for byte in bytes {
+            text.append(Self.hexDigits[Int(byte >> 4)])
+            text.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -115,10 +116,5 @@ public final class HTTPResponder: Sendable {
     private static func isIDByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
     }
 }

@@ -21,16 +21,10 @@ final class MHDResponse {
 
     /// False for fields the server controls (framing) and for names or values with CR, LF or NUL.
     static func isSettable(_ name: String, _ value: String) -> Bool {
-        if name.isEmpty || reserved.contains(where: { equalsIgnoringASCIICase(name, $0) }) { return false }
+        if name.isEmpty || reserved.contains(where: { HTTPHeaders.sameName(name, $0) }) { return false }
         let bad: (UInt8) -> Bool = { $0 == 13 || $0 == 10 || $0 == 0 }
         return !name.utf8.contains(where: bad) && !value.utf8.contains(where: bad)
     }
 
     private static let reserved = ["content-length", "transfer-encoding", "connection"]
-
-    /// Whether `name` is `lowercase` in any ASCII case (no allocation, unlike `lowercased()`).
-    private static func equalsIgnoringASCIICase(_ name: String, _ lowercase: String) -> Bool {
-        name.utf8.count == lowercase.utf8.count
-            && zip(name.utf8, lowercase.utf8).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
-    }
 }
