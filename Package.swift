@@ -10,6 +10,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+    .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
 ]
 
 let package = Package(
@@ -29,8 +30,8 @@ let package = Package(
         // Wrappers for C macros and variadic functions only; every symbol is prefixed `sesame_`.
         .target(name: "CShims", dependencies: ["COpenSSL"]),
 
-        // Safe Swift over libcrypto and libargon2. The only target that imports COpenSSL/CArgon2.
-        .target(name: "SesameCrypto", dependencies: ["COpenSSL", "CArgon2", "CShims"]),
+        // Safe Swift over libcrypto, libargon2 and libxcrypt. The only target that imports them.
+        .target(name: "SesameCrypto", dependencies: ["COpenSSL", "CArgon2", "CCrypt", "CShims"]),
 
         // The pure WebAuthn relying-party core: no I/O, no clock, no globals.
         .target(name: "WebAuthn", dependencies: ["SesameCrypto"]),

@@ -83,6 +83,18 @@ public struct PasswordHasher: Sendable {
         throw CryptoError.invalidInput("argon2: " + String(cString: argon2_error_message(result)))
     }
 
+    /// The parameters of a well-formed argon2id PHC string (nil for anything else), to tell whether
+    /// a stored hash was made with the parameters in force.
+    public static func parameters(phc: String) -> (memoryKiB: UInt32, iterations: UInt32, parallelism: UInt32)? {
+        guard (try? validate(phc: phc)) != nil else { return nil }
+        let parameters = phc.split(separator: "$", omittingEmptySubsequences: false)[3]
+            .split(separator: ",", omittingEmptySubsequences: false)
+        guard parameters.count == 3, let memory = number(parameters[0], prefix: "m="),
+            let iterations = number(parameters[1], prefix: "t="), let lanes = number(parameters[2], prefix: "p=")
+        else { return nil }
+        return (memory, iterations, lanes)
+    }
+
     /// Checks the shape and parameters of a PHC string before libargon2 sees it.
     static func validate(phc: String) throws {
         let fields = phc.split(separator: "$", omittingEmptySubsequences: false)

@@ -128,7 +128,10 @@ extension ConnectionRecord: BinaryCodedRecord {
         writer.string(passkey.userVerification.rawValue)
         writer.int(passkey.maxPasskeysPerUser)
         writer.bool(password.enabled)
-        writer.int(password.minLength)
+        writer.string(password.rules)
+        writer.int(password.hashing.memoryKiB)
+        writer.int(password.hashing.iterations)
+        writer.int(password.hashing.parallelism)
         writer.strings(enabledClients)
         writer.date(createdAt)
         writer.date(updatedAt)
@@ -149,13 +152,26 @@ extension ConnectionRecord: BinaryCodedRecord {
             localEnrollmentEnabled: try reader.bool("passkey.localEnrollmentEnabled"),
             userVerification: try reader.value(UserVerificationPolicy.self, "passkey.userVerification"),
             maxPasskeysPerUser: try reader.int("passkey.maxPasskeysPerUser"))
-        let password = PasswordPolicy(
-            enabled: try reader.bool("password.enabled"), minLength: try reader.int("password.minLength"))
+        let password: PasswordPolicy
+        if version < 2 {
+            // Version 1 kept only a minimum length.
+            password = PasswordPolicy(
+                enabled: try reader.bool("password.enabled"),
+                rules: PasswordPolicy.rules(minLength: try reader.int("password.minLength")))
+        } else {
+            password = PasswordPolicy(
+                enabled: try reader.bool("password.enabled"), rules: try reader.string("password.rules"),
+                hashing: Argon2Parameters(
+                    memoryKiB: try reader.int("password.hashing.memoryKiB"),
+                    iterations: try reader.int("password.hashing.iterations"),
+                    parallelism: try reader.int("password.hashing.parallelism")))
+        }
         self.init(
             tenantID: tenantID, id: id, name: name, identifiers: identifiers, passkey: passkey, password: password,
             enabledClients: try reader.strings("enabledClients"), createdAt: try reader.date("createdAt"),
             updatedAt: try reader.date("updatedAt"))
-        self.version = version
+        // Read from a version-1 row, it is the current version now.
+        self.version = Self.currentVersion
     }
 }
 

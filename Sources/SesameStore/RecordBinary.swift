@@ -22,11 +22,13 @@ public enum RecordBinary {
     /// True when `bytes` hold a binary record (else, JSON from an older Sesame).
     public static func isBinary(_ bytes: some Collection<UInt8>) -> Bool { bytes.first == marker }
 
-    /// The binary form of `record`.
+    /// The binary form of `record`. It carries the current version whatever `record.version` says:
+    /// `encode(to:)` writes every field of the current version, so a record read from an older
+    /// row is stored upgraded.
     public static func encode<R: BinaryCodedRecord>(_ record: R) -> [UInt8] {
         var writer = RecordWriter()
         writer.byte(marker)
-        writer.uint16(UInt16(clamping: record.version))
+        writer.uint16(UInt16(clamping: R.currentVersion))
         record.encode(to: &writer)
         return writer.bytes
     }
@@ -320,6 +322,14 @@ extension UserRecord: BinaryCodedRecord {
         writer.date(createdAt)
         writer.date(updatedAt)
         writer.optionalDate(lastLoginAt)
+        writer.bool(password != nil)
+        if let password {
+            writer.string(password.id)
+            writer.string(password.scheme.rawValue)
+            writer.string(password.hash)
+            writer.date(password.createdAt)
+            writer.date(password.changedAt)
+        }
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -340,7 +350,15 @@ extension UserRecord: BinaryCodedRecord {
             userMetadata: try reader.stringMap("userMetadata"), blocked: try reader.bool("blocked"),
             createdAt: try reader.date("createdAt"), updatedAt: try reader.date("updatedAt"),
             lastLoginAt: try reader.optionalDate("lastLoginAt"))
-        self.version = version
+        // Version 2 added the password.
+        if version >= 2, try reader.bool("password") {
+            password = PasswordCredential(
+                id: try reader.string("password.id"), scheme: try reader.value(PasswordHashScheme.self, "password.scheme"),
+                hash: try reader.string("password.hash"), createdAt: try reader.date("password.createdAt"),
+                changedAt: try reader.date("password.changedAt"))
+        }
+        // Read from an older row, it is the current version now (with no password).
+        self.version = Self.currentVersion
     }
 }
 

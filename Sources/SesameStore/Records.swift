@@ -283,19 +283,74 @@ public struct PasskeyPolicy: Sendable, Hashable, Codable {
     }
 }
 
-/// A connection's password policy (passwords arrive with a later issue; stored now).
+/// Argon2id cost parameters (RFC 9106), as a connection keeps them for new password hashes.
+public struct Argon2Parameters: Sendable, Hashable, Codable {
+    /// Memory in KiB.
+    public var memoryKiB: Int
+    /// Passes over memory.
+    public var iterations: Int
+    /// Lanes.
+    public var parallelism: Int
+    /// OWASP's first Argon2id row: 19 MiB, 2 iterations, 1 lane.
+    public init(memoryKiB: Int = 19_456, iterations: Int = 2, parallelism: Int = 1) {
+        self.memoryKiB = memoryKiB
+        self.iterations = iterations
+        self.parallelism = parallelism
+    }
+}
+
+/// A connection's password policy.
 public struct PasswordPolicy: Sendable, Hashable, Codable {
+    /// The rules a connection gets unless it says otherwise.
+    public static let defaultRules = "minlength: 12; maxlength: 64; allowed: ascii-printable;"
+
     public var enabled: Bool
-    public var minLength: Int
-    public init(enabled: Bool = false, minLength: Int = 12) {
+    /// The rules in Apple's password-rules syntax, exactly as the operator set them: the string
+    /// enforced and published (SesameService's `PasswordRulesParser` reads it).
+    public var rules: String
+    /// The parameters of new hashes; a login with a hash made otherwise rehashes.
+    public var hashing: Argon2Parameters
+
+    public init(enabled: Bool = false, rules: String = PasswordPolicy.defaultRules, hashing: Argon2Parameters = .init())
+    {
         self.enabled = enabled
-        self.minLength = minLength
+        self.rules = rules
+        self.hashing = hashing
+    }
+
+    /// The rules of a connection stored before they existed, from its minimum length alone.
+    public static func rules(minLength: Int) -> String {
+        "minlength: \(minLength); maxlength: \(max(64, minLength)); allowed: ascii-printable;"
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case enabled, rules, hashing, minLength
+    }
+
+    /// Reads JSON rows of every Sesame: before version 2 a connection held only `minLength`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        enabled = try container.decode(Bool.self, forKey: .enabled)
+        if let rules = try container.decodeIfPresent(String.self, forKey: .rules) {
+            self.rules = rules
+        } else {
+            rules = Self.rules(minLength: try container.decode(Int.self, forKey: .minLength))
+        }
+        hashing = try container.decodeIfPresent(Argon2Parameters.self, forKey: .hashing) ?? Argon2Parameters()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encode(rules, forKey: .rules)
+        try container.encode(hashing, forKey: .hashing)
     }
 }
 
 /// A user directory ("realm" on the wire).
 public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
-    public static let currentVersion = 1
+    /// 2: the password policy holds rules and hashing parameters instead of a minimum length.
+    public static let currentVersion = 2
     public var version = ConnectionRecord.currentVersion
     public var tenantID: String
     public var id: String
@@ -406,9 +461,31 @@ public struct UserProfile: Sendable, Hashable, Codable {
     }
 }
 
+/// A user's password: the hash and when it was set and used. An imported hash stays in the form it
+/// came in (`scheme`) until the first login that verifies it replaces it with Argon2id.
+public struct PasswordCredential: Sendable, Hashable, Codable {
+    /// The authentication-method id, `password|<hex>`.
+    public var id: String
+    public var scheme: PasswordHashScheme
+    /// The hash as `scheme` writes it: a PHC string (`$argon2id$v=19$…`, `$pbkdf2-sha256$…`), a
+    /// bcrypt string (`$2b$…`), or `$sha256-salted$…` (docs/passwords.md has each form).
+    public var hash: String
+    public var createdAt: Date
+    /// When the password was last set (signup, change, reset, import).
+    public var changedAt: Date
+    public init(id: String, scheme: PasswordHashScheme, hash: String, createdAt: Date, changedAt: Date) {
+        self.id = id
+        self.scheme = scheme
+        self.hash = hash
+        self.createdAt = createdAt
+        self.changedAt = changedAt
+    }
+}
+
 /// A user of one connection.
 public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
-    public static let currentVersion = 1
+    /// 2: the password.
+    public static let currentVersion = 2
     public var version = UserRecord.currentVersion
     public var tenantID: String
     /// e.g. "auth0|6f1c…" style: "sesame|<hex>".
@@ -423,11 +500,14 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var createdAt: Date
     public var updatedAt: Date
     public var lastLoginAt: Date?
+    /// The password, for a user of a connection with passwords who has one.
+    public var password: PasswordCredential?
     public init(
         tenantID: String, id: String, connectionID: String, userHandle: [UInt8], profile: UserProfile,
         userMetadata: [String: String] = [:], blocked: Bool = false, createdAt: Date, updatedAt: Date,
-        lastLoginAt: Date? = nil
+        lastLoginAt: Date? = nil, password: PasswordCredential? = nil
     ) {
+        self.password = password
         self.tenantID = tenantID
         self.id = id
         self.connectionID = connectionID

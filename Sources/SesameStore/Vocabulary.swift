@@ -20,6 +20,10 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
     case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
     case refreshToken = "refresh_token"
     case clientCredentials = "client_credentials"
+    /// Resource-owner password with the tenant's default connection (RFC 6749 §4.3).
+    case password
+    /// Auth0's password grant that names the connection as `realm`.
+    case passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
 
     /// The `method` label of the login metric.
     public var metricLabel: String {
@@ -27,8 +31,24 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
         case .webAuthn: return "passkey"
         case .refreshToken: return "refresh_token"
         case .clientCredentials: return "client_credentials"
+        case .password, .passwordRealm: return "password"
         }
     }
+}
+
+/// How a stored password hash was made. Sesame makes only `argon2id`; the others come from an
+/// import (Auth0's `custom_password_hash` algorithms) and are replaced at the next login.
+public enum PasswordHashScheme: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Argon2id in the PHC string form, made by Sesame.
+    case argon2id
+    /// Imported: bcrypt `$2a$`, `$2b$` or `$2y$` (checked with libxcrypt's `crypt_r`).
+    case bcrypt
+    /// Imported: an Argon2 PHC string (argon2i, argon2d or argon2id, version 16 or 19).
+    case argon2
+    /// Imported: a PBKDF2 PHC string (`$pbkdf2-sha1|sha256|sha512$i=…,l=…$salt$hash`).
+    case pbkdf2
+    /// Imported: SHA-256 over the password and a salt (`$sha256-salted$prefix|suffix$salt$hash`).
+    case sha256Salted = "sha256-salted"
 }
 
 /// How a client authenticates at the token endpoint (RFC 7591 §2).
@@ -81,6 +101,8 @@ public enum AuthEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case refresh
     case clientCredentials = "client_credentials"
     case enroll
+    /// A password was set or changed (Management, reset, import rehash is not one).
+    case passwordChange = "password_change"
 }
 
 /// How the event's user or client authenticated.
@@ -88,6 +110,7 @@ public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case passkey
     case refreshToken = "refresh_token"
     case clientSecret = "client_secret"
+    case password
 }
 
 /// How an auth event ended.

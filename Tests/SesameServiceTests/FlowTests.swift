@@ -16,6 +16,7 @@ final class ServiceWorld: @unchecked Sendable {
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let random = DeterministicRandom(seed: 9)
     let passkeys: PasskeyService
+    let passwords: PasswordService
     let tokens: TokenService
     let management: ManagementService
     let bootstrap: BootstrapResult
@@ -27,10 +28,13 @@ final class ServiceWorld: @unchecked Sendable {
             store: store, clock: clock, random: random, sessions: InMemoryAuthSessions(random: random), events: events)
         let masterKey = try MasterKey(bytes: Array(repeating: 3, count: 32))
         let ring = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
+        passwords = PasswordService(store: store, clock: clock, random: random, events: events)
         tokens = TokenService(
-            store: store, clock: clock, random: random, keyRing: ring, passkeys: passkeys, events: events,
+            store: store, clock: clock, random: random, keyRing: ring, passkeys: passkeys, passwords: passwords,
+            events: events,
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce")))
-        management = ManagementService(store: store, clock: clock, random: random, tokens: tokens)
+        management = ManagementService(
+            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords)
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: Self.publicURL, random: random, now: clock.now())
     }
@@ -172,9 +176,9 @@ struct FlowTests {
                     grantType: OAuthGrantType.clientCredentials.rawValue, credentials: credentials,
                     audience: "https://elsewhere.example/"))
         }
-        #expect(throws: ServiceError.unsupportedGrantType("grant_type password is not supported")) {
+        #expect(throws: ServiceError.unsupportedGrantType("grant_type implicit is not supported")) {
             _ = try world.tokens.token(
-                tenant: world.tenant, request: TokenRequest(grantType: "password", credentials: credentials))
+                tenant: world.tenant, request: TokenRequest(grantType: "implicit", credentials: credentials))
         }
     }
 

@@ -101,8 +101,9 @@ struct RecordBinaryTests {
         }
         // The blocked flag is the byte after the metadata: make it neither 0 nor 1.
         user.lastLoginAt = nil
+        user.password = nil
         bytes = RecordBinary.encode(user)
-        bytes[bytes.count - 1 - 8 - 8 - 1] = 7
+        bytes[bytes.count - 1 - 1 - 8 - 8 - 1] = 7
         #expect(throws: StoreError.corrupt("a row of users does not decode: field blocked: not a boolean")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
@@ -137,8 +138,8 @@ struct RecordBinaryTests {
 
     @Test func aRowFromANewerSesameIsRefused() {
         var bytes = RecordBinary.encode(Fixture.user())
-        bytes[1] = 2
-        #expect(throws: StoreError.corrupt("a row of users has version 2, newer than this Sesame reads (1)")) {
+        bytes[1] = 3
+        #expect(throws: StoreError.corrupt("a row of users has version 3, newer than this Sesame reads (2)")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
     }

@@ -184,7 +184,8 @@ import Testing
         let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
         try store.executeRaw("UPDATE users SET data = CAST('\(text)' AS BLOB) WHERE id = 'sesame|01'")
         #expect(
-            throws: StoreError.corrupt("a row of users has version 9, newer than this Sesame reads (1)")
+            throws: StoreError.corrupt(
+                "a row of users has version 9, newer than this Sesame reads (\(UserRecord.currentVersion))")
         ) { try store.read { try $0.users.get(tenantID: "t1", id: "sesame|01") } }
     }
 

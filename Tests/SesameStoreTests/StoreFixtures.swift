@@ -109,7 +109,10 @@ enum Fixture {
                 enabled: true, challengeUI: .button, progressiveEnrollmentEnabled: false,
                 localEnrollmentEnabled: false,
                 userVerification: .required, maxPasskeysPerUser: 5),
-            password: PasswordPolicy(enabled: true, minLength: 16), enabledClients: ["c1"], createdAt: time(seconds),
+            password: PasswordPolicy(
+                enabled: true, rules: "minlength: 16; required: lower;",
+                hashing: Argon2Parameters(memoryKiB: 47_104, iterations: 1, parallelism: 2)),
+            enabledClients: ["c1"], createdAt: time(seconds),
             updatedAt: time(seconds + 1))
     }
 
@@ -124,7 +127,10 @@ enum Fixture {
                 email: email, emailVerified: true, phoneNumber: phone, username: username, name: name,
                 givenName: "Ada", familyName: "Lovelace", nickname: "ada", picture: "https://example.com/ada.png"),
             userMetadata: ["theme": "dark"], blocked: false, createdAt: time(seconds), updatedAt: time(seconds + 1),
-            lastLoginAt: time(seconds + 2))
+            lastLoginAt: time(seconds + 2),
+            password: PasswordCredential(
+                id: "password|\(id)", scheme: .bcrypt, hash: "$2b$04$abcdefghijklmnopqrstuu5VeI2ANjQ3VmkyJ0xVL3pHIJ3OaTD5G",
+                createdAt: time(seconds), changedAt: time(seconds + 3)))
     }
 
     static func passkey(

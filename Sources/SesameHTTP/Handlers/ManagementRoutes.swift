@@ -157,6 +157,7 @@ extension SesameApplication {
         guard let options = try body.object("options") else { return input }
         try options.allowOnly([
             "authentication_methods", "passkey_options", "attributes", "password_complexity_options", "passwordPolicy",
+            "password_policy", "password_hashing",
         ])
         if let methods = try options.object("authentication_methods") {
             try methods.allowOnly(["password", "passkey"])
@@ -200,6 +201,19 @@ extension SesameApplication {
             input.passwordMinLength = try complexity.int("min_length")
         }
         input.passwordPolicy = try options.string("passwordPolicy", maxLength: 64)
+        if let policy = try options.object("password_policy") {
+            try policy.allowOnly(["rules"])
+            input.passwordRules = try policy.string("rules", maxLength: 4_096)
+        }
+        if let hashing = try options.object("password_hashing") {
+            try hashing.allowOnly(["algorithm", "memory_cost", "time_cost", "parallelism"])
+            if let algorithm = try hashing.string("algorithm", maxLength: 64), algorithm != "argon2id" {
+                throw ServiceError.invalidRequest("options.password_hashing.algorithm must be argon2id")
+            }
+            input.passwordHashing = Argon2Input(
+                memoryCost: try hashing.int("memory_cost"), timeCost: try hashing.int("time_cost"),
+                parallelism: try hashing.int("parallelism"))
+        }
         return input
     }
 
@@ -210,6 +224,11 @@ extension SesameApplication {
             let caller = try managementCaller(context, .readUsers)
             let query = request.query("q") ?? request.query("search")
             return try .noStoreJSON(management.listUsers(caller, query: query, try Self.listRequest(request)))
+        }
+        router.post("/api/v2/users") { [self] request, context in
+            let caller = try managementCaller(context, .createUsers)
+            let input = try Self.userCreation(try APIBody.json(request))
+            return try .noStoreJSON(management.createUser(caller, input), status: 201)
         }
         router.get("/api/v2/users/{id}") { [self] request, context in
             let caller = try managementCaller(context, .readUsers)
@@ -237,10 +256,59 @@ extension SesameApplication {
         }
     }
 
+    /// A `POST /users` body (Auth0's fields; `custom_password_hash` for an import).
+    static func userCreation(_ body: APIBody) throws -> UserCreation {
+        try body.allowOnly(
+            profileFields.union([
+                "connection", "email_verified", "blocked", "user_metadata", "password", "custom_password_hash",
+            ]))
+        var input = UserCreation(
+            connection: try body.string("connection", maxLength: 128),
+            profile: SignupProfileInput(
+                email: try body.string("email", maxLength: 254),
+                phoneNumber: try body.string("phone_number", maxLength: 16),
+                username: try body.string("username", maxLength: 128), name: try body.string("name"),
+                givenName: try body.string("given_name"), familyName: try body.string("family_name"),
+                nickname: try body.string("nickname"), picture: try body.string("picture")),
+            emailVerified: try body.bool("email_verified"), blocked: try body.bool("blocked"),
+            metadata: try body.object("user_metadata")?.stringMap() ?? [:],
+            password: try body.string("password", maxLength: 4_096))
+        if let custom = try body.object("custom_password_hash") {
+            try custom.allowOnly(["algorithm", "hash", "salt", "password"])
+            guard let algorithm = try custom.string("algorithm", maxLength: 64) else {
+                throw ServiceError.invalidRequest("custom_password_hash.algorithm is required")
+            }
+            guard let hash = try custom.object("hash") else {
+                throw ServiceError.invalidRequest("custom_password_hash.hash is required")
+            }
+            try hash.allowOnly(["value", "encoding"])
+            guard let value = try hash.string("value", maxLength: 2_048) else {
+                throw ServiceError.invalidRequest("custom_password_hash.hash.value is required")
+            }
+            var parsed = CustomPasswordHash(
+                algorithm: algorithm, value: value, encoding: try hash.string("encoding", maxLength: 16))
+            if let salt = try custom.object("salt") {
+                try salt.allowOnly(["value", "encoding", "position"])
+                guard let saltValue = try salt.string("value", maxLength: 2_048) else {
+                    throw ServiceError.invalidRequest("custom_password_hash.salt.value is required")
+                }
+                parsed.salt = saltValue
+                parsed.saltEncoding = try salt.string("encoding", maxLength: 16)
+                parsed.saltPosition = try salt.string("position", maxLength: 16)
+            }
+            if let password = try custom.object("password") {
+                try password.allowOnly(["encoding"])
+                parsed.passwordEncoding = try password.string("encoding", maxLength: 16)
+            }
+            input.customPasswordHash = parsed
+        }
+        return input
+    }
+
     static func userPatch(_ body: APIBody) throws -> UserPatch {
         try body.allowOnly([
             "email", "email_verified", "phone_number", "username", "name", "given_name", "family_name", "nickname",
-            "picture", "user_metadata", "blocked",
+            "picture", "user_metadata", "blocked", "password", "connection",
         ])
         var patch = UserPatch(
             email: try body.nullableString("email", maxLength: 254), emailVerified: try body.bool("email_verified"),
@@ -248,7 +316,8 @@ extension SesameApplication {
             username: try body.nullableString("username", maxLength: 128), name: try body.nullableString("name"),
             givenName: try body.nullableString("given_name"), familyName: try body.nullableString("family_name"),
             nickname: try body.nullableString("nickname"), picture: try body.nullableString("picture"),
-            blocked: try body.bool("blocked"))
+            blocked: try body.bool("blocked"), password: try body.string("password", maxLength: 4_096),
+            connection: try body.string("connection", maxLength: 128))
         if let metadata = try body.object("user_metadata") {
             patch.userMetadata = try metadata.nullableStringMap()
         }

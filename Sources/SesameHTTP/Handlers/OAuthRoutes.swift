@@ -45,7 +45,9 @@ extension SesameApplication {
             scope: try body.optionalString("scope", maxLength: 2_048),
             audience: try body.optionalString("audience", maxLength: 512),
             refreshToken: try body.optionalString("refresh_token", maxLength: 512),
-            dpop: Self.dpopRequest(request, tenant: tenant))
+            dpop: Self.dpopRequest(request, tenant: tenant),
+            username: try body.optionalString("username", maxLength: 320),
+            password: try body.optionalString("password", maxLength: 4_096))
         tokenRequest.authnResponse = try body.credentialJSON("authn_response")
         let method = Self.loginMethod(grantType)
         let response: TokenResponse

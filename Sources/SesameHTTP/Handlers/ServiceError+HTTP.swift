@@ -1,4 +1,5 @@
 import SesameService
+import WebAuthn
 
 /// The one place service errors become HTTP statuses (API.md's table).
 extension ServiceError: HTTPErrorConvertible {
@@ -40,6 +41,44 @@ extension ServiceError: HTTPErrorConvertible {
                 status: 429, error: code, description: message, headers: ["Retry-After": String(max(1, seconds))])
         case .unavailable:
             return HTTPError(status: 503, error: code, description: message, headers: ["Retry-After": "1"])
+        case .wrongCredentials:
+            return HTTPError(status: 403, error: code, description: message)
+        case .userBlocked:
+            return HTTPError(status: 401, error: code, description: message)
+        case .signupRefused(let refusal):
+            return HTTPError(status: 400, error: code, description: message, members: Self.members(refusal))
         }
+    }
+
+    /// What a refusal adds to the body: for a weak password, Auth0's `PasswordStrengthError` with
+    /// one entry per rule and the policy as text.
+    static func members(_ refusal: SignupRefusal) -> [JSONMember] {
+        guard case .weakPassword(_, let verdicts) = refusal else { return [] }
+        return [
+            JSONMember(name: "name", value: .string("PasswordStrengthError")),
+            JSONMember(name: "message", value: .string("Password is too weak")),
+            JSONMember(
+                name: "description",
+                value: .object([
+                    JSONMember(name: "rules", value: .array(verdicts.map(json))),
+                    JSONMember(name: "verified", value: .bool(false)),
+                ])),
+            JSONMember(name: "policy", value: .string(PasswordRuleVerdict.policy(verdicts))),
+        ]
+    }
+
+    private static func json(_ verdict: PasswordRuleVerdict) -> JSONValue {
+        var members = [
+            JSONMember(name: "message", value: .string(verdict.message)),
+            JSONMember(name: "code", value: .string(verdict.code)),
+        ]
+        if !verdict.format.isEmpty {
+            members.append(JSONMember(name: "format", value: .array(verdict.format.map { .number(String($0)) })))
+        }
+        if !verdict.items.isEmpty {
+            members.append(JSONMember(name: "items", value: .array(verdict.items.map(json))))
+        }
+        members.append(JSONMember(name: "verified", value: .bool(verdict.verified)))
+        return .object(members)
     }
 }

@@ -10,6 +10,7 @@ public final class SesameApplication: Sendable {
     public let store: any SesameStore
     public let clock: any ServiceClock
     public let passkeys: PasskeyService
+    public let passwords: PasswordService
     public let tokens: TokenService
     public let management: ManagementService
     public let myAccount: MyAccountService
@@ -28,12 +29,14 @@ public final class SesameApplication: Sendable {
     ///   keeps `/metrics` off it (serve `metricsRouter()` on a listener of its own instead).
     /// - Parameter pendingCeremonies: the in-memory auth sessions' limits (used when `sessions` is nil).
     /// - Parameter requireDPoPNonce: every DPoP proof must carry the server's nonce (RFC 9449 §8).
+    /// - Parameter passwordHashGate: how many password hashes run at once, and how long others wait.
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
         attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil,
-        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false
+        pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
+        passwordHashGate: PasswordHashGate = PasswordHashGate()
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -51,11 +54,16 @@ public final class SesameApplication: Sendable {
                     capacity: pendingCeremonies.total, maxPerRequester: pendingCeremonies.perAddress, random: random),
             events: events, attestation: attestation)
         self.passkeys = passkeys
+        let passwords = PasswordService(
+            store: store, clock: clock, random: random, events: events, gate: passwordHashGate)
+        self.passwords = passwords
         let tokens = TokenService(
-            store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, events: events,
+            store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, passwords: passwords,
+            events: events,
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce"), requireNonce: requireDPoPNonce))
         self.tokens = tokens
-        self.management = ManagementService(store: store, clock: clock, random: random, tokens: tokens)
+        self.management = ManagementService(
+            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
         self.tenancy = TenancyService(store: store)
         self.metrics = metrics
@@ -78,8 +86,9 @@ public final class SesameApplication: Sendable {
     /// |---|---|---|
     /// | `/passkey/*` | ceremony rate limit → tenant | OAuth JSON |
     /// | `/oauth/*` | token rate limit → tenant | OAuth JSON |
+    /// | `/dbconnections/*` | token rate limit → tenant | Auth0's database shape |
     /// | `/userinfo` | token rate limit → tenant → principal (userinfo audience) | OAuth JSON |
-    /// | discovery, well-known, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
+    /// | discovery, well-known, `/password-rules`, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
     /// | `/` | page rate limit → tenant if any | HTML |
     /// | `/api/v2/*` | tenant → principal (Management audience) → scope in the handler | OAuth JSON |
     /// | `/me/v1/*` | tenant → principal (My Account audience) → scope in the handler | RFC 9457 |
@@ -98,6 +107,7 @@ public final class SesameApplication: Sendable {
         router.add(page)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         addDiscoveryRoutes(to: &discovery)
+        addPasswordRulesRoute(to: &discovery)
         router.add(discovery)
 
         var ceremonies = root.limited(by: limiter(.ceremonies)).tenant(tenancy)
@@ -107,6 +117,9 @@ public final class SesameApplication: Sendable {
         var oauth = tokenRoutes
         addOAuthRoutes(to: &oauth)
         router.add(oauth)
+        var database = RouteGroup.root(errorStyle: .database).limited(by: limiter(.tokens)).tenant(tenancy)
+        addDatabaseConnectionRoutes(to: &database)
+        router.add(database)
         var userInfo = tokenRoutes.principal(tokens, audience: TokenService.userInfoAudience)
         addUserInfoRoutes(to: &userInfo)
         router.add(userInfo)

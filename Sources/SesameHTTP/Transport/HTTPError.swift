@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// An error that knows its wire form: a status and `{"error": …, "error_description": …}`.
 ///
@@ -13,13 +14,19 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     public var errorDescription: String
     /// Extra response headers, e.g. `Allow` or `Retry-After`; a name may repeat (`Set-Cookie`).
     public var headers: HTTPHeaders
+    /// Members the JSON body carries beyond the style's own (say `mfa_token`), in order. In the
+    /// database style a member named like one of the style's (`name`, `description`) replaces it.
+    public var members: [JSONMember]
 
     /// Creates an error.
-    public init(status: Int, error: String, description: String, headers: HTTPHeaders = [:]) {
+    public init(
+        status: Int, error: String, description: String, headers: HTTPHeaders = [:], members: [JSONMember] = []
+    ) {
         self.status = status
         self.error = error
         self.errorDescription = description
         self.headers = headers
+        self.members = members
     }
 
     /// Itself.
@@ -38,6 +45,8 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
         switch style {
         case .oauth:
             response = HTTPResponse.json(bytes: Array(jsonBody.utf8), status: status)
+        case .database:
+            response = HTTPResponse.json(bytes: databaseBody, status: status)
         case .problem:
             response = HTTPResponse.json(bytes: Array(problemBody.utf8), status: status)
             if accept?.lowercased().contains("application/problem+json") == true {
@@ -86,9 +95,46 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
         }
     }
 
-    /// `{"error":…,"error_description":…}` with JSON string escaping.
+    /// `{"error":…,"error_description":…}` with JSON string escaping, then `members`.
     var jsonBody: String {
-        "{\"error\":\(JSONText.quote(error)),\"error_description\":\(JSONText.quote(errorDescription))}"
+        var body = "{\"error\":\(JSONText.quote(error)),\"error_description\":\(JSONText.quote(errorDescription))"
+        for member in members {
+            body += "," + JSONText.quote(member.name) + ":" + String(decoding: member.value.serialized, as: UTF8.self)
+        }
+        return body + "}"
+    }
+
+    /// Auth0's database-connection error (`/dbconnections/*`): `name`, `code`, `description`,
+    /// `statusCode`, and OAuth's `error` and `error_description` too (Auth0.swift reads either).
+    var databaseBody: [UInt8] {
+        var fields: [JSONMember] = [
+            JSONMember(name: "name", value: .string(Self.databaseName(status))),
+            JSONMember(name: "code", value: .string(error)),
+            JSONMember(name: "description", value: .string(errorDescription)),
+            JSONMember(name: "statusCode", value: .number(String(status))),
+            JSONMember(name: "error", value: .string(error)),
+            JSONMember(name: "error_description", value: .string(errorDescription)),
+        ]
+        for member in members {
+            if let index = fields.firstIndex(where: { $0.name == member.name }) {
+                fields[index] = member
+            } else {
+                fields.append(member)
+            }
+        }
+        return JSONValue.object(fields).serialized
+    }
+
+    /// Auth0's `name` for a database-connection error of `status`.
+    static func databaseName(_ status: Int) -> String {
+        switch status {
+        case 401: "UnauthorizedError"
+        case 403: "ForbiddenError"
+        case 404: "NotFoundError"
+        case 429: "TooManyRequestsError"
+        case 500...: "APIError"
+        default: "BadRequestError"
+        }
     }
 
     /// The RFC 9457 (was 7807) problem: `type` is `urn:sesame:error:<error>`, `title` the stable
@@ -143,6 +189,9 @@ public enum HTTPErrorStyle: Sendable, Equatable {
     case oauth
     /// `{"type","status","title","detail"}` as `application/problem+json` (RFC 9457), the My Account API.
     case problem
+    /// Auth0's database-connection errors, `{"name","code","description","statusCode"}` with
+    /// `error` and `error_description` beside them (`/dbconnections/*`).
+    case database
     /// A small HTML page (`text/html`), for routes a person's browser opens.
     case html
 }

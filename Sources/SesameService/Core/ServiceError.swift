@@ -7,6 +7,37 @@ public enum DPoPChallenge: String, Sendable, Equatable {
     case useDPoPNonce = "use_dpop_nonce"
 }
 
+/// Why `/dbconnections/signup` or a password change refused, in Auth0's words
+/// (`{"name", "code", "description", "statusCode"}` on the wire).
+public enum SignupRefusal: Sendable, Equatable {
+    /// `user_exists` "The user already exists." (a tenant that reveals taken identifiers).
+    case userExists
+    /// `invalid_signup` "Invalid sign up": a taken identifier the tenant does not reveal.
+    case hidden
+    /// `invalid_password`, `PasswordStrengthError`: the connection's rules and how the password fared.
+    case weakPassword(rules: String, verdicts: [PasswordRuleVerdict])
+    /// `password_leaked`: the password is in the breached corpus.
+    case passwordLeaked
+
+    public var code: String {
+        switch self {
+        case .userExists: return "user_exists"
+        case .hidden: return "invalid_signup"
+        case .weakPassword: return "invalid_password"
+        case .passwordLeaked: return "password_leaked"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .userExists: return "The user already exists."
+        case .hidden: return "Invalid sign up"
+        case .weakPassword: return "Password is too weak"
+        case .passwordLeaked: return "This password has previously appeared in a data breach; choose another one."
+        }
+    }
+}
+
 /// Why a service operation failed, in the vocabulary of OAuth and the API contract. SesameHTTP maps
 /// each case to its status in one place. Messages name the field or check and never echo a secret.
 public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -34,6 +65,13 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidScope(String)
     /// 400: a signup refused without saying why (the tenant hides whether an identifier is taken).
     case invalidSignup(String)
+    /// 400 at `/dbconnections/signup` (and password changes): Auth0's database-connection refusals.
+    case signupRefused(SignupRefusal)
+    /// 403 `invalid_grant` "Wrong email or password.": the same answer for an unknown user and a
+    /// wrong password (Auth0.swift's `isInvalidCredentials` compares the text).
+    case wrongCredentials
+    /// 401 `unauthorized` "user is blocked": the password was right, the user is blocked.
+    case userBlocked
     /// 401: a missing, malformed, expired or foreign bearer token.
     case invalidToken(String)
     /// 403: a valid token without the scope the route needs.
@@ -60,6 +98,9 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedGrantType: return "unsupported_grant_type"
         case .invalidScope: return "invalid_scope"
         case .invalidSignup: return "invalid_signup"
+        case .signupRefused(let refusal): return refusal.code
+        case .wrongCredentials: return "invalid_grant"
+        case .userBlocked: return "unauthorized"
         case .invalidToken: return "invalid_token"
         case .insufficientScope: return "insufficient_scope"
         case .notFound: return "not_found"
@@ -79,6 +120,9 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
             .invalidToken(let text), .insufficientScope(let text), .notFound(let text), .conflict(let text),
             .unavailable(let text), .tooManyRequests(let text, _):
             return text
+        case .signupRefused(let refusal): return refusal.description
+        case .wrongCredentials: return "Wrong email or password."
+        case .userBlocked: return "user is blocked"
         }
     }
 

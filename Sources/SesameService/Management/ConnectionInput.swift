@@ -24,6 +24,10 @@ public struct ConnectionInput: Sendable {
     /// `options.passwordPolicy` (Auth0's levels none, low, fair, good, excellent): sets the minimum
     /// length (1, 6, 8, 8, 10 characters) unless `password_complexity_options.min_length` is given.
     public var passwordPolicy: String?
+    /// `options.password_policy.rules`: Apple's password-rules syntax, enforced exactly.
+    public var passwordRules: String?
+    /// `options.password_hashing` (Sesame): Argon2id `memory_cost` (KiB), `time_cost`, `parallelism`.
+    public var passwordHashing: Argon2Input?
     /// `enabled_clients`: client ids; empty means every client.
     public var enabledClients: [String]?
 
@@ -45,6 +49,18 @@ public struct ConnectionInput: Sendable {
         self.passwordMinLength = passwordMinLength
         self.passwordPolicy = passwordPolicy
         self.enabledClients = enabledClients
+    }
+}
+
+/// `options.password_hashing`: Argon2id costs; nil leaves one as it is.
+public struct Argon2Input: Sendable {
+    public var memoryCost: Int?
+    public var timeCost: Int?
+    public var parallelism: Int?
+    public init(memoryCost: Int? = nil, timeCost: Int? = nil, parallelism: Int? = nil) {
+        self.memoryCost = memoryCost
+        self.timeCost = timeCost
+        self.parallelism = parallelism
     }
 }
 

@@ -58,16 +58,36 @@ public struct ManagedConnection: Encodable, Sendable {
         enum CodingKeys: String, CodingKey { case minLength = "min_length" }
     }
 
+    public struct PasswordRulesOption: Encodable, Sendable {
+        public var rules: String
+    }
+
+    public struct PasswordHashing: Encodable, Sendable {
+        public var algorithm = "argon2id"
+        public var memoryCost: Int
+        public var timeCost: Int
+        public var parallelism: Int
+        enum CodingKeys: String, CodingKey {
+            case algorithm, parallelism
+            case memoryCost = "memory_cost"
+            case timeCost = "time_cost"
+        }
+    }
+
     public struct Options: Encodable, Sendable {
         public var authenticationMethods: AuthenticationMethods
         public var passkeyOptions: PasskeyOptions
         public var attributes: Attributes
         public var passwordComplexityOptions: PasswordComplexity
+        public var passwordPolicy: PasswordRulesOption
+        public var passwordHashing: PasswordHashing
         enum CodingKeys: String, CodingKey {
             case authenticationMethods = "authentication_methods"
             case passkeyOptions = "passkey_options"
             case attributes
             case passwordComplexityOptions = "password_complexity_options"
+            case passwordPolicy = "password_policy"
+            case passwordHashing = "password_hashing"
         }
     }
 
@@ -108,7 +128,12 @@ public struct ManagedConnection: Encodable, Sendable {
             attributes: Attributes(
                 email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),
                 username: Attribute(record.identifiers.username)),
-            passwordComplexityOptions: PasswordComplexity(minLength: record.password.minLength))
+            passwordComplexityOptions: PasswordComplexity(
+                minLength: PasswordRulesParser.parse(record.password.rules).rules.minLength ?? 1),
+            passwordPolicy: PasswordRulesOption(rules: record.password.rules),
+            passwordHashing: PasswordHashing(
+                memoryCost: record.password.hashing.memoryKiB, timeCost: record.password.hashing.iterations,
+                parallelism: record.password.hashing.parallelism))
         createdAt = APITimestamp.string(record.createdAt)
         updatedAt = APITimestamp.string(record.updatedAt)
     }

@@ -48,7 +48,7 @@ public struct ManagedUser: Encodable, Sendable {
     }
 
     /// A user id without its provider prefix: the id of the user's identity (`auth0|abc` → `abc`).
-    static func bareID(_ id: String) -> String {
+    public static func bareID(_ id: String) -> String {
         id.split(separator: "|", maxSplits: 1).last.map(String.init) ?? id
     }
 

@@ -16,6 +16,7 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case updateConnections = "update:connections"
     case deleteConnections = "delete:connections"
     case readUsers = "read:users"
+    case createUsers = "create:users"
     case updateUsers = "update:users"
     case deleteUsers = "delete:users"
     case readAuthenticationMethods = "read:authentication_methods"

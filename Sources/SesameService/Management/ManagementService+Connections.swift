@@ -10,6 +10,45 @@ extension ManagementService {
         ("none", 1), ("low", 6), ("fair", 8), ("good", 8), ("excellent", 10),
     ]
     static let passwordLengths = 1...128
+    /// The longest rules string a connection may hold.
+    static let maxRulesLength = 1_024
+
+    /// A rules string as a connection may hold it: clean by `PasswordRulesParser.problems`.
+    static func passwordRules(_ text: String) throws(ServiceError) -> String {
+        guard text.utf8.count <= maxRulesLength else {
+            throw .invalidRequest("options.password_policy.rules is longer than \(maxRulesLength) bytes")
+        }
+        if let problem = PasswordRulesParser.problems(text).first {
+            throw .invalidRequest("options.password_policy.rules: \(problem)")
+        }
+        return text
+    }
+
+    /// OWASP's Argon2id rows (memory in KiB, iterations): each of equal strength. A connection's
+    /// parameters must reach at least one row.
+    static let owaspArgon2 = [(47_104, 1), (19_456, 2), (12_288, 3), (9_216, 4), (7_168, 5)]
+    /// The most memory one hash may take (each of the concurrent hashes takes this much).
+    static let maxHashMemoryKiB = 262_144
+
+    static func hashing(_ input: Argon2Input, over current: Argon2Parameters) throws(ServiceError) -> Argon2Parameters {
+        typealias V = ManagementValidation
+        var parameters = current
+        if let memory = input.memoryCost {
+            parameters.memoryKiB = try V.bounded(memory, "options.password_hashing.memory_cost", 7_168...maxHashMemoryKiB)
+        }
+        if let time = input.timeCost {
+            parameters.iterations = try V.bounded(time, "options.password_hashing.time_cost", 1...16)
+        }
+        if let lanes = input.parallelism {
+            parameters.parallelism = try V.bounded(lanes, "options.password_hashing.parallelism", 1...8)
+        }
+        guard owaspArgon2.contains(where: { parameters.memoryKiB >= $0.0 && parameters.iterations >= $0.1 }) else {
+            throw .invalidRequest(
+                "options.password_hashing is weaker than OWASP's Argon2id minimum (memory_cost 19456 with time_cost 2, "
+                    + "or an equal row)")
+        }
+        return parameters
+    }
 
     /// `GET /connections`.
     public func listConnections(
@@ -150,16 +189,29 @@ extension ManagementService {
             record.passkey.userVerification = try V.oneOf(
                 value, "options.passkey_options.user_verification", as: UserVerificationPolicy.self)
         }
+        if let rules = input.passwordRules {
+            record.password.rules = try Self.passwordRules(rules)
+        }
+        // Auth0's older length fields edit the rules' minlength (the string is then canonical).
+        var minLength: Int?
         if let level = input.passwordPolicy {
             guard let length = Self.passwordPolicies.first(where: { $0.0 == level })?.1 else {
                 throw .invalidRequest(
                     "options.passwordPolicy must be one of \(Self.passwordPolicies.map(\.0).joined(separator: ", "))")
             }
-            record.password.minLength = length
+            minLength = length
         }
         if let length = input.passwordMinLength {
-            record.password.minLength = try V.bounded(
-                length, "options.password_complexity_options.min_length", Self.passwordLengths)
+            minLength = try V.bounded(length, "options.password_complexity_options.min_length", Self.passwordLengths)
+        }
+        if let minLength {
+            var rules = PasswordRulesParser.parse(record.password.rules).rules
+            rules.minLength = minLength
+            if let maxLength = rules.maxLength, maxLength < minLength { rules.maxLength = minLength }
+            record.password.rules = rules.canonical
+        }
+        if let hashing = input.passwordHashing {
+            record.password.hashing = try Self.hashing(hashing, over: record.password.hashing)
         }
         for (name, attribute) in input.attributes.sorted(by: { $0.key < $1.key }) {
             let field = "options.attributes.\(name)"

@@ -40,14 +40,40 @@ extension ManagementService {
     {
         try caller.require(.updateUsers)
         let now = clock.now()
+        // A new password is checked and hashed first, outside the write.
+        var credential: PasswordCredential?
+        if let raw = patch.password {
+            let password = try PasswordText(raw)
+            let (user, connection) = try access.read { transaction in
+                let user = try Self.existingUser(id, caller, transaction)
+                guard let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
+                else { throw ServiceError.conflict("the user's connection no longer exists") }
+                return (user, connection)
+            }
+            guard connection.password.enabled else {
+                throw .invalidRequest("password: passwords are not enabled for the user's connection")
+            }
+            credential = try passwords.credential(for: password, connection: connection, replacing: user.password)
+        }
         return try access.write(.durable) { transaction in
             let user = try Self.existingUser(id, caller, transaction)
             guard let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
             else {
                 throw ServiceError.conflict("the user's connection no longer exists")
             }
+            if let name = patch.connection, name != connection.name {
+                throw ServiceError.invalidRequest("connection must be the user's own (\(connection.name)); users do not move")
+            }
             var updated = try Self.apply(patch, to: user, policy: connection.identifiers)
             updated.updatedAt = now
+            if var credential {
+                // The method keeps its id while the user has one.
+                if let existing = user.password {
+                    credential.id = existing.id
+                    credential.createdAt = existing.createdAt
+                }
+                updated.password = credential
+            }
             for (field, changed, email, phone, username) in [
                 ("email", updated.profile.email != user.profile.email, updated.profile.email, nil, nil),
                 (
@@ -85,14 +111,16 @@ extension ManagementService {
 
     /// `GET /users/{id}/authentication-methods`.
     public func authenticationMethods(_ caller: ManagementCaller, userID: String) throws(ServiceError)
-        -> [PasskeyMethod]
+        -> [AuthenticationMethod]
     {
         try caller.require(.readAuthenticationMethods)
         return try access.read { transaction in
-            _ = try Self.existingUser(userID, caller, transaction)
-            return try transaction.passkeys.list(tenantID: caller.tenant.id, userID: userID)
-                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-                .map(PasskeyMethod.management)
+            let user = try Self.existingUser(userID, caller, transaction)
+            let password = user.password.map { AuthenticationMethod.password($0, user: user, myAccount: false) }
+            return [password].compactMap { $0 }
+                + (try transaction.passkeys.list(tenantID: caller.tenant.id, userID: userID)
+                    .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                    .map(AuthenticationMethod.management))
         }
     }
 
@@ -105,7 +133,15 @@ extension ManagementService {
         try caller.require(.deleteAuthenticationMethods)
         let now = clock.now()
         try access.write(.durable) { transaction in
-            _ = try Self.existingUser(userID, caller, transaction)
+            var user = try Self.existingUser(userID, caller, transaction)
+            // An administrator may remove a password even when nothing else is left (as Auth0 does).
+            if let password = user.password, password.id == methodID {
+                user.password = nil
+                user.updatedAt = now
+                try transaction.users.update(user)
+                try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
+                return
+            }
             guard methodID.utf8.count <= 128,
                 let passkey = try transaction.passkeys.get(tenantID: caller.tenant.id, id: methodID),
                 passkey.userID == userID

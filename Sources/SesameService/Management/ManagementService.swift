@@ -10,8 +10,13 @@ public final class ManagementService: Sendable {
     let clock: any ServiceClock
     let random: any RandomSource
     let tokens: TokenService
+    let passwords: PasswordService
 
-    public init(store: any SesameStore, clock: any ServiceClock, random: any RandomSource, tokens: TokenService) {
+    public init(
+        store: any SesameStore, clock: any ServiceClock, random: any RandomSource, tokens: TokenService,
+        passwords: PasswordService
+    ) {
+        self.passwords = passwords
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random

@@ -12,14 +12,21 @@ public struct UserPatch: Sendable {
     public var picture: FieldChange<String>
     public var userMetadata: [String: String?]?
     public var blocked: Bool?
+    /// A new password (Auth0's `password`): checked against the connection's rules, then hashed.
+    public var password: String?
+    /// `connection`: Auth0 sends the user's connection beside a password; it must be that one.
+    public var connection: String?
 
     public init(
         email: FieldChange<String> = .keep, emailVerified: Bool? = nil, phoneNumber: FieldChange<String> = .keep,
         username: FieldChange<String> = .keep, name: FieldChange<String> = .keep,
         givenName: FieldChange<String> = .keep, familyName: FieldChange<String> = .keep,
         nickname: FieldChange<String> = .keep, picture: FieldChange<String> = .keep,
-        userMetadata: [String: String?]? = nil, blocked: Bool? = nil
+        userMetadata: [String: String?]? = nil, blocked: Bool? = nil, password: String? = nil,
+        connection: String? = nil
     ) {
+        self.connection = connection
+        self.password = password
         self.email = email
         self.emailVerified = emailVerified
         self.phoneNumber = phoneNumber

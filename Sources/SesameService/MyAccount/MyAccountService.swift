@@ -33,33 +33,38 @@ public final class MyAccountService: Sendable {
         return caller
     }
 
-    /// `GET /authentication-methods[?type=…]`: a filter for another type lists nothing, since
-    /// passkeys are the only methods so far.
+    /// `GET /authentication-methods[?type=…]`: the password first, then passkeys oldest first; a
+    /// filter for a type the user has none of lists nothing.
     public func authenticationMethods(
         _ caller: AccountCaller, type: String? = nil
     ) throws(ServiceError) -> AuthenticationMethodList {
         try caller.require(.read)
-        if let type, type != "passkey" {
-            guard type.utf8.count <= 64 else { throw .invalidRequest("type is too long") }
-            _ = try access.read { try Self.user(caller, $0) }
-            return AuthenticationMethodList(authenticationMethods: [])
-        }
+        if let type { guard type.utf8.count <= 64 else { throw .invalidRequest("type is too long") } }
         let (user, list) = try access.read { transaction in
             let user = try Self.user(caller, transaction)
             return (user, try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id))
         }
-        return AuthenticationMethodList(
-            authenticationMethods: list.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-                .map { PasskeyMethod.myAccount($0, user: user, rpID: caller.tenant.rpID) })
+        var methods: [AuthenticationMethod] = []
+        if type == nil || type == "password", let password = user.password {
+            methods.append(.password(password, user: user, myAccount: true))
+        }
+        if type == nil || type == "passkey" {
+            methods += list.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                .map { AuthenticationMethod.myAccount($0, user: user, rpID: caller.tenant.rpID) }
+        }
+        return AuthenticationMethodList(authenticationMethods: methods)
     }
 
     /// `GET /authentication-methods/{id}`: 404 unless it is one of the caller's.
-    public func authenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) -> PasskeyMethod {
+    public func authenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) -> AuthenticationMethod {
         try caller.require(.read)
         return try access.read { transaction in
             let user = try Self.user(caller, transaction)
+            if let password = user.password, password.id == id {
+                return .password(password, user: user, myAccount: true)
+            }
             let passkey = try Self.passkey(id, of: user, caller, transaction)
-            return PasskeyMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
+            return AuthenticationMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
         }
     }
 
@@ -82,18 +87,18 @@ public final class MyAccountService: Sendable {
     /// `POST /authentication-methods/passkey|new/verify`: the new passkey.
     public func finishEnrollment(
         _ caller: AccountCaller, authSession: String, response: [UInt8]
-    ) throws(ServiceError) -> PasskeyMethod {
+    ) throws(ServiceError) -> AuthenticationMethod {
         try caller.require(.create)
         let (passkey, user) = try passkeys.finishEnrollment(
             tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, authSession: authSession,
             response: response)
-        return PasskeyMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
+        return AuthenticationMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
     }
 
     /// `PATCH /authentication-methods/{id}` `{"name"}`.
     public func renameAuthenticationMethod(
         _ caller: AccountCaller, id: String, name: String
-    ) throws(ServiceError) -> PasskeyMethod {
+    ) throws(ServiceError) -> AuthenticationMethod {
         try caller.require(.update)
         let name = try ManagementValidation.text(name, "name", max: Self.maxNameLength)
         return try access.write(.durable) { transaction in
@@ -101,20 +106,30 @@ public final class MyAccountService: Sendable {
             var passkey = try Self.passkey(id, of: user, caller, transaction)
             passkey.name = name
             try transaction.passkeys.update(passkey)
-            return PasskeyMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
+            return AuthenticationMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
         }
     }
 
-    /// `DELETE /authentication-methods/{id}`: 409 when it is the user's last way to sign in. The
-    /// refresh families of logins with that passkey are revoked with it.
+    /// `DELETE /authentication-methods/{id}`: a passkey, or the password; 409 when it is the
+    /// user's last way to sign in. The refresh families of logins with that passkey are revoked
+    /// with it.
     public func deleteAuthenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) {
         try caller.require(.delete)
         let now = clock.now()
         try access.write(.durable) { transaction in
-            let user = try Self.user(caller, transaction)
+            var user = try Self.user(caller, transaction)
+            let passkeys = try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id)
+            if let password = user.password, password.id == id {
+                guard !passkeys.isEmpty else {
+                    throw ServiceError.conflict("this is the user's last way to sign in; add a passkey first")
+                }
+                user.password = nil
+                user.updatedAt = now
+                try transaction.users.update(user)
+                return
+            }
             let passkey = try Self.passkey(id, of: user, caller, transaction)
-            // Passwords and other methods arrive later; today a user's passkeys are their only way in.
-            guard try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id).count > 1 else {
+            guard passkeys.count > 1 || user.password != nil else {
                 throw ServiceError.conflict("this is the user's last way to sign in; add another passkey first")
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)

@@ -15,12 +15,17 @@ public struct TokenRequest: Sendable {
     public var refreshToken: String?
     /// The request's DPoP proof, if any (RFC 9449).
     public var dpop: DPoPRequest
+    /// password and password-realm grants.
+    public var username: String?
+    public var password: String?
 
     public init(
         grantType: String, credentials: ClientCredentials, authSession: String? = nil, authnResponse: [UInt8]? = nil,
         realm: String? = nil, scope: String? = nil, audience: String? = nil, refreshToken: String? = nil,
-        dpop: DPoPRequest = .none
+        dpop: DPoPRequest = .none, username: String? = nil, password: String? = nil
     ) {
+        self.username = username
+        self.password = password
         self.dpop = dpop
         self.grantType = grantType
         self.credentials = credentials

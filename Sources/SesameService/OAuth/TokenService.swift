@@ -13,14 +13,16 @@ public final class TokenService: Sendable {
     public let keyRing: SigningKeyRing
     let refreshTokens: RefreshTokens
     let passkeys: PasskeyService
+    let passwords: PasswordService
     let events: AuthEventRecorder
     /// DPoP proof checks and nonces (RFC 9449).
     public let dpop: DPoPVerifier
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
-        passkeys: PasskeyService, events: AuthEventRecorder, dpop: DPoPVerifier
+        passkeys: PasskeyService, passwords: PasswordService, events: AuthEventRecorder, dpop: DPoPVerifier
     ) {
+        self.passwords = passwords
         self.dpop = dpop
         self.access = StoreAccess(store: store)
         self.clock = clock
@@ -58,6 +60,8 @@ public final class TokenService: Sendable {
         case .webAuthn: return try webAuthnGrant(tenant: tenant, request: request, proof: proof)
         case .refreshToken: return try refreshGrant(tenant: tenant, request: request, proof: proof)
         case .clientCredentials: return try clientCredentialsGrant(tenant: tenant, request: request, proof: proof)
+        case .password, .passwordRealm:
+            return try passwordGrant(grant, tenant: tenant, request: request, proof: proof)
         }
     }
 
@@ -130,6 +134,22 @@ public final class TokenService: Sendable {
             tenant: tenant, client: client, user: authenticated.user, scopes: scopes, audience: audience,
             amr: authenticated.amr, authTime: authenticated.authTime,
             refresh: .newFamily(passkeyID: authenticated.passkeyID), proof: proof)
+    }
+
+    /// The password grants: Auth0's `password-realm` (the connection as `realm`) and RFC 6749
+    /// §4.3's `password` (the tenant's default connection).
+    private func passwordGrant(
+        _ grant: OAuthGrantType, tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
+    ) throws(ServiceError) -> TokenResponse {
+        let client = try authenticate(request.credentials, tenant: tenant, grant: grant)
+        // Scope and audience are checked before the password, so a typo costs no hash.
+        let (scopes, audience) = try loginScopes(request.scope, audience: request.audience, tenant: tenant, client: client)
+        let login = try passwords.logIn(
+            tenant: tenant, client: client, grant: grant, realm: request.realm, username: request.username,
+            password: request.password)
+        return try issueUserTokens(
+            tenant: tenant, client: client, user: login.user, scopes: scopes, audience: audience, amr: login.amr,
+            authTime: login.authTime, refresh: .newFamily(passkeyID: nil), proof: proof)
     }
 
     /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before

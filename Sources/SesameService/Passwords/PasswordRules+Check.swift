@@ -17,6 +17,32 @@ public struct PasswordRuleVerdict: Sendable, Hashable {
     }
 }
 
+extension PasswordRuleVerdict {
+    /// The rules as Auth0's `policy` text: `* ` and each message with its numbers filled in, items
+    /// indented below their rule.
+    public static func policy(_ verdicts: [PasswordRuleVerdict]) -> String {
+        var lines: [String] = []
+        for verdict in verdicts {
+            lines.append("* " + verdict.filledMessage)
+            for item in verdict.items { lines.append("  * " + item.filledMessage) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `message` with each `%d` replaced by the next number of `format`.
+    public var filledMessage: String {
+        var text = ""
+        var numbers = format.makeIterator()
+        var rest = Substring(message)
+        while let range = rest.range(of: "%d") {
+            text += rest[..<range.lowerBound]
+            text += numbers.next().map(String.init) ?? "%d"
+            rest = rest[range.upperBound...]
+        }
+        return text + rest
+    }
+}
+
 extension PasswordRules {
     /// One verdict per rule, in the rules' order: length, each `required`, `allowed`, then the run
     /// limits. Length counts Unicode code points (NIST SP 800-63B); the password is taken as given

@@ -97,6 +97,38 @@ public enum PasswordRulesParser {
         return (merge(parsed), parser.diagnostics)
     }
 
+    /// The longest `minlength` or `maxlength` a connection may set: a password over 1,024 bytes is
+    /// refused before it is hashed, and an ASCII password has one byte per character.
+    public static let maxLengthLimit = 1_024
+
+    /// Every reason to refuse `text` as a connection's rules: the reference's problems, what it
+    /// drops without a word (an empty or zero value, an empty class, a character a class cannot
+    /// hold), and rules no password can meet. Empty when the string is clean.
+    public static func problems(_ text: String) -> [PasswordRulesDiagnostic] {
+        var parser = Parser(Array(text.utf16))
+        let parsed = parser.rules()
+        var problems = (parser.diagnostics + parser.dropped).sorted { $0.position < $1.position }
+        guard problems.isEmpty, let parsed else { return problems }
+        let rules = merge(parsed)
+        let end = text.utf16.count
+        if let minLength = rules.minLength, minLength > maxLengthLimit {
+            problems.append(.init(position: end, message: "minlength is over \(maxLengthLimit)"))
+        }
+        if let maxLength = rules.maxLength, maxLength > maxLengthLimit {
+            problems.append(.init(position: end, message: "maxlength is over \(maxLengthLimit)"))
+        }
+        if let minLength = rules.minLength, let maxLength = rules.maxLength, minLength > maxLength {
+            problems.append(.init(position: end, message: "minlength \(minLength) is over maxlength \(maxLength)"))
+        }
+        if let maxLength = rules.maxLength, rules.required.count > maxLength {
+            problems.append(
+                .init(
+                    position: end,
+                    message: "\(rules.required.count) required rules cannot fit in \(maxLength) characters"))
+        }
+        return problems
+    }
+
     /// The rules as the reference merges them: each `required` canonicalised on its own, `allowed`
     /// the union of everything, the strictest of each number.
     static func merge(_ parsed: [ParsedRule]) -> PasswordRules {
@@ -184,8 +216,15 @@ public enum PasswordRulesParser {
     struct Parser {
         let input: [UInt16]
         var diagnostics: [PasswordRulesDiagnostic] = []
+        /// What the reference drops without reporting it (not counted in `diagnostics`, which
+        /// match the reference's own count).
+        var dropped: [PasswordRulesDiagnostic] = []
 
         init(_ input: [UInt16]) { self.input = input }
+
+        private mutating func drop(_ position: Int, _ message: String) {
+            dropped.append(PasswordRulesDiagnostic(position: position, message: message))
+        }
 
         private var length: Int { input.count }
 
@@ -259,7 +298,10 @@ public enum PasswordRulesParser {
                 return (nil, afterName)
             }
             let position = skipWhitespace(afterName + 1)
-            if position >= length || input[position] == 0x3B { return (nil, position) }  // empty value
+            if position >= length || input[position] == 0x3B {  // empty value
+                drop(position, "\(name) has no value")
+                return (nil, position)
+            }
             switch name {
             case "allowed", "required":
                 let (classes, next) = classList(at: position)
@@ -267,7 +309,11 @@ public enum PasswordRulesParser {
                 return (name == "allowed" ? .allowed(classes) : .required(classes), next)
             default:
                 let (number, next) = integer(at: position)
-                guard let number, number != 0 else { return (nil, next) }
+                guard let number else { return (nil, next) }
+                guard number != 0 else {
+                    drop(position, "\(name) must not be 0")
+                    return (nil, next)
+                }
                 switch name {
                 case "max-consecutive": return (.maxConsecutive(number), next)
                 case "max-repeating": return (.maxRepeating(number), next)
@@ -293,7 +339,13 @@ public enum PasswordRulesParser {
                     position = next
                 } else if input[position] == 0x5B {  // [
                     let (characters, next) = customClass(at: position)
-                    if let characters, !characters.isEmpty { classes.append(.custom(characters)) }
+                    if let characters {
+                        if characters.isEmpty {
+                            drop(position, "the class is empty")
+                        } else {
+                            classes.append(.custom(characters))
+                        }
+                    }
                     position = next
                 } else {
                     problem(position, "expected a character class")
@@ -340,6 +392,7 @@ public enum PasswordRulesParser {
             repeat {
                 let c = input[position]
                 if !Self.isPrintable(c) {
+                    drop(position, "a class holds only ASCII printable characters")
                     position += 1
                     continue
                 }

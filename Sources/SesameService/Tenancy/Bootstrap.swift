@@ -65,12 +65,14 @@ public enum Bootstrap {
             let tenant = TenantRecord(
                 id: tenantID, name: host, domain: host, rpID: host, publicURL: origin, allowedOrigins: [origin],
                 defaultConnectionID: connectionID, createdAt: now, updatedAt: now)
+            // Like Auth0's Username-Password-Authentication: passkeys and passwords side by side.
             let connection = ConnectionRecord(
-                tenantID: tenantID, id: connectionID, name: defaultConnectionName, createdAt: now, updatedAt: now)
+                tenantID: tenantID, id: connectionID, name: defaultConnectionName,
+                password: PasswordPolicy(enabled: true), createdAt: now, updatedAt: now)
             let native = ClientRecord(
                 tenantID: tenantID, id: clientID, name: "Default Native App", appType: .native,
-                grantTypes: [.webAuthn, .refreshToken], tokenEndpointAuthMethod: .none, createdAt: now,
-                updatedAt: now)
+                grantTypes: [.webAuthn, .refreshToken, .passwordRealm, .password], tokenEndpointAuthMethod: .none,
+                createdAt: now, updatedAt: now)
             let management = ClientRecord(
                 tenantID: tenantID, id: managementID, name: "Sesame Management (m2m)", appType: .nonInteractive,
                 grantTypes: [.clientCredentials], tokenEndpointAuthMethod: .clientSecretPost,

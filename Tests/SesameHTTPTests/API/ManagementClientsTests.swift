@@ -141,13 +141,13 @@ struct ManagementClientsTests {
             (
                 #"{"grant_types":["refresh_token","implicit"]}"#,
                 "grant_types[1] is not a grant type Sesame supports (urn:okta:params:oauth:grant-type:webauthn, "
-                    + "refresh_token, client_credentials)"
+                    + "refresh_token, client_credentials, password, http://auth0.com/oauth/grant-type/password-realm)"
             ),
             (#"{"grant_types":"refresh_token"}"#, "grant_types must be an array of strings"),
             (
                 #"{"grant_types":["authorization_code"]}"#,
                 "grant_types[0] is not a grant type Sesame supports (urn:okta:params:oauth:grant-type:webauthn, "
-                    + "refresh_token, client_credentials)"
+                    + "refresh_token, client_credentials, password, http://auth0.com/oauth/grant-type/password-realm)"
             ),
             (#"{"callbacks":["not a url"]}"#, "callbacks[0] is not an absolute URL without a fragment"),
             (

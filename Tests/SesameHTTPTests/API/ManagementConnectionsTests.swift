@@ -45,7 +45,9 @@ struct ManagementConnectionsTests {
         let record = try #require(try api.store.read { try $0.connections.get(tenantID: api.tenant.id, id: id) })
         #expect(record.identifiers == IdentifierPolicy(email: .disabled, phoneNumber: .disabled, username: .required))
         #expect(record.passkey.challengeUI == .button)
-        #expect(record.password == PasswordPolicy(enabled: false, minLength: 14))
+        #expect(
+            record.password
+                == PasswordPolicy(enabled: false, rules: "allowed: ascii-printable; minlength: 14; maxlength: 64;"))
 
         #expect(api.send(.get, "/api/v2/connections/\(id)", token: token).json["name"] as? String == "Members")
         let list = api.send(.get, "/api/v2/connections?include_totals=true", token: token)
@@ -62,7 +64,7 @@ struct ManagementConnectionsTests {
         #expect(after.passkey.challengeUI == .autofill)
         #expect(after.passkey.progressiveEnrollmentEnabled == false)  // untouched
         #expect(after.identifiers.email == .optional)
-        #expect(after.password.minLength == 10)
+        #expect(after.password.rules == "allowed: ascii-printable; minlength: 10; maxlength: 64;")
 
         #expect(api.send(.delete, "/api/v2/connections/\(id)", token: token).status == 204)
         #expect(api.send(.get, "/api/v2/connections/\(id)", token: token).status == 404)

@@ -183,7 +183,7 @@ struct HostileInputTests {
         let sesame = try InProcessSesame()
         expectError(
             sesame.send(
-                .post, "/oauth/token", body: #"{"grant_type":"password","client_id":"\#(sesame.bootstrap.clientID)"}"#),
+                .post, "/oauth/token", body: #"{"grant_type":"implicit","client_id":"\#(sesame.bootstrap.clientID)"}"#),
             400, "unsupported_grant_type")
     }
 

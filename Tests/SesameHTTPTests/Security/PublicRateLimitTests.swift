@@ -22,6 +22,7 @@ struct PublicRateLimitTests {
                 "/oauth/revoke", "/userinfo", "/.well-known/openid-configuration", "/.well-known/jwks.json",
                 "/.well-known/apple-app-site-association", "/apple-app-site-association",
                 "/.well-known/assetlinks.json", "/.well-known/webauthn", "/.well-known/passkey-endpoints",
+                "/dbconnections/signup", "/password-rules",
             ])
     }
 

@@ -2,16 +2,18 @@ import Foundation
 import SesameStore
 import WebAuthn
 
-/// A passkey as an authentication method, in the shape both the Management API (Auth0's
-/// `/users/{id}/authentication-methods`) and the My Account API return it.
-public struct PasskeyMethod: Encodable, Sendable {
+/// A passkey or a password as an authentication method, in the shape both the Management API
+/// (Auth0's `/users/{id}/authentication-methods`) and the My Account API return it. The passkey
+/// members are absent for a password.
+public struct AuthenticationMethod: Encodable, Sendable {
     public var id: String
+    /// `passkey` or `password`.
     public var type: String
-    public var name: String
+    public var name: String?
     public var createdAt: String
     public var lastAuthAt: String?
     /// The credential id, base64url (My Account's `key_id`; also `credential_id` on the Management API).
-    public var keyID: String
+    public var keyID: String?
     public var credentialID: String?
     /// The COSE_Key: base64url on the Management API, padded standard base64 on My Account (as
     /// Auth0 sends it, and as Auth0.swift decodes it with `Data(base64Encoded:)`).
@@ -25,11 +27,13 @@ public struct PasskeyMethod: Encodable, Sendable {
     /// `["primary"]`: a passkey signs a user in on its own (My Account only).
     public var usage: [String]?
     /// The authenticator model, 8-4-4-4-12 lowercase hex.
-    public var aaguid: String
+    public var aaguid: String?
     /// `multi_device` when the credential is backup eligible (synced), else `single_device`.
-    public var credentialDeviceType: String
-    public var credentialBackedUp: Bool
-    public var transports: [String]
+    public var credentialDeviceType: String?
+    public var credentialBackedUp: Bool?
+    public var transports: [String]?
+    /// When a password was last set (a password only).
+    public var passwordChangedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case id, type, name, aaguid, transports
@@ -44,11 +48,30 @@ public struct PasskeyMethod: Encodable, Sendable {
         case usage
         case credentialDeviceType = "credential_device_type"
         case credentialBackedUp = "credential_backed_up"
+        case passwordChangedAt = "password_changed_at"
+    }
+
+    /// A password, as both APIs list it (My Account adds `identity_user_id` and `usage`).
+    static func password(_ credential: PasswordCredential, user: UserRecord, myAccount: Bool) -> AuthenticationMethod {
+        var method = AuthenticationMethod(
+            id: credential.id, type: "password", createdAt: APITimestamp.string(credential.createdAt))
+        method.passwordChangedAt = APITimestamp.string(credential.changedAt)
+        if myAccount {
+            method.identityUserID = ManagedUser.bareID(user.id)
+            method.usage = ["primary"]
+        }
+        return method
+    }
+
+    private init(id: String, type: String, createdAt: String) {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
     }
 
     /// The Management API form: with `credential_id` and `public_key`.
-    static func management(_ passkey: PasskeyRecord) -> PasskeyMethod {
-        var method = PasskeyMethod(passkey)
+    static func management(_ passkey: PasskeyRecord) -> AuthenticationMethod {
+        var method = AuthenticationMethod(passkey)
         method.credentialID = method.keyID
         method.publicKey = Base64URL.encode(passkey.publicKey)
         return method
@@ -56,8 +79,8 @@ public struct PasskeyMethod: Encodable, Sendable {
 
     /// The My Account form (Auth0's `AuthenticationMethodPasskey`): with `user_handle`,
     /// `identity_user_id`, `relying_party_id`, `public_key` and `usage`.
-    static func myAccount(_ passkey: PasskeyRecord, user: UserRecord, rpID: String) -> PasskeyMethod {
-        var method = PasskeyMethod(passkey)
+    static func myAccount(_ passkey: PasskeyRecord, user: UserRecord, rpID: String) -> AuthenticationMethod {
+        var method = AuthenticationMethod(passkey)
         method.userHandle = Base64URL.encode(user.userHandle)
         method.identityUserID = ManagedUser.bareID(user.id)
         method.relyingPartyID = rpID

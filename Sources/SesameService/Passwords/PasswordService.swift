@@ -1,0 +1,357 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+import Synchronization
+
+/// What `/dbconnections/signup` carries (Auth0's fields).
+public struct PasswordSignupRequest: Sendable {
+    public var clientID: String?
+    public var connection: String?
+    public var password: String?
+    public var profile: SignupProfileInput
+    public var metadata: [String: String]
+    public init(
+        clientID: String?, connection: String?, password: String?, profile: SignupProfileInput,
+        metadata: [String: String] = [:]
+    ) {
+        self.clientID = clientID
+        self.connection = connection
+        self.password = password
+        self.profile = profile
+        self.metadata = metadata
+    }
+}
+
+/// A user the password grants may issue tokens for.
+public struct PasswordLogin: Sendable {
+    public var user: UserRecord
+    public var connection: ConnectionRecord
+    /// RFC 8176: `pwd`.
+    public var amr: [String]
+    public var authTime: Date
+}
+
+/// Password accounts (Auth0's database connections): signup, the password grants' check, and
+/// setting a password. Hashes are Argon2id with the connection's parameters, made and checked
+/// outside any store transaction, at most `gate.maxConcurrent` at once.
+///
+/// An unknown user costs what a wrong password costs: the password is checked against a dummy
+/// hash made with the connection's parameters, and the answer is the same 403.
+public final class PasswordService: Sendable {
+    let access: StoreAccess
+    let clock: any ServiceClock
+    let random: any RandomSource
+    let events: AuthEventRecorder
+    public let gate: PasswordHashGate
+    /// One dummy hash per parameter set, made on first need.
+    private let dummies = Mutex<[Argon2Parameters: String]>([:])
+
+    public init(
+        store: any SesameStore, clock: any ServiceClock, random: any RandomSource, events: AuthEventRecorder,
+        gate: PasswordHashGate = PasswordHashGate()
+    ) {
+        self.access = StoreAccess(store: store)
+        self.clock = clock
+        self.random = random
+        self.events = events
+        self.gate = gate
+    }
+
+    // MARK: Signup
+
+    /// `POST /dbconnections/signup`: a user with a password, in a connection with passwords on.
+    /// The password must meet the connection's rules exactly as they are published.
+    public func signup(tenant: TenantRecord, _ request: PasswordSignupRequest) throws(ServiceError) -> UserRecord {
+        let now = clock.now()
+        let (client, connection, profile) = try access.read { transaction in
+            guard let clientID = request.clientID, !clientID.isEmpty else {
+                throw ServiceError.invalidRequest("client_id is required")
+            }
+            guard clientID.utf8.count <= 128,
+                let client = try transaction.clients.get(tenantID: tenant.id, id: clientID)
+            else { throw ServiceError.invalidClient("unknown client") }
+            guard let name = request.connection, !name.isEmpty else {
+                throw ServiceError.invalidRequest("connection is required")
+            }
+            let connection = try Self.connection(named: name, tenant: tenant, client: client, in: transaction)
+            let profile = try ProfileValidation.validate(
+                request.profile, metadata: request.metadata, policy: connection.identifiers)
+            if tenant.revealsTakenIdentifiers, try Self.isTaken(profile, connection: connection, in: transaction) {
+                throw ServiceError.signupRefused(.userExists)
+            }
+            return (client, connection, profile)
+        }
+        guard let raw = request.password else { throw .invalidRequest("password is required") }
+        let password = try PasswordText(raw)
+        try Self.requireRules(password, connection: connection)
+        let credential = try newCredential(password, parameters: connection.password.hashing, now: now)
+        let user = UserRecord(
+            tenantID: tenant.id, id: "sesame|" + Identifiers.hex(try random.serviceBytes(12)),
+            connectionID: connection.id, userHandle: try random.serviceBytes(32), profile: profile,
+            userMetadata: request.metadata, createdAt: now, updatedAt: now, password: credential)
+        let refusal: SignupRefusal = tenant.revealsTakenIdentifiers ? .userExists : .hidden
+        do {
+            try access.write(.durable) { transaction in
+                if try Self.isTaken(profile, connection: connection, in: transaction) {
+                    throw ServiceError.signupRefused(refusal)
+                }
+                do {
+                    try transaction.users.insert(user)
+                } catch StoreError.conflict(_) {
+                    throw ServiceError.signupRefused(refusal)
+                }
+            }
+        } catch {
+            if case .signupRefused = error {
+                record(tenant, .signup, outcome: .invalidSignup, client: client.id, user: nil, now: now)
+            }
+            throw error
+        }
+        record(tenant, .signup, outcome: .success, client: client.id, user: user.id, now: now)
+        return user
+    }
+
+    // MARK: The password grants
+
+    /// Checks `username` and `password` for the password grants: `password-realm` names the
+    /// connection as `realm`, `password` uses the tenant's default connection.
+    func logIn(
+        tenant: TenantRecord, client: ClientRecord, grant: OAuthGrantType, realm: String?, username: String?,
+        password: String?
+    ) throws(ServiceError) -> PasswordLogin {
+        let now = clock.now()
+        guard let username, !username.isEmpty else { throw .invalidRequest("username is required") }
+        guard username.utf8.count <= 320 else { throw .invalidRequest("username is longer than 320 bytes") }
+        guard let password else { throw .invalidRequest("password is required") }
+        let text = try PasswordText(password)
+        let name: String?
+        switch grant {
+        case .passwordRealm:
+            guard let realm, !realm.isEmpty else { throw .invalidRequest("realm is required for password-realm") }
+            name = realm
+        default:
+            name = nil
+        }
+        let (connection, found) = try access.read { transaction in
+            let connection = try Self.connection(named: name, tenant: tenant, client: client, in: transaction)
+            return (connection, try Self.user(username, connection: connection, in: transaction))
+        }
+        guard let user = found, let credential = user.password else {
+            // The same work as a wrong password, then the same answer.
+            try checkDummy(text, parameters: connection.password.hashing)
+            record(tenant, .login, outcome: .invalidGrant, client: client.id, user: nil, now: now)
+            throw .wrongCredentials
+        }
+        guard try verify(text, credential) else {
+            record(tenant, .login, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
+            throw .wrongCredentials
+        }
+        // Only a caller who knows the password learns that the user is blocked.
+        guard !user.blocked else {
+            record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, now: now)
+            throw .userBlocked
+        }
+        var current = user
+        current.lastLoginAt = now
+        if Self.needsRehash(credential, parameters: connection.password.hashing) {
+            // An imported hash, or one made with other parameters: replaced now, and only if the
+            // password was not changed meanwhile (compare-and-set on the hash in the write).
+            let fresh = try hashNew(text, parameters: connection.password.hashing)
+            current = try access.write(.relaxed) { transaction in
+                guard var stored = try transaction.users.get(tenantID: tenant.id, id: user.id) else {
+                    throw ServiceError.wrongCredentials
+                }
+                if let password = stored.password, password.hash == credential.hash {
+                    stored.password?.scheme = .argon2id
+                    stored.password?.hash = fresh
+                }
+                stored.lastLoginAt = now
+                try transaction.users.update(stored)
+                return stored
+            }
+        } else {
+            try access.write(.relaxed) { transaction in
+                try transaction.users.touch(tenantID: tenant.id, id: user.id, lastLoginAt: now)
+            }
+        }
+        record(tenant, .login, outcome: .success, client: client.id, user: user.id, now: now)
+        return PasswordLogin(user: current, connection: connection, amr: ["pwd"], authTime: now)
+    }
+
+    // MARK: Rules
+
+    /// `GET /password-rules`: the rules string of the connection (default: the tenant's default
+    /// connection) a client signs users up to, exactly as stored.
+    public func rules(tenant: TenantRecord, clientID: String?, connection name: String?) throws(ServiceError) -> String
+    {
+        try access.read { transaction in
+            guard let clientID, !clientID.isEmpty else { throw ServiceError.invalidRequest("client_id is required") }
+            guard clientID.utf8.count <= 128,
+                let client = try transaction.clients.get(tenantID: tenant.id, id: clientID)
+            else { throw ServiceError.invalidClient("unknown client") }
+            return try Self.connection(named: name, tenant: tenant, client: client, in: transaction).password.rules
+        }
+    }
+
+    // MARK: Setting a password
+
+    /// A new credential for `password` in `connection`, after checking it against the rules.
+    func credential(
+        for password: PasswordText, connection: ConnectionRecord, replacing existing: PasswordCredential?
+    ) throws(ServiceError) -> PasswordCredential {
+        try Self.requireRules(password, connection: connection)
+        let now = clock.now()
+        var credential = try newCredential(password, parameters: connection.password.hashing, now: now)
+        if let existing {
+            credential.id = existing.id
+            credential.createdAt = existing.createdAt
+        }
+        return credential
+    }
+
+    // MARK: Hashing
+
+    private func newCredential(
+        _ password: PasswordText, parameters: Argon2Parameters, now: Date
+    ) throws(ServiceError) -> PasswordCredential {
+        PasswordCredential(
+            id: "password|" + Identifiers.hex(try random.serviceBytes(12)), scheme: .argon2id,
+            hash: try hashNew(password, parameters: parameters), createdAt: now, changedAt: now)
+    }
+
+    func hashNew(_ password: PasswordText, parameters: Argon2Parameters) throws(ServiceError) -> String {
+        let hasher = Self.hasher(parameters)
+        do {
+            return try gate.run { try hasher.hash(password: password.bytes, random: random) }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .unavailable("the password could not be hashed")
+        }
+    }
+
+    /// Whether `password` matches `credential`, in whatever scheme it was stored.
+    func verify(_ password: PasswordText, _ credential: PasswordCredential) throws(ServiceError) -> Bool {
+        let bytes = password.bytes
+        do {
+            return try gate.run {
+                switch credential.scheme {
+                case .argon2id: return try PasswordHasher().verify(password: bytes, phc: credential.hash)
+                case .bcrypt: return try ImportedPasswordHash.verifyBcrypt(password: bytes, hash: credential.hash)
+                case .argon2: return try ImportedPasswordHash.verifyArgon2(password: bytes, phc: credential.hash)
+                case .pbkdf2: return try ImportedPasswordHash.PBKDF2(phc: credential.hash).verify(password: bytes)
+                case .sha256Salted:
+                    return try ImportedPasswordHash.SaltedSHA256(stored: credential.hash).verify(password: bytes)
+                }
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .unavailable("a stored password hash could not be read")
+        }
+    }
+
+    /// Checks `password` against a dummy hash with `parameters`, for a user who does not exist.
+    private func checkDummy(_ password: PasswordText, parameters: Argon2Parameters) throws(ServiceError) {
+        let dummy: String
+        if let made = dummies.withLock({ $0[parameters] }) {
+            dummy = made
+        } else {
+            let made = try hashNew(
+                try PasswordText(Identifiers.hex(try random.serviceBytes(16))), parameters: parameters)
+            dummy = dummies.withLock { cache in
+                if let first = cache[parameters] { return first }
+                cache[parameters] = made
+                return made
+            }
+        }
+        _ = try verify(
+            password,
+            PasswordCredential(id: "", scheme: .argon2id, hash: dummy, createdAt: .distantPast, changedAt: .distantPast)
+        )
+    }
+
+    static func hasher(_ parameters: Argon2Parameters) -> PasswordHasher {
+        PasswordHasher(
+            memoryKiB: UInt32(clamping: parameters.memoryKiB), iterations: UInt32(clamping: parameters.iterations),
+            parallelism: UInt32(clamping: parameters.parallelism))
+    }
+
+    /// True for an imported hash, or an Argon2id hash made with other parameters.
+    static func needsRehash(_ credential: PasswordCredential, parameters: Argon2Parameters) -> Bool {
+        guard credential.scheme == .argon2id, let stored = PasswordHasher.parameters(phc: credential.hash) else {
+            return true
+        }
+        return Int(stored.memoryKiB) != parameters.memoryKiB || Int(stored.iterations) != parameters.iterations
+            || Int(stored.parallelism) != parameters.parallelism
+    }
+
+    // MARK: Lookups
+
+    /// 400 `invalid_password` unless `password` meets every rule of the connection.
+    static func requireRules(_ password: PasswordText, connection: ConnectionRecord) throws(ServiceError) {
+        let verdicts = PasswordRulesParser.parse(connection.password.rules).rules.check(password.text)
+        guard verdicts.allSatisfy(\.verified) else {
+            throw .signupRefused(.weakPassword(rules: connection.password.rules, verdicts: verdicts))
+        }
+    }
+
+    /// The connection `name` (nil: the tenant's default), enabled for `client`, with passwords on.
+    static func connection(
+        named name: String?, tenant: TenantRecord, client: ClientRecord, in transaction: any StoreTransaction
+    ) throws -> ConnectionRecord {
+        let found: ConnectionRecord?
+        if let name {
+            guard name.utf8.count <= 128 else { throw ServiceError.invalidRequest("the connection name is too long") }
+            found = try transaction.connections.get(tenantID: tenant.id, name: name)
+            guard found != nil else { throw ServiceError.invalidRequest("the connection does not exist") }
+        } else if let id = tenant.defaultConnectionID {
+            found = try transaction.connections.get(tenantID: tenant.id, id: id)
+        } else {
+            found = nil
+        }
+        guard let connection = found else {
+            throw ServiceError.invalidRequest("a connection is required: the tenant has no default connection")
+        }
+        if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {
+            throw ServiceError.unauthorizedClient("the connection is not enabled for this client")
+        }
+        guard connection.password.enabled else {
+            throw ServiceError.invalidRequest("passwords are not enabled for connection \(connection.name)")
+        }
+        return connection
+    }
+
+    /// The user of `connection` that `identifier` names: by email first, then username, then phone.
+    static func user(
+        _ identifier: String, connection: ConnectionRecord, in transaction: any StoreTransaction
+    ) throws -> UserRecord? {
+        let email = TextRules.email(identifier)
+        let username = TextRules.username(identifier).lowercased()
+        let found = try transaction.users.withIdentifiers(
+            tenantID: connection.tenantID, connectionID: connection.id, email: email, phoneNumber: identifier,
+            username: username)
+        return found.first { $0.profile.email?.lowercased() == email }
+            ?? found.first { $0.profile.username?.lowercased() == username }
+            ?? found.first { $0.profile.phoneNumber == identifier }
+    }
+
+    static func isTaken(
+        _ profile: UserProfile, connection: ConnectionRecord, in transaction: any StoreTransaction
+    ) throws -> Bool {
+        !(try transaction.users.withIdentifiers(
+            tenantID: connection.tenantID, connectionID: connection.id, email: profile.email,
+            phoneNumber: profile.phoneNumber, username: profile.username
+        )
+        .isEmpty)
+    }
+
+    private func record(
+        _ tenant: TenantRecord, _ type: AuthEventKind, outcome: AuthEventOutcome, client: String?, user: String?,
+        now: Date
+    ) {
+        events.record(
+            tenantID: tenant.id, type: type, method: .password, outcome: outcome, at: now, clientID: client,
+            userID: user)
+    }
+}

@@ -1,0 +1,439 @@
+import Foundation
+import SesameCrypto
+import SesameHTTP
+import SesameService
+import SesameStore
+import Testing
+
+/// Password accounts (API.md §6) through the routed API, on every store: signup, both password
+/// grants, the rules a connection publishes and enforces, hashing, imports and Management.
+@Suite("Passwords: signup, the password grants, rules, imports")
+struct PasswordAccountsTests {
+    static let password = "correct horse battery staple"
+
+    static func signUp(
+        _ api: APIHarness, email: String, password: String = PasswordAccountsTests.password,
+        extra: [String: Any] = [:]
+    ) -> APIReply {
+        var body: [String: Any] = [
+            "client_id": api.bootstrap.clientID, "connection": Bootstrap.defaultConnectionName, "email": email,
+            "password": password,
+        ]
+        body.merge(extra) { $1 }
+        return api.send(.post, "/dbconnections/signup", json: APIHarness.encode(body))
+    }
+
+    static func logIn(
+        _ api: APIHarness, username: String, password: String = PasswordAccountsTests.password,
+        grant: String = "http://auth0.com/oauth/grant-type/password-realm", scope: String = "openid offline_access"
+    ) -> APIReply {
+        var body: [String: Any] = [
+            "grant_type": grant, "client_id": api.bootstrap.clientID, "username": username, "password": password,
+            "scope": scope,
+        ]
+        if grant.hasSuffix("password-realm") { body["realm"] = Bootstrap.defaultConnectionName }
+        return api.send(.post, "/oauth/token", json: APIHarness.encode(body))
+    }
+
+    static func users(_ api: APIHarness) throws -> [UserRecord] {
+        try api.store.read { try $0.users.search(tenantID: api.tenant.id, query: nil, page: Page(limit: 100)) }
+    }
+
+    static func claims(_ token: String) throws -> [String: Any] {
+        let parts = token.split(separator: ".")
+        var base64 = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        let data = try #require(Data(base64Encoded: base64))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("signup, then both password grants, JSON and form", arguments: HarnessStore.allCases)
+    func signUpAndLogIn(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let created = Self.signUp(api, email: "Ada@Example.com", extra: ["name": "Ada", "user_metadata": ["a": "b"]])
+        #expect(created.status == 200, "\(String(decoding: created.body, as: UTF8.self))")
+        #expect(created.json["email"] as? String == "ada@example.com")
+        #expect(created.json["email_verified"] as? Bool == false)
+        let id = try #require(created.json["_id"] as? String)
+        #expect(!id.contains("|"))
+        let stored = try #require(try Self.users(api).first)
+        #expect(stored.id == "sesame|" + id)
+        #expect(stored.password?.scheme == .argon2id)
+        #expect(stored.password?.hash.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$") == true)
+        #expect(stored.lastLoginAt == nil)
+
+        let realm = Self.logIn(api, username: "ada@EXAMPLE.com")
+        #expect(realm.status == 200, "\(String(decoding: realm.body, as: UTF8.self))")
+        #expect(realm.json["refresh_token"] is String)
+        let idToken = try Self.claims(try #require(realm.json["id_token"] as? String))
+        #expect(idToken["sub"] as? String == stored.id)
+        #expect(idToken["amr"] as? [String] == ["pwd"])
+        let access = try Self.claims(try #require(realm.json["access_token"] as? String))
+        #expect(access["amr"] as? [String] == ["pwd"])
+        #expect(try Self.users(api).first?.lastLoginAt == api.clock.now())
+
+        // The plain password grant uses the default connection, and the form body works too.
+        let form =
+            "grant_type=password&client_id=\(api.bootstrap.clientID)&username=ada%40example.com"
+            + "&password=correct+horse+battery+staple&scope=openid"
+        let plain = api.send(.post, "/oauth/token", json: form, contentType: "application/x-www-form-urlencoded")
+        #expect(plain.status == 200, "\(String(decoding: plain.body, as: UTF8.self))")
+        #expect(plain.json["refresh_token"] == nil)
+
+        // The refresh token a password login gave renews.
+        let refreshed = api.refresh(try #require(realm.json["refresh_token"] as? String))
+        #expect(refreshed.status == 200)
+    }
+
+    @Test("an unknown user and a wrong password get the same 403, byte for byte", arguments: HarnessStore.allCases)
+    func unknownAndWrongLookTheSame(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        let wrong = Self.logIn(api, username: "ada@example.com", password: Self.password + "!")
+        let unknown = Self.logIn(api, username: "nobody@example.com")
+        #expect(wrong.status == 403)
+        #expect(wrong.body == unknown.body)
+        #expect(unknown.status == 403)
+        #expect(
+            String(decoding: wrong.body, as: UTF8.self)
+                == #"{"error":"invalid_grant","error_description":"Wrong email or password."}"#)
+        // Never trimmed: a space more is another password.
+        #expect(Self.logIn(api, username: "ada@example.com", password: Self.password + " ").status == 403)
+    }
+
+    @Test("a blocked user learns it only with the right password", arguments: HarnessStore.allCases)
+    func blocked(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let id = try #require(Self.signUp(api, email: "ada@example.com").json["_id"] as? String)
+        let token = try api.managementToken()
+        #expect(
+            api.send(.patch, "/api/v2/users/sesame%7C\(id)", json: #"{"blocked":true}"#, token: token).status == 200)
+        let right = Self.logIn(api, username: "ada@example.com")
+        #expect(right.status == 401)
+        #expect(right.error == "unauthorized")
+        #expect(right.errorDescription == "user is blocked")
+        #expect(Self.logIn(api, username: "ada@example.com", password: "wrong password!").status == 403)
+    }
+
+    @Test("signup refusals in Auth0's database shape, and nothing written", arguments: HarnessStore.allCases)
+    func signupRefusals(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let weak = Self.signUp(api, email: "ada@example.com", password: "short")
+        #expect(weak.status == 400)
+        #expect(weak.json["name"] as? String == "PasswordStrengthError")
+        #expect(weak.json["code"] as? String == "invalid_password")
+        #expect(weak.json["error"] as? String == "invalid_password")
+        #expect(weak.json["message"] as? String == "Password is too weak")
+        #expect(weak.json["statusCode"] as? Int == 400)
+        let description = try #require(weak.json["description"] as? [String: Any])
+        #expect(description["verified"] as? Bool == false)
+        let rules = try #require(description["rules"] as? [[String: Any]])
+        let length = try #require(rules.first { $0["code"] as? String == "lengthAtLeast" })
+        #expect(length["format"] as? [Int] == [12])
+        #expect(length["verified"] as? Bool == false)
+        #expect((weak.json["policy"] as? String)?.contains("* At least 12 characters in length") == true)
+        #expect(try Self.users(api).isEmpty)
+
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        let taken = Self.signUp(api, email: "ADA@example.com")
+        #expect(taken.status == 400)
+        #expect(
+            taken.json["name"] as? String == "BadRequestError" && taken.json["code"] as? String == "user_exists"
+                && taken.json["description"] as? String == "The user already exists.")
+
+        // A tenant that hides taken identifiers answers invalid_signup.
+        let token = try api.managementToken()
+        #expect(
+            api.send(
+                .patch, "/api/v2/tenant/settings",
+                json: #"{"flags":{"enable_public_signup_user_exists_error":false}}"#, token: token
+            ).status == 200)
+        let hidden = Self.signUp(api, email: "ada@example.com")
+        #expect(hidden.status == 400)
+        #expect(hidden.json["code"] as? String == "invalid_signup")
+        #expect(hidden.json["description"] as? String == "Invalid sign up")
+
+        // Malformed input is invalid_signup, naming the field.
+        let malformed = Self.signUp(api, email: "not an email")
+        #expect(malformed.status == 400)
+        #expect(malformed.json["code"] as? String == "invalid_signup")
+        #expect((malformed.json["description"] as? String)?.contains("email") == true)
+        let noConnection = api.send(
+            .post, "/dbconnections/signup",
+            json: APIHarness.encode([
+                "client_id": api.bootstrap.clientID, "email": "b@example.com", "password": Self.password,
+            ]))
+        #expect(noConnection.json["code"] as? String == "invalid_signup")
+        #expect(noConnection.json["description"] as? String == "connection is required")
+        #expect(try Self.users(api).count == 1)
+    }
+
+    @Test("huge, NUL and invalid passwords get a 400 and write nothing", arguments: HarnessStore.allCases)
+    func hostilePasswords(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let huge = String(repeating: "a", count: 1_025)
+        for password in [huge, "correct horse\u{0}battery", ""] {
+            let reply = Self.signUp(api, email: "ada@example.com", password: password)
+            #expect(reply.status == 400, "\(String(decoding: reply.body, as: UTF8.self))")
+            #expect(reply.json["code"] as? String == "invalid_signup")
+            let login = Self.logIn(api, username: "ada@example.com", password: password)
+            #expect(login.status == 400)
+            #expect(login.error == "invalid_request")
+        }
+        // 1,024 bytes of two-byte characters pass the byte limit; the rules' maxlength refuses them.
+        let long = Self.signUp(api, email: "ada@example.com", password: String(repeating: "é", count: 512))
+        #expect(long.json["code"] as? String == "invalid_password")
+        // Invalid UTF-8 in the body.
+        var bytes = Array(
+            #"{"client_id":"\#(api.bootstrap.clientID)","connection":"Username-Password-Authentication","email":"x@example.com","password":"abc"#
+                .utf8)
+        bytes += [0xFF, 0xFE] + Array(#"defghijklmnop"}"#.utf8)
+        let invalid = api.send(.post, "/dbconnections/signup", json: String(decoding: bytes, as: UTF8.self))
+        #expect(invalid.status == 400)
+        #expect(try Self.users(api).isEmpty)
+    }
+
+    @Test("a password is normalised (NFKC) before it is hashed and checked", arguments: HarnessStore.allCases)
+    func normalisation(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        let connectionID = try #require(api.tenant.defaultConnectionID)
+        #expect(
+            api.send(
+                .patch, "/api/v2/connections/\(connectionID)",
+                json: #"{"options":{"password_policy":{"rules":"minlength: 8; allowed: unicode;"}}}"#, token: token
+            ).status == 200)
+        // Full-width letters and a decomposed é: NFKC gives "Password" + "é" precomposed.
+        let typed = "Ｐａｓｓｗｏｒｄ e\u{301}"
+        #expect(Self.signUp(api, email: "ada@example.com", password: typed).status == 200)
+        #expect(Self.logIn(api, username: "ada@example.com", password: "Password \u{E9}").status == 200)
+        #expect(Self.logIn(api, username: "ada@example.com", password: typed).status == 200)
+    }
+
+    @Test("the rules string is validated, published unchanged, and enforced", arguments: HarnessStore.allCases)
+    func rules(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        let connectionID = try #require(api.tenant.defaultConnectionID)
+        let published = api.send(.get, "/password-rules?client_id=\(api.bootstrap.clientID)")
+        #expect(published.status == 200)
+        #expect(published.json["rules"] as? String == PasswordPolicy.defaultRules)
+
+        for (rules, problem) in [
+            ("minlength: 0;", "at 11: minlength must not be 0"),
+            ("minlength: 20; maxlength: 10;", "minlength 20 is over maxlength 10"),
+            ("required: lower; bogus: 3;", #"at 17: unknown rule "bogus""#),
+            ("allowed: [];", "at 9: the class is empty"),
+        ] {
+            let reply = api.send(
+                .patch, "/api/v2/connections/\(connectionID)",
+                json: APIHarness.encode(["options": ["password_policy": ["rules": rules]]]), token: token)
+            #expect(reply.status == 400, "\(rules)")
+            #expect(reply.errorDescription?.contains(problem) == true, "\(reply.errorDescription ?? "")")
+        }
+        let rules = "minlength: 10; required: lower; required: upper; required: digit; max-consecutive: 2;"
+        #expect(
+            api.send(
+                .patch, "/api/v2/connections/\(connectionID)",
+                json: APIHarness.encode(["options": ["password_policy": ["rules": rules]]]), token: token
+            ).status == 200)
+        let connection = api.send(.get, "/api/v2/connections/\(connectionID)", token: token)
+        let options = try #require(connection.json["options"] as? [String: Any])
+        #expect((options["password_policy"] as? [String: Any])?["rules"] as? String == rules)
+        #expect((options["password_complexity_options"] as? [String: Any])?["min_length"] as? Int == 10)
+        #expect(
+            api.send(
+                .get,
+                "/password-rules?client_id=\(api.bootstrap.clientID)&connection=\(Bootstrap.defaultConnectionName)"
+            ).json["rules"] as? String == rules)
+        let missing = Self.signUp(api, email: "ada@example.com", password: "qwmzrtyplk1")
+        #expect(missing.json["code"] as? String == "invalid_password")
+        let verdicts = try #require((missing.json["description"] as? [String: Any])?["rules"] as? [[String: Any]])
+        #expect(verdicts.filter { $0["verified"] as? Bool == false }.count == 1)
+        #expect(
+            Self.signUp(api, email: "ada@example.com", password: "aaabcdefgH1").json["code"] as? String
+                == "invalid_password")
+        #expect(Self.signUp(api, email: "ada@example.com", password: "Xy7Qp2Lm9Za").status == 200)
+        // Unknown client, unknown connection.
+        #expect(api.send(.get, "/password-rules?client_id=nobody").status == 401)
+        #expect(api.send(.get, "/password-rules?client_id=\(api.bootstrap.clientID)&connection=none").status == 400)
+        #expect(api.send(.get, "/password-rules").status == 400)
+    }
+
+    @Test("a client needs the password grants enabled", arguments: [HarnessStore.memory])
+    func grantMustBeEnabled(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        #expect(
+            api.send(
+                .patch, "/api/v2/clients/\(api.bootstrap.clientID)",
+                json: #"{"grant_types":["urn:okta:params:oauth:grant-type:webauthn","refresh_token"]}"#, token: token
+            ).status == 200)
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        let reply = Self.logIn(api, username: "ada@example.com")
+        #expect(reply.status == 403)
+        #expect(reply.error == "unauthorized_client")
+    }
+
+    @Test("Management sets a password; the method is listed; an old hash is replaced", arguments: HarnessStore.allCases)
+    func managementPassword(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        let id = "sesame%7C" + (try #require(Self.signUp(api, email: "ada@example.com").json["_id"] as? String))
+        let weak = api.send(.patch, "/api/v2/users/\(id)", json: #"{"password":"short"}"#, token: token)
+        #expect(weak.status == 400)
+        #expect(weak.json["name"] as? String == "PasswordStrengthError")
+        let other = api.send(
+            .patch, "/api/v2/users/\(id)", json: #"{"password":"another long passphrase","connection":"Other"}"#,
+            token: token)
+        #expect(other.status == 400)
+        let methodsBefore = api.send(.get, "/api/v2/users/\(id)/authentication-methods", token: token).list
+        #expect(
+            api.send(
+                .patch, "/api/v2/users/\(id)",
+                json: #"{"password":"another long passphrase","connection":"Username-Password-Authentication"}"#,
+                token: token
+            ).status == 200)
+        #expect(Self.logIn(api, username: "ada@example.com").status == 403)
+        #expect(Self.logIn(api, username: "ada@example.com", password: "another long passphrase").status == 200)
+        let methods = api.send(.get, "/api/v2/users/\(id)/authentication-methods", token: token).list
+        #expect(methods.count == 1)
+        #expect(methods.first?["type"] as? String == "password")
+        #expect(methods.first?["id"] as? String == methodsBefore.first?["id"] as? String)
+        #expect((methods.first?["id"] as? String)?.hasPrefix("password|") == true)
+
+        // New hashing parameters: the next login rehashes with them.
+        let connectionID = try #require(api.tenant.defaultConnectionID)
+        #expect(
+            api.send(
+                .patch, "/api/v2/connections/\(connectionID)",
+                json: #"{"options":{"password_hashing":{"memory_cost":12288,"time_cost":3}}}"#, token: token
+            ).status == 200)
+        let weakHashing = api.send(
+            .patch, "/api/v2/connections/\(connectionID)",
+            json: #"{"options":{"password_hashing":{"memory_cost":8192,"time_cost":1}}}"#, token: token)
+        #expect(weakHashing.status == 400)
+        #expect(Self.logIn(api, username: "ada@example.com", password: "another long passphrase").status == 200)
+        let hash = try #require(try Self.users(api).first?.password?.hash)
+        #expect(hash.hasPrefix("$argon2id$v=19$m=12288,t=3,p=1$"))
+
+        // An administrator removes the password: no way in with it any more.
+        let methodID = try #require(methods.first?["id"] as? String).replacingOccurrences(of: "|", with: "%7C")
+        #expect(
+            api.send(.delete, "/api/v2/users/\(id)/authentication-methods/\(methodID)", token: token).status == 204)
+        #expect(Self.logIn(api, username: "ada@example.com", password: "another long passphrase").status == 403)
+    }
+
+    /// Vectors made by other implementations (scripts/password-hash-vectors.py).
+    static func importVector(_ scheme: String) throws -> (password: String, hash: String) {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Data/password-hashes/vectors.json")
+        let vectors = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: String]])
+        let vector = try #require(vectors.first { $0["scheme"] == scheme && $0["password"]?.utf8.count ?? 99 <= 72 })
+        return (try #require(vector["password"]), try #require(vector["hash"]))
+    }
+
+    @Test("imported hashes work once, then are Argon2id", arguments: HarnessStore.allCases)
+    func imports(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        var expected: [(String, String)] = []
+        for (index, scheme) in ["bcrypt", "argon2", "pbkdf2", "sha256-salted"].enumerated() {
+            let vector = try Self.importVector(scheme)
+            var custom: [String: Any]
+            if scheme == "sha256-salted" {
+                let fields = vector.hash.split(separator: "$", omittingEmptySubsequences: false)
+                custom = [
+                    "algorithm": "sha256",
+                    "hash": ["value": String(fields[4]) + "=", "encoding": "base64"],
+                    "salt": ["value": String(fields[3]) + "=", "encoding": "base64", "position": String(fields[2])],
+                ]
+            } else {
+                custom = ["algorithm": scheme, "hash": ["value": vector.hash]]
+            }
+            let email = "user\(index)@example.com"
+            let created = api.send(
+                .post, "/api/v2/users",
+                json: APIHarness.encode([
+                    "connection": Bootstrap.defaultConnectionName, "email": email, "email_verified": true,
+                    "custom_password_hash": custom,
+                ]), token: token)
+            #expect(created.status == 201, "\(scheme): \(String(decoding: created.body, as: UTF8.self))")
+            #expect(created.json["email_verified"] as? Bool == true)
+            expected.append((email, vector.password))
+        }
+        let before = try Self.users(api)
+        #expect(Set(before.compactMap { $0.password?.scheme }) == [.bcrypt, .argon2, .pbkdf2, .sha256Salted])
+        for (email, password) in expected {
+            #expect(Self.logIn(api, username: email, password: password + "x").status == 403, "\(email)")
+            #expect(Self.logIn(api, username: email, password: password).status == 200, "\(email)")
+        }
+        let after = try Self.users(api)
+        #expect(after.allSatisfy { $0.password?.scheme == .argon2id })
+        for (email, password) in expected {
+            #expect(Self.logIn(api, username: email, password: password).status == 200, "\(email)")
+        }
+        #expect(try Self.users(api).map(\.password) == after.map(\.password))
+    }
+
+    @Test(
+        "a malformed import is refused naming the field",
+        arguments: [
+            (#"{"algorithm":"md5","hash":{"value":"x"}}"#, "custom_password_hash.algorithm"),
+            (#"{"algorithm":"bcrypt","hash":{"value":"$2b$99$x"}}"#, "custom_password_hash.hash.value"),
+            (
+                #"{"algorithm":"argon2","hash":{"value":"$argon2id$v=19$m=9999999,t=1,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"}}"#,
+                "custom_password_hash.hash.value"
+            ),
+            (#"{"algorithm":"sha256","hash":{"value":"zz","encoding":"hex"}}"#, "custom_password_hash.hash.encoding"),
+            (#"{"algorithm":"sha256","hash":{"value":"abcd","encoding":"hex"}}"#, "custom_password_hash.hash.value"),
+            (#"{"algorithm":"bcrypt","hash":{"value":"x"},"password":{"encoding":"utf16le"}}"#, "password.encoding"),
+        ])
+    func malformedImports(_ custom: String, _ field: String) throws {
+        let api = try APIHarness()
+        let token = try api.managementToken()
+        let reply = api.send(
+            .post, "/api/v2/users",
+            json: #"{"connection":"Username-Password-Authentication","email":"a@example.com","custom_password_hash":"#
+                + custom + "}", token: token)
+        #expect(reply.status == 400)
+        #expect(reply.errorDescription?.contains(field) == true, "\(reply.errorDescription ?? "")")
+        let both = api.send(
+            .post, "/api/v2/users",
+            json:
+                #"{"connection":"Username-Password-Authentication","email":"a@example.com","password":"long enough password","custom_password_hash":{"algorithm":"bcrypt","hash":{"value":"x"}}}"#,
+            token: token)
+        #expect(both.status == 400)
+        #expect(try Self.users(api).isEmpty)
+    }
+
+    @Test("My Account lists the password and keeps one way in", arguments: HarnessStore.allCases)
+    func myAccount(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        let body: [String: Any] = [
+            "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": api.bootstrap.clientID,
+            "username": "ada@example.com", "password": Self.password, "realm": Bootstrap.defaultConnectionName,
+            "scope": "openid", "audience": TokenService.myAccountAudience(api.tenant),
+        ]
+        let login = api.send(.post, "/oauth/token", json: APIHarness.encode(body))
+        let token = try #require(login.json["access_token"] as? String)
+        let listed = api.send(.get, "/me/v1/authentication-methods", token: token)
+        let methods = try #require(listed.json["authentication_methods"] as? [[String: Any]])
+        #expect(methods.count == 1)
+        #expect(methods.first?["type"] as? String == "password")
+        #expect(methods.first?["usage"] as? [String] == ["primary"])
+        let passwordID = try #require(methods.first?["id"] as? String)
+        let escaped = passwordID.replacingOccurrences(of: "|", with: "%7C")
+        // The password is the only way in: it stays.
+        #expect(api.send(.delete, "/me/v1/authentication-methods/\(escaped)", token: token).status == 409)
+        // With a passkey beside it, it can go.
+        let passkey = try api.enroll(api.authenticator(), accessToken: token)
+        let passwords = api.send(.get, "/me/v1/authentication-methods?type=password", token: token)
+        #expect((passwords.json["authentication_methods"] as? [Any])?.count == 1)
+        #expect(api.send(.delete, "/me/v1/authentication-methods/\(escaped)", token: token).status == 204)
+        #expect(Self.logIn(api, username: "ada@example.com").status == 403)
+        #expect(!passkey.isEmpty)
+    }
+}
