@@ -194,6 +194,30 @@ enum PostgresMigrations {
         .records { try HotRecordColumns.migrate($0) },
         // 4: SQLite 11, the configuration records rewritten in the binary form.
         .records { try StoredRecord.rewriteConfiguration($0) },
+        // 5: SQLite 12, attempt counters and the outbox.
+        .sql(
+            """
+            CREATE TABLE attempt_counters (
+                tenant_id TEXT NOT NULL,
+                counter_key BYTEA NOT NULL,
+                attempts BIGINT NOT NULL,
+                window_ends_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (tenant_id, counter_key)
+            );
+            CREATE INDEX attempt_counters_expiry ON attempt_counters (window_ends_at);
+            CREATE TABLE outbox (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                data BYTEA NOT NULL,
+                CONSTRAINT outbox_pkey PRIMARY KEY (tenant_id, id)
+            );
+            CREATE INDEX outbox_created ON outbox (tenant_id, created_at, id);
+            """),
+        // 6: SQLite 13, create:users for every full management grant.
+        .records {
+            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users"])
+        },
     ]
 
     /// Each named unique constraint and the rule it holds.
@@ -206,5 +230,6 @@ enum PostgresMigrations {
         "passkeys_pkey": .passkeyID, "passkeys_credential_id_key": .passkeyCredentialID,
         "signing_keys_pkey": .signingKeyID, "refresh_tokens_pkey": .refreshTokenID,
         "refresh_tokens_token_hash_key": .refreshTokenHash, "auth_events_pkey": .authEventID,
+        "outbox_pkey": .outboxMessageID,
     ]
 }

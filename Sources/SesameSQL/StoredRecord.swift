@@ -73,4 +73,37 @@ public enum StoredRecord {
             try connection.execute(sql, values)
         }
     }
+
+    /// The Management API scopes every full management client held before `create:users`.
+    public static let scopesBeforeCreateUsers: Set<String> = [
+        "read:clients", "create:clients", "update:clients", "delete:clients", "read:client_keys",
+        "update:client_keys", "read:connections", "create:connections", "update:connections", "delete:connections",
+        "read:users", "update:users", "delete:users", "read:authentication_methods", "delete:authentication_methods",
+        "read:client_grants", "create:client_grants", "update:client_grants", "delete:client_grants",
+        "read:resource_servers", "create:resource_servers", "update:resource_servers", "delete:resource_servers",
+        "read:tenant_settings", "update:tenant_settings",
+    ]
+
+    /// A data step: every client grant holding all of `held` also gets `added` (so a full
+    /// management client keeps full access when a release adds scopes).
+    public static func grantScopes(
+        _ connection: any SQLConnection, toGrantsHolding held: Set<String>, _ added: [String]
+    ) throws {
+        let rows = try connection.query("SELECT data FROM clients", []) {
+            try decode(ClientRecord.self, $0, column: 0, table: "clients", legacyJSON: connection)
+        }
+        for var client in rows {
+            var changed = false
+            for index in client.grants.indices where held.isSubset(of: client.grants[index].scopes) {
+                for scope in added where !client.grants[index].scopes.contains(scope) {
+                    client.grants[index].scopes.append(scope)
+                    changed = true
+                }
+            }
+            guard changed else { continue }
+            try connection.execute(
+                "UPDATE clients SET data = ? WHERE tenant_id = ? AND id = ?",
+                [encode(client), .text(client.tenantID), .text(client.id)])
+        }
+    }
 }

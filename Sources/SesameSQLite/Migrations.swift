@@ -229,6 +229,30 @@ enum Migrations {
         // 11: the configuration records (tenants, clients, connections, APIs, signing keys)
         // rewritten in the binary form too, so no stored row needs Foundation's JSON decoder.
         .records { try StoredRecord.rewriteConfiguration($0) },
+        // 12: attempt counters (brute-force protection, SMS and code limits) and the outbox.
+        .sql(
+            """
+            CREATE TABLE attempt_counters (
+                tenant_id TEXT NOT NULL,
+                counter_key BLOB NOT NULL,
+                attempts INTEGER NOT NULL,
+                window_ends_at REAL NOT NULL,
+                PRIMARY KEY (tenant_id, counter_key)
+            ) WITHOUT ROWID;
+            CREATE INDEX attempt_counters_expiry ON attempt_counters (window_ends_at);
+            CREATE TABLE outbox (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX outbox_created ON outbox (tenant_id, created_at, id);
+            """),
+        // 13: create:users for every grant that held all the scopes before it existed.
+        .records {
+            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users"])
+        },
     ]
 
     /// The Management API scopes migration 5 adds.
@@ -245,25 +269,9 @@ enum Migrations {
         "update:tenant_settings",
     ]
 
-    /// A data step: every client grant holding all of `held` also gets `added` (so a full
-    /// management client keeps full access when a release adds scopes).
+    /// A data step: every client grant holding all of `held` also gets `added` (`StoredRecord.grantScopes`).
     static func grantScopes(_ connection: SQLiteConnection, toGrantsHolding held: Set<String>, _ added: [String]) throws
     {
-        let rows = try connection.query("SELECT data FROM clients") {
-            try StoredRecord.decode(ClientRecord.self, $0, column: 0, table: "clients", legacyJSON: connection)
-        }
-        for var client in rows {
-            var changed = false
-            for index in client.grants.indices where held.isSubset(of: client.grants[index].scopes) {
-                for scope in added where !client.grants[index].scopes.contains(scope) {
-                    client.grants[index].scopes.append(scope)
-                    changed = true
-                }
-            }
-            guard changed else { continue }
-            try connection.execute(
-                "UPDATE clients SET data = ? WHERE tenant_id = ? AND id = ?",
-                [StoredRecord.encode(client), .text(client.tenantID), .text(client.id)])
-        }
+        try StoredRecord.grantScopes(connection, toGrantsHolding: held, added)
     }
 }

@@ -29,6 +29,7 @@ enum StoreErrorMapping {
         "refresh_tokens.tenant_id, refresh_tokens.id": .refreshTokenID,
         "refresh_tokens.token_hash": .refreshTokenHash,
         "auth_events.tenant_id, auth_events.id": .authEventID,
+        "outbox.tenant_id, outbox.id": .outboxMessageID,
     ]
 
     /// The error for result code `code` on connection `db`.

@@ -192,6 +192,8 @@ private struct CachingTransaction: StoreTransaction {
     var authSessions: any AuthSessionRepository { inner.authSessions }
     var dpopProofs: any DPoPProofRepository { inner.dpopProofs }
     var authEvents: any AuthEventRepository { inner.authEvents }
+    var attemptCounters: any AttemptCounterRepository { inner.attemptCounters }
+    var outbox: any OutboxRepository { inner.outbox }
     func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
 
     private var scope: CacheScope {

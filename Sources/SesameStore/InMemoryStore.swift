@@ -54,6 +54,9 @@ struct MemoryState: Sendable {
     var authSessions: [String: AuthSessionRecord] = [:]
     /// DPoP proof keys by tenant and hex key, with their expiry.
     var dpopProofs: [MemoryKey: Date] = [:]
+    /// Attempt counters by tenant and hex key.
+    var attemptCounters: [MemoryKey: AttemptCount] = [:]
+    var outbox: [MemoryKey: OutboxMessageRecord] = [:]
     /// Raised by every tenant, client, connection and resource-server write.
     var configurationGeneration: Int64 = 0
 }

@@ -57,6 +57,8 @@ final class MemoryTransaction: StoreTransaction {
     var authSessions: any AuthSessionRepository { MemoryAuthSessions(tx: self) }
     var dpopProofs: any DPoPProofRepository { MemoryDPoPProofs(tx: self) }
     var authEvents: any AuthEventRepository { MemoryAuthEvents(tx: self) }
+    var attemptCounters: any AttemptCounterRepository { MemoryAttemptCounters(tx: self) }
+    var outbox: any OutboxRepository { MemoryOutbox(tx: self) }
 }
 
 /// The tenant repository of a memory transaction.
@@ -598,5 +600,71 @@ struct MemoryAuthEvents: AuthEventRepository {
         let all = tx.state.authEvents.values.filter { $0.tenantID == tenantID && $0.at >= since }
         let sorted = all.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
         return Array(sorted.prefix(max(0, limit)))
+    }
+}
+
+/// The attempt counters of a memory transaction.
+struct MemoryAttemptCounters: AttemptCounterRepository {
+    let tx: MemoryTransaction
+
+    private static func key(_ tenantID: String, _ key: [UInt8]) -> MemoryKey {
+        MemoryKey(tenantID: tenantID, id: MemoryTransaction.hex(key))
+    }
+
+    func add(tenantID: String, key: [UInt8], delta: Int, now: Date, windowEndsAt: Date, sliding: Bool) throws -> Int {
+        try tx.checkWritable()
+        let memoryKey = Self.key(tenantID, key)
+        var counter: AttemptCount
+        if let held = tx.state.attemptCounters[memoryKey], held.windowEndsAt > now {
+            counter = AttemptCount(
+                count: max(0, held.count + delta), windowEndsAt: sliding ? windowEndsAt : held.windowEndsAt)
+        } else {
+            counter = AttemptCount(count: max(0, delta), windowEndsAt: windowEndsAt)
+        }
+        tx.state.attemptCounters[memoryKey] = counter
+        return counter.count
+    }
+
+    func get(tenantID: String, key: [UInt8], now: Date) throws -> AttemptCount? {
+        try tx.checkOpen()
+        guard let held = tx.state.attemptCounters[Self.key(tenantID, key)], held.windowEndsAt > now else { return nil }
+        return held
+    }
+
+    func reset(tenantID: String, key: [UInt8]) throws {
+        try tx.checkWritable()
+        tx.state.attemptCounters.removeValue(forKey: Self.key(tenantID, key))
+    }
+
+    func deleteExpired(now: Date, limit: Int) throws -> Int {
+        try tx.checkWritable()
+        let expired = tx.state.attemptCounters.filter { $0.value.windowEndsAt <= now }.keys.prefix(limit)
+        for key in expired { tx.state.attemptCounters.removeValue(forKey: key) }
+        return expired.count
+    }
+}
+
+/// The outbox of a memory transaction.
+struct MemoryOutbox: OutboxRepository {
+    let tx: MemoryTransaction
+
+    func insert(_ message: OutboxMessageRecord) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: message.tenantID, id: message.id)
+        guard tx.state.outbox[key] == nil else { throw StoreError.conflict(.outboxMessageID) }
+        tx.state.outbox[key] = message
+    }
+
+    func list(tenantID: String, page: Page) throws -> [OutboxMessageRecord] {
+        try tx.checkOpen()
+        let all = tx.state.outbox.values.filter { $0.tenantID == tenantID }
+        return MemoryTransaction.paged(all.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }, page)
+    }
+
+    func deleteOlder(than before: Date, limit: Int) throws -> Int {
+        try tx.checkWritable()
+        let old = tx.state.outbox.filter { $0.value.createdAt < before }.keys.prefix(limit)
+        for key in old { tx.state.outbox.removeValue(forKey: key) }
+        return old.count
     }
 }

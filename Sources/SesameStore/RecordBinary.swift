@@ -353,7 +353,8 @@ extension UserRecord: BinaryCodedRecord {
         // Version 2 added the password.
         if version >= 2, try reader.bool("password") {
             password = PasswordCredential(
-                id: try reader.string("password.id"), scheme: try reader.value(PasswordHashScheme.self, "password.scheme"),
+                id: try reader.string("password.id"),
+                scheme: try reader.value(PasswordHashScheme.self, "password.scheme"),
                 hash: try reader.string("password.hash"), createdAt: try reader.date("password.createdAt"),
                 changedAt: try reader.date("password.changedAt"))
         }
@@ -462,6 +463,28 @@ extension AuthEventRecord: BinaryCodedRecord {
         self.init(
             tenantID: tenantID, id: id, at: at, type: type, method: method, outcome: outcome, clientID: clientID,
             userID: userID, platform: platform)
+        self.version = version
+    }
+}
+
+extension OutboxMessageRecord: BinaryCodedRecord {
+    public func encode(to writer: inout RecordWriter) {
+        writer.string(tenantID)
+        writer.string(id)
+        writer.date(createdAt)
+        writer.string(channel.rawValue)
+        writer.string(template.rawValue)
+        writer.string(recipient)
+        writer.bytes(sealedText)
+    }
+
+    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
+        self.init(
+            tenantID: try reader.string("tenantID"), id: try reader.string("id"),
+            createdAt: try reader.date("createdAt"),
+            channel: try reader.value(MessageChannel.self, "channel"),
+            template: try reader.value(MessageTemplate.self, "template"), recipient: try reader.string("recipient"),
+            sealedText: try reader.bytes("sealedText"))
         self.version = version
     }
 }

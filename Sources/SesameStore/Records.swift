@@ -716,3 +716,58 @@ public enum AuthSessionInsertion: Sendable, Hashable {
     /// The requester already holds its maximum of unexpired sessions.
     case requesterFull
 }
+
+/// A counter of attempts within a time window (failed passwords per account and address, SMS
+/// sends per user, wrong codes per MFA token), kept in the store so every process sees it.
+public struct AttemptCount: Sendable, Hashable {
+    public var count: Int
+    /// When the window ends; the counter is gone (zero) from then on.
+    public var windowEndsAt: Date
+    public init(count: Int, windowEndsAt: Date) {
+        self.count = count
+        self.windowEndsAt = windowEndsAt
+    }
+}
+
+/// A message's channel.
+public enum MessageChannel: String, Sendable, Hashable, Codable, CaseIterable {
+    case email
+    case sms
+}
+
+/// What a message is for.
+public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A password-reset link (`/dbconnections/change_password`).
+    case passwordReset = "password_reset"
+    /// A one-time code for an SMS second factor.
+    case mfaCode = "mfa_code"
+}
+
+/// A message the `outbox` sender kept instead of sending (development and tests): listed at
+/// `GET /api/v2/outbox`. The text holds secrets (a reset link, a code), so it is sealed at rest.
+public struct OutboxMessageRecord: Sendable, Hashable, Codable, VersionedRecord {
+    public static let currentVersion = 1
+    public var version = OutboxMessageRecord.currentVersion
+    public var tenantID: String
+    /// `msg_` + 32 hex digits, time-ordered.
+    public var id: String
+    public var createdAt: Date
+    public var channel: MessageChannel
+    public var template: MessageTemplate
+    /// The email address or phone number.
+    public var recipient: String
+    /// The text, sealed with AES-256-GCM under a key derived from the master key.
+    @Base64Bytes public var sealedText: [UInt8]
+    public init(
+        tenantID: String, id: String, createdAt: Date, channel: MessageChannel, template: MessageTemplate,
+        recipient: String, sealedText: [UInt8]
+    ) {
+        self.tenantID = tenantID
+        self.id = id
+        self.createdAt = createdAt
+        self.channel = channel
+        self.template = template
+        self.recipient = recipient
+        self.sealedText = sealedText
+    }
+}

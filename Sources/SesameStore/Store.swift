@@ -20,6 +20,7 @@ public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case refreshTokenID = "refresh token id"
     case refreshTokenHash = "refresh token token_hash"
     case authEventID = "auth event id"
+    case outboxMessageID = "outbox message id"
 }
 
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
@@ -104,6 +105,8 @@ public protocol StoreTransaction {
     var authSessions: any AuthSessionRepository { get }
     var dpopProofs: any DPoPProofRepository { get }
     var authEvents: any AuthEventRepository { get }
+    var attemptCounters: any AttemptCounterRepository { get }
+    var outbox: any OutboxRepository { get }
 
     /// The configuration generation: a number every tenant, client, connection and API write
     /// raises in its own transaction, so a process caching configuration sees another's change.
@@ -240,4 +243,28 @@ public protocol AuthEventRepository {
     func since(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord]
     /// Every auth event of a tenant, by time then id (moving a deployment to another store).
     func list(tenantID: String, page: Page) throws -> [AuthEventRecord]
+}
+
+/// Attempt counters by tenant and key (the caller hashes what it counts by into the key).
+public protocol AttemptCounterRepository {
+    /// Adds `delta` (+1 to count an attempt, −1 to give one back) to the counter and returns its
+    /// new value, atomically: of many writers each sees its own increment. A counter that is
+    /// absent or whose window ended at `now` starts again at `max(0, delta)` with its window ending
+    /// at `windowEndsAt`; with `sliding`, a live counter's window moves to `windowEndsAt` too.
+    func add(tenantID: String, key: [UInt8], delta: Int, now: Date, windowEndsAt: Date, sliding: Bool) throws -> Int
+    /// The live counter (nil when absent or its window ended at `now`).
+    func get(tenantID: String, key: [UInt8], now: Date) throws -> AttemptCount?
+    /// Removes the counter (a success or a password reset clears it).
+    func reset(tenantID: String, key: [UInt8]) throws
+    /// Deletes up to `limit` counters whose window ended before `now`; returns how many.
+    @discardableResult func deleteExpired(now: Date, limit: Int) throws -> Int
+}
+
+/// The outbox sender's messages (unique: tenant + id).
+public protocol OutboxRepository {
+    func insert(_ message: OutboxMessageRecord) throws
+    /// A tenant's messages, newest first.
+    func list(tenantID: String, page: Page) throws -> [OutboxMessageRecord]
+    /// Deletes up to `limit` messages made before `before`; returns how many.
+    @discardableResult func deleteOlder(than before: Date, limit: Int) throws -> Int
 }

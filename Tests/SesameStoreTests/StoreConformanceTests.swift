@@ -342,6 +342,85 @@ import Testing
         #expect(try !record(Array(repeating: 5, count: 31) + [0], at: t0 + 401))
     }
 
+    @Test(arguments: StoreKind.allCases) func attemptCounters(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let key: [UInt8] = Array(repeating: 3, count: 32)
+        func add(_ delta: Int = 1, at now: Date, sliding: Bool = false, tenant: String = "t1") throws -> Int {
+            try s.write {
+                try $0.attemptCounters.add(
+                    tenantID: tenant, key: key, delta: delta, now: now, windowEndsAt: now + 60, sliding: sliding)
+            }
+        }
+        #expect(try add(at: t0) == 1)
+        #expect(try add(at: t0 + 10) == 2)
+        #expect(try add(-1, at: t0 + 11) == 1)
+        #expect(try add(-5, at: t0 + 12) == 0)
+        #expect(try add(at: t0 + 13, tenant: "t2") == 1)
+        #expect(try add(at: t0 + 20) == 1)
+        // A fixed window ends where it began + 60; a sliding one moves.
+        #expect(
+            try s.read { try $0.attemptCounters.get(tenantID: "t1", key: key, now: t0 + 30) }
+                == AttemptCount(count: 1, windowEndsAt: t0 + 60))
+        #expect(try add(at: t0 + 59, sliding: true) == 2)
+        #expect(try s.read { try $0.attemptCounters.get(tenantID: "t1", key: key, now: t0 + 100) }?.count == 2)
+        #expect(try s.read { try $0.attemptCounters.get(tenantID: "t1", key: key, now: t0 + 118) } != nil)
+        #expect(
+            try s.read { try $0.attemptCounters.get(tenantID: "t1", key: key, now: t0 + 118.5) }?.windowEndsAt == t0
+                + 119)
+        #expect(try s.read { try $0.attemptCounters.get(tenantID: "t1", key: key, now: t0 + 119) } == nil)
+        #expect(try add(at: t0 + 200) == 1)
+        try s.write { try $0.attemptCounters.reset(tenantID: "t1", key: key) }
+        #expect(try s.read { try $0.attemptCounters.get(tenantID: "t1", key: key, now: t0 + 200) } == nil)
+        #expect(try s.write { try $0.attemptCounters.deleteExpired(now: t0 + 1_000, limit: 10) } == 1)
+        #expect(throws: StoreError.self) {
+            try s.read {
+                try $0.attemptCounters.add(
+                    tenantID: "t1", key: key, delta: 1, now: t0, windowEndsAt: t0, sliding: false)
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func concurrentAttemptsAreEachCounted(_ kind: StoreKind) async throws {
+        let store = try kind.make()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    try store.write {
+                        try $0.attemptCounters.add(
+                            tenantID: "t1", key: [1], delta: 1, now: t0, windowEndsAt: t0 + 60, sliding: true)
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts.sorted() == Array(1...12))
+    }
+
+    @Test(arguments: StoreKind.allCases) func outbox(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        func message(_ id: String, at seconds: Double, tenant: String = "t1") -> OutboxMessageRecord {
+            OutboxMessageRecord(
+                tenantID: tenant, id: id, createdAt: Fixture.time(seconds), channel: .email, template: .passwordReset,
+                recipient: "ada@example.com", sealedText: [1, 2, 3, UInt8(seconds)])
+        }
+        try s.write { tx in
+            for (index, id) in ["m1", "m2", "m3"].enumerated() { try tx.outbox.insert(message(id, at: Double(index))) }
+            try tx.outbox.insert(message("m1", at: 9, tenant: "t2"))
+        }
+        #expect(try s.read { try $0.outbox.list(tenantID: "t1", page: Page()) }.map(\.id) == ["m3", "m2", "m1"])
+        #expect(
+            try s.read { try $0.outbox.list(tenantID: "t1", page: Page(offset: 1, limit: 1)) } == [message("m2", at: 1)]
+        )
+        #expect(throws: StoreError.conflict(.outboxMessageID)) {
+            try s.write { try $0.outbox.insert(message("m2", at: 5)) }
+        }
+        #expect(try s.write { try $0.outbox.deleteOlder(than: Fixture.time(2), limit: 10) } == 2)
+        #expect(try s.read { try $0.outbox.list(tenantID: "t1", page: Page()) }.map(\.id) == ["m3"])
+        #expect(try s.read { try $0.outbox.list(tenantID: "t2", page: Page()) }.count == 1)
+    }
+
     // MARK: Users
 
     @Test(arguments: StoreKind.allCases) func userRoundTripAndLookups(_ kind: StoreKind) throws {

@@ -129,7 +129,8 @@ enum Fixture {
             userMetadata: ["theme": "dark"], blocked: false, createdAt: time(seconds), updatedAt: time(seconds + 1),
             lastLoginAt: time(seconds + 2),
             password: PasswordCredential(
-                id: "password|\(id)", scheme: .bcrypt, hash: "$2b$04$abcdefghijklmnopqrstuu5VeI2ANjQ3VmkyJ0xVL3pHIJ3OaTD5G",
+                id: "password|\(id)", scheme: .bcrypt,
+                hash: "$2b$04$abcdefghijklmnopqrstuu5VeI2ANjQ3VmkyJ0xVL3pHIJ3OaTD5G",
                 createdAt: time(seconds), changedAt: time(seconds + 3)))
     }
 

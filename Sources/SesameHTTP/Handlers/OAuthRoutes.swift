@@ -49,6 +49,7 @@ extension SesameApplication {
             username: try body.optionalString("username", maxLength: 320),
             password: try body.optionalString("password", maxLength: 4_096))
         tokenRequest.authnResponse = try body.credentialJSON("authn_response")
+        tokenRequest.clientAddress = IPAddressRange.clientKey(request.clientIP)
         let method = Self.loginMethod(grantType)
         let response: TokenResponse
         do {

@@ -36,7 +36,7 @@ extension ServiceError: HTTPErrorConvertible {
             return HTTPError(status: 404, error: code, description: message)
         case .conflict:
             return HTTPError(status: 409, error: code, description: message)
-        case .tooManyRequests(_, let seconds):
+        case .tooManyRequests(_, let seconds), .tooManyAttempts(_, let seconds):
             return HTTPError(
                 status: 429, error: code, description: message, headers: ["Retry-After": String(max(1, seconds))])
         case .unavailable:

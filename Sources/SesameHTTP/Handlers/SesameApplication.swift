@@ -78,6 +78,7 @@ public final class SesameApplication: Sendable {
         passkeys.usage.flush()
         events.flush()
         passkeys.sweepExpiredSessions()
+        passwords.sweep()
     }
 
     /// Every route of the server, in groups that share a context and a middleware chain:

@@ -72,6 +72,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongCredentials
     /// 401 `unauthorized` "user is blocked": the password was right, the user is blocked.
     case userBlocked
+    /// 429 `too_many_attempts`: brute-force protection for this account and address, or address.
+    case tooManyAttempts(String, retryAfterSeconds: Int)
     /// 401: a missing, malformed, expired or foreign bearer token.
     case invalidToken(String)
     /// 403: a valid token without the scope the route needs.
@@ -101,6 +103,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .signupRefused(let refusal): return refusal.code
         case .wrongCredentials: return "invalid_grant"
         case .userBlocked: return "unauthorized"
+        case .tooManyAttempts: return "too_many_attempts"
         case .invalidToken: return "invalid_token"
         case .insufficientScope: return "insufficient_scope"
         case .notFound: return "not_found"
@@ -118,7 +121,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
             .invalidDPoPProof(let text), .useDPoPNonce(let text, _), .dpopChallenge(_, let text, _),
             .invalidScope(let text), .invalidSignup(let text),
             .invalidToken(let text), .insufficientScope(let text), .notFound(let text), .conflict(let text),
-            .unavailable(let text), .tooManyRequests(let text, _):
+            .unavailable(let text), .tooManyRequests(let text, _), .tooManyAttempts(let text, _):
             return text
         case .signupRefused(let refusal): return refusal.description
         case .wrongCredentials: return "Wrong email or password."

@@ -34,7 +34,8 @@ extension ManagementService {
         typealias V = ManagementValidation
         var parameters = current
         if let memory = input.memoryCost {
-            parameters.memoryKiB = try V.bounded(memory, "options.password_hashing.memory_cost", 7_168...maxHashMemoryKiB)
+            parameters.memoryKiB = try V.bounded(
+                memory, "options.password_hashing.memory_cost", 7_168...maxHashMemoryKiB)
         }
         if let time = input.timeCost {
             parameters.iterations = try V.bounded(time, "options.password_hashing.time_cost", 1...16)

@@ -46,7 +46,8 @@ extension ManagementService {
             let password = try PasswordText(raw)
             let (user, connection) = try access.read { transaction in
                 let user = try Self.existingUser(id, caller, transaction)
-                guard let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
+                guard
+                    let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
                 else { throw ServiceError.conflict("the user's connection no longer exists") }
                 return (user, connection)
             }
@@ -62,7 +63,8 @@ extension ManagementService {
                 throw ServiceError.conflict("the user's connection no longer exists")
             }
             if let name = patch.connection, name != connection.name {
-                throw ServiceError.invalidRequest("connection must be the user's own (\(connection.name)); users do not move")
+                throw ServiceError.invalidRequest(
+                    "connection must be the user's own (\(connection.name)); users do not move")
             }
             var updated = try Self.apply(patch, to: user, policy: connection.identifiers)
             updated.updatedAt = now

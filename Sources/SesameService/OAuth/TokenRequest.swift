@@ -18,6 +18,8 @@ public struct TokenRequest: Sendable {
     /// password and password-realm grants.
     public var username: String?
     public var password: String?
+    /// The client address key (`IPAddressRange.clientKey`), for the password grants' limits.
+    public var clientAddress: String?
 
     public init(
         grantType: String, credentials: ClientCredentials, authSession: String? = nil, authnResponse: [UInt8]? = nil,

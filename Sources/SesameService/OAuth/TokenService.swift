@@ -143,10 +143,11 @@ public final class TokenService: Sendable {
     ) throws(ServiceError) -> TokenResponse {
         let client = try authenticate(request.credentials, tenant: tenant, grant: grant)
         // Scope and audience are checked before the password, so a typo costs no hash.
-        let (scopes, audience) = try loginScopes(request.scope, audience: request.audience, tenant: tenant, client: client)
+        let (scopes, audience) = try loginScopes(
+            request.scope, audience: request.audience, tenant: tenant, client: client)
         let login = try passwords.logIn(
             tenant: tenant, client: client, grant: grant, realm: request.realm, username: request.username,
-            password: request.password)
+            password: request.password, address: request.clientAddress ?? "unknown")
         return try issueUserTokens(
             tenant: tenant, client: client, user: login.user, scopes: scopes, audience: audience, amr: login.amr,
             authTime: login.authTime, refresh: .newFamily(passkeyID: nil), proof: proof)

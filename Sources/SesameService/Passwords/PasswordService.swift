@@ -43,13 +43,15 @@ public final class PasswordService: Sendable {
     let random: any RandomSource
     let events: AuthEventRecorder
     public let gate: PasswordHashGate
+    let limits: AttemptLimits
     /// One dummy hash per parameter set, made on first need.
     private let dummies = Mutex<[Argon2Parameters: String]>([:])
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, events: AuthEventRecorder,
-        gate: PasswordHashGate = PasswordHashGate()
+        gate: PasswordHashGate = PasswordHashGate(), maxAccountFailures: Int = 10, maxAddressFailures: Int = 100
     ) {
+        self.limits = AttemptLimits(maxAccountFailures: maxAccountFailures, maxAddressFailures: maxAddressFailures)
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random
@@ -114,10 +116,11 @@ public final class PasswordService: Sendable {
     // MARK: The password grants
 
     /// Checks `username` and `password` for the password grants: `password-realm` names the
-    /// connection as `realm`, `password` uses the tenant's default connection.
+    /// connection as `realm`, `password` uses the tenant's default connection. `address` (the
+    /// client-address key) is what brute-force protection counts by (`AttemptLimits`).
     func logIn(
         tenant: TenantRecord, client: ClientRecord, grant: OAuthGrantType, realm: String?, username: String?,
-        password: String?
+        password: String?, address: String
     ) throws(ServiceError) -> PasswordLogin {
         let now = clock.now()
         guard let username, !username.isEmpty else { throw .invalidRequest("username is required") }
@@ -135,6 +138,12 @@ public final class PasswordService: Sendable {
         let (connection, found) = try access.read { transaction in
             let connection = try Self.connection(named: name, tenant: tenant, client: client, in: transaction)
             return (connection, try Self.user(username, connection: connection, in: transaction))
+        }
+        let accountKey = AttemptLimits.accountKey(user: found, identifier: username, address: address)
+        let addressKey = AttemptLimits.addressKey(address)
+        try access.write(.relaxed) { transaction in
+            try limits.reserve(
+                tenantID: tenant.id, account: accountKey, address: addressKey, now: now, in: transaction)
         }
         guard let user = found, let credential = user.password else {
             // The same work as a wrong password, then the same answer.
@@ -158,6 +167,8 @@ public final class PasswordService: Sendable {
             // password was not changed meanwhile (compare-and-set on the hash in the write).
             let fresh = try hashNew(text, parameters: connection.password.hashing)
             current = try access.write(.relaxed) { transaction in
+                try limits.succeeded(
+                    tenantID: tenant.id, account: accountKey, address: addressKey, now: now, in: transaction)
                 guard var stored = try transaction.users.get(tenantID: tenant.id, id: user.id) else {
                     throw ServiceError.wrongCredentials
                 }
@@ -171,11 +182,18 @@ public final class PasswordService: Sendable {
             }
         } else {
             try access.write(.relaxed) { transaction in
+                try limits.succeeded(
+                    tenantID: tenant.id, account: accountKey, address: addressKey, now: now, in: transaction)
                 try transaction.users.touch(tenantID: tenant.id, id: user.id, lastLoginAt: now)
             }
         }
         record(tenant, .login, outcome: .success, client: client.id, user: user.id, now: now)
         return PasswordLogin(user: current, connection: connection, amr: ["pwd"], authTime: now)
+    }
+
+    /// Drops expired attempt counters (the server calls this every second).
+    @discardableResult public func sweep() -> Int {
+        (try? access.write(.relaxed) { try $0.attemptCounters.deleteExpired(now: clock.now(), limit: 256) }) ?? 0
     }
 
     // MARK: Rules

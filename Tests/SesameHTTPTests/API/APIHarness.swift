@@ -115,7 +115,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     func send(
         _ method: HTTPMethod, _ target: String, json: String? = nil, token: String? = nil,
         host: String = APIHarness.hostHeader, contentType: String = "application/json",
-        authorization: String? = nil, headers extra: [(String, String)] = [], via other: HTTPResponder? = nil
+        authorization: String? = nil, headers extra: [(String, String)] = [], via other: HTTPResponder? = nil,
+        clientIP: String? = nil
     ) -> APIReply {
         var fields = HTTPHeaders()
         fields.add(name: "Host", value: host)
@@ -123,7 +124,11 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         if let token { fields.add(name: "Authorization", value: "Bearer \(token)") }
         if let authorization { fields.add(name: "Authorization", value: authorization) }
         for (name, value) in extra { fields.add(name: name, value: value) }
-        let request = HTTPRequest(method: method, target: target, headers: fields, body: Array((json ?? "").utf8))
+        var request = HTTPRequest(method: method, target: target, headers: fields, body: Array((json ?? "").utf8))
+        if let clientIP {
+            request.remoteAddress = clientIP
+            request.clientIP = clientIP
+        }
         let response = (other ?? responder).respond(to: request)
         return APIReply(status: response.status, headers: response.headers, body: response.body)
     }

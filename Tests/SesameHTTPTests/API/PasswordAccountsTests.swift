@@ -25,14 +25,15 @@ struct PasswordAccountsTests {
 
     static func logIn(
         _ api: APIHarness, username: String, password: String = PasswordAccountsTests.password,
-        grant: String = "http://auth0.com/oauth/grant-type/password-realm", scope: String = "openid offline_access"
+        grant: String = "http://auth0.com/oauth/grant-type/password-realm", scope: String = "openid offline_access",
+        from clientIP: String? = nil
     ) -> APIReply {
         var body: [String: Any] = [
             "grant_type": grant, "client_id": api.bootstrap.clientID, "username": username, "password": password,
             "scope": scope,
         ]
         if grant.hasSuffix("password-realm") { body["realm"] = Bootstrap.defaultConnectionName }
-        return api.send(.post, "/oauth/token", json: APIHarness.encode(body))
+        return api.send(.post, "/oauth/token", json: APIHarness.encode(body), clientIP: clientIP)
     }
 
     static func users(_ api: APIHarness) throws -> [UserRecord] {
@@ -435,5 +436,64 @@ struct PasswordAccountsTests {
         #expect(api.send(.delete, "/me/v1/authentication-methods/\(escaped)", token: token).status == 204)
         #expect(Self.logIn(api, username: "ada@example.com").status == 403)
         #expect(!passkey.isEmpty)
+    }
+
+    @Test("ten failures lock one account from one address, and nothing else", arguments: HarnessStore.allCases)
+    func bruteForce(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        #expect(Self.signUp(api, email: "bob@example.com").status == 200)
+        let attacker = "198.51.100.7"
+        for _ in 0..<10 {
+            #expect(
+                Self.logIn(api, username: "ada@example.com", password: "guess guess guess", from: attacker).status
+                    == 403)
+        }
+        let locked = Self.logIn(api, username: "ada@example.com", from: attacker)
+        #expect(locked.status == 429)
+        #expect(locked.error == "too_many_attempts")
+        #expect(locked.headers["Retry-After"].flatMap(Int.init) == 3_600)
+        // Another address, another account from the same address, and a passkey all still work.
+        #expect(Self.logIn(api, username: "ada@example.com", from: "198.51.100.8").status == 200)
+        #expect(Self.logIn(api, username: "bob@example.com", from: attacker).status == 200)
+        // An unknown account locks the same way (the 429 tells nothing about who exists).
+        for _ in 0..<10 { _ = Self.logIn(api, username: "nobody@example.com", from: attacker) }
+        #expect(Self.logIn(api, username: "nobody@example.com", from: attacker).status == 429)
+        // The window slides from the last failure; an hour later the pair may try again.
+        api.clock.advance(by: 3_601)
+        #expect(Self.logIn(api, username: "ada@example.com", from: attacker).status == 200)
+        // A success clears the count: nine more failures do not lock.
+        for _ in 0..<9 {
+            _ = Self.logIn(api, username: "ada@example.com", password: "guess guess guess", from: attacker)
+        }
+        #expect(Self.logIn(api, username: "ada@example.com", from: attacker).status == 200)
+        // A new password clears it for every address.
+        for _ in 0..<10 {
+            _ = Self.logIn(api, username: "ada@example.com", password: "guess guess guess", from: attacker)
+        }
+        #expect(Self.logIn(api, username: "ada@example.com", from: attacker).status == 429)
+        let token = try api.managementToken()
+        let id = try #require(try Self.users(api).first { $0.profile.email == "ada@example.com" }?.id)
+        #expect(
+            api.send(
+                .patch, "/api/v2/users/\(id.replacingOccurrences(of: "|", with: "%7C"))",
+                json: #"{"password":"a brand new passphrase"}"#, token: token
+            ).status == 200)
+        #expect(
+            Self.logIn(api, username: "ada@example.com", password: "a brand new passphrase", from: attacker).status
+                == 200)
+    }
+
+    @Test("failures from one address across accounts are capped too", arguments: [HarnessStore.memory])
+    func perAddressLimit(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let address = "203.0.113.99"
+        for index in 0..<100 {
+            #expect(Self.logIn(api, username: "user\(index)@example.com", from: address).status == 403)
+        }
+        let capped = Self.logIn(api, username: "someone@example.com", from: address)
+        #expect(capped.status == 429)
+        #expect(capped.error == "too_many_attempts")
+        #expect(Self.logIn(api, username: "someone@example.com", from: "203.0.113.100").status == 403)
     }
 }
