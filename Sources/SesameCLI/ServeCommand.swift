@@ -30,6 +30,8 @@ enum ServeCommand {
         OptionSpec("metrics-listen", .single, placeholder: "HOST:PORT"),
         OptionSpec("metrics-token-file", .single, placeholder: "FILE"),
         OptionSpec("require-dpop-nonce", .flag),
+        OptionSpec("messages-webhook", .single, placeholder: "URL"),
+        OptionSpec("messages-webhook-secret-file", .single, placeholder: "FILE"),
     ])
 
     /// Settings from flags, then `SESAME_*` variables, then defaults.
@@ -53,6 +55,8 @@ enum ServeCommand {
         var metricsToken: String?
         /// Every DPoP proof must carry the server's nonce (RFC 9449 §8).
         var requireDPoPNonce = false
+        /// Emails and SMS go to this URL, signed with the secret (nil: kept in the outbox).
+        var messagesWebhook: (url: URL, secret: [UInt8])?
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -157,6 +161,28 @@ enum ServeCommand {
             }
             settings.requireDPoPNonce = text == "true"
         }
+        if let text = value("messages-webhook", "SESAME_MESSAGES_WEBHOOK") {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw UsageError("--messages-webhook must be an http(s) URL")
+            }
+            var secret: String?
+            if let file = parsed.value("messages-webhook-secret-file") {
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw UsageError("--messages-webhook-secret-file: cannot read \(file)")
+                }
+                secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            } else if let text = variables["SESAME_MESSAGES_WEBHOOK_SECRET"], !text.isEmpty {
+                secret = text
+            }
+            guard let secret, secret.utf8.count >= 16 else {
+                throw UsageError(
+                    "--messages-webhook needs a secret of at least 16 characters (--messages-webhook-secret-file "
+                        + "or SESAME_MESSAGES_WEBHOOK_SECRET)")
+            }
+            settings.messagesWebhook = (url, Array(secret.utf8))
+        } else if parsed.value("messages-webhook-secret-file") != nil {
+            throw UsageError("--messages-webhook-secret-file goes with --messages-webhook")
+        }
         if let token = settings.metricsToken, token.utf8.count < 16 {
             throw UsageError("the metrics token must be at least 16 characters")
         }
@@ -223,7 +249,8 @@ enum ServeCommand {
         let application = SesameApplication(
             store: store, masterKey: masterKey, sessions: sessions, rateLimitPerMinute: settings.rateLimitPerIP,
             metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies,
-            requireDPoPNonce: settings.requireDPoPNonce)
+            requireDPoPNonce: settings.requireDPoPNonce,
+            messageSender: settings.messagesWebhook.map { WebhookSender(url: $0.url, secret: $0.secret) })
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits
         configuration.threads = settings.threads

@@ -203,6 +203,11 @@ enum Usage {
           --metrics-token-file FILE  serve /metrics on the API address too, to Authorization: Bearer <the
                                      file's token> (or the token in SESAME_METRICS_TOKEN); at least 16 characters
         Without either, /metrics is not served.
+          --messages-webhook URL     send emails and SMS as signed JSON POSTs to URL (SESAME_MESSAGES_WEBHOOK);
+                                     without it they are kept in the outbox (GET /api/v2/outbox, sesame outbox)
+          --messages-webhook-secret-file FILE
+                                     the HMAC-SHA256 key for the Sesame-Signature header, at least 16
+                                     characters (or SESAME_MESSAGES_WEBHOOK_SECRET)
         The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
         SIGTERM or SIGINT stops the server gracefully.
 

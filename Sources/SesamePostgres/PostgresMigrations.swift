@@ -214,9 +214,9 @@ enum PostgresMigrations {
             );
             CREATE INDEX outbox_created ON outbox (tenant_id, created_at, id);
             """),
-        // 6: SQLite 13, create:users for every full management grant.
+        // 6: SQLite 13, create:users and read:outbox for every full management grant.
         .records {
-            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users"])
+            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
         },
     ]
 

@@ -249,9 +249,9 @@ enum Migrations {
             ) WITHOUT ROWID;
             CREATE INDEX outbox_created ON outbox (tenant_id, created_at, id);
             """),
-        // 13: create:users for every grant that held all the scopes before it existed.
+        // 13: create:users and read:outbox for every grant that held all the scopes before it existed.
         .records {
-            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users"])
+            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
         },
     ]
 

@@ -28,13 +28,16 @@ final class ServiceWorld: @unchecked Sendable {
             store: store, clock: clock, random: random, sessions: InMemoryAuthSessions(random: random), events: events)
         let masterKey = try MasterKey(bytes: Array(repeating: 3, count: 32))
         let ring = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
-        passwords = PasswordService(store: store, clock: clock, random: random, events: events)
+        let sealer = MessageSealer(masterKey: masterKey)
+        passwords = PasswordService(
+            store: store, clock: clock, random: random, events: events,
+            messages: OutboxSender(store: store, sealer: sealer, clock: clock, random: random))
         tokens = TokenService(
             store: store, clock: clock, random: random, keyRing: ring, passkeys: passkeys, passwords: passwords,
             events: events,
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce")))
         management = ManagementService(
-            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords)
+            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer)
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: Self.publicURL, random: random, now: clock.now())
     }

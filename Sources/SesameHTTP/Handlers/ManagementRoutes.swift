@@ -225,6 +225,10 @@ extension SesameApplication {
             let query = request.query("q") ?? request.query("search")
             return try .noStoreJSON(management.listUsers(caller, query: query, try Self.listRequest(request)))
         }
+        router.get("/api/v2/outbox") { [self] request, context in
+            let caller = try managementCaller(context, .readOutbox)
+            return try .noStoreJSON(management.outbox(caller, to: request.query("to"), try Self.listRequest(request)))
+        }
         router.post("/api/v2/users") { [self] request, context in
             let caller = try managementCaller(context, .createUsers)
             let input = try Self.userCreation(try APIBody.json(request))

@@ -8,6 +8,28 @@ extension SesameApplication {
         router.post("/dbconnections/signup") { [self] request, context in
             try Self.asSignupError { try signup(request, context) }
         }
+        // Auth0's answer is text/html and the same whether or not the user exists.
+        router.post("/dbconnections/change_password") { [self] request, context in
+            let body = try APIBody.json(request)
+            try body.allowOnly(["client_id", "email", "connection", "organization"])
+            try Self.refuseOrganization(body)
+            try passwords.requestReset(
+                tenant: context.tenant, clientID: try body.optionalString("client_id", maxLength: 128),
+                email: try body.optionalString("email", maxLength: 254),
+                connection: try body.optionalString("connection", maxLength: 128))
+            var response = HTTPResponse.html(PasswordService.changePasswordAnswer)
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            return response
+        }
+        // The reset link's ticket, until the hosted reset page exists (docs/passwords.md).
+        router.post("/dbconnections/reset_password") { [self] request, context in
+            let body = try APIBody.json(request)
+            try body.allowOnly(["ticket", "password"])
+            try passwords.resetPassword(
+                tenant: context.tenant, ticket: try body.optionalString("ticket", maxLength: 256),
+                password: try body.optionalString("password", maxLength: 4_096))
+            return try .noStoreJSON(["message": "Your password has been changed."])
+        }
     }
 
     /// Auth0 answers a malformed signup with `invalid_signup` (API.md §6): what is elsewhere

@@ -11,6 +11,10 @@ public final class SesameApplication: Sendable {
     public let clock: any ServiceClock
     public let passkeys: PasskeyService
     public let passwords: PasswordService
+    /// Where emails and SMS go.
+    public let messages: any MessageSender
+    /// Opens the outbox's sealed texts.
+    public let messageSealer: MessageSealer
     public let tokens: TokenService
     public let management: ManagementService
     public let myAccount: MyAccountService
@@ -30,13 +34,14 @@ public final class SesameApplication: Sendable {
     /// - Parameter pendingCeremonies: the in-memory auth sessions' limits (used when `sessions` is nil).
     /// - Parameter requireDPoPNonce: every DPoP proof must carry the server's nonce (RFC 9449 §8).
     /// - Parameter passwordHashGate: how many password hashes run at once, and how long others wait.
+    /// - Parameter messageSender: where emails and SMS go (nil: the outbox, in the store).
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
         attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil,
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
-        passwordHashGate: PasswordHashGate = PasswordHashGate()
+        passwordHashGate: PasswordHashGate = PasswordHashGate(), messageSender: (any MessageSender)? = nil
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -54,8 +59,12 @@ public final class SesameApplication: Sendable {
                     capacity: pendingCeremonies.total, maxPerRequester: pendingCeremonies.perAddress, random: random),
             events: events, attestation: attestation)
         self.passkeys = passkeys
+        let sealer = MessageSealer(masterKey: masterKey)
+        self.messageSealer = sealer
+        let messages = messageSender ?? OutboxSender(store: store, sealer: sealer, clock: clock, random: random)
+        self.messages = messages
         let passwords = PasswordService(
-            store: store, clock: clock, random: random, events: events, gate: passwordHashGate)
+            store: store, clock: clock, random: random, events: events, messages: messages, gate: passwordHashGate)
         self.passwords = passwords
         let tokens = TokenService(
             store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, passwords: passwords,
@@ -63,7 +72,7 @@ public final class SesameApplication: Sendable {
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce"), requireNonce: requireDPoPNonce))
         self.tokens = tokens
         self.management = ManagementService(
-            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords)
+            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
         self.tenancy = TenancyService(store: store)
         self.metrics = metrics

@@ -35,12 +35,7 @@ public final class AuthEventRecorder: Sendable {
     /// `evt_`, the event's time in milliseconds since 1970 as 12 hex digits, then `suffix` in hex.
     /// Ids that grow with time land at the end of the table's key order, so a batch of inserts
     /// touches a few pages rather than one page per event (random ids cost a page write each).
-    static func eventID(at: Date, suffix: [UInt8]) -> String {
-        let milliseconds = at.timeIntervalSince1970 * 1_000
-        let clamped = milliseconds.isFinite ? UInt64(min(max(milliseconds, 0), Double(0xFFFF_FFFF_FFFF))) : 0
-        let time = String(clamped, radix: 16)
-        return "evt_" + String(repeating: "0", count: 12 - time.count) + time + Identifiers.hex(suffix)
-    }
+    static func eventID(at: Date, suffix: [UInt8]) -> String { Identifiers.timeOrdered("evt_", at: at, suffix: suffix) }
 
     /// Queues one event.
     public func record(_ event: AuthEventRecord) {

@@ -1,3 +1,4 @@
+import Foundation
 import SesameCrypto
 import WebAuthn
 
@@ -16,6 +17,15 @@ enum Identifiers {
     /// A secret: 48 base64url characters (288 bits).
     static func secret(_ random: any RandomSource) throws -> String {
         Base64URL.encode(try random.bytes(count: 36))
+    }
+
+    /// `prefix`, the time in milliseconds since 1970 as 12 hex digits, then `suffix` in hex: ids
+    /// that sort by time.
+    static func timeOrdered(_ prefix: String, at: Date, suffix: [UInt8]) -> String {
+        let milliseconds = at.timeIntervalSince1970 * 1_000
+        let clamped = milliseconds.isFinite ? UInt64(min(max(milliseconds, 0), Double(0xFFFF_FFFF_FFFF))) : 0
+        let time = String(clamped, radix: 16)
+        return prefix + String(repeating: "0", count: 12 - time.count) + time + hex(suffix)
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

@@ -29,6 +29,7 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case createResourceServers = "create:resource_servers"
     case updateResourceServers = "update:resource_servers"
     case deleteResourceServers = "delete:resource_servers"
+    case readOutbox = "read:outbox"
     case readTenantSettings = "read:tenant_settings"
     case updateTenantSettings = "update:tenant_settings"
 }

@@ -11,11 +11,13 @@ public final class ManagementService: Sendable {
     let random: any RandomSource
     let tokens: TokenService
     let passwords: PasswordService
+    let sealer: MessageSealer
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, tokens: TokenService,
-        passwords: PasswordService
+        passwords: PasswordService, sealer: MessageSealer
     ) {
+        self.sealer = sealer
         self.passwords = passwords
         self.access = StoreAccess(store: store)
         self.clock = clock

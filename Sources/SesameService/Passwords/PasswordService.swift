@@ -44,13 +44,17 @@ public final class PasswordService: Sendable {
     let events: AuthEventRecorder
     public let gate: PasswordHashGate
     let limits: AttemptLimits
+    /// Where reset links go.
+    let messages: any MessageSender
     /// One dummy hash per parameter set, made on first need.
     private let dummies = Mutex<[Argon2Parameters: String]>([:])
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, events: AuthEventRecorder,
-        gate: PasswordHashGate = PasswordHashGate(), maxAccountFailures: Int = 10, maxAddressFailures: Int = 100
+        messages: any MessageSender, gate: PasswordHashGate = PasswordHashGate(), maxAccountFailures: Int = 10,
+        maxAddressFailures: Int = 100
     ) {
+        self.messages = messages
         self.limits = AttemptLimits(maxAccountFailures: maxAccountFailures, maxAddressFailures: maxAddressFailures)
         self.access = StoreAccess(store: store)
         self.clock = clock
@@ -191,9 +195,14 @@ public final class PasswordService: Sendable {
         return PasswordLogin(user: current, connection: connection, amr: ["pwd"], authTime: now)
     }
 
-    /// Drops expired attempt counters (the server calls this every second).
+    /// Drops expired attempt counters and tickets (the server calls this every second).
     @discardableResult public func sweep() -> Int {
-        (try? access.write(.relaxed) { try $0.attemptCounters.deleteExpired(now: clock.now(), limit: 256) }) ?? 0
+        let now = clock.now()
+        return
+            (try? access.write(.relaxed) { transaction in
+                try transaction.attemptCounters.deleteExpired(now: now, limit: 256)
+                    + transaction.authSessions.deleteExpired(now: now, limit: 64)
+            }) ?? 0
     }
 
     // MARK: Rules

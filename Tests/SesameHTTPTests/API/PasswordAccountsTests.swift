@@ -496,4 +496,88 @@ struct PasswordAccountsTests {
         #expect(capped.error == "too_many_attempts")
         #expect(Self.logIn(api, username: "someone@example.com", from: "203.0.113.100").status == 403)
     }
+
+    static func requestReset(_ api: APIHarness, email: String) -> APIReply {
+        api.send(
+            .post, "/dbconnections/change_password",
+            json: APIHarness.encode([
+                "client_id": api.bootstrap.clientID, "email": email, "connection": Bootstrap.defaultConnectionName,
+            ]))
+    }
+
+    /// The ticket of the newest reset message to `email`, read through `GET /api/v2/outbox`.
+    static func resetTicket(_ api: APIHarness, email: String) throws -> String? {
+        let token = try api.managementToken()
+        let list = api.send(.get, "/api/v2/outbox?to=\(email)", token: token)
+        guard let text = list.list.first?["text"] as? String, let range = text.range(of: "ticket=") else { return nil }
+        return String(text[range.upperBound...].prefix { !$0.isWhitespace })
+    }
+
+    @Test(
+        "a reset link by the outbox: single use, 30 minutes, the same answer for anyone",
+        arguments: HarnessStore.allCases)
+    func passwordReset(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        let refresh = try #require(Self.logIn(api, username: "ada@example.com").json["refresh_token"] as? String)
+        let asked = Self.requestReset(api, email: "ADA@example.com")
+        #expect(asked.status == 200)
+        #expect(asked.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(String(decoding: asked.body, as: UTF8.self) == "We've just sent you an email to reset your password.")
+        let unknown = Self.requestReset(api, email: "nobody@example.com")
+        #expect(unknown.status == 200)
+        #expect(unknown.body == asked.body)
+        let token = try api.managementToken()
+        let outbox = api.send(.get, "/api/v2/outbox", token: token).list
+        #expect(outbox.count == 1)
+        #expect(outbox.first?["to"] as? String == "ada@example.com")
+        #expect(outbox.first?["template"] as? String == "password_reset")
+        #expect(outbox.first?["channel"] as? String == "email")
+        let ticket = try #require(try Self.resetTicket(api, email: "ada@example.com"))
+        #expect((outbox.first?["text"] as? String)?.contains("http://login.test:8080/u/reset-password?ticket=") == true)
+        // The link is sealed at rest.
+        let stored = try #require(
+            try api.store.read { try $0.outbox.list(tenantID: api.tenant.id, page: Page()) }.first)
+        #expect(!String(decoding: stored.sealedText, as: UTF8.self).contains(ticket))
+        #expect(api.send(.get, "/api/v2/outbox", token: try api.managementToken(scope: "read:users")).status == 403)
+
+        func reset(_ ticket: String, _ password: String) -> APIReply {
+            api.send(
+                .post, "/dbconnections/reset_password",
+                json: APIHarness.encode(["ticket": ticket, "password": password]))
+        }
+        // A weak password is refused and the ticket is not spent.
+        #expect(reset(ticket, "short").json["code"] as? String == "invalid_password")
+        #expect(reset(ticket, "a new long passphrase").status == 200)
+        #expect(reset(ticket, "another new passphrase").status == 400)
+        #expect(reset(ticket, "another new passphrase").error == "invalid_grant")
+        #expect(Self.logIn(api, username: "ada@example.com").status == 403)
+        #expect(Self.logIn(api, username: "ada@example.com", password: "a new long passphrase").status == 200)
+        // Every refresh token of the user was revoked.
+        #expect(api.refresh(refresh).status == 400)
+
+        // A ticket lives 30 minutes.
+        #expect(Self.requestReset(api, email: "ada@example.com").status == 200)
+        let late = try #require(try Self.resetTicket(api, email: "ada@example.com"))
+        api.clock.advance(by: 30 * 60 + 1)
+        #expect(reset(late, "yet another passphrase").error == "invalid_grant")
+        // A password set after the ticket was sent voids it.
+        #expect(Self.requestReset(api, email: "ada@example.com").status == 200)
+        let voided = try #require(try Self.resetTicket(api, email: "ada@example.com"))
+        let id = try #require(try Self.users(api).first?.id).replacingOccurrences(of: "|", with: "%7C")
+        #expect(
+            api.send(.patch, "/api/v2/users/\(id)", json: #"{"password":"set by an admin now"}"#, token: token).status
+                == 200)
+        #expect(reset(voided, "yet another passphrase").error == "invalid_grant")
+        #expect(reset("not-a-ticket", "yet another passphrase").error == "invalid_grant")
+        #expect(reset("", "yet another passphrase").status == 400)
+    }
+
+    @Test("at most five reset links wait per user", arguments: [HarnessStore.memory])
+    func resetLinksAreCapped(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        for _ in 0..<7 { #expect(Self.requestReset(api, email: "ada@example.com").status == 200) }
+        #expect(api.send(.get, "/api/v2/outbox", token: try api.managementToken()).list.count == 5)
+    }
 }

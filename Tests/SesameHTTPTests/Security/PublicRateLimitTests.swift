@@ -22,7 +22,8 @@ struct PublicRateLimitTests {
                 "/oauth/revoke", "/userinfo", "/.well-known/openid-configuration", "/.well-known/jwks.json",
                 "/.well-known/apple-app-site-association", "/apple-app-site-association",
                 "/.well-known/assetlinks.json", "/.well-known/webauthn", "/.well-known/passkey-endpoints",
-                "/dbconnections/signup", "/password-rules",
+                "/dbconnections/signup", "/dbconnections/change_password", "/dbconnections/reset_password",
+                "/password-rules",
             ])
     }
 

@@ -1,0 +1,120 @@
+import Foundation
+import SesameCrypto
+import SesameService
+import SesameStore
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends each message as a JSON POST to an operator's URL (API.md §7):
+/// `{"to", "channel", "template", "text", "tenant_id"}`, signed with HMAC-SHA256 of
+/// `"<timestamp>.<body>"` under the shared secret in `Sesame-Signature: t=<unix seconds>,v1=<hex>`,
+/// so the receiver can check it came from Sesame and refuse a replay older than a few minutes.
+///
+/// A 2xx answer is delivery. A network error, a timeout, 429 or 5xx is tried again after a short
+/// pause, `attempts` times in all; any other answer is final. A message that is not delivered
+/// within `attempts` × `timeout` (plus the pauses) gives 503 to the request that sent it.
+public final class WebhookSender: MessageSender {
+    public let url: URL
+    let secret: [UInt8]
+    public let timeout: TimeInterval
+    public let attempts: Int
+    let pause: TimeInterval
+    let session: URLSession
+    let clock: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - secret: the HMAC key, at least 16 bytes.
+    ///   - timeout: for each attempt.
+    public init(
+        url: URL, secret: [UInt8], timeout: TimeInterval = 2.5, attempts: Int = 2, pause: TimeInterval = 0.25,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.url = url
+        self.secret = secret
+        self.timeout = timeout
+        self.attempts = max(1, attempts)
+        self.pause = pause
+        self.clock = clock
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The header value for `body` sent at `time`.
+    public static func signature(body: [UInt8], secret: [UInt8], time: Date) -> String {
+        let seconds = Int64(time.timeIntervalSince1970)
+        let mac = HMAC.authenticationCode(for: Array("\(seconds).".utf8) + body, key: secret)
+        return "t=\(seconds),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    public func send(_ message: OutgoingMessage) throws(ServiceError) {
+        let body = JSONValueWriter.object([
+            ("channel", message.channel.rawValue), ("template", message.template.rawValue),
+            ("tenant_id", message.tenantID), ("text", message.text), ("to", message.recipient),
+        ])
+        for attempt in 1...attempts {
+            switch post(body) {
+            case .delivered: return
+            case .final(let status):
+                throw .unavailable("the message webhook refused the message (HTTP \(status))")
+            case .retry:
+                if attempt < attempts { Thread.sleep(forTimeInterval: pause) }
+            }
+        }
+        throw .unavailable("the message webhook could not be reached; try again in a moment")
+    }
+
+    enum Outcome: Sendable {
+        case delivered
+        case final(Int)
+        case retry
+    }
+
+    private func post(_ body: [UInt8]) -> Outcome {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(
+            Self.signature(body: body, secret: secret, time: clock()), forHTTPHeaderField: "Sesame-Signature")
+        let outcome = Mutex<Outcome>(.retry)
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { _, response, error in
+            defer { done.signal() }
+            guard error == nil, let status = (response as? HTTPURLResponse)?.statusCode else { return }
+            outcome.withLock {
+                switch status {
+                case 200..<300: $0 = .delivered
+                case 429, 500...: $0 = .retry
+                default: $0 = .final(status)
+                }
+            }
+        }
+        task.resume()
+        // The session's own timeout ends the task; this bound is in case it does not.
+        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
+            task.cancel()
+            return .retry
+        }
+        return outcome.withLock { $0 }
+    }
+}
+
+/// A flat JSON object of strings, keys in the given order.
+enum JSONValueWriter {
+    static func object(_ members: [(String, String)]) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for (index, (key, value)) in members.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += Array(JSONText.quote(key).utf8) + [UInt8(ascii: ":")] + Array(JSONText.quote(value).utf8)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
