@@ -216,7 +216,8 @@ enum PostgresMigrations {
             """),
         // 6: SQLite 13, create:users and read:outbox for every full management grant.
         .records {
-            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
+            try StoredRecord.grantScopes(
+                $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
         },
     ]
 

@@ -251,7 +251,8 @@ enum Migrations {
             """),
         // 13: create:users and read:outbox for every grant that held all the scopes before it existed.
         .records {
-            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
+            try StoredRecord.grantScopes(
+                $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
         },
     ]
 

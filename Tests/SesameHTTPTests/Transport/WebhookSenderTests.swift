@@ -34,10 +34,10 @@ struct WebhookSenderTests {
             box.withLock { $0 = self }
         }
 
-        var url: URL { URL(string: "http://127.0.0.1:\(server.port)/hook")! }
+        var url: URL { URL(fileURLWithPath: "/hook").withPort(server.port) }
     }
 
-    static let secret = Array("a webhook secret of 32 bytes ....".utf8)
+    static let secret: [UInt8] = Array("a webhook secret of 32 bytes ....".utf8)
     static let message = OutgoingMessage(
         tenantID: "tnt_1", channel: .sms, template: .mfaCode, recipient: "+15550001", text: "Your code is 123456")
 
@@ -82,5 +82,17 @@ struct WebhookSenderTests {
         #expect(throws: ServiceError.self) {
             try WebhookSender(url: receiver.url, secret: Self.secret, timeout: 1, pause: 0).send(Self.message)
         }
+    }
+}
+
+extension URL {
+    /// `http://127.0.0.1:<port>` with this URL's path.
+    fileprivate func withPort(_ port: Int) -> URL {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = port
+        components.path = path
+        return components.url ?? self
     }
 }
