@@ -214,10 +214,10 @@ enum PostgresMigrations {
             );
             CREATE INDEX outbox_created ON outbox (tenant_id, created_at, id);
             """),
-        // 6: SQLite 13, create:users and read:outbox for every full management grant.
+        // 6: SQLite 13, the password and MFA scopes for every full management grant.
         .records {
             try StoredRecord.grantScopes(
-                $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
+                $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, StoredRecord.scopesOfPasswords)
         },
     ]
 

@@ -84,6 +84,12 @@ public enum StoredRecord {
         "read:tenant_settings", "update:tenant_settings",
     ]
 
+    /// The Management API scopes that came with passwords and MFA.
+    public static let scopesOfPasswords = [
+        "create:users", "read:outbox", "read:guardian_factors", "update:guardian_factors", "read:mfa_policies",
+        "update:mfa_policies", "read:attack_protection", "update:attack_protection",
+    ]
+
     /// A data step: every client grant holding all of `held` also gets `added` (so a full
     /// management client keeps full access when a release adds scopes).
     public static func grantScopes(

@@ -249,10 +249,10 @@ enum Migrations {
             ) WITHOUT ROWID;
             CREATE INDEX outbox_created ON outbox (tenant_id, created_at, id);
             """),
-        // 13: create:users and read:outbox for every grant that held all the scopes before it existed.
+        // 13: the password and MFA scopes for every grant that held all the scopes before it existed.
         .records {
             try StoredRecord.grantScopes(
-                $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, ["create:users", "read:outbox"])
+                $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, StoredRecord.scopesOfPasswords)
         },
     ]
 

@@ -23,9 +23,39 @@ extension TenantRecord: BinaryCodedRecord {
         writer.optionalBool(signupUserExistsError)
         writer.date(createdAt)
         writer.date(updatedAt)
+        writer.values(mfa.factors)
+        writer.string(mfa.policy.rawValue)
+        let breached = breachedPasswords
+        writer.bool(breached.enabled)
+        writer.values(breached.shields)
+        writer.values(breached.adminNotificationFrequency)
+        writer.string(breached.method.rawValue)
+        writer.values(breached.signupShields)
+        writer.values(breached.changePasswordShields)
+        writer.optionalString(breached.rangeURL)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
+        try self.init(readingVersionOne: &reader)
+        if version >= 2 {
+            mfa = MFASettings(
+                factors: try reader.values(MFAFactor.self, "mfa.factors"),
+                policy: try reader.value(MFAPolicy.self, "mfa.policy"))
+            breachedPasswords = BreachedPasswordSettings(
+                enabled: try reader.bool("breached.enabled"),
+                shields: try reader.values(BreachShield.self, "breached.shields"),
+                adminNotificationFrequency: try reader.values(
+                    BreachNotificationFrequency.self, "breached.adminNotificationFrequency"),
+                method: try reader.value(BreachMethod.self, "breached.method"),
+                signupShields: try reader.values(BreachShield.self, "breached.signupShields"),
+                changePasswordShields: try reader.values(BreachShield.self, "breached.changePasswordShields"),
+                rangeURL: try reader.optionalString("breached.rangeURL"))
+        }
+        // Read from a version-1 row, it is the current version now.
+        self.version = Self.currentVersion
+    }
+
+    private init(readingVersionOne reader: inout RecordReader) throws(RecordReader.Failure) {
         self.init(
             id: try reader.string("id"), name: try reader.string("name"), domain: try reader.string("domain"),
             customDomains: try reader.strings("customDomains"), rpID: try reader.string("rpID"),
@@ -38,7 +68,6 @@ extension TenantRecord: BinaryCodedRecord {
             defaultConnectionID: try reader.optionalString("defaultConnectionID"),
             signupUserExistsError: try reader.optionalBool("signupUserExistsError"),
             createdAt: try reader.date("createdAt"), updatedAt: try reader.date("updatedAt"))
-        self.version = version
     }
 }
 

@@ -330,6 +330,17 @@ extension UserRecord: BinaryCodedRecord {
             writer.date(password.createdAt)
             writer.date(password.changedAt)
         }
+        writer.list(mfa) { writer, enrollment in
+            writer.string(enrollment.id)
+            writer.string(enrollment.factor.rawValue)
+            writer.bool(enrollment.active)
+            writer.date(enrollment.createdAt)
+            writer.bytes(enrollment.sealedSecret)
+            writer.bool(enrollment.lastUsedStep != nil)
+            if let step = enrollment.lastUsedStep { writer.uint64(UInt64(bitPattern: step)) }
+            writer.optionalString(enrollment.phoneNumber)
+            writer.bytes(enrollment.codeHash)
+        }
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -357,6 +368,22 @@ extension UserRecord: BinaryCodedRecord {
                 scheme: try reader.value(PasswordHashScheme.self, "password.scheme"),
                 hash: try reader.string("password.hash"), createdAt: try reader.date("password.createdAt"),
                 changedAt: try reader.date("password.changedAt"))
+        }
+        if version >= 2 {
+            mfa = try reader.list("mfa", minimumBytes: 20) { reader, field throws(RecordReader.Failure) in
+                let id = try reader.string("\(field).id")
+                let factor = try reader.value(MFAFactor.self, "\(field).factor")
+                let active = try reader.bool("\(field).active")
+                let createdAt = try reader.date("\(field).createdAt")
+                let secret = try reader.bytes("\(field).sealedSecret")
+                let step: Int64? =
+                    try reader.bool("\(field).lastUsedStep")
+                    ? Int64(bitPattern: try reader.uint64("\(field).step")) : nil
+                return MFAEnrollment(
+                    id: id, factor: factor, active: active, createdAt: createdAt, sealedSecret: secret,
+                    lastUsedStep: step, phoneNumber: try reader.optionalString("\(field).phoneNumber"),
+                    codeHash: try reader.bytes("\(field).codeHash"))
+            }
         }
         // Read from an older row, it is the current version now (with no password).
         self.version = Self.currentVersion

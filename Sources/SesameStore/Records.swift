@@ -4,8 +4,51 @@ import Foundation
 // `version` is the record's schema version: conversions between versions are plain functions.
 
 /// One deployment of an identity domain, chosen per request by the Host header.
+/// Which second factors a tenant offers and when it asks for one (Auth0's Guardian settings).
+public struct MFASettings: Sendable, Hashable, Codable {
+    /// The factors users may enroll; none means a password login never asks.
+    public var factors: [MFAFactor]
+    public var policy: MFAPolicy
+    public init(factors: [MFAFactor] = [], policy: MFAPolicy = .enrolledUsers) {
+        self.factors = factors
+        self.policy = policy
+    }
+}
+
+/// Auth0's breached-password detection settings, and Sesame's range endpoint.
+public struct BreachedPasswordSettings: Sendable, Hashable, Codable {
+    public var enabled: Bool
+    /// At login.
+    public var shields: [BreachShield]
+    public var adminNotificationFrequency: [BreachNotificationFrequency]
+    public var method: BreachMethod
+    /// `stage.pre-user-registration.shields`: at signup.
+    public var signupShields: [BreachShield]
+    /// `stage.pre-change-password.shields`: at a password change or reset.
+    public var changePasswordShields: [BreachShield]
+    /// An HIBP-style k-anonymity range endpoint (`<url><first five hex digits of SHA-1>`), asked
+    /// with the `enhanced` method.
+    public var rangeURL: String?
+    public init(
+        enabled: Bool = false, shields: [BreachShield] = [],
+        adminNotificationFrequency: [BreachNotificationFrequency] = [],
+        method: BreachMethod = .standard, signupShields: [BreachShield] = [],
+        changePasswordShields: [BreachShield] = [],
+        rangeURL: String? = nil
+    ) {
+        self.enabled = enabled
+        self.shields = shields
+        self.adminNotificationFrequency = adminNotificationFrequency
+        self.method = method
+        self.signupShields = signupShields
+        self.changePasswordShields = changePasswordShields
+        self.rangeURL = rangeURL
+    }
+}
+
 public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
-    public static let currentVersion = 1
+    /// 2: MFA and breached-password settings.
+    public static let currentVersion = 2
     public var version = TenantRecord.currentVersion
     public var id: String
     public var name: String
@@ -31,8 +74,25 @@ public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// Auth0's `flags.enable_public_signup_user_exists_error`: whether a signup for a taken
     /// identifier says so (the default, nil) or gets the same answer as any other refused signup.
     public var signupUserExistsError: Bool?
+    /// Second factors (nil in rows from before version 2: none).
+    public var mfaSettings: MFASettings?
+    /// Breached-password detection (nil in rows from before version 2: off).
+    public var breachedPasswordSettings: BreachedPasswordSettings?
     public var createdAt: Date
     public var updatedAt: Date
+
+    /// The tenant's second factors and policy. The defaults are kept as nil, so a record has one
+    /// form whichever way it was made or read.
+    public var mfa: MFASettings {
+        get { mfaSettings ?? MFASettings() }
+        set { mfaSettings = newValue == MFASettings() ? nil : newValue }
+    }
+
+    /// The tenant's breached-password detection (defaults kept as nil, as `mfa`).
+    public var breachedPasswords: BreachedPasswordSettings {
+        get { breachedPasswordSettings ?? BreachedPasswordSettings() }
+        set { breachedPasswordSettings = newValue == BreachedPasswordSettings() ? nil : newValue }
+    }
 
     /// Whether a signup for a taken identifier is told so (`signupUserExistsError`, default true).
     public var revealsTakenIdentifiers: Bool { signupUserExistsError ?? true }
@@ -482,9 +542,41 @@ public struct PasswordCredential: Sendable, Hashable, Codable {
     }
 }
 
+/// A second factor a user enrolled. It is `active` from the first login that used it; until then
+/// it can be replaced by enrolling again.
+public struct MFAEnrollment: Sendable, Hashable, Codable {
+    /// Auth0's authenticator id: `totp|dev_…`, `sms|dev_…`, `recovery-code|dev_…`.
+    public var id: String
+    public var factor: MFAFactor
+    public var active: Bool
+    public var createdAt: Date
+    /// TOTP: the secret, sealed with AES-256-GCM under a key derived from the master key.
+    @Base64Bytes public var sealedSecret: [UInt8]
+    /// TOTP: the last time step accepted, so a code is used once.
+    public var lastUsedStep: Int64?
+    /// SMS: the E.164 number.
+    public var phoneNumber: String?
+    /// Recovery code: SHA-256 of the code (a random 24-character code).
+    @Base64Bytes public var codeHash: [UInt8]
+
+    public init(
+        id: String, factor: MFAFactor, active: Bool, createdAt: Date, sealedSecret: [UInt8] = [],
+        lastUsedStep: Int64? = nil, phoneNumber: String? = nil, codeHash: [UInt8] = []
+    ) {
+        self.id = id
+        self.factor = factor
+        self.active = active
+        self.createdAt = createdAt
+        self.sealedSecret = sealedSecret
+        self.lastUsedStep = lastUsedStep
+        self.phoneNumber = phoneNumber
+        self.codeHash = codeHash
+    }
+}
+
 /// A user of one connection.
 public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
-    /// 2: the password.
+    /// 2: the password and second factors.
     public static let currentVersion = 2
     public var version = UserRecord.currentVersion
     public var tenantID: String
@@ -502,12 +594,15 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var lastLoginAt: Date?
     /// The password, for a user of a connection with passwords who has one.
     public var password: PasswordCredential?
+    /// Second factors, in the order enrolled.
+    public var mfa: [MFAEnrollment] = []
     public init(
         tenantID: String, id: String, connectionID: String, userHandle: [UInt8], profile: UserProfile,
         userMetadata: [String: String] = [:], blocked: Bool = false, createdAt: Date, updatedAt: Date,
-        lastLoginAt: Date? = nil, password: PasswordCredential? = nil
+        lastLoginAt: Date? = nil, password: PasswordCredential? = nil, mfa: [MFAEnrollment] = []
     ) {
         self.password = password
+        self.mfa = mfa
         self.tenantID = tenantID
         self.id = id
         self.connectionID = connectionID

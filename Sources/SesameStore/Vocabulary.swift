@@ -24,6 +24,10 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
     case password
     /// Auth0's password grant that names the connection as `realm`.
     case passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
+    /// Auth0's MFA grants: a TOTP code, an out-of-band (SMS) code, a recovery code.
+    case mfaOTP = "http://auth0.com/oauth/grant-type/mfa-otp"
+    case mfaOOB = "http://auth0.com/oauth/grant-type/mfa-oob"
+    case mfaRecoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
 
     /// The `method` label of the login metric.
     public var metricLabel: String {
@@ -32,6 +36,7 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
         case .refreshToken: return "refresh_token"
         case .clientCredentials: return "client_credentials"
         case .password, .passwordRealm: return "password"
+        case .mfaOTP, .mfaOOB, .mfaRecoveryCode: return "mfa"
         }
     }
 }
@@ -49,6 +54,43 @@ public enum PasswordHashScheme: String, Sendable, Hashable, Codable, CaseIterabl
     case pbkdf2
     /// Imported: SHA-256 over the password and a salt (`$sha256-salted$prefix|suffix$salt$hash`).
     case sha256Salted = "sha256-salted"
+}
+
+/// A second factor (Auth0 Guardian's factor names).
+public enum MFAFactor: String, Sendable, Hashable, Codable, CaseIterable {
+    /// TOTP (RFC 6238) in an authenticator app.
+    case otp
+    /// A one-time code by SMS.
+    case sms
+    /// A single-use recovery code.
+    case recoveryCode = "recovery-code"
+}
+
+/// Auth0's Guardian policy: when a password login asks for a second factor.
+public enum MFAPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+    /// `[]`: only users who enrolled a factor are asked.
+    case enrolledUsers = "enrolled-users"
+    /// `["all-applications"]`: every password login; a user with no factor enrolls first.
+    case allApplications = "all-applications"
+}
+
+/// Auth0's breached-password shields (responses to a breached password).
+public enum BreachShield: String, Sendable, Hashable, Codable, CaseIterable {
+    case block
+    case userNotification = "user_notification"
+    case adminNotification = "admin_notification"
+}
+
+/// Auth0's `admin_notification_frequency` values.
+public enum BreachNotificationFrequency: String, Sendable, Hashable, Codable, CaseIterable {
+    case immediately, daily, weekly, monthly
+}
+
+/// Auth0's breached-password detection `method`: `standard` checks the offline corpus, `enhanced`
+/// also asks the tenant's k-anonymity range endpoint (Sesame's stand-in for Credential Guard).
+public enum BreachMethod: String, Sendable, Hashable, Codable, CaseIterable {
+    case standard
+    case enhanced
 }
 
 /// How a client authenticates at the token endpoint (RFC 7591 §2).
@@ -111,6 +153,9 @@ public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case refreshToken = "refresh_token"
     case clientSecret = "client_secret"
     case password
+    case otp
+    case sms
+    case recoveryCode = "recovery_code"
 }
 
 /// How an auth event ended.

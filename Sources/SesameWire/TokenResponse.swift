@@ -7,8 +7,11 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     /// Seconds.
     public var expiresIn: Int
     public var scope: String?
+    /// The `mfa-recovery-code` grant: the code that replaces the one used (Auth0's `recovery_code`).
+    public var recoveryCode: String?
 
     enum CodingKeys: String, CodingKey {
+        case recoveryCode = "recovery_code"
         case accessToken = "access_token"
         case idToken = "id_token"
         case refreshToken = "refresh_token"
@@ -19,8 +22,9 @@ public struct TokenResponse: Codable, Sendable, Hashable {
 
     public init(
         accessToken: String, idToken: String? = nil, refreshToken: String? = nil, tokenType: String = "Bearer",
-        expiresIn: Int, scope: String? = nil
+        expiresIn: Int, scope: String? = nil, recoveryCode: String? = nil
     ) {
+        self.recoveryCode = recoveryCode
         self.accessToken = accessToken
         self.idToken = idToken
         self.refreshToken = refreshToken

@@ -32,9 +32,13 @@ final class ServiceWorld: @unchecked Sendable {
         passwords = PasswordService(
             store: store, clock: clock, random: random, events: events,
             messages: OutboxSender(store: store, sealer: sealer, clock: clock, random: random))
+        let mfa = MFAService(
+            store: store, clock: clock, random: random, events: events,
+            messages: OutboxSender(store: store, sealer: sealer, clock: clock, random: random),
+            keys: MFAKeys(masterKey: masterKey))
         tokens = TokenService(
             store: store, clock: clock, random: random, keyRing: ring, passkeys: passkeys, passwords: passwords,
-            events: events,
+            mfa: mfa, events: events,
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce")))
         management = ManagementService(
             store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer)

@@ -103,7 +103,7 @@ struct RecordBinaryTests {
         user.lastLoginAt = nil
         user.password = nil
         bytes = RecordBinary.encode(user)
-        bytes[bytes.count - 1 - 1 - 8 - 8 - 1] = 7
+        bytes[bytes.count - 4 - 1 - 1 - 8 - 8 - 1] = 7
         #expect(throws: StoreError.corrupt("a row of users does not decode: field blocked: not a boolean")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }

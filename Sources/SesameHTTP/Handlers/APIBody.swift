@@ -35,6 +35,26 @@ struct APIBody {
         return APIBody(members: members, path: "")
     }
 
+    /// A body that is one JSON array of strings (Auth0's `PUT /guardian/policies`).
+    static func jsonStrings(_ request: HTTPRequest, maxCount: Int = 16, maxLength: Int = 64) throws -> [String] {
+        guard request.mediaType == "application/json" else {
+            throw HTTPError(
+                status: 415, error: "unsupported_media_type", description: "Content-Type must be application/json")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(request.body, limits: .requestBody)
+        } catch {
+            throw ServiceError.invalidRequest("the body is not valid JSON: \(error.message)")
+        }
+        guard let array = value.arrayValue, array.count <= maxCount else {
+            throw ServiceError.invalidRequest("the body must be a JSON array of at most \(maxCount) strings")
+        }
+        return try array.enumerated().map { index, element in
+            try Self.string(element, "[\(index)]", maxLength: maxLength)
+        }
+    }
+
     /// A JSON object or an `application/x-www-form-urlencoded` body (the OAuth endpoints, RFC 6749).
     static func jsonOrForm(_ request: HTTPRequest) throws -> APIBody {
         switch request.mediaType {

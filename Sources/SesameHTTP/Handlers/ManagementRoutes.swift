@@ -225,6 +225,24 @@ extension SesameApplication {
             let query = request.query("q") ?? request.query("search")
             return try .noStoreJSON(management.listUsers(caller, query: query, try Self.listRequest(request)))
         }
+        router.get("/api/v2/guardian/factors") { [self] request, context in
+            try .noStoreJSON(management.factors(try managementCaller(context, .readGuardianFactors)))
+        }
+        router.put("/api/v2/guardian/factors/{name}") { [self] request, context in
+            let caller = try managementCaller(context, .updateGuardianFactors)
+            let body = try APIBody.json(request)
+            try body.allowOnly(["enabled"])
+            let enabled = try management.setFactor(
+                caller, name: try context.pathParameter("name"), enabled: try body.bool("enabled"))
+            return try .noStoreJSON(["enabled": enabled])
+        }
+        router.get("/api/v2/guardian/policies") { [self] request, context in
+            try .noStoreJSON(management.mfaPolicies(try managementCaller(context, .readMFAPolicies)))
+        }
+        router.put("/api/v2/guardian/policies") { [self] request, context in
+            let caller = try managementCaller(context, .updateMFAPolicies)
+            return try .noStoreJSON(management.setMFAPolicies(caller, try APIBody.jsonStrings(request)))
+        }
         router.get("/api/v2/outbox") { [self] request, context in
             let caller = try managementCaller(context, .readOutbox)
             return try .noStoreJSON(management.outbox(caller, to: request.query("to"), try Self.listRequest(request)))

@@ -45,6 +45,23 @@ extension ServiceError: HTTPErrorConvertible {
             return HTTPError(status: 403, error: code, description: message)
         case .userBlocked:
             return HTTPError(status: 401, error: code, description: message)
+        case .mfaRefused:
+            return HTTPError(status: 403, error: code, description: message)
+        case .mfaRequired(let token, let requirement):
+            return HTTPError(
+                status: 403, error: code, description: message,
+                members: [
+                    JSONMember(name: "mfa_token", value: .string(token)),
+                    JSONMember(
+                        name: "mfa_requirements",
+                        value: .object([
+                            JSONMember(
+                                name: requirement.kind.rawValue,
+                                value: .array(
+                                    requirement.types.map { .object([JSONMember(name: "type", value: .string($0))]) }
+                                ))
+                        ])),
+                ])
         case .signupRefused(let refusal):
             return HTTPError(status: 400, error: code, description: message, members: Self.members(refusal))
         }

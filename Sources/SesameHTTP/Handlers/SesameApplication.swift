@@ -11,6 +11,7 @@ public final class SesameApplication: Sendable {
     public let clock: any ServiceClock
     public let passkeys: PasskeyService
     public let passwords: PasswordService
+    public let mfa: MFAService
     /// Where emails and SMS go.
     public let messages: any MessageSender
     /// Opens the outbox's sealed texts.
@@ -66,9 +67,13 @@ public final class SesameApplication: Sendable {
         let passwords = PasswordService(
             store: store, clock: clock, random: random, events: events, messages: messages, gate: passwordHashGate)
         self.passwords = passwords
+        let mfa = MFAService(
+            store: store, clock: clock, random: random, events: events, messages: messages,
+            keys: MFAKeys(masterKey: masterKey))
+        self.mfa = mfa
         let tokens = TokenService(
             store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, passwords: passwords,
-            events: events,
+            mfa: mfa, events: events,
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce"), requireNonce: requireDPoPNonce))
         self.tokens = tokens
         self.management = ManagementService(
@@ -96,6 +101,7 @@ public final class SesameApplication: Sendable {
     /// |---|---|---|
     /// | `/passkey/*` | ceremony rate limit → tenant | OAuth JSON |
     /// | `/oauth/*` | token rate limit → tenant | OAuth JSON |
+    /// | `/mfa/*` | token rate limit → tenant → mfa token or MFA API token in the handler | OAuth JSON |
     /// | `/dbconnections/*` | token rate limit → tenant | Auth0's database shape |
     /// | `/userinfo` | token rate limit → tenant → principal (userinfo audience) | OAuth JSON |
     /// | discovery, well-known, `/password-rules`, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
@@ -127,6 +133,9 @@ public final class SesameApplication: Sendable {
         var oauth = tokenRoutes
         addOAuthRoutes(to: &oauth)
         router.add(oauth)
+        var mfaRoutes = tokenRoutes
+        addMFARoutes(to: &mfaRoutes)
+        router.add(mfaRoutes)
         var database = RouteGroup.root(errorStyle: .database).limited(by: limiter(.tokens)).tenant(tenancy)
         addDatabaseConnectionRoutes(to: &database)
         router.add(database)

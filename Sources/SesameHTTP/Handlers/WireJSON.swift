@@ -69,6 +69,7 @@ extension TokenResponse: WireJSONWritable {
         writer.string("access_token", accessToken)
         writer.integer("expires_in", expiresIn)
         writer.string("id_token", idToken)
+        writer.string("recovery_code", recoveryCode)
         writer.string("refresh_token", refreshToken)
         writer.string("scope", scope)
         writer.string("token_type", tokenType)
@@ -80,6 +81,7 @@ extension TokenResponse: WireJSONWritable {
             ("access_token", .string(accessToken)), ("id_token", idToken.map(JSONValue.string)),
             ("refresh_token", refreshToken.map(JSONValue.string)), ("token_type", .string(tokenType)),
             ("expires_in", .integer(expiresIn)), ("scope", scope.map(JSONValue.string)),
+            ("recovery_code", recoveryCode.map(JSONValue.string)),
         ])
     }
 }

@@ -73,6 +73,10 @@ public struct RouteGroup<Context>: Sendable {
     public mutating func post(_ pattern: String, handler: @escaping GroupHandler<Context>) {
         add(.post, pattern, handler: handler)
     }
+    /// Registers a `PUT` handler.
+    public mutating func put(_ pattern: String, handler: @escaping GroupHandler<Context>) {
+        add(.put, pattern, handler: handler)
+    }
     /// Registers a `PATCH` handler.
     public mutating func patch(_ pattern: String, handler: @escaping GroupHandler<Context>) {
         add(.patch, pattern, handler: handler)

@@ -74,6 +74,11 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case userBlocked
     /// 429 `too_many_attempts`: brute-force protection for this account and address, or address.
     case tooManyAttempts(String, retryAfterSeconds: Int)
+    /// 403 `mfa_required`: the password was right; answer a second factor with `token`.
+    case mfaRequired(token: String, requirement: MFARequirement)
+    /// 403 with Auth0's MFA code and text (`invalid_grant` "Invalid otp_code.", `expired_token`
+    /// "mfa_token is expired", `association_required`, …), which Auth0.swift compares.
+    case mfaRefused(String, String)
     /// 401: a missing, malformed, expired or foreign bearer token.
     case invalidToken(String)
     /// 403: a valid token without the scope the route needs.
@@ -104,6 +109,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongCredentials: return "invalid_grant"
         case .userBlocked: return "unauthorized"
         case .tooManyAttempts: return "too_many_attempts"
+        case .mfaRequired: return "mfa_required"
+        case .mfaRefused(let code, _): return code
         case .invalidToken: return "invalid_token"
         case .insufficientScope: return "insufficient_scope"
         case .notFound: return "not_found"
@@ -126,6 +133,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .signupRefused(let refusal): return refusal.description
         case .wrongCredentials: return "Wrong email or password."
         case .userBlocked: return "user is blocked"
+        case .mfaRequired: return "Multifactor authentication required"
+        case .mfaRefused(_, let text): return text
         }
     }
 

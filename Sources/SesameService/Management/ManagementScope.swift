@@ -30,6 +30,12 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case updateResourceServers = "update:resource_servers"
     case deleteResourceServers = "delete:resource_servers"
     case readOutbox = "read:outbox"
+    case readAttackProtection = "read:attack_protection"
+    case updateAttackProtection = "update:attack_protection"
+    case readGuardianFactors = "read:guardian_factors"
+    case updateGuardianFactors = "update:guardian_factors"
+    case readMFAPolicies = "read:mfa_policies"
+    case updateMFAPolicies = "update:mfa_policies"
     case readTenantSettings = "read:tenant_settings"
     case updateTenantSettings = "update:tenant_settings"
 }

@@ -20,6 +20,12 @@ public struct TokenRequest: Sendable {
     public var password: String?
     /// The client address key (`IPAddressRange.clientKey`), for the password grants' limits.
     public var clientAddress: String?
+    /// The MFA grants.
+    public var mfaToken: String?
+    public var otp: String?
+    public var oobCode: String?
+    public var bindingCode: String?
+    public var recoveryCode: String?
 
     public init(
         grantType: String, credentials: ClientCredentials, authSession: String? = nil, authnResponse: [UInt8]? = nil,

@@ -14,15 +14,18 @@ public final class TokenService: Sendable {
     let refreshTokens: RefreshTokens
     let passkeys: PasskeyService
     let passwords: PasswordService
+    let mfa: MFAService
     let events: AuthEventRecorder
     /// DPoP proof checks and nonces (RFC 9449).
     public let dpop: DPoPVerifier
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
-        passkeys: PasskeyService, passwords: PasswordService, events: AuthEventRecorder, dpop: DPoPVerifier
+        passkeys: PasskeyService, passwords: PasswordService, mfa: MFAService, events: AuthEventRecorder,
+        dpop: DPoPVerifier
     ) {
         self.passwords = passwords
+        self.mfa = mfa
         self.dpop = dpop
         self.access = StoreAccess(store: store)
         self.clock = clock
@@ -62,6 +65,8 @@ public final class TokenService: Sendable {
         case .clientCredentials: return try clientCredentialsGrant(tenant: tenant, request: request, proof: proof)
         case .password, .passwordRealm:
             return try passwordGrant(grant, tenant: tenant, request: request, proof: proof)
+        case .mfaOTP, .mfaOOB, .mfaRecoveryCode:
+            return try mfaGrant(grant, tenant: tenant, request: request, proof: proof)
         }
     }
 
@@ -97,6 +102,13 @@ public final class TokenService: Sendable {
     /// The `cnf` claim of a token bound to `proof` (RFC 9449 §6).
     static func confirmation(_ proof: DPoPProof?) -> JWTClaimValue? {
         proof.map { .object(["jkt": .string($0.thumbprint)]) }
+    }
+
+    /// The client `credentials` name, authenticated (for routes beside the token endpoint).
+    public func client(_ credentials: ClientCredentials, tenant: TenantRecord) throws(ServiceError) -> ClientRecord {
+        try access.read { transaction in
+            try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
+        }
     }
 
     private func authenticate(
@@ -148,9 +160,45 @@ public final class TokenService: Sendable {
         let login = try passwords.logIn(
             tenant: tenant, client: client, grant: grant, realm: request.realm, username: request.username,
             password: request.password, address: request.clientAddress ?? "unknown")
+        if let requirement = MFAService.requirement(tenant: tenant, user: login.user) {
+            let token = try mfa.issueToken(
+                tenant: tenant,
+                ticket: MFATicket(
+                    userID: login.user.id, clientID: client.id, scope: scopes.joined(separator: " "),
+                    audience: audience.identifier(tenant), amr: login.amr, authTime: login.authTime))
+            throw .mfaRequired(token: token, requirement: requirement)
+        }
         return try issueUserTokens(
             tenant: tenant, client: client, user: login.user, scopes: scopes, audience: audience, amr: login.amr,
             authTime: login.authTime, refresh: .newFamily(passkeyID: nil), proof: proof)
+    }
+
+    /// Auth0's MFA grants: the second factor of a login an `mfa_token` stands for. The tokens are
+    /// those the first step asked for; the audience and scopes are checked again.
+    private func mfaGrant(
+        _ grant: OAuthGrantType, tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
+    ) throws(ServiceError) -> TokenResponse {
+        let client = try authenticate(request.credentials, tenant: tenant, grant: grant)
+        let completion: MFACompletion
+        switch grant {
+        case .mfaOTP:
+            completion = try mfa.completeOTP(
+                tenant: tenant, client: client, mfaToken: request.mfaToken, otp: request.otp)
+        case .mfaOOB:
+            completion = try mfa.completeOOB(
+                tenant: tenant, client: client, mfaToken: request.mfaToken, oobCode: request.oobCode,
+                bindingCode: request.bindingCode)
+        default:
+            completion = try mfa.completeRecovery(
+                tenant: tenant, client: client, mfaToken: request.mfaToken, recoveryCode: request.recoveryCode)
+        }
+        let (scopes, audience) = try loginScopes(
+            completion.ticket.scope, audience: completion.ticket.audience, tenant: tenant, client: client)
+        var response = try issueUserTokens(
+            tenant: tenant, client: client, user: completion.user, scopes: scopes, audience: audience,
+            amr: completion.amr, authTime: clock.now(), refresh: .newFamily(passkeyID: nil), proof: proof)
+        response.recoveryCode = completion.newRecoveryCode
+        return response
     }
 
     /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before

@@ -5,6 +5,8 @@ import SesameStore
 enum UserTokenAudience: Equatable, Sendable {
     case userInfo
     case myAccount
+    /// Auth0's MFA API (`/mfa/associate`, `/mfa/authenticators` for a signed-in user).
+    case mfa
     case api(ResourceServerRecord)
 
     /// The `aud` value.
@@ -12,6 +14,7 @@ enum UserTokenAudience: Equatable, Sendable {
         switch self {
         case .userInfo: return TokenService.userInfoAudience(tenant)
         case .myAccount: return TokenService.myAccountAudience(tenant)
+        case .mfa: return MFAService.audience(tenant)
         case .api(let server): return server.identifier
         }
     }
@@ -23,6 +26,7 @@ enum UserTokenAudience: Equatable, Sendable {
         switch requested {
         case TokenService.userInfoAudience(tenant): return .userInfo
         case TokenService.myAccountAudience(tenant): return .myAccount
+        case MFAService.audience(tenant): return .mfa
         case TokenService.managementAudience(tenant):
             throw .invalidRequest("the Management API takes client_credentials tokens only")
         default: return nil
@@ -60,6 +64,10 @@ enum UserTokenAudience: Equatable, Sendable {
         case .myAccount:
             var scopes = requested.filter { Scopes.openID.contains($0) || Scopes.myAccount.contains($0) }
             if !scopes.contains(where: { Scopes.myAccount.contains($0) }) { scopes += Scopes.myAccount }
+            return scopes
+        case .mfa:
+            var scopes = requested.filter { Scopes.openID.contains($0) || MFAService.scopes.contains($0) }
+            if !scopes.contains(where: { MFAService.scopes.contains($0) }) { scopes += MFAService.scopes }
             return scopes
         case .api(let server):
             guard client.isFirstParty else {

@@ -71,7 +71,8 @@ public enum Bootstrap {
                 password: PasswordPolicy(enabled: true), createdAt: now, updatedAt: now)
             let native = ClientRecord(
                 tenantID: tenantID, id: clientID, name: "Default Native App", appType: .native,
-                grantTypes: [.webAuthn, .refreshToken, .passwordRealm, .password], tokenEndpointAuthMethod: .none,
+                grantTypes: [.webAuthn, .refreshToken, .passwordRealm, .password, .mfaOTP, .mfaOOB, .mfaRecoveryCode],
+                tokenEndpointAuthMethod: .none,
                 createdAt: now, updatedAt: now)
             let management = ClientRecord(
                 tenantID: tenantID, id: managementID, name: "Sesame Management (m2m)", appType: .nonInteractive,

@@ -24,7 +24,8 @@ struct WireJSONTests {
         let full = TokenResponse(
             accessToken: "eyJ.a/b+c", idToken: "eyJ.id", refreshToken: "rt_\"quoted\"\\", tokenType: "DPoP",
             expiresIn: 86_400, scope: "openid profile https://api.example.com/read")
-        for response in [full, TokenResponse(accessToken: "a", expiresIn: 0)] {
+        let recovered = TokenResponse(accessToken: "a", expiresIn: 60, recoveryCode: "ABCD2345EFGH6789JKLM2345")
+        for response in [full, recovered, TokenResponse(accessToken: "a", expiresIn: 0)] {
             #expect(Self.written(response) == (try Self.encoded(response)))
         }
         // U+2028 and U+2029 are escaped (so the text is safe inside a script), which JSONEncoder

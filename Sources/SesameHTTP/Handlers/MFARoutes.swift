@@ -1,0 +1,92 @@
+import Foundation
+import SesameService
+import SesameStore
+
+extension SesameApplication {
+    /// Auth0's MFA API (API.md §7). `/mfa/associate` and `/mfa/authenticators` take either the
+    /// `mfa_token` of a login in progress or an access token for the MFA API (`<issuer>mfa/`).
+    func addMFARoutes(to router: inout RouteGroup<TenantContext>) {
+        router.post("/mfa/associate") { [self] request, context in
+            let caller = try mfaCaller(request, tenant: context.tenant)
+            let body = try APIBody.json(request)
+            try body.allowOnly([
+                "client_id", "client_secret", "authenticator_types", "oob_channels", "phone_number", "email",
+            ])
+            try requireClient(body, request, tenant: context.tenant)
+            let association = try mfa.associate(
+                tenant: context.tenant, caller: caller,
+                types: try body.strings("authenticator_types", maxCount: 4, maxLength: 32) ?? [],
+                channels: try body.strings("oob_channels", maxCount: 4, maxLength: 32) ?? [],
+                phoneNumber: try body.optionalString("phone_number", maxLength: 16))
+            return try .noStoreJSON(MFAAssociationBody(association))
+        }
+        router.post("/mfa/challenge") { [self] request, context in
+            let body = try APIBody.json(request)
+            try body.allowOnly(["client_id", "client_secret", "mfa_token", "challenge_type", "authenticator_id"])
+            let client = try tokens.client(try clientCredentials(body, request), tenant: context.tenant)
+            let answer = try mfa.challenge(
+                tenant: context.tenant, client: client, mfaToken: try body.optionalString("mfa_token", maxLength: 256),
+                challengeTypes: try body.optionalString("challenge_type", maxLength: 64),
+                authenticatorID: try body.optionalString("authenticator_id", maxLength: 128))
+            return try .noStoreJSON(answer)
+        }
+        router.get("/mfa/authenticators") { [self] request, context in
+            let caller = try mfaCaller(request, tenant: context.tenant)
+            return try .noStoreJSON(mfa.authenticators(tenant: context.tenant, caller: caller))
+        }
+        router.delete("/mfa/authenticators/{id}") { [self] request, context in
+            let caller = try mfaCaller(request, tenant: context.tenant)
+            try mfa.deleteAuthenticator(tenant: context.tenant, caller: caller, id: try context.pathParameter("id"))
+            return .empty()
+        }
+    }
+
+    /// The caller behind `Authorization`: an mfa token (no dots), or an MFA API access token.
+    func mfaCaller(_ request: HTTPRequest, tenant: TenantRecord) throws -> MFACaller {
+        guard let presented = try Self.presentedToken(request, tenant: tenant) else {
+            throw ServiceError.invalidToken("an Authorization: Bearer mfa_token or MFA API access token is required")
+        }
+        if case .bearer(let token) = presented, !token.contains(".") {
+            return try mfa.caller(mfaToken: token, tenant: tenant)
+        }
+        let principal = try tokens.principal(presented, tenant: tenant, audience: MFAService.audience(tenant))
+        return try mfa.caller(principal: principal, tenant: tenant)
+    }
+
+    /// A body's client, when it names one, must be a client of the tenant (and authenticate).
+    func requireClient(_ body: APIBody, _ request: HTTPRequest, tenant: TenantRecord) throws {
+        let credentials = try clientCredentials(body, request)
+        guard credentials.clientID != nil else { return }
+        _ = try tokens.client(credentials, tenant: tenant)
+    }
+}
+
+/// `POST /mfa/associate`'s answer in Auth0's names.
+struct MFAAssociationBody: Encodable {
+    var authenticatorType: String
+    var secret: String?
+    var barcodeURI: String?
+    var oobChannel: String?
+    var oobCode: String?
+    var bindingMethod: String?
+    var recoveryCodes: [String]?
+    enum CodingKeys: String, CodingKey {
+        case secret
+        case authenticatorType = "authenticator_type"
+        case barcodeURI = "barcode_uri"
+        case oobChannel = "oob_channel"
+        case oobCode = "oob_code"
+        case bindingMethod = "binding_method"
+        case recoveryCodes = "recovery_codes"
+    }
+
+    init(_ association: MFAAssociation) {
+        authenticatorType = association.authenticatorType
+        secret = association.secret
+        barcodeURI = association.barcodeURI
+        oobChannel = association.oobChannel
+        oobCode = association.oobCode
+        bindingMethod = association.bindingMethod
+        recoveryCodes = association.recoveryCodes
+    }
+}
