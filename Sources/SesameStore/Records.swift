@@ -32,9 +32,8 @@ public struct BreachedPasswordSettings: Sendable, Hashable, Codable {
     public init(
         enabled: Bool = false, shields: [BreachShield] = [],
         adminNotificationFrequency: [BreachNotificationFrequency] = [],
-        method: BreachMethod = .standard, signupShields: [BreachShield] = [],
-        changePasswordShields: [BreachShield] = [],
-        rangeURL: String? = nil
+        method: BreachMethod = .standard, signupShields: [BreachShield] = [.block],
+        changePasswordShields: [BreachShield] = [.block], rangeURL: String? = nil
     ) {
         self.enabled = enabled
         self.shields = shields
@@ -836,6 +835,8 @@ public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
     case passwordReset = "password_reset"
     /// A one-time code for an SMS second factor.
     case mfaCode = "mfa_code"
+    /// A notice that the password a user signed in with is in a breach.
+    case breachedPassword = "breached_password"
 }
 
 /// A message the `outbox` sender kept instead of sending (development and tests): listed at

@@ -9,9 +9,15 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     public var scope: String?
     /// The `mfa-recovery-code` grant: the code that replaces the one used (Auth0's `recovery_code`).
     public var recoveryCode: String?
+    /// A password login: `ok`, `weak` or `breached` (Sesame's, API.md §6).
+    public var passwordStatus: String?
+    /// A password login whose password is weak or breached: what the app may offer instead (§9).
+    public var recommendedUpgrades: [String]?
 
     enum CodingKeys: String, CodingKey {
         case recoveryCode = "recovery_code"
+        case passwordStatus = "password_status"
+        case recommendedUpgrades = "recommended_upgrades"
         case accessToken = "access_token"
         case idToken = "id_token"
         case refreshToken = "refresh_token"
@@ -22,8 +28,11 @@ public struct TokenResponse: Codable, Sendable, Hashable {
 
     public init(
         accessToken: String, idToken: String? = nil, refreshToken: String? = nil, tokenType: String = "Bearer",
-        expiresIn: Int, scope: String? = nil, recoveryCode: String? = nil
+        expiresIn: Int, scope: String? = nil, recoveryCode: String? = nil, passwordStatus: String? = nil,
+        recommendedUpgrades: [String]? = nil
     ) {
+        self.passwordStatus = passwordStatus
+        self.recommendedUpgrades = recommendedUpgrades
         self.recoveryCode = recoveryCode
         self.accessToken = accessToken
         self.idToken = idToken

@@ -243,6 +243,32 @@ extension SesameApplication {
             let caller = try managementCaller(context, .updateMFAPolicies)
             return try .noStoreJSON(management.setMFAPolicies(caller, try APIBody.jsonStrings(request)))
         }
+        router.get("/api/v2/attack-protection/breached-password-detection") { [self] request, context in
+            try .noStoreJSON(management.breachDetection(try managementCaller(context, .readAttackProtection)))
+        }
+        router.patch("/api/v2/attack-protection/breached-password-detection") { [self] request, context in
+            let caller = try managementCaller(context, .updateAttackProtection)
+            let body = try APIBody.json(request)
+            try body.allowOnly(["enabled", "shields", "admin_notification_frequency", "method", "stage", "range_url"])
+            var patch = BreachDetectionPatch(
+                enabled: try body.bool("enabled"), shields: try body.strings("shields", maxCount: 8, maxLength: 64),
+                adminNotificationFrequency: try body.strings(
+                    "admin_notification_frequency", maxCount: 8, maxLength: 64),
+                method: try body.string("method", maxLength: 64),
+                rangeURL: try body.nullableString("range_url", maxLength: 1_024))
+            if let stage = try body.object("stage") {
+                try stage.allowOnly(["pre-user-registration", "pre-change-password"])
+                if let registration = try stage.object("pre-user-registration") {
+                    try registration.allowOnly(["shields"])
+                    patch.signupShields = try registration.strings("shields", maxCount: 8, maxLength: 64)
+                }
+                if let change = try stage.object("pre-change-password") {
+                    try change.allowOnly(["shields"])
+                    patch.changePasswordShields = try change.strings("shields", maxCount: 8, maxLength: 64)
+                }
+            }
+            return try .noStoreJSON(management.updateBreachDetection(caller, patch))
+        }
         router.get("/api/v2/outbox") { [self] request, context in
             let caller = try managementCaller(context, .readOutbox)
             return try .noStoreJSON(management.outbox(caller, to: request.query("to"), try Self.listRequest(request)))

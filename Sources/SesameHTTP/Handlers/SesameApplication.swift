@@ -36,13 +36,15 @@ public final class SesameApplication: Sendable {
     /// - Parameter requireDPoPNonce: every DPoP proof must carry the server's nonce (RFC 9449 §8).
     /// - Parameter passwordHashGate: how many password hashes run at once, and how long others wait.
     /// - Parameter messageSender: where emails and SMS go (nil: the outbox, in the store).
+    /// - Parameter passwordRanges: asks a tenant's k-anonymity range endpoint (breached passwords).
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
         attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil,
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
-        passwordHashGate: PasswordHashGate = PasswordHashGate(), messageSender: (any MessageSender)? = nil
+        passwordHashGate: PasswordHashGate = PasswordHashGate(), messageSender: (any MessageSender)? = nil,
+        passwordRanges: (any PasswordRangeLookup)? = HTTPRangeLookup()
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -65,7 +67,8 @@ public final class SesameApplication: Sendable {
         let messages = messageSender ?? OutboxSender(store: store, sealer: sealer, clock: clock, random: random)
         self.messages = messages
         let passwords = PasswordService(
-            store: store, clock: clock, random: random, events: events, messages: messages, gate: passwordHashGate)
+            store: store, clock: clock, random: random, events: events, messages: messages, gate: passwordHashGate,
+            ranges: passwordRanges)
         self.passwords = passwords
         let mfa = MFAService(
             store: store, clock: clock, random: random, events: events, messages: messages,

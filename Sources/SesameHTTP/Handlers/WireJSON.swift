@@ -69,6 +69,10 @@ extension TokenResponse: WireJSONWritable {
         writer.string("access_token", accessToken)
         writer.integer("expires_in", expiresIn)
         writer.string("id_token", idToken)
+        writer.string("password_status", passwordStatus)
+        if let recommendedUpgrades {
+            writer.raw("recommended_upgrades", JSONValue.array(recommendedUpgrades.map(JSONValue.string)).serialized)
+        }
         writer.string("recovery_code", recoveryCode)
         writer.string("refresh_token", refreshToken)
         writer.string("scope", scope)
@@ -82,6 +86,8 @@ extension TokenResponse: WireJSONWritable {
             ("refresh_token", refreshToken.map(JSONValue.string)), ("token_type", .string(tokenType)),
             ("expires_in", .integer(expiresIn)), ("scope", scope.map(JSONValue.string)),
             ("recovery_code", recoveryCode.map(JSONValue.string)),
+            ("password_status", passwordStatus.map(JSONValue.string)),
+            ("recommended_upgrades", recommendedUpgrades.map { .array($0.map(JSONValue.string)) }),
         ])
     }
 }

@@ -72,6 +72,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongCredentials
     /// 401 `unauthorized` "user is blocked": the password was right, the user is blocked.
     case userBlocked
+    /// 401 `password_leaked`: the password is breached and the tenant blocks such logins.
+    case passwordLeaked
     /// 429 `too_many_attempts`: brute-force protection for this account and address, or address.
     case tooManyAttempts(String, retryAfterSeconds: Int)
     /// 403 `mfa_required`: the password was right; answer a second factor with `token`.
@@ -109,6 +111,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongCredentials: return "invalid_grant"
         case .userBlocked: return "unauthorized"
         case .tooManyAttempts: return "too_many_attempts"
+        case .passwordLeaked: return "password_leaked"
         case .mfaRequired: return "mfa_required"
         case .mfaRefused(let code, _): return code
         case .invalidToken: return "invalid_token"
@@ -134,6 +137,9 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongCredentials: return "Wrong email or password."
         case .userBlocked: return "user is blocked"
         case .mfaRequired: return "Multifactor authentication required"
+        case .passwordLeaked:
+            return "This login attempt has been blocked because the password you're using was previously disclosed "
+                + "through a data breach (not in this application). Please check your email for more information."
         case .mfaRefused(_, let text): return text
         }
     }

@@ -59,6 +59,9 @@ struct MFATicket: Sendable, Equatable {
     var audience: String
     var amr: [String]
     var authTime: Date
+    /// The password's status at the first step (empty when there was no password).
+    var passwordStatus: String = ""
+    var recommendedUpgrades: [String] = []
 
     static func hash(_ token: String) -> [UInt8] { Digest.sha256(Array("sesame-mfa-token\u{0}\(token)".utf8)) }
 
@@ -71,6 +74,8 @@ struct MFATicket: Sendable, Equatable {
         writer.string(audience)
         writer.strings(amr)
         writer.date(authTime)
+        writer.string(passwordStatus)
+        writer.strings(recommendedUpgrades)
         return writer.bytes
     }
 
@@ -92,6 +97,8 @@ struct MFATicket: Sendable, Equatable {
                 userID: try reader.string("userID"), clientID: try reader.string("clientID"),
                 scope: try reader.string("scope"), audience: try reader.string("audience"),
                 amr: try reader.strings("amr"), authTime: try reader.date("authTime"))
+            passwordStatus = try reader.string("passwordStatus")
+            recommendedUpgrades = try reader.strings("recommendedUpgrades")
             guard reader.isAtEnd else { return nil }
         } catch {
             return nil

@@ -54,7 +54,9 @@ extension ManagementService {
             guard connection.password.enabled else {
                 throw .invalidRequest("password: passwords are not enabled for the user's connection")
             }
-            credential = try passwords.credential(for: password, connection: connection, replacing: user.password)
+            credential = try passwords.credential(
+                for: password, connection: connection, replacing: user.password, tenant: caller.tenant,
+                stage: .changePassword)
         }
         return try access.write(.durable) { transaction in
             let user = try Self.existingUser(id, caller, transaction)

@@ -160,7 +160,9 @@ extension ManagementService {
         let credential: PasswordCredential
         switch (input.password, input.customPasswordHash) {
         case (let raw?, nil):
-            credential = try passwords.credential(for: try PasswordText(raw), connection: connection, replacing: nil)
+            credential = try passwords.credential(
+                for: try PasswordText(raw), connection: connection, replacing: nil, tenant: caller.tenant,
+                stage: .signup)
         case (nil, let custom?):
             let (scheme, hash) = try custom.stored()
             credential = PasswordCredential(

@@ -160,17 +160,22 @@ public final class TokenService: Sendable {
         let login = try passwords.logIn(
             tenant: tenant, client: client, grant: grant, realm: request.realm, username: request.username,
             password: request.password, address: request.clientAddress ?? "unknown")
+        let upgrades = Self.recommendedUpgrades(login)
         if let requirement = MFAService.requirement(tenant: tenant, user: login.user) {
-            let token = try mfa.issueToken(
-                tenant: tenant,
-                ticket: MFATicket(
-                    userID: login.user.id, clientID: client.id, scope: scopes.joined(separator: " "),
-                    audience: audience.identifier(tenant), amr: login.amr, authTime: login.authTime))
+            var ticket = MFATicket(
+                userID: login.user.id, clientID: client.id, scope: scopes.joined(separator: " "),
+                audience: audience.identifier(tenant), amr: login.amr, authTime: login.authTime)
+            ticket.passwordStatus = login.status.rawValue
+            ticket.recommendedUpgrades = upgrades ?? []
+            let token = try mfa.issueToken(tenant: tenant, ticket: ticket)
             throw .mfaRequired(token: token, requirement: requirement)
         }
-        return try issueUserTokens(
+        var response = try issueUserTokens(
             tenant: tenant, client: client, user: login.user, scopes: scopes, audience: audience, amr: login.amr,
             authTime: login.authTime, refresh: .newFamily(passkeyID: nil), proof: proof)
+        response.passwordStatus = login.status.rawValue
+        response.recommendedUpgrades = upgrades
+        return response
     }
 
     /// Auth0's MFA grants: the second factor of a login an `mfa_token` stands for. The tokens are
@@ -198,7 +203,20 @@ public final class TokenService: Sendable {
             tenant: tenant, client: client, user: completion.user, scopes: scopes, audience: audience,
             amr: completion.amr, authTime: clock.now(), refresh: .newFamily(passkeyID: nil), proof: proof)
         response.recoveryCode = completion.newRecoveryCode
+        if !completion.ticket.passwordStatus.isEmpty {
+            response.passwordStatus = completion.ticket.passwordStatus
+            response.recommendedUpgrades =
+                completion.ticket.recommendedUpgrades.isEmpty
+                ? nil : completion.ticket.recommendedUpgrades
+        }
         return response
+    }
+
+    /// What a weak or breached password may move to (§9): a passkey where the connection has
+    /// them, and a strong password; nil for a password that is fine.
+    static func recommendedUpgrades(_ login: PasswordLogin) -> [String]? {
+        guard login.status != .ok else { return nil }
+        return (login.connection.passkey.enabled ? ["passkey"] : []) + ["strong_password"]
     }
 
     /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before

@@ -109,7 +109,8 @@ extension PasswordService {
             else { throw refused }
             return (user, connection)
         }
-        let credential = try credential(for: text, connection: connection, replacing: user.password)
+        let credential = try credential(
+            for: text, connection: connection, replacing: user.password, tenant: tenant, stage: .changePassword)
         try access.write(.durable) { transaction in
             guard let record = try transaction.authSessions.consume(handleHash: hash), record.expiresAt > now,
                 let parsed = ResetTicket(payload: record.payload),

@@ -29,6 +29,8 @@ public struct PasswordLogin: Sendable {
     /// RFC 8176: `pwd`.
     public var amr: [String]
     public var authTime: Date
+    /// How the password fares now (`password_status` in the token response).
+    public var status: PasswordStatus
 }
 
 /// Password accounts (Auth0's database connections): signup, the password grants' check, and
@@ -46,15 +48,17 @@ public final class PasswordService: Sendable {
     let limits: AttemptLimits
     /// Where reset links go.
     let messages: any MessageSender
+    let breaches: BreachDetection
     /// One dummy hash per parameter set, made on first need.
     private let dummies = Mutex<[Argon2Parameters: String]>([:])
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, events: AuthEventRecorder,
         messages: any MessageSender, gate: PasswordHashGate = PasswordHashGate(), maxAccountFailures: Int = 10,
-        maxAddressFailures: Int = 100
+        maxAddressFailures: Int = 100, ranges: (any PasswordRangeLookup)? = nil
     ) {
         self.messages = messages
+        self.breaches = BreachDetection(ranges: ranges)
         self.limits = AttemptLimits(maxAccountFailures: maxAccountFailures, maxAddressFailures: maxAddressFailures)
         self.access = StoreAccess(store: store)
         self.clock = clock
@@ -90,6 +94,7 @@ public final class PasswordService: Sendable {
         guard let raw = request.password else { throw .invalidRequest("password is required") }
         let password = try PasswordText(raw)
         try Self.requireRules(password, connection: connection)
+        try refuseBreached(password, tenant: tenant, stage: .signup)
         let credential = try newCredential(password, parameters: connection.password.hashing, now: now)
         let user = UserRecord(
             tenantID: tenant.id, id: "sesame|" + Identifiers.hex(try random.serviceBytes(12)),
@@ -164,6 +169,17 @@ public final class PasswordService: Sendable {
             record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, now: now)
             throw .userBlocked
         }
+        let breached = breaches.isBreached(text, settings: tenant.breachedPasswords)
+        if breached {
+            notifyBreach(tenant: tenant, user: user, now: now)
+            if BreachDetection.blocks(tenant.breachedPasswords, at: .login) {
+                record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, now: now)
+                throw .passwordLeaked
+            }
+        }
+        let status: PasswordStatus =
+            breached
+            ? .breached : PasswordRulesParser.parse(connection.password.rules).rules.allows(text.text) ? .ok : .weak
         var current = user
         current.lastLoginAt = now
         if Self.needsRehash(credential, parameters: connection.password.hashing) {
@@ -192,7 +208,7 @@ public final class PasswordService: Sendable {
             }
         }
         record(tenant, .login, outcome: .success, client: client.id, user: user.id, now: now)
-        return PasswordLogin(user: current, connection: connection, amr: ["pwd"], authTime: now)
+        return PasswordLogin(user: current, connection: connection, amr: ["pwd"], authTime: now, status: status)
     }
 
     /// Drops expired attempt counters and tickets (the server calls this every second).
@@ -222,11 +238,14 @@ public final class PasswordService: Sendable {
 
     // MARK: Setting a password
 
-    /// A new credential for `password` in `connection`, after checking it against the rules.
+    /// A new credential for `password` in `connection`, after checking it against the rules and
+    /// the breached corpus (as `stage` of the tenant's detection says).
     func credential(
-        for password: PasswordText, connection: ConnectionRecord, replacing existing: PasswordCredential?
+        for password: PasswordText, connection: ConnectionRecord, replacing existing: PasswordCredential?,
+        tenant: TenantRecord, stage: BreachStage
     ) throws(ServiceError) -> PasswordCredential {
         try Self.requireRules(password, connection: connection)
+        try refuseBreached(password, tenant: tenant, stage: stage)
         let now = clock.now()
         var credential = try newCredential(password, parameters: connection.password.hashing, now: now)
         if let existing {
@@ -234,6 +253,36 @@ public final class PasswordService: Sendable {
             credential.createdAt = existing.createdAt
         }
         return credential
+    }
+
+    // MARK: Breached passwords
+
+    /// 400 `password_leaked` when `password` is breached and `stage` blocks.
+    func refuseBreached(_ password: PasswordText, tenant: TenantRecord, stage: BreachStage) throws(ServiceError) {
+        let settings = tenant.breachedPasswords
+        guard BreachDetection.blocks(settings, at: stage), breaches.isBreached(password, settings: settings) else {
+            return
+        }
+        throw .signupRefused(.passwordLeaked)
+    }
+
+    /// With the `user_notification` shield: tells the user, at most once an hour.
+    private func notifyBreach(tenant: TenantRecord, user: UserRecord, now: Date) {
+        guard tenant.breachedPasswords.shields.contains(.userNotification), let email = user.profile.email else {
+            return
+        }
+        let first =
+            (try? access.write(.relaxed) { transaction in
+                try transaction.attemptCounters.add(
+                    tenantID: tenant.id, key: AttemptLimits.key("breach-notice", user.id), delta: 1, now: now,
+                    windowEndsAt: now + 3_600, sliding: false) == 1
+            }) ?? false
+        guard first else { return }
+        try? messages.send(
+            OutgoingMessage(
+                tenantID: tenant.id, channel: .email, template: .breachedPassword, recipient: email,
+                text: "Someone signed in to your \(tenant.name) account with a password that has appeared in a data "
+                    + "breach elsewhere. Change it, or add a passkey, at \(tenant.publicURL)."))
     }
 
     // MARK: Hashing

@@ -3,6 +3,7 @@ import SesameCrypto
 import SesameHTTP
 import SesameService
 import SesameStore
+import Synchronization
 import Testing
 
 /// Password accounts (API.md §6) through the routed API, on every store: signup, both password
@@ -508,8 +509,9 @@ struct PasswordAccountsTests {
     /// The ticket of the newest reset message to `email`, read through `GET /api/v2/outbox`.
     static func resetTicket(_ api: APIHarness, email: String) throws -> String? {
         let token = try api.managementToken()
-        let list = api.send(.get, "/api/v2/outbox?to=\(email)", token: token)
-        guard let text = list.list.first?["text"] as? String, let range = text.range(of: "ticket=") else { return nil }
+        let list = api.send(.get, "/api/v2/outbox?to=\(email)", token: token).list
+        let reset = list.first { $0["template"] as? String == "password_reset" }
+        guard let text = reset?["text"] as? String, let range = text.range(of: "ticket=") else { return nil }
         return String(text[range.upperBound...].prefix { !$0.isWhitespace })
     }
 
@@ -579,5 +581,127 @@ struct PasswordAccountsTests {
         #expect(Self.signUp(api, email: "ada@example.com").status == 200)
         for _ in 0..<7 { #expect(Self.requestReset(api, email: "ada@example.com").status == 200) }
         #expect(api.send(.get, "/api/v2/outbox", token: try api.managementToken()).list.count == 5)
+    }
+
+    static func enableBreachDetection(_ api: APIHarness, _ settings: [String: Any] = [:]) throws {
+        var body = settings
+        body["enabled"] = true
+        let reply = api.send(
+            .patch, "/api/v2/attack-protection/breached-password-detection", json: APIHarness.encode(body),
+            token: try api.managementToken())
+        #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+    }
+
+    @Test(
+        "breached passwords: refused at signup and reset, reported or blocked at login",
+        arguments: HarnessStore.allCases)
+    func breached(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        // Detection off: the test prefix is just a password.
+        #expect(Self.signUp(api, email: "early@example.com", password: "AUTH0-TEST-early-one").status == 200)
+        let token = try api.managementToken()
+        let defaults = api.send(.get, "/api/v2/attack-protection/breached-password-detection", token: token)
+        #expect(defaults.json["enabled"] as? Bool == false)
+        try Self.enableBreachDetection(api)
+        let settings = api.send(.get, "/api/v2/attack-protection/breached-password-detection", token: token).json
+        #expect(
+            (settings["stage"] as? [String: [String: [String]]])?["pre-user-registration"]?["shields"] == ["block"])
+        for password in ["AUTH0-TEST-anything-at-all", "qwerty123456", "QWERTY123456", "Paat739!!WWXXYYZZ"] {
+            let refused = Self.signUp(api, email: "ada@example.com", password: password)
+            #expect(refused.status == 400, "\(password)")
+            #expect(refused.json["code"] as? String == "password_leaked", "\(password)")
+        }
+        #expect(try Self.users(api).count == 1)
+        // At login: reported, with what to move to.
+        let reported = Self.logIn(api, username: "early@example.com", password: "AUTH0-TEST-early-one")
+        #expect(reported.status == 200)
+        #expect(reported.json["password_status"] as? String == "breached")
+        #expect(reported.json["recommended_upgrades"] as? [String] == ["passkey", "strong_password"])
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        #expect(Self.logIn(api, username: "ada@example.com").json["password_status"] as? String == "ok")
+        // Blocked, with Auth0's text, and the user told once an hour.
+        try Self.enableBreachDetection(api, ["shields": ["block", "user_notification"]])
+        let blocked = Self.logIn(api, username: "early@example.com", password: "AUTH0-TEST-early-one")
+        #expect(blocked.status == 401)
+        #expect(blocked.error == "password_leaked")
+        #expect(blocked.errorDescription?.hasPrefix("This login attempt has been blocked because the password") == true)
+        _ = Self.logIn(api, username: "early@example.com", password: "AUTH0-TEST-early-one")
+        let notices = api.send(.get, "/api/v2/outbox?to=early@example.com", token: token).list
+        #expect(notices.map { $0["template"] as? String } == ["breached_password"])
+        // A reset to a breached password is refused; to a good one it works.
+        api.clock.advance(by: 1)
+        #expect(Self.requestReset(api, email: "early@example.com").status == 200)
+        let ticket = try #require(try Self.resetTicket(api, email: "early@example.com"))
+        let leaked = api.send(
+            .post, "/dbconnections/reset_password",
+            json: APIHarness.encode(["ticket": ticket, "password": "AUTH0-TEST-still-leaky"]))
+        #expect(leaked.json["code"] as? String == "password_leaked")
+        #expect(
+            api.send(
+                .post, "/dbconnections/reset_password",
+                json: APIHarness.encode(["ticket": ticket, "password": "a fresh and private phrase"])
+            ).status == 200)
+        #expect(Self.logIn(api, username: "early@example.com", password: "a fresh and private phrase").status == 200)
+        // A tightened rule makes an old password weak.
+        let connectionID = try #require(api.tenant.defaultConnectionID)
+        #expect(
+            api.send(
+                .patch, "/api/v2/connections/\(connectionID)",
+                json: #"{"options":{"password_policy":{"rules":"minlength: 12; required: digit;"}}}"#, token: token
+            ).status == 200)
+        let weak = Self.logIn(api, username: "ada@example.com")
+        #expect(weak.json["password_status"] as? String == "weak")
+    }
+
+    @Test(
+        "breached-password settings are validated",
+        arguments: [
+            (#"{"shields":["block","shout"]}"#, "shields[1]"),
+            (#"{"method":"enhanced"}"#, "range_url"),
+            (#"{"range_url":"http://example.com/range/"}"#, "range_url"),
+            (#"{"stage":{"pre-user-registration":{"shields":["user_notification"]}}}"#, "pre-user-registration"),
+            (#"{"admin_notification_frequency":["hourly"]}"#, "admin_notification_frequency[0]"),
+            (#"{"enabled":"yes"}"#, "enabled"),
+        ])
+    func breachSettingsValidation(_ body: String, _ field: String) throws {
+        let api = try APIHarness()
+        let reply = api.send(
+            .patch, "/api/v2/attack-protection/breached-password-detection", json: body,
+            token: try api.managementToken())
+        #expect(reply.status == 400)
+        #expect(reply.errorDescription?.contains(field) == true, "\(reply.errorDescription ?? "")")
+    }
+
+    @Test("the enhanced method asks a k-anonymity range endpoint (a local fake)", arguments: HarnessStore.allCases)
+    func rangeEndpoint(_ kind: HarnessStore) throws {
+        // The fake lists SHA-1("correct horse battery staple") with padding lines of count 0.
+        let listed = "correct horse battery staple"
+        let digest = Digest.hash(Array(listed.utf8), with: .legacySHA1).map { String(format: "%02X", $0) }.joined()
+        let padded = "\(String(digest.dropFirst(5))):3\r\n" + String(repeating: "0", count: 35) + ":0\r\n"
+        let asked = Mutex<[String]>([])
+        var router = Router()
+        router.get("/range/{prefix}") { request, context in
+            let prefix = try context.pathParameter("prefix")
+            asked.withLock { $0.append(prefix + (request.headers["Add-Padding"] ?? "")) }
+            return .text(prefix == String(digest.prefix(5)) ? padded : "")
+        }
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.threads = 2
+        let server = try HTTPServer(
+            configuration: configuration, router: router, metrics: Metrics(),
+            log: RequestLog(level: .error, sink: { _ in }))
+        let api = try APIHarness(store: kind)
+        try Self.enableBreachDetection(
+            api, ["method": "enhanced", "range_url": "http://127.0.0.1:\(server.port)/range/"])
+        #expect(
+            Self.signUp(api, email: "ada@example.com", password: listed).json["code"] as? String == "password_leaked")
+        #expect(asked.withLock { $0 } == [String(digest.prefix(5)) + "true"])
+        #expect(Self.signUp(api, email: "ada@example.com", password: "a phrase nobody has leaked").status == 200)
+        // The endpoint down: the offline corpus still answers, and the signup is not held up.
+        server.stop(gracePeriod: 0)
+        #expect(Self.signUp(api, email: "bob@example.com", password: listed).status == 200)
+        #expect(
+            Self.signUp(api, email: "cat@example.com", password: "qwerty123456").json["code"] as? String
+                == "password_leaked")
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+
+/// An HIBP-style k-anonymity range endpoint (`GET <url><first five hex digits of SHA-1>`, lines of
+/// `SUFFIX:COUNT`). SesameHTTP has the one that asks over HTTP; tests use a fake.
+public protocol PasswordRangeLookup: Sendable {
+    /// The suffixes (35 upper-case hex digits) the endpoint lists for `prefix`, with their counts.
+    /// Throws when the endpoint cannot be asked; the caller then relies on the offline corpus.
+    func suffixes(url: String, prefix: String) throws -> [String: Int]
+}
+
+/// How a password a user signed in with fares, in the token response (`password_status`).
+public enum PasswordStatus: String, Sendable, Hashable, CaseIterable {
+    case ok
+    /// It no longer meets the connection's rules.
+    case weak
+    /// It is in the breached corpus or the range endpoint's list.
+    case breached
+}
+
+/// Where a breached password is looked for (Auth0's stages).
+enum BreachStage {
+    case login
+    case signup
+    case changePassword
+}
+
+/// Breached-password detection (Auth0's attack protection, API.md §6).
+struct BreachDetection: Sendable {
+    /// Passwords that count as breached whatever the corpus says, so every path can be tested
+    /// offline (as Auth0 does): anything starting with this prefix, and Auth0's two fixed ones.
+    static let testPrefix = "AUTH0-TEST-"
+    static let testPasswords: Set<String> = ["Paaf213XXYYZZ", "Paat739!!WWXXYYZZ"]
+
+    let ranges: (any PasswordRangeLookup)?
+
+    /// Whether `password` is breached by the tenant's settings (false while detection is off).
+    func isBreached(_ password: PasswordText, settings: BreachedPasswordSettings) -> Bool {
+        guard settings.enabled else { return false }
+        if password.text.hasPrefix(Self.testPrefix) || Self.testPasswords.contains(password.text) { return true }
+        if BreachedCorpus.contains(password.text) { return true }
+        guard settings.method == .enhanced, let url = settings.rangeURL, let ranges else { return false }
+        let digest = Digest.hash(password.bytes, with: .legacySHA1).map { String(format: "%02X", $0) }.joined()
+        guard digest.count == 40 else { return false }
+        // An endpoint that cannot be asked leaves the offline corpus's answer (documented).
+        guard let listed = try? ranges.suffixes(url: url, prefix: String(digest.prefix(5))) else { return false }
+        return (listed[String(digest.dropFirst(5))] ?? 0) > 0
+    }
+
+    /// Whether a breached password is refused at `stage`.
+    static func blocks(_ settings: BreachedPasswordSettings, at stage: BreachStage) -> Bool {
+        switch stage {
+        case .login: return settings.shields.contains(.block)
+        case .signup: return settings.signupShields.contains(.block)
+        case .changePassword: return settings.changePasswordShields.contains(.block)
+        }
+    }
+}
