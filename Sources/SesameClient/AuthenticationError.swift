@@ -41,16 +41,21 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
     public var statusCode: Int?
     /// Seconds the server asked to wait (`Retry-After` on 429/503), when it said.
     public var retryAfter: TimeInterval?
+    /// The server's error body, for the payloads some errors carry (`mfaRequiredPayload`,
+    /// `passwordPolicy`).
+    public var body: Data?
 
     /// An error with every member given.
     public init(
-        kind: Kind, code: String, errorDescription: String, statusCode: Int? = nil, retryAfter: TimeInterval? = nil
+        kind: Kind, code: String, errorDescription: String, statusCode: Int? = nil, retryAfter: TimeInterval? = nil,
+        body: Data? = nil
     ) {
         self.kind = kind
         self.code = code
         self.errorDescription = errorDescription
         self.statusCode = statusCode
         self.retryAfter = retryAfter
+        self.body = body
     }
 
     /// Whether trying the same call again later may succeed: network failures, timeouts, 429, 502–504.
@@ -146,7 +151,7 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
         return AuthenticationError(
             kind: kind, code: response.error,
             errorDescription: response.errorDescription ?? "the server answered \(response.error)", statusCode: status,
-            retryAfter: retryAfter)
+            retryAfter: retryAfter, body: body.count <= 65_536 ? body : nil)
     }
 }
 

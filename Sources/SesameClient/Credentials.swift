@@ -16,6 +16,13 @@ public struct Credentials: Codable, Sendable, Equatable {
     public let expiresAt: Date
     /// The scopes granted.
     public let scope: String?
+    /// After a login with a recovery code: the new recovery code, to show the user once. Never
+    /// stored with the credentials.
+    public var recoveryCode: String?
+    /// After a password login: `ok`, `weak` or `breached` (Sesame's `password_status`). Not stored.
+    public var passwordStatus: String?
+    /// After a login with a weak or breached password: what the app may offer instead. Not stored.
+    public var recommendedUpgrades: [String]?
 
     /// Seconds before `expiresAt` from which the access token counts as expired (clock skew and
     /// time in flight).
@@ -42,6 +49,9 @@ public struct Credentials: Codable, Sendable, Equatable {
             idToken: tokenResponse.idToken, refreshToken: tokenResponse.refreshToken,
             expiresAt: receivedAt.addingTimeInterval(TimeInterval(tokenResponse.expiresIn)),
             scope: tokenResponse.scope)
+        recoveryCode = tokenResponse.recoveryCode
+        passwordStatus = tokenResponse.passwordStatus
+        recommendedUpgrades = tokenResponse.recommendedUpgrades
     }
 
     /// Whether the access token has expired, or will within `expiryLeeway`, now.

@@ -5,6 +5,7 @@ import Foundation
 enum JSONBody: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral {
     case string(String)
     case object([String: JSONBody])
+    case array([JSONBody])
     /// A JSON document embedded as it is (validated by `raw(_:what:)`).
     case verbatim(String)
 
@@ -34,6 +35,7 @@ enum JSONBody: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByDic
         switch self {
         case .string(let value): return JSONString.quoted(value)
         case .verbatim(let json): return json
+        case .array(let elements): return "[" + elements.map(\.text).joined(separator: ",") + "]"
         case .object(let members):
             return "{"
                 + members.sorted { $0.key < $1.key }.map { JSONString.quoted($0.key) + ":" + $0.value.text }

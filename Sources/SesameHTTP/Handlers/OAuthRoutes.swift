@@ -50,7 +50,7 @@ extension SesameApplication {
             password: try body.optionalString("password", maxLength: 4_096))
         tokenRequest.authnResponse = try body.credentialJSON("authn_response")
         tokenRequest.clientAddress = IPAddressRange.clientKey(request.clientIP)
-        tokenRequest.mfaToken = try body.optionalString("mfa_token", maxLength: 256)
+        tokenRequest.mfaToken = try body.optionalString("mfa_token", maxLength: 8_192)
         tokenRequest.otp = try body.optionalString("otp", maxLength: 64)
         tokenRequest.oobCode = try body.optionalString("oob_code", maxLength: 256)
         tokenRequest.bindingCode = try body.optionalString("binding_code", maxLength: 64)

@@ -67,6 +67,13 @@ public struct MFAChallengeAnswer: Sendable, Equatable, Encodable {
     }
 }
 
+/// What an MFA grant continues: a login (its mfa token), or the confirmation of a factor enrolled
+/// with an MFA API access token (the token's user, scopes and methods).
+enum MFASubject {
+    case mfaToken(String?)
+    case enrollment(userID: String, scope: String, amr: [String])
+}
+
 /// A login finished with its second factor: what the token endpoint issues tokens for.
 struct MFACompletion {
     var user: UserRecord
@@ -388,7 +395,7 @@ public final class MFAService: Sendable {
     ) throws(ServiceError) {
         try access.write(.relaxed) { transaction in
             _ = try transaction.attemptCounters.add(
-                tenantID: tenant.id, key: AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash)), delta: 1,
+                tenantID: tenant.id, key: AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash), userID), delta: 1,
                 now: now, windowEndsAt: now + MFATicket.lifetime, sliding: false)
             _ = try transaction.attemptCounters.add(
                 tenantID: tenant.id, key: AttemptLimits.key("mfa-user", userID), delta: 1, now: now,
@@ -403,7 +410,7 @@ public final class MFAService: Sendable {
         let now = clock.now()
         let counters = transaction.attemptCounters
         let token = try counters.get(
-            tenantID: tenant.id, key: AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash)), now: now)
+            tenantID: tenant.id, key: AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash), userID), now: now)
         let user = try counters.get(tenantID: tenant.id, key: AttemptLimits.key("mfa-user", userID), now: now)
         if let token, token.count >= Self.maxTokenFailures {
             throw ServiceError.tooManyAttempts(
@@ -417,14 +424,25 @@ public final class MFAService: Sendable {
         }
     }
 
-    /// The ticket and user behind `mfaToken` for `client`, with tries left.
+    /// The ticket and user behind `subject` for `client`, with tries left, and the hash the
+    /// token's counters and SMS challenges are keyed by (empty for an enrollment).
     private func pending(
-        tenant: TenantRecord, client: ClientRecord, mfaToken: String?
+        tenant: TenantRecord, client: ClientRecord, subject: MFASubject
     ) throws(ServiceError) -> (MFATicket, UserRecord, [UInt8]) {
         try access.read { transaction in
-            let ticket = try self.ticket(mfaToken, tenant: tenant, in: transaction)
-            guard ticket.clientID == client.id else { throw Self.malformed }
-            let hash = MFATicket.hash(mfaToken ?? "")
+            let ticket: MFATicket
+            let hash: [UInt8]
+            switch subject {
+            case .mfaToken(let token):
+                ticket = try self.ticket(token, tenant: tenant, in: transaction)
+                guard ticket.clientID == client.id else { throw Self.malformed }
+                hash = MFATicket.hash(token ?? "")
+            case .enrollment(let userID, let scope, let amr):
+                ticket = MFATicket(
+                    userID: userID, clientID: client.id, scope: scope, audience: Self.audience(tenant), amr: amr,
+                    authTime: clock.now())
+                hash = []
+            }
             try requireTries(tenant: tenant, ticketHash: hash, userID: ticket.userID, in: transaction)
             let user = try self.user(ticket.userID, tenant: tenant, in: transaction)
             guard !user.blocked else { throw ServiceError.userBlocked }
@@ -434,12 +452,14 @@ public final class MFAService: Sendable {
 
     /// The `mfa-otp` grant's check: a TOTP code of the user's authenticator (an unconfirmed one
     /// is confirmed by it), not used before.
-    func completeOTP(tenant: TenantRecord, client: ClientRecord, mfaToken: String?, otp: String?) throws(ServiceError)
-        -> MFACompletion
+    func completeOTP(tenant: TenantRecord, client: ClientRecord, subject: MFASubject, otp: String?)
+        throws(ServiceError) -> MFACompletion
     {
         guard let otp, !otp.isEmpty else { throw .invalidRequest("otp is required") }
         let now = clock.now()
-        let (ticket, user, hash) = try pending(tenant: tenant, client: client, mfaToken: mfaToken)
+        let (ticket, user, hash) = try pending(tenant: tenant, client: client, subject: subject)
+        let confirming: Bool
+        if case .enrollment = subject { confirming = true } else { confirming = false }
         guard tenant.mfa.factors.contains(.otp) else {
             throw .mfaRefused("unsupported_challenge_type", "the otp factor is not enabled for this tenant")
         }
@@ -463,7 +483,8 @@ public final class MFAService: Sendable {
             record(tenant, method: .otp, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
             throw .mfaRefused("invalid_grant", "Invalid otp_code.")
         }
-        let updated = try finish(tenant: tenant, ticketHash: hash, userID: user.id, now: now) { user in
+        let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
+            user in
             guard let index = user.mfa.firstIndex(where: { $0.id == enrollmentID }),
                 step > (user.mfa[index].lastUsedStep ?? Int64.min)
             else { throw ServiceError.mfaRefused("invalid_grant", "Invalid otp_code.") }
@@ -476,14 +497,14 @@ public final class MFAService: Sendable {
 
     /// The `mfa-oob` grant's check: the SMS code (`binding_code`) of a challenge sent for this token.
     func completeOOB(
-        tenant: TenantRecord, client: ClientRecord, mfaToken: String?, oobCode: String?, bindingCode: String?
+        tenant: TenantRecord, client: ClientRecord, subject: MFASubject, oobCode: String?, bindingCode: String?
     ) throws(ServiceError) -> MFACompletion {
         guard let oobCode, !oobCode.isEmpty, oobCode.utf8.count <= 128 else {
             throw .invalidRequest("oob_code is required")
         }
         guard let bindingCode, !bindingCode.isEmpty else { throw .invalidRequest("binding_code is required") }
         let now = clock.now()
-        let (ticket, user, hash) = try pending(tenant: tenant, client: client, mfaToken: mfaToken)
+        let (ticket, user, hash) = try pending(tenant: tenant, client: client, subject: subject)
         let challengeHash = OOBChallenge.hash(oobCode)
         let challenge = try access.read { transaction -> OOBChallenge in
             guard let record = try transaction.authSessions.get(handleHash: challengeHash),
@@ -508,7 +529,8 @@ public final class MFAService: Sendable {
             record(tenant, method: .sms, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
             throw .mfaRefused("invalid_grant", "Invalid binding_code.")
         }
-        let updated = try finish(tenant: tenant, ticketHash: hash, userID: user.id, now: now) { user in
+        let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
+            user in
             guard let index = user.mfa.firstIndex(where: { $0.id == challenge.enrollmentID }) else {
                 throw ServiceError.mfaRefused("invalid_grant", "Invalid oob_code.")
             }
@@ -526,11 +548,12 @@ public final class MFAService: Sendable {
     func completeRecovery(
         tenant: TenantRecord, client: ClientRecord, mfaToken: String?, recoveryCode: String?
     ) throws(ServiceError) -> MFACompletion {
+        let subject = MFASubject.mfaToken(mfaToken)
         guard let recoveryCode, !recoveryCode.isEmpty, recoveryCode.utf8.count <= 64 else {
             throw .invalidRequest("recovery_code is required")
         }
         let now = clock.now()
-        let (ticket, user, hash) = try pending(tenant: tenant, client: client, mfaToken: mfaToken)
+        let (ticket, user, hash) = try pending(tenant: tenant, client: client, subject: subject)
         let given = Self.recoveryHash(Self.normalisedRecoveryCode(recoveryCode))
         guard tenant.mfa.factors.contains(.recoveryCode),
             let enrollment = user.mfa.first(where: { $0.factor == .recoveryCode && $0.active }),
@@ -541,7 +564,8 @@ public final class MFAService: Sendable {
             throw .mfaRefused("invalid_grant", "Invalid recovery_code.")
         }
         let fresh = try Self.newRecoveryCode(random)
-        let updated = try finish(tenant: tenant, ticketHash: hash, userID: user.id, now: now) { user in
+        let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
+            user in
             guard let index = user.mfa.firstIndex(where: { $0.id == enrollment.id }),
                 constantTimeEquals(user.mfa[index].codeHash, given)
             else { throw ServiceError.mfaRefused("invalid_grant", "Invalid recovery_code.") }
@@ -556,14 +580,16 @@ public final class MFAService: Sendable {
     /// One write: the mfa token is spent (single use: of two concurrent grants one wins), `change`
     /// applies to the user as stored now, and the last-login time moves.
     private func finish(
-        tenant: TenantRecord, ticketHash: [UInt8], userID: String, now: Date,
+        tenant: TenantRecord, subject: MFASubject, ticketHash: [UInt8], userID: String, now: Date,
         _ change: (inout UserRecord) throws -> Void, also: (any StoreTransaction) throws -> Void = { _ in }
     ) throws(ServiceError) -> UserRecord {
         try access.write(.relaxed) { transaction in
-            guard let record = try transaction.authSessions.consume(handleHash: ticketHash),
-                MFATicket(payload: record.payload)?.userID == userID
-            else { throw Self.malformed }
-            guard record.expiresAt > now else { throw Self.expired }
+            if case .mfaToken = subject {
+                guard let record = try transaction.authSessions.consume(handleHash: ticketHash),
+                    MFATicket(payload: record.payload)?.userID == userID
+                else { throw Self.malformed }
+                guard record.expiresAt > now else { throw Self.expired }
+            }
             try also(transaction)
             var user = try self.user(userID, tenant: tenant, in: transaction)
             try change(&user)

@@ -184,14 +184,27 @@ public final class TokenService: Sendable {
         _ grant: OAuthGrantType, tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
     ) throws(ServiceError) -> TokenResponse {
         let client = try authenticate(request.credentials, tenant: tenant, grant: grant)
+        // An MFA API access token (a JWT) in mfa_token confirms a factor it enrolled.
+        var subject = MFASubject.mfaToken(request.mfaToken)
+        if grant != .mfaRecoveryCode, let token = request.mfaToken, token.contains(".") {
+            let principal: Principal
+            do {
+                principal = try self.principal(.bearer(token), tenant: tenant, audience: MFAService.audience(tenant))
+            } catch {
+                throw .mfaRefused("invalid_grant", "Malformed mfa_token")
+            }
+            guard let userID = principal.subject, principal.clientID == client.id, principal.scopes.contains("enroll")
+            else { throw .mfaRefused("invalid_grant", "Malformed mfa_token") }
+            subject = .enrollment(
+                userID: userID, scope: principal.scopes.sorted().joined(separator: " "), amr: ["mfa"])
+        }
         let completion: MFACompletion
         switch grant {
         case .mfaOTP:
-            completion = try mfa.completeOTP(
-                tenant: tenant, client: client, mfaToken: request.mfaToken, otp: request.otp)
+            completion = try mfa.completeOTP(tenant: tenant, client: client, subject: subject, otp: request.otp)
         case .mfaOOB:
             completion = try mfa.completeOOB(
-                tenant: tenant, client: client, mfaToken: request.mfaToken, oobCode: request.oobCode,
+                tenant: tenant, client: client, subject: subject, oobCode: request.oobCode,
                 bindingCode: request.bindingCode)
         default:
             completion = try mfa.completeRecovery(

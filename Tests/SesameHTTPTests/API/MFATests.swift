@@ -330,4 +330,45 @@ struct MFATests {
             plain.send(.put, "/api/v2/guardian/policies", json: #"["all-applications"]"#, token: token).status == 200)
         #expect(P.logIn(plain, username: "ada@example.com").status == 200)
     }
+
+    @Test("a signed-in user enrolls with an MFA API token and confirms with it", arguments: HarnessStore.allCases)
+    func enrollWithAccessToken(_ kind: HarnessStore) throws {
+        let api = try Self.world(kind, policy: [])
+        let login = api.send(
+            .post, "/oauth/token",
+            json: APIHarness.encode([
+                "grant_type": "password", "client_id": api.bootstrap.clientID, "username": "ada@example.com",
+                "password": P.password, "audience": MFAService.audience(api.tenant), "scope": "enroll",
+            ]))
+        let access = try #require(login.json["access_token"] as? String)
+        let associated = api.send(.post, "/mfa/associate", json: #"{"authenticator_types":["otp"]}"#, token: access)
+        #expect(associated.status == 200)
+        let secret = try #require(associated.json["secret"] as? String)
+        // Not active yet: a login does not ask for it.
+        #expect(P.logIn(api, username: "ada@example.com").status == 200)
+        let wrong = Self.grant(
+            api, ["grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": access, "otp": "000000"])
+        #expect(wrong.errorDescription == "Invalid otp_code.")
+        let confirmed = Self.grant(
+            api,
+            [
+                "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": access,
+                "otp": try Self.otp(secret, api),
+            ])
+        #expect(confirmed.status == 200, "\(String(decoding: confirmed.body, as: UTF8.self))")
+        #expect(try P.users(api).first?.mfa.allSatisfy { $0.active } == true)
+        // Now every password login asks for it; an access token without enroll confirms nothing.
+        #expect(P.logIn(api, username: "ada@example.com").error == "mfa_required")
+        let myAccount = try #require(
+            api.send(
+                .post, "/oauth/token",
+                json: APIHarness.encode([
+                    "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "client_id": api.bootstrap.clientID,
+                    "mfa_token": try Self.mfaToken(api), "otp": try Self.otp(secret, api, offset: 1),
+                ])
+            ).json["access_token"] as? String)
+        let refused = Self.grant(
+            api, ["grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": myAccount, "otp": "123456"])
+        #expect(refused.errorDescription == "Malformed mfa_token")
+    }
 }

@@ -1,0 +1,254 @@
+import Foundation
+import SesameWire
+
+/// What `mfa_required` carries: the token for the second step and what the user must do.
+public struct MFARequiredErrorPayload: Sendable, Equatable {
+    /// Send it to `multifactorChallenge` and the `login(with…:mfaToken:)` calls. It lives 10 minutes.
+    public var mfaToken: String
+    /// Factor types the user can answer (`otp`, `phone`, `recovery-code`).
+    public var challenge: [String]
+    /// Factor types the user must enroll first (when they have none).
+    public var enroll: [String]
+}
+
+/// An answer of `POST /mfa/challenge`.
+public struct MultifactorChallenge: Sendable, Equatable, Decodable {
+    /// `otp` (read the code from the authenticator app) or `oob` (a code was sent by SMS).
+    public var challengeType: String
+    /// For `oob`: pass it to `login(withOOBCode:mfaToken:bindingCode:)`.
+    public var oobCode: String?
+    /// `prompt`: the user types the code they received as the binding code.
+    public var bindingMethod: String?
+    enum CodingKeys: String, CodingKey {
+        case challengeType = "challenge_type"
+        case oobCode = "oob_code"
+        case bindingMethod = "binding_method"
+    }
+}
+
+/// An answer of `POST /mfa/associate`.
+public struct MultifactorEnrollment: Sendable, Equatable, Decodable {
+    public var authenticatorType: String
+    /// TOTP: the secret (base32) and the `otpauth://` URI for a QR code.
+    public var secret: String?
+    public var barcodeURI: String?
+    /// SMS: the code's handle.
+    public var oobChannel: String?
+    public var oobCode: String?
+    public var bindingMethod: String?
+    /// On the first enrollment: the recovery code, to show the user once.
+    public var recoveryCodes: [String]?
+    enum CodingKeys: String, CodingKey {
+        case secret
+        case authenticatorType = "authenticator_type"
+        case barcodeURI = "barcode_uri"
+        case oobChannel = "oob_channel"
+        case oobCode = "oob_code"
+        case bindingMethod = "binding_method"
+        case recoveryCodes = "recovery_codes"
+    }
+}
+
+/// An entry of `GET /mfa/authenticators`.
+public struct MultifactorAuthenticator: Sendable, Equatable, Decodable {
+    public var id: String
+    public var authenticatorType: String
+    public var active: Bool
+    public var oobChannel: String?
+    public var name: String?
+    enum CodingKeys: String, CodingKey {
+        case id, active, name
+        case authenticatorType = "authenticator_type"
+        case oobChannel = "oob_channel"
+    }
+}
+
+/// The user `signup` created (`/dbconnections/signup`).
+public struct DatabaseUser: Sendable, Equatable, Decodable {
+    /// The id without its provider prefix.
+    public var id: String
+    public var email: String?
+    public var username: String?
+    public var emailVerified: Bool
+    enum CodingKeys: String, CodingKey {
+        case id = "_id"
+        case email, username
+        case emailVerified = "email_verified"
+    }
+}
+
+/// Password accounts and MFA (API.md §6–7), with Auth0.swift's names.
+extension SesameAuthentication {
+    /// The MFA grant types.
+    public enum MFAGrant {
+        public static let otp = "http://auth0.com/oauth/grant-type/mfa-otp"
+        public static let oob = "http://auth0.com/oauth/grant-type/mfa-oob"
+        public static let recoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
+        public static let passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
+    }
+
+    /// Signs in with a password (`password-realm` grant). A user with a second factor gets an error
+    /// whose `isMultifactorRequired` is true; `mfaRequiredPayload` carries the token for the next step.
+    public func login(
+        usernameOrEmail username: String, password: String, realmOrConnection realm: String,
+        audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+    ) async throws(AuthenticationError) -> Credentials {
+        var body: APIClient.JSONObject = [
+            "grant_type": .string(MFAGrant.passwordRealm), "client_id": .string(configuration.clientID),
+            "username": .string(username), "password": .string(password), "realm": .string(realm),
+            "scope": .string(scope),
+        ]
+        if let audience { body["audience"] = .string(audience) }
+        return try await tokenRequest(body)
+    }
+
+    /// Creates a password user in `connection` (`POST /dbconnections/signup`). It signs nobody
+    /// in: call `login(usernameOrEmail:…)` next.
+    public func signup(
+        email: String, username: String? = nil, password: String, connection: String,
+        userMetadata: [String: String]? = nil, name: String? = nil
+    ) async throws(AuthenticationError) -> DatabaseUser {
+        var body: APIClient.JSONObject = [
+            "client_id": .string(configuration.clientID), "email": .string(email), "password": .string(password),
+            "connection": .string(connection),
+        ]
+        if let username { body["username"] = .string(username) }
+        if let name { body["name"] = .string(name) }
+        if let userMetadata { body["user_metadata"] = .strings(userMetadata) }
+        return try await api.send(DatabaseUser.self, "POST", "/dbconnections/signup", json: body)
+    }
+
+    /// Asks for a password-reset email (`POST /dbconnections/change_password`). The answer is the
+    /// same whether or not the user exists.
+    public func resetPassword(email: String, connection: String) async throws(AuthenticationError) {
+        _ = try await api.send(
+            "POST", "/dbconnections/change_password",
+            json: [
+                "client_id": .string(configuration.clientID), "email": .string(email),
+                "connection": .string(connection),
+            ])
+    }
+
+    /// Starts a second-factor challenge (`POST /mfa/challenge`): for SMS, a code is sent.
+    public func multifactorChallenge(
+        mfaToken: String, types: [String]? = nil, authenticatorId: String? = nil
+    ) async throws(AuthenticationError) -> MultifactorChallenge {
+        var body: APIClient.JSONObject = ["client_id": .string(configuration.clientID), "mfa_token": .string(mfaToken)]
+        if let types { body["challenge_type"] = .string(types.joined(separator: " ")) }
+        if let authenticatorId { body["authenticator_id"] = .string(authenticatorId) }
+        return try await api.send(MultifactorChallenge.self, "POST", "/mfa/challenge", json: body)
+    }
+
+    /// Finishes a login with a TOTP code.
+    public func login(withOTP otp: String, mfaToken: String) async throws(AuthenticationError) -> Credentials {
+        try await tokenRequest([
+            "grant_type": .string(MFAGrant.otp), "client_id": .string(configuration.clientID),
+            "mfa_token": .string(mfaToken), "otp": .string(otp),
+        ])
+    }
+
+    /// Finishes a login with a code sent out of band (SMS): `bindingCode` is what the user typed.
+    public func login(withOOBCode oobCode: String, mfaToken: String, bindingCode: String? = nil)
+        async throws(AuthenticationError) -> Credentials
+    {
+        var body: APIClient.JSONObject = [
+            "grant_type": .string(MFAGrant.oob), "client_id": .string(configuration.clientID),
+            "mfa_token": .string(mfaToken), "oob_code": .string(oobCode),
+        ]
+        if let bindingCode { body["binding_code"] = .string(bindingCode) }
+        return try await tokenRequest(body)
+    }
+
+    /// Finishes a login with a recovery code; `Credentials.recoveryCode` is the new one.
+    public func login(withRecoveryCode recoveryCode: String, mfaToken: String) async throws(AuthenticationError)
+        -> Credentials
+    {
+        try await tokenRequest([
+            "grant_type": .string(MFAGrant.recoveryCode), "client_id": .string(configuration.clientID),
+            "mfa_token": .string(mfaToken), "recovery_code": .string(recoveryCode),
+        ])
+    }
+
+    /// Enrolls a factor (`POST /mfa/associate`) with an mfa token (a user with no factor yet) or
+    /// an MFA API access token with `enroll`: `otp`, or `oob` with `phoneNumber` for SMS.
+    public func multifactorEnroll(
+        token: String, type: String, phoneNumber: String? = nil
+    ) async throws(AuthenticationError) -> MultifactorEnrollment {
+        var body: APIClient.JSONObject = [
+            "client_id": .string(configuration.clientID), "authenticator_types": .array([.string(type)]),
+        ]
+        if let phoneNumber {
+            body["oob_channels"] = .array(["sms"])
+            body["phone_number"] = .string(phoneNumber)
+        }
+        return try await api.send(MultifactorEnrollment.self, "POST", "/mfa/associate", json: body, bearer: token)
+    }
+
+    /// The user's factors (`GET /mfa/authenticators`), with an mfa token or an MFA API access token.
+    public func multifactorAuthenticators(token: String) async throws(AuthenticationError)
+        -> [MultifactorAuthenticator]
+    {
+        try await api.send([MultifactorAuthenticator].self, "GET", "/mfa/authenticators", bearer: token)
+    }
+
+    private func tokenRequest(_ body: APIClient.JSONObject) async throws(AuthenticationError) -> Credentials {
+        let (data, response) = try await api.send("POST", "/oauth/token", json: body)
+        let tokens = try APIClient.decode(TokenResponse.self, from: data, status: response.statusCode)
+        return Credentials(tokenResponse: tokens, receivedAt: now())
+    }
+}
+
+extension AuthenticationError {
+    /// `mfa_required`: the password was right; a second factor is needed (`mfaRequiredPayload`).
+    public var isMultifactorRequired: Bool { code == "mfa_required" || code == "a0.mfa_required" }
+
+    /// A wrong username or password (Auth0's exact text; unknown users get the same).
+    public var isInvalidCredentials: Bool {
+        code == "invalid_user_password"
+            || (code == "invalid_grant" && errorDescription == "Wrong email or password.")
+            || errorDescription == "Wrong username or password."
+    }
+
+    /// Too many failed attempts for this account from this address.
+    public var isTooManyAttempts: Bool { code == "too_many_attempts" }
+
+    /// The password is in a breach and the tenant blocks it.
+    public var isPasswordLeaked: Bool { code == "password_leaked" }
+
+    /// The password does not meet the connection's rules (`passwordPolicy` says which).
+    public var isPasswordNotStrongEnough: Bool {
+        (code == "invalid_password" && bodyName == "PasswordStrengthError") || code == "password_strength_error"
+    }
+
+    /// A wrong TOTP code.
+    public var isMultifactorCodeInvalid: Bool {
+        code == "a0.mfa_invalid_code" || (code == "invalid_grant" && errorDescription == "Invalid otp_code.")
+    }
+
+    /// An mfa token that is malformed, unknown, spent or expired: sign in again.
+    public var isMultifactorTokenInvalid: Bool {
+        (code == "expired_token" && errorDescription == "mfa_token is expired")
+            || (code == "invalid_grant" && errorDescription == "Malformed mfa_token")
+    }
+
+    /// The payload of `mfa_required`.
+    public var mfaRequiredPayload: MFARequiredErrorPayload? {
+        guard isMultifactorRequired, let object = bodyObject, let token = object["mfa_token"] as? String else {
+            return nil
+        }
+        let requirements = object["mfa_requirements"] as? [String: Any] ?? [:]
+        func types(_ key: String) -> [String] {
+            (requirements[key] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
+        }
+        return MFARequiredErrorPayload(mfaToken: token, challenge: types("challenge"), enroll: types("enroll"))
+    }
+
+    /// For a weak password: the connection's policy as text, one rule a line.
+    public var passwordPolicy: String? { bodyObject?["policy"] as? String }
+
+    private var bodyObject: [String: Any]? {
+        body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
+    private var bodyName: String? { bodyObject?["name"] as? String }
+}
