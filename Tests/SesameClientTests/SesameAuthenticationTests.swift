@@ -60,7 +60,8 @@ struct SesameAuthenticationTests {
         ])
         await #expect(
             throws: AuthenticationError(
-                kind: .server, code: "invalid_grant", errorDescription: "auth_session has expired", statusCode: 400)
+                kind: .server, code: "invalid_grant", errorDescription: "auth_session has expired", statusCode: 400,
+                body: Data(#"{"error":"invalid_grant","error_description":"auth_session has expired"}"#.utf8))
         ) {
             _ = try await Fixture.authentication(transport).login(
                 passkey: Fixture.passkey,
@@ -145,7 +146,8 @@ struct SesameAuthenticationTests {
         await #expect(
             throws: AuthenticationError(
                 kind: .unauthorized, code: "invalid_grant", errorDescription: "refresh token was already used",
-                statusCode: 400)
+                statusCode: 400,
+                body: Data(#"{"error":"invalid_grant","error_description":"refresh token was already used"}"#.utf8))
         ) {
             _ = try await authentication.renew(withRefreshToken: "rt-1")
         }
