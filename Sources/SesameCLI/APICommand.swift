@@ -33,6 +33,14 @@ enum APICommand {
         OptionSpec("json", .flag),
     ])
 
+    static let outboxSpec = CommandSpec(options: [
+        OptionSpec("server", .single, placeholder: "URL"),
+        OptionSpec("to", .single, placeholder: "ADDRESS"),
+        OptionSpec("client-id", .single, placeholder: "ID"),
+        OptionSpec("client-secret-file", .single, placeholder: "FILE"),
+        OptionSpec("json", .flag),
+    ])
+
     /// The algorithms an API may sign its access tokens with.
     static let algorithms = ["RS256", "ES256", "EdDSA"]
 
@@ -42,6 +50,8 @@ enum APICommand {
             /// The JSON body of `POST /api/v2/resource-servers`.
             case create(body: Data)
             case list
+            /// `sesame outbox [--to ADDRESS]`.
+            case outbox(to: String?)
         }
         var action: Action
         var server: String
@@ -68,6 +78,41 @@ enum APICommand {
     }
 
     struct Exit: Error { let status: Int32 }
+
+    /// `sesame outbox`: the messages the outbox sender kept, through the Management API.
+    static func runOutbox(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        switch parseOutbox(arguments, environment: environment) {
+        case .failure(let exit): return exit.status
+        case .success(let invocation):
+            return EnvironmentBox.waiting(for: environment) { await execute(invocation, environment: $0) }
+        }
+    }
+
+    /// The same from asynchronous code (tests).
+    static func runOutbox(_ arguments: [String], environment: CommandEnvironment) async -> Int32 {
+        switch parseOutbox(arguments, environment: environment) {
+        case .failure(let exit): return exit.status
+        case .success(let invocation): return await execute(invocation, environment: environment)
+        }
+    }
+
+    static func parseOutbox(_ arguments: [String], environment: CommandEnvironment) -> Result<Invocation, Exit> {
+        do throws(UsageError) {
+            let parsed = try ArgumentParser.parse(arguments, spec: outboxSpec)
+            if parsed.helpRequested {
+                environment.writeOutput(Usage.outbox)
+                return .failure(Exit(status: SesameCommandLine.success))
+            }
+            var base = try self.invocation("list", parsed, environment: environment)
+            if let to = parsed.value("to"), to.isEmpty || to.utf8.count > 254 {
+                throw UsageError("--to must be an email address or phone number")
+            }
+            base.action = .outbox(to: parsed.value("to"))
+            return .success(base)
+        } catch {
+            return .failure(Exit(status: SesameCommandLine.usageError("outbox", error.message, environment)))
+        }
+    }
 
     static func parse(_ arguments: [String], environment: CommandEnvironment) -> Result<Invocation, Exit> {
         guard let verb = arguments.first else {
@@ -179,6 +224,20 @@ enum APICommand {
                 } else {
                     environment.writeOutput(summary(created))
                 }
+            case .outbox(let to):
+                var url = invocation.server + "/api/v2/outbox?per_page=100"
+                if let to {
+                    let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~@"))
+                    url += "&to=" + (to.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+                }
+                let (status, data) = try await send("GET", url, body: nil, bearer: token)
+                guard status == 200 else { throw failure(status, data) }
+                if invocation.json {
+                    environment.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
+                } else {
+                    let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
+                    environment.writeOutput(list.isEmpty ? "No messages.\n" : list.map(message).joined())
+                }
             case .list:
                 let (status, data) = try await send(
                     "GET", invocation.server + "/api/v2/resource-servers", body: nil, bearer: token)
@@ -192,7 +251,9 @@ enum APICommand {
             }
             return SesameCommandLine.success
         } catch {
-            environment.writeError("sesame: api: \(SesameCommandLine.oneLine(error.message))\n")
+            let command: String
+            if case .outbox = invocation.action { command = "outbox" } else { command = "api" }
+            environment.writeError("sesame: \(command): \(SesameCommandLine.oneLine(error.message))\n")
             return SesameCommandLine.failure
         }
     }
@@ -245,6 +306,16 @@ enum APICommand {
         let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         let text = body?["error_description"] as? String ?? body?["error"] as? String ?? "HTTP \(status)"
         return ClientFailure("the server refused (HTTP \(status)): \(text)")
+    }
+
+    /// One kept message: when, how, to whom, and its text indented.
+    private static func message(_ message: [String: Any]) -> String {
+        let head =
+            "\(message["created_at"] as? String ?? "") \(message["channel"] as? String ?? "") "
+            + "\(message["template"] as? String ?? "") to \(message["to"] as? String ?? "")"
+        let text = (message["text"] as? String ?? "(sealed under another master key)")
+            .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        return head + "\n" + text + "\n"
     }
 
     private static func summary(_ api: [String: Any]) -> String {

@@ -84,6 +84,48 @@ enum ClientCommands {
                 statePath: state.directory)
             return invocation.json ? summary.json(now: now) : summary.text(now: now)
 
+        case .passwordSignup(let email, let name, let source, let connection):
+            let config = ClientConfig(
+                server: invocation.server ?? "", clientID: invocation.clientID ?? "", origin: nil, credentialID: nil,
+                email: email)
+            var session = try ClientSession(state: state, config: config, timeout: timeout)
+            let credentials = try await session.signUpWithPassword(
+                email: email, name: name, connection: connection,
+                prompter: PasswordPrompter(source: source, environment: environment))
+            let summary = ClientOutput.Login(
+                kind: .passwordSignup, config: session.config, credentialID: nil, credentials: credentials,
+                statePath: state.directory)
+            return invocation.json ? summary.json(now: now) : summary.text(now: now)
+
+        case .passwordLogin(let email, let source, let connection):
+            let saved = try state.loadConfig()
+            let config = try loginConfig(invocation, saved: saved)
+            var session = try ClientSession(state: state, config: config, timeout: timeout)
+            let credentials = try await session.logInWithPassword(
+                email: try session.accountEmail(email), connection: connection,
+                prompter: PasswordPrompter(source: source, environment: environment))
+            let summary = ClientOutput.Login(
+                kind: .passwordLogin, config: session.config, credentialID: nil, credentials: credentials,
+                statePath: state.directory)
+            return invocation.json ? summary.json(now: now) : summary.text(now: now)
+
+        case .mfaEnroll(let factor, let phone, let email, let source, let connection):
+            let session = try ClientSession.saved(state: state, timeout: timeout)
+            let factors = try await session.enrollFactor(
+                factor, phone: phone, email: try session.accountEmail(email), connection: connection,
+                prompter: PasswordPrompter(source: source, environment: environment))
+            return invocation.json
+                ? ClientOutput.factorsJSON(factors)
+                : "Enrolled \(factor == .otp ? "an authenticator app" : "SMS to \(phone ?? "")"); "
+                    + "the next password login asks for its code.\n" + ClientOutput.factorsText(factors)
+
+        case .mfaList(let email, let source, let connection):
+            let session = try ClientSession.saved(state: state, timeout: timeout)
+            let factors = try await session.listFactors(
+                email: try session.accountEmail(email), connection: connection,
+                prompter: PasswordPrompter(source: source, environment: environment))
+            return invocation.json ? ClientOutput.factorsJSON(factors) : ClientOutput.factorsText(factors)
+
         case .login:
             let saved = try state.loadConfig()
             let config = try loginConfig(invocation, saved: saved)

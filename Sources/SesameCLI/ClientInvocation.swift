@@ -1,9 +1,19 @@
+import Foundation
+
 /// One parsed client command (`signup`, `login`, `token …`, `passkeys …`), checked but not run.
 struct ClientInvocation: Equatable, Sendable {
     /// What to do.
     enum Action: Equatable, Sendable {
         case signup(email: String, name: String?)
         case login
+        /// `signup --password`: a password account, then a password login.
+        case passwordSignup(email: String, name: String?, password: PasswordSource, connection: String)
+        /// `login --password`.
+        case passwordLogin(email: String?, password: PasswordSource, connection: String)
+        /// `mfa enroll otp|sms`: sign in with the password, then enroll and confirm the factor.
+        case mfaEnroll(factor: MFAKind, phone: String?, email: String?, password: PasswordSource, connection: String)
+        /// `mfa list`.
+        case mfaList(email: String?, password: PasswordSource, connection: String)
         case tokenShow
         case tokenRefresh
         case tokenRevoke
@@ -11,6 +21,22 @@ struct ClientInvocation: Equatable, Sendable {
         case passkeysRename(id: String, name: String)
         case passkeysDelete(id: String)
     }
+
+    /// Where a password comes from: typed at the terminal without echo, or a line of standard
+    /// input (`--password-stdin`). Never the command line.
+    enum PasswordSource: Equatable, Sendable {
+        case terminal
+        case standardInput
+    }
+
+    /// The factors `mfa enroll` enrolls.
+    enum MFAKind: String, Equatable, Sendable {
+        case otp
+        case sms
+    }
+
+    /// The connection password commands use unless `--connection` names another.
+    static let defaultConnection = "Username-Password-Authentication"
 
     var action: Action
     /// `--server`, reduced to `scheme://host[:port]`; nil to use the saved one.
@@ -25,8 +51,10 @@ struct ClientInvocation: Equatable, Sendable {
     /// The command's name in messages, e.g. "token show".
     var commandName: String {
         switch action {
-        case .signup: return "signup"
-        case .login: return "login"
+        case .signup, .passwordSignup: return "signup"
+        case .login, .passwordLogin: return "login"
+        case .mfaEnroll: return "mfa enroll"
+        case .mfaList: return "mfa list"
         case .tokenShow: return "token show"
         case .tokenRefresh: return "token refresh"
         case .tokenRevoke: return "token revoke"
@@ -43,7 +71,7 @@ struct ClientInvocation: Equatable, Sendable {
     }
 
     /// The command names this type parses.
-    static let commands: Set<String> = ["signup", "login", "token", "passkeys"]
+    static let commands: Set<String> = ["signup", "login", "token", "passkeys", "mfa"]
 
     static let signupSpec = CommandSpec(options: [
         OptionSpec("server", .single, required: true, placeholder: "URL"),
@@ -51,6 +79,9 @@ struct ClientInvocation: Equatable, Sendable {
         OptionSpec("email", .single, required: true, placeholder: "EMAIL"),
         OptionSpec("name", .single, placeholder: "NAME"),
         OptionSpec("origin", .single, placeholder: "ORIGIN"),
+        OptionSpec("password", .flag),
+        OptionSpec("password-stdin", .flag),
+        OptionSpec("connection", .single, placeholder: "NAME"),
         OptionSpec("json", .flag),
     ])
 
@@ -58,8 +89,36 @@ struct ClientInvocation: Equatable, Sendable {
         OptionSpec("server", .single, placeholder: "URL"),
         OptionSpec("client-id", .single, placeholder: "ID"),
         OptionSpec("origin", .single, placeholder: "ORIGIN"),
+        OptionSpec("password", .flag),
+        OptionSpec("password-stdin", .flag),
+        OptionSpec("email", .single, placeholder: "EMAIL"),
+        OptionSpec("connection", .single, placeholder: "NAME"),
         OptionSpec("json", .flag),
     ])
+
+    static let mfaSpec = CommandSpec(
+        options: [
+            OptionSpec("email", .single, placeholder: "EMAIL"),
+            OptionSpec("phone", .single, placeholder: "E164"),
+            OptionSpec("password-stdin", .flag),
+            OptionSpec("connection", .single, placeholder: "NAME"),
+            OptionSpec("json", .flag),
+        ], positionals: ["FACTOR"])
+
+    /// `--password` / `--password-stdin` (the second implies the first); nil for neither.
+    static func passwordSource(_ parsed: ParsedArguments) -> PasswordSource? {
+        if parsed.flag("password-stdin") { return .standardInput }
+        return parsed.flag("password") ? .terminal : nil
+    }
+
+    /// `--connection`: a connection name (letters, digits, hyphens), else the default.
+    static func connection(_ parsed: ParsedArguments) throws(UsageError) -> String {
+        guard let name = parsed.value("connection") else { return defaultConnection }
+        guard !name.isEmpty, name.utf8.count <= 128,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") })
+        else { throw UsageError("--connection '\(name)' is not a connection name (letters, digits, hyphens)") }
+        return name
+    }
 
     static let jsonOnlySpec = CommandSpec(options: [OptionSpec("json", .flag)])
     static let renameSpec = CommandSpec(
@@ -75,9 +134,17 @@ struct ClientInvocation: Equatable, Sendable {
             let parsed = try parse(arguments, signupSpec, name: "signup")
             if parsed.helpRequested { return .help(Usage.signup) }
             do throws(UsageError) {
-                var invocation = ClientInvocation(
-                    action: .signup(
-                        email: try ClientArguments.email(parsed.value("email") ?? ""), name: parsed.value("name")))
+                let email = try ClientArguments.email(parsed.value("email") ?? "")
+                var invocation = ClientInvocation(action: .signup(email: email, name: parsed.value("name")))
+                if let source = passwordSource(parsed) {
+                    guard parsed.value("origin") == nil else {
+                        throw UsageError("--origin is for passkeys, not --password")
+                    }
+                    invocation.action = .passwordSignup(
+                        email: email, name: parsed.value("name"), password: source, connection: try connection(parsed))
+                } else if parsed.value("connection") != nil {
+                    throw UsageError("--connection goes with --password")
+                }
                 invocation.server = try parsed.value("server").map { v throws(UsageError) in
                     try ClientArguments.server(v)
                 }
@@ -95,6 +162,16 @@ struct ClientInvocation: Equatable, Sendable {
             if parsed.helpRequested { return .help(Usage.login) }
             do throws(UsageError) {
                 var invocation = ClientInvocation(action: .login)
+                if let source = passwordSource(parsed) {
+                    guard parsed.value("origin") == nil else {
+                        throw UsageError("--origin is for passkeys, not --password")
+                    }
+                    invocation.action = .passwordLogin(
+                        email: try parsed.value("email").map { v throws(UsageError) in try ClientArguments.email(v) },
+                        password: source, connection: try connection(parsed))
+                } else if parsed.value("email") != nil || parsed.value("connection") != nil {
+                    throw UsageError("--email and --connection go with --password")
+                }
                 invocation.server = try parsed.value("server").map { v throws(UsageError) in
                     try ClientArguments.server(v)
                 }
@@ -157,6 +234,48 @@ struct ClientInvocation: Equatable, Sendable {
             default:
                 throw ClientUsageError(
                     command: "passkeys", UsageError("unknown action '\(verb)' (expected list, rename or delete)"))
+            }
+        case "mfa":
+            guard let verb = arguments.first else {
+                throw ClientUsageError(command: "mfa", UsageError("missing what to do: enroll or list"))
+            }
+            if ["--help", "-h"].contains(verb) { return .help(Usage.mfa) }
+            guard verb == "enroll" || verb == "list" else {
+                throw ClientUsageError(command: "mfa", UsageError("unknown action '\(verb)' (expected enroll or list)"))
+            }
+            let parsed = try parse(Array(arguments.dropFirst()), mfaSpec, name: "mfa \(verb)")
+            if parsed.helpRequested { return .help(Usage.mfa) }
+            do throws(UsageError) {
+                let email = try parsed.value("email").map { v throws(UsageError) in try ClientArguments.email(v) }
+                let source: PasswordSource = parsed.flag("password-stdin") ? .standardInput : .terminal
+                let connection = try connection(parsed)
+                if verb == "list" {
+                    guard parsed.positional(0) == nil, parsed.value("phone") == nil else {
+                        throw UsageError("mfa list takes no factor and no --phone")
+                    }
+                    return .run(
+                        ClientInvocation(
+                            action: .mfaList(email: email, password: source, connection: connection),
+                            json: parsed.flag("json")))
+                }
+                guard let name = parsed.positional(0), let factor = MFAKind(rawValue: name) else {
+                    throw UsageError("FACTOR must be otp or sms")
+                }
+                let phone = parsed.value("phone")
+                if factor == .sms {
+                    guard let phone, phone.first == "+", (3...16).contains(phone.count),
+                        phone.dropFirst().allSatisfy(\.isNumber)
+                    else { throw UsageError("mfa enroll sms needs --phone +<country code and number>") }
+                } else if phone != nil {
+                    throw UsageError("--phone goes with sms")
+                }
+                return .run(
+                    ClientInvocation(
+                        action: .mfaEnroll(
+                            factor: factor, phone: phone, email: email, password: source, connection: connection),
+                        json: parsed.flag("json")))
+            } catch {
+                throw ClientUsageError(command: "mfa \(verb)", error)
             }
         default:
             throw ClientUsageError(command: command, UsageError("unknown command"))

@@ -6,7 +6,7 @@ import SesameClient
 enum ClientOutput {
     /// The summary of `signup` and `login`.
     struct Login {
-        enum Kind { case signup, login }
+        enum Kind { case signup, login, passwordSignup, passwordLogin }
         var kind: Kind
         var config: ClientConfig
         /// The passkey the ceremony created or used, base64url.
@@ -33,11 +33,16 @@ enum ClientOutput {
 
         func text(now: Date) -> String {
             let who = email.map { "\($0) (\(user ?? "unknown user"))" } ?? user ?? "an unknown user"
-            var lines = [
-                kind == .signup
-                    ? "Signed up \(who) at \(config.server) with a new passkey."
-                    : "Logged in to \(config.server) as \(who)."
-            ]
+            var lines: [String]
+            switch kind {
+            case .signup: lines = ["Signed up \(who) at \(config.server) with a new passkey."]
+            case .passwordSignup: lines = ["Signed up \(who) at \(config.server) with a password."]
+            case .login, .passwordLogin: lines = ["Logged in to \(config.server) as \(who)."]
+            }
+            if let status = credentials.passwordStatus, status != "ok" {
+                let upgrades = credentials.recommendedUpgrades?.joined(separator: ", ") ?? "a new password"
+                lines.append("  the password is \(status): move to \(upgrades)")
+            }
             if let credentialID { lines.append("  passkey        \(credentialID)") }
             lines.append("  access token   expires \(ClientOutput.expiry(credentials.expiresAt, now: now))")
             lines.append("  refresh token  \(credentials.refreshToken == nil ? "none" : "saved")")
@@ -164,5 +169,27 @@ enum ClientOutput {
     /// The first and last characters of a token, enough to tell two apart.
     static func abbreviated(_ token: String) -> String {
         token.count <= 24 ? token : "\(token.prefix(12))…\(token.suffix(8)) (--json prints it whole)"
+    }
+
+    /// `mfa list` and `mfa enroll`: one factor a line.
+    static func factorsText(_ factors: [MultifactorAuthenticator]) -> String {
+        guard !factors.isEmpty else { return "No second factors.\n" }
+        return factors.map { factor in
+            let type = factor.oobChannel.map { "\(factor.authenticatorType) (\($0))" } ?? factor.authenticatorType
+            let name = factor.name.map { "  \($0)" } ?? ""
+            return "\(factor.id)  \(type)  \(factor.active ? "active" : "not confirmed")\(name)\n"
+        }.joined()
+    }
+
+    static func factorsJSON(_ factors: [MultifactorAuthenticator]) -> String {
+        JSONOutput.array(
+            factors.map { factor in
+                JSONOutput.object([
+                    ("id", .string(factor.id)), ("authenticator_type", .string(factor.authenticatorType)),
+                    ("active", .bool(factor.active)), ("oob_channel", .optional(factor.oobChannel)),
+                    ("name", .optional(factor.name)),
+                ])
+            }
+        ).rendered() + "\n"
     }
 }

@@ -9,7 +9,7 @@ import WebAuthn
 /// CLI's key store, and the two credentials files (the login's and the My Account API's).
 struct ClientSession {
     let state: ClientState
-    private(set) var config: ClientConfig
+    var config: ClientConfig
     let configuration: SesameConfiguration
     let authentication: SesameAuthentication
     let credentialsStore: FileCredentialsStore
@@ -100,7 +100,7 @@ struct ClientSession {
     }
 
     /// A new login replaces both credentials files: the My Account token may be another user's.
-    private func saveLogin(_ credentials: Credentials) throws(ClientFailure) {
+    func saveLogin(_ credentials: Credentials) throws(ClientFailure) {
         try state.saveConfig(config)
         do {
             try credentialsStore.save(credentials)

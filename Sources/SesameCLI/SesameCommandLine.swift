@@ -42,11 +42,13 @@ public enum SesameCommandLine {
             return InitCommand.run(rest, environment: environment)
         case "api":
             return APICommand.run(rest, environment: environment)
+        case "outbox":
+            return APICommand.runOutbox(rest, environment: environment)
         case "store":
             return StoreCopyCommand.run(rest, environment: environment)
         case "password-rules":
             return PasswordRulesCommand.run(rest, environment: environment)
-        case "signup", "login", "token", "passkeys":
+        case "signup", "login", "token", "passkeys", "mfa":
             return ClientCommands.run(command, rest, environment: environment)
         case "verify":
             guard let kind = rest.first else {
@@ -91,6 +93,8 @@ public enum SesameCommandLine {
         case ["login"]: text = Usage.login
         case ["token"]: text = Usage.token
         case ["passkeys"]: text = Usage.passkeys
+        case ["mfa"]: text = Usage.mfa
+        case ["outbox"]: text = Usage.outbox
         case ["api"]: text = Usage.api
         case ["store"]: text = Usage.store
         case ["password-rules"]: text = Usage.passwordRules

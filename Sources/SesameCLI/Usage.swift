@@ -12,11 +12,14 @@ enum Usage {
                                       authenticator data or clientDataJSON contains
           verify registration FILE    verify a registration response like a relying party
           verify authentication FILE  verify an authentication response against a stored key
-          signup                      create an account with a new passkey (software authenticator)
-          login                       sign in with the passkey this CLI holds
+          signup                      create an account with a new passkey (software authenticator),
+                                      or with a password (--password)
+          login                       sign in with the passkey this CLI holds, or a password
           token show|refresh|revoke   show, renew or revoke the saved tokens
           passkeys list|rename|delete manage the account's passkeys (My Account API)
           api create|list             register or list your backend APIs (Management API)
+          mfa enroll|list             enroll or list second factors of a password account
+          outbox                      print the messages the server kept (reset links, codes)
           store copy                  move a SQLite deployment to PostgreSQL
           password-rules check RULES [PASSWORD]
                                       read a password-rules string as Apple's parser does,
@@ -232,10 +235,14 @@ enum Usage {
 extension Usage {
     static let signup = """
         usage: sesame signup --server URL --client-id ID --email EMAIL [--name NAME] [--origin ORIGIN] [--json]
+               sesame signup --password|--password-stdin --server URL --client-id ID --email EMAIL
+                             [--name NAME] [--connection NAME] [--json]
 
         Creates an account on a Sesame server with a new passkey held by this CLI's software
         authenticator, then saves the server, the client id and the tokens (with a refresh token)
-        under $XDG_CONFIG_HOME/sesame (default ~/.config/sesame).
+        under $XDG_CONFIG_HOME/sesame (default ~/.config/sesame). With --password, the account gets
+        a password instead (asked twice at the terminal, without echo), and the CLI signs in with it;
+        when the server asks for a second factor, the code is asked for too.
 
         options:
           --server URL       the server's public URL, e.g. http://localhost:8080 (required)
@@ -243,6 +250,10 @@ extension Usage {
           --email EMAIL      the new account's email (required)
           --name NAME        the account's display name
           --origin ORIGIN    the origin the authenticator reports (default: the server's origin)
+          --password         a password account; the password is read from the terminal, never argv
+          --password-stdin   the same, with the password as the first line of standard input (and any
+                             second-factor code as the next line)
+          --connection NAME  the password connection (default Username-Password-Authentication)
           --json             print the result as JSON
           -h, --help         show this help
 
@@ -253,18 +264,60 @@ extension Usage {
 
     static let login = """
         usage: sesame login [--server URL] [--client-id ID] [--origin ORIGIN] [--json]
+               sesame login --password|--password-stdin [--email EMAIL] [--connection NAME]
+                            [--server URL] [--client-id ID] [--json]
 
         Signs in with the newest passkey this CLI holds for the server and saves the tokens.
         --server and --client-id default to the saved ones (from the last signup or login).
+        With --password, signs in with the account's password instead (read without echo, or as a
+        line of standard input with --password-stdin), then with a second factor when the server
+        asks for one: the authenticator app's code, or the code sent by SMS. An account that must
+        enroll a factor first enrolls an authenticator app on the spot (the otpauth:// URI is shown).
 
         options:
           --server URL       the server's public URL
           --client-id ID     a native client of the tenant
           --origin ORIGIN    the origin the authenticator reports (default: saved, else the server's origin)
+          --password         sign in with a password read from the terminal
+          --password-stdin   ... read as the first line of standard input (codes on the next lines)
+          --email EMAIL      the account (default: the saved one)
+          --connection NAME  the password connection (default Username-Password-Authentication)
           --json             print the result as JSON
           -h, --help         show this help
 
         Exit status: 0 signed in, 1 the server refused or cannot be reached, 2 bad arguments.
+
+        """
+
+    static let mfa = """
+        usage: sesame mfa enroll otp [--email EMAIL] [--password-stdin] [--connection NAME] [--json]
+               sesame mfa enroll sms --phone +E164 [--email EMAIL] [--password-stdin] [--connection NAME]
+               sesame mfa list [--email EMAIL] [--password-stdin] [--connection NAME] [--json]
+
+        Manages the second factors of the saved server's password account. Each signs in with the
+        password first (read without echo, or as a line of standard input), answering the current
+        second factor when there is one, for a token of the MFA API.
+
+        enroll otp  prints the secret and the otpauth:// URI to add to an authenticator app (turn it
+                    into a QR code with, e.g., qrencode -t ansiutf8), and the recovery code on the
+                    first enrollment; then asks for the app's first code, which turns the factor on
+        enroll sms  sends a code to --phone and asks for it
+        list        prints each factor: id, type, whether it is active
+
+        Exit status: 0 done, 1 the server refused or cannot be reached, 2 bad arguments.
+
+        """
+
+    static let outbox = """
+        usage: sesame outbox --server URL [--to ADDRESS] [--client-id ID] [--client-secret-file FILE] [--json]
+
+        Prints the messages (reset links, SMS codes) the server kept in its outbox, newest first,
+        through the Management API (GET /api/v2/outbox, scope read:outbox), with the management
+        client 'sesame init' printed: --client-id or SESAME_MANAGEMENT_CLIENT_ID, and its secret in
+        --client-secret-file or SESAME_MANAGEMENT_CLIENT_SECRET. The outbox is the default sender;
+        a server started with --messages-webhook sends instead and keeps nothing.
+
+        Exit status: 0 printed, 1 the server refused or cannot be reached, 2 bad arguments.
 
         """
 

@@ -25,4 +25,7 @@ public struct SesameConfiguration: Sendable, Hashable {
 
     /// The audience of My Account API tokens: `<domain>/me/`.
     public var myAccountAudience: String { base + "/me/" }
+
+    /// The audience of MFA API tokens (`/mfa/associate`, `/mfa/authenticators`): `<domain>/mfa/`.
+    public var mfaAudience: String { base + "/mfa/" }
 }

@@ -14,6 +14,10 @@ struct ClientCLI {
     let stateDirectory: String
     /// More environment variables (e.g. `SESAME_TIMEOUT`).
     var variables: [String: String] = [:]
+    /// Lines of standard input, by index, given what the command printed so far (nil: the end).
+    var standardInput: @Sendable (Int, String) -> String? = { _, _ in nil }
+    /// Lines typed at the terminal, by index (prompt and whether echo is off are recorded).
+    var terminal: @Sendable (Int, String, Bool) -> String? = { _, _, _ in nil }
 
     init() {
         stateDirectory =
@@ -31,11 +35,23 @@ struct ClientCLI {
         final class Buffers {
             var out = ""
             var err = ""
+            var stdinRead = 0
+            var typed = 0
         }
         let buffers = Buffers()
         var environment = CommandEnvironment(
             readStandardInput: { [] }, readFile: CommandEnvironment.process.readFile,
             writeOutput: { buffers.out += $0 }, writeError: { buffers.err += $0 }, now: { Date() })
+        let standardInput = self.standardInput
+        let terminal = self.terminal
+        environment.readStandardInputLine = {
+            defer { buffers.stdinRead += 1 }
+            return standardInput(buffers.stdinRead, buffers.out)
+        }
+        environment.readTerminalLine = { prompt, secret in
+            defer { buffers.typed += 1 }
+            return terminal(buffers.typed, prompt, secret)
+        }
         environment.variables = variables.merging(["SESAME_CONFIG_DIR": stateDirectory]) { first, _ in first }
         let status = await ClientCommands.run(
             arguments.first ?? "", Array(arguments.dropFirst()), environment: environment)
