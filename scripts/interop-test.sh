@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs tests/interop: an independent Python client (PyPI `cryptography` and `cbor2`, nothing from
+# Runs tests/interop: independent Python clients (PyPI `cryptography`, `cbor2`, `pyotp`, nothing from
 # Sesame) enables an Android app through the Management API, then signs up and logs in as that app
 # would (android:apk-key-hash origin, synced passkey, none attestation) against `sesame serve` on
 # 127.0.0.1, and checks the tokens against the server's JWKS. Keeps a Python virtualenv with
@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # 1. The virtualenv with the client's libraries from PyPI.
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pytest, cryptography, cbor2, requests, jwt' >/dev/null 2>&1; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pytest, cryptography, cbor2, requests, jwt, pyotp' >/dev/null 2>&1; then
     rm -rf "$venv"
     mkdir -p "$(dirname "$venv")"
     if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
@@ -41,7 +41,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pytest, crypto
         DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-venv
         "$python" -m venv "$venv"
     fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pytest cryptography cbor2 requests pyjwt
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pytest cryptography cbor2 requests pyjwt pyotp
 fi
 
 # 2. The sesame binary.

@@ -1,0 +1,112 @@
+"""Issue 10 with independent clients: a password signup and login the way Auth0's SDKs send them
+(a form-encoded password-realm grant), TOTP enrolled and answered with PyPI `pyotp` (an
+implementation that owes nothing to Sesame's), the mfa_required -> mfa-otp step, a used code
+refused, a breached password refused, and the exact texts Auth0.swift compares.
+
+Nothing here comes from Sesame's code.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pyotp
+import requests
+
+from test_android_native import management_token
+
+CONNECTION = "Username-Password-Authentication"
+PASSWORD = "correct horse battery staple"
+REALM = "http://auth0.com/oauth/grant-type/password-realm"
+MFA_OTP = "http://auth0.com/oauth/grant-type/mfa-otp"
+
+
+def form_login(server, username: str, password: str) -> requests.Response:
+    """What Auth0.swift's login(usernameOrEmail:password:realmOrConnection:) sends."""
+    return server.http.session.post(
+        server.url + "/oauth/token",
+        data={
+            "grant_type": REALM, "client_id": server.client_id, "username": username, "password": password,
+            "realm": CONNECTION, "scope": "openid profile email offline_access",
+        },
+        timeout=10,
+    )
+
+
+def test_password_signup_totp_enrollment_and_the_mfa_step(server):
+    signup = server.http.expect(
+        200, "POST", "/dbconnections/signup",
+        {"client_id": server.client_id, "connection": CONNECTION, "email": "ada@example.com", "password": PASSWORD},
+    )
+    assert signup["email"] == "ada@example.com" and signup["email_verified"] is False and "|" not in signup["_id"]
+
+    login = form_login(server, "ada@example.com", PASSWORD)
+    assert login.status_code == 200, login.text
+    assert login.json()["password_status"] == "ok"
+    wrong = form_login(server, "ada@example.com", PASSWORD + "!")
+    unknown = form_login(server, "nobody@example.com", PASSWORD)
+    assert wrong.status_code == unknown.status_code == 403
+    assert wrong.json() == unknown.json() == {"error": "invalid_grant", "error_description": "Wrong email or password."}
+
+    # The tenant asks every password login for TOTP (Guardian's shape).
+    admin = management_token(server)
+    for factor in ("otp", "recovery-code"):
+        server.http.expect(200, "PUT", f"/api/v2/guardian/factors/{factor}", {"enabled": True}, token=admin)
+    response = server.http.session.put(
+        server.url + "/api/v2/guardian/policies", json=["all-applications"],
+        headers={"Authorization": f"Bearer {admin}"}, timeout=10,
+    )
+    assert response.status_code == 200 and response.json() == ["all-applications"], response.text
+
+    required = form_login(server, "ada@example.com", PASSWORD)
+    assert required.status_code == 403, required.text
+    body = required.json()
+    assert body["error"] == "mfa_required" and body["error_description"] == "Multifactor authentication required"
+    assert body["mfa_requirements"] == {"enroll": [{"type": "otp"}]}
+    mfa_token = body["mfa_token"]
+
+    associated = server.http.expect(
+        200, "POST", "/mfa/associate", {"authenticator_types": ["otp"]}, token=mfa_token,
+    )
+    assert associated["authenticator_type"] == "otp" and len(associated["recovery_codes"]) == 1
+    totp = pyotp.parse_uri(associated["barcode_uri"])
+    assert totp.secret == associated["secret"] and totp.digits == 6 and totp.interval == 30
+    code = totp.now()
+    done = server.http.expect(200, "POST", "/oauth/token", {
+        "grant_type": MFA_OTP, "client_id": server.client_id, "mfa_token": mfa_token, "otp": code,
+    })
+    assert "access_token" in done and "refresh_token" in done
+
+    # The next login names the enrolled factor; the used code is refused, a fresh one works.
+    again = form_login(server, "ada@example.com", PASSWORD).json()
+    assert again["mfa_requirements"] == {"challenge": [{"type": "otp"}, {"type": "recovery-code"}]}
+    replay = server.http.session.post(server.url + "/oauth/token", json={
+        "grant_type": MFA_OTP, "client_id": server.client_id, "mfa_token": again["mfa_token"], "otp": code,
+    }, timeout=10)
+    assert replay.status_code == 403 and replay.json()["error_description"] == "Invalid otp_code."
+    next_code = totp.at(time.time() + 30)
+    finished = server.http.expect(200, "POST", "/oauth/token", {
+        "grant_type": MFA_OTP, "client_id": server.client_id, "mfa_token": again["mfa_token"], "otp": next_code,
+    })
+    assert finished["token_type"] == "Bearer"
+    spent = server.http.session.post(server.url + "/oauth/token", json={
+        "grant_type": MFA_OTP, "client_id": server.client_id, "mfa_token": again["mfa_token"], "otp": next_code,
+    }, timeout=10)
+    assert spent.json()["error_description"] == "Malformed mfa_token"
+
+
+def test_a_breached_password_is_refused_at_signup(server):
+    admin = management_token(server)
+    server.http.expect(
+        200, "PATCH", "/api/v2/attack-protection/breached-password-detection", {"enabled": True}, token=admin,
+    )
+    for password in ("AUTH0-TEST-anything", "qwerty123456"):
+        status, body = server.http.request("POST", "/dbconnections/signup", {
+            "client_id": server.client_id, "connection": CONNECTION, "email": "bob@example.com", "password": password,
+        })
+        assert status == 400 and body["code"] == "password_leaked", body
+    status, body = server.http.request("POST", "/dbconnections/signup", {
+        "client_id": server.client_id, "connection": CONNECTION, "email": "bob@example.com", "password": "short",
+    })
+    assert status == 400 and body["name"] == "PasswordStrengthError" and body["code"] == "invalid_password"
+    assert body["description"]["rules"][0]["code"] == "lengthAtLeast"
