@@ -69,6 +69,16 @@ struct AttemptLimits: Sendable {
             tenantID: tenantID, key: address, delta: -1, now: now, windowEndsAt: now + addressWindow, sliding: false)
     }
 
+    /// After an attempt that checked nothing (the hash gate was full): both counters get it back.
+    func giveBack(
+        tenantID: String, account: [UInt8], address: [UInt8], now: Date, in transaction: any StoreTransaction
+    ) throws {
+        _ = try transaction.attemptCounters.add(
+            tenantID: tenantID, key: account, delta: -1, now: now, windowEndsAt: now + accountWindow, sliding: false)
+        _ = try transaction.attemptCounters.add(
+            tenantID: tenantID, key: address, delta: -1, now: now, windowEndsAt: now + addressWindow, sliding: false)
+    }
+
     private static func seconds(_ count: AttemptCount, _ now: Date) -> Int {
         max(1, Int(count.windowEndsAt.timeIntervalSince(now).rounded(.up)))
     }

@@ -34,6 +34,13 @@ public final class PasswordHashGate: @unchecked Sendable {  // state guarded by 
         return running
     }
 
+    /// The callers waiting for a slot now (for tests and metrics).
+    public var queued: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
+    }
+
     /// Runs `body` in a slot; 503 when none frees up in time or too many already wait.
     public func run<T>(_ body: () throws -> T) throws -> T {
         try acquire()

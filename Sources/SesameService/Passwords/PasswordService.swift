@@ -154,14 +154,27 @@ public final class PasswordService: Sendable {
             try limits.reserve(
                 tenantID: tenant.id, account: accountKey, address: addressKey, now: now, in: transaction)
         }
-        guard let user = found, let credential = user.password else {
-            // The same work as a wrong password, then the same answer.
-            try checkDummy(text, parameters: connection.password.hashing)
-            record(tenant, .login, outcome: .invalidGrant, client: client.id, user: nil, now: now)
-            throw .wrongCredentials
+        // A check that could not run (the hash gate was full) gives its attempt back.
+        let matched: Bool
+        do {
+            if let credential = found?.password {
+                matched = try verify(text, credential)
+            } else {
+                // The same work as a wrong password, then the same answer.
+                try checkDummy(text, parameters: connection.password.hashing)
+                matched = false
+            }
+        } catch {
+            if case .unavailable = error {
+                try? access.write(.relaxed) { transaction in
+                    try limits.giveBack(
+                        tenantID: tenant.id, account: accountKey, address: addressKey, now: now, in: transaction)
+                }
+            }
+            throw error
         }
-        guard try verify(text, credential) else {
-            record(tenant, .login, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
+        guard matched, let user = found, let credential = user.password else {
+            record(tenant, .login, outcome: .invalidGrant, client: client.id, user: found?.id, now: now)
             throw .wrongCredentials
         }
         // Only a caller who knows the password learns that the user is blocked.

@@ -27,14 +27,14 @@ struct PasswordAccountsTests {
     static func logIn(
         _ api: APIHarness, username: String, password: String = PasswordAccountsTests.password,
         grant: String = "http://auth0.com/oauth/grant-type/password-realm", scope: String = "openid offline_access",
-        from clientIP: String? = nil
+        from clientIP: String? = nil, via other: HTTPResponder? = nil
     ) -> APIReply {
         var body: [String: Any] = [
             "grant_type": grant, "client_id": api.bootstrap.clientID, "username": username, "password": password,
             "scope": scope,
         ]
         if grant.hasSuffix("password-realm") { body["realm"] = Bootstrap.defaultConnectionName }
-        return api.send(.post, "/oauth/token", json: APIHarness.encode(body), clientIP: clientIP)
+        return api.send(.post, "/oauth/token", json: APIHarness.encode(body), via: other, clientIP: clientIP)
     }
 
     static func users(_ api: APIHarness) throws -> [UserRecord] {
@@ -703,5 +703,59 @@ struct PasswordAccountsTests {
         #expect(
             Self.signUp(api, email: "cat@example.com", password: "qwerty123456").json["code"] as? String
                 == "password_leaked")
+    }
+
+    @Test("a password login finds the hash gate full: 503 with Retry-After, and nothing counted")
+    func hashGateFull() throws {
+        let api = try APIHarness()
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        let gate = api.application.passwords.gate
+        let replies = try gate.run {
+            // Every slot (one per core) is taken by this and by the nested runs below.
+            try Self.occupy(gate, remaining: gate.maxConcurrent - 1) {
+                // The waiting room is full too: refused at once, more often than the lockout allows.
+                try Self.fillQueue(gate) {
+                    (0..<12).map { _ in Self.logIn(api, username: "ada@example.com", password: "wrong password!") }
+                }
+            }
+        }
+        #expect(replies.allSatisfy { $0.status == 503 })
+        #expect(replies.first?.error == "temporarily_unavailable")
+        #expect(replies.first?.headers["Retry-After"] == "1")
+        // The refused attempts checked nothing, so they counted for nothing.
+        #expect(Self.logIn(api, username: "ada@example.com").status == 200)
+    }
+
+    /// Runs `body` while `remaining` more slots of `gate` are held (nested, on this thread).
+    static func occupy<T>(_ gate: PasswordHashGate, remaining: Int, _ body: () throws -> T) throws -> T {
+        guard remaining > 0 else { return try body() }
+        return try gate.run { try occupy(gate, remaining: remaining - 1, body) }
+    }
+
+    /// Runs `body` while the gate's waiting room is full (waiters parked on other threads).
+    static func fillQueue<T>(_ gate: PasswordHashGate, _ body: () throws -> T) throws -> T {
+        for _ in 0..<gate.maxWaiting { Thread.detachNewThread { _ = try? gate.run {} } }
+        for _ in 0..<2_000 where gate.queued < gate.maxWaiting { usleep(1_000) }
+        return try body()
+    }
+
+    @Test(
+        "concurrent failures in two processes sharing the store lock at exactly ten",
+        arguments: HarnessStore.allCases.filter { $0 != .memory })
+    func concurrentFailuresAcrossProcesses(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(Self.signUp(api, email: "ada@example.com").status == 200)
+        let peer = try api.peer()
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            let reply = Self.logIn(
+                api, username: "ada@example.com", password: "guess number \(index)", from: "198.51.100.9",
+                via: index.isMultiple(of: 2) ? peer : nil)
+            statuses.withLock { $0.append(reply.status) }
+        }
+        let all = statuses.withLock { $0 }
+        #expect(all.filter { $0 == 403 }.count == 10, "\(all)")
+        #expect(all.filter { $0 == 429 }.count == 10, "\(all)")
+        #expect(Self.logIn(api, username: "ada@example.com", from: "198.51.100.9", via: peer).status == 429)
     }
 }
