@@ -85,10 +85,11 @@ final class LoadRun {
     /// Starts the server and returns the milliseconds from posix_spawn to the first 200 from
     /// GET /healthz (connect attempts in a tight loop, 50 µs apart).
     func start() throws -> Double {
-        var arguments = [
-            settings.sesame, "serve", "--data", directory, "--listen", "127.0.0.1:\(port)", "--public-url", origin,
-            "--threads", "1", "--rate-limit-per-ip", "0", "--log-level", "error",
-        ] + (settings.store.map { ["--store", $0] } ?? [])
+        var arguments =
+            [
+                settings.sesame, "serve", "--data", directory, "--listen", "127.0.0.1:\(port)", "--public-url", origin,
+                "--threads", "1", "--rate-limit-per-ip", "0", "--log-level", "error", "--trusted-proxy", "127.0.0.1",
+            ] + (settings.store.map { ["--store", $0] } ?? [])
         // A profiler in front of the server (LOADBENCH_SERVER_WRAPPER="valgrind --tool=callgrind ...").
         if let wrapper = settings.serverWrapper {
             arguments = wrapper.split(separator: " ").map(String.init) + arguments
@@ -242,7 +243,7 @@ final class LoadRun {
         return result
     }
 
-    private static func loginWorker(
+    static func loginWorker(
         port: Int, clientID: String, count: Int, users: [SoftwareAuthenticator], next: WorkCounter
     ) throws -> WorkerResult {
         let client = SesameClient(connection: try HTTPConnection(port: port), clientID: clientID)

@@ -10,6 +10,8 @@ struct LoadSettings {
     var logins = 100_000
     /// Refresh grants measured.
     var refreshes = 100_000
+    /// Password logins measured (each of right, wrong and unknown); 0 skips them.
+    var passwordLogins = 300
     /// Users signed up before the logins; logins go round-robin over them.
     var users = 200
     /// Concurrent keep-alive connections (one thread each).
@@ -30,7 +32,7 @@ struct LoadSettings {
     static let usage = """
         usage: sesame-loadgen [--sesame PATH] [--server-core N] [--logins N] [--refreshes N] [--users N]
                               [--connections N] [--starts N] [--pid-file PATH] [--keep]
-        Variables: LOADBENCH_LOGINS, LOADBENCH_REFRESHES, LOADBENCH_USERS, LOADBENCH_CONNECTIONS,
+        Variables: LOADBENCH_LOGINS, LOADBENCH_REFRESHES, LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS,
         LOADBENCH_SERVER_WRAPPER (e.g. "valgrind --tool=callgrind"), LOADBENCH_PHASE_HOOK (sh -c HOOK hook PHASE PID,
         PHASE = logins-start, logins-end, refresh-start, refresh-end).
         """
@@ -49,6 +51,9 @@ struct LoadSettings {
         settings.refreshes =
             try integer(environment["LOADBENCH_REFRESHES"], "LOADBENCH_REFRESHES", minimum: 1) ?? settings.refreshes
         settings.users = try integer(environment["LOADBENCH_USERS"], "LOADBENCH_USERS", minimum: 1) ?? settings.users
+        settings.passwordLogins =
+            try integer(environment["LOADBENCH_PASSWORD_LOGINS"], "LOADBENCH_PASSWORD_LOGINS", minimum: 0)
+            ?? settings.passwordLogins
         settings.connections =
             try integer(environment["LOADBENCH_CONNECTIONS"], "LOADBENCH_CONNECTIONS", minimum: 1)
             ?? settings.connections

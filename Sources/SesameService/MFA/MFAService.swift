@@ -468,8 +468,9 @@ public final class MFAService: Sendable {
             throw .mfaRefused("association_required", "The user has no otp authenticator; enroll one first")
         }
         var matched: (String, Int64)?
-        for enrollment in enrollments
-        where enrollment.active || !user.mfa.contains(where: { $0.active && $0.factor == .otp }) {
+        // A login answers with an active factor (or confirms the only one); an enrollment confirms.
+        let hasActive = user.mfa.contains { $0.active && $0.factor == .otp }
+        for enrollment in enrollments where confirming ? !enrollment.active : (enrollment.active || !hasActive) {
             let secret = try keys.open(enrollment, tenantID: tenant.id, userID: user.id)
             if let step = TOTP.matchingStep(code: otp, secret: secret, at: now),
                 step > (enrollment.lastUsedStep ?? Int64.min)
