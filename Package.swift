@@ -11,6 +11,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
+    .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 ]
 
 let package = Package(
@@ -75,6 +76,7 @@ let package = Package(
             dependencies: [
                 "WebAuthn", "SesameCrypto", "SesameWire", "SesameStore", "SesameSQLite", "SesamePostgres",
                 "SesameService", "SesameHTTP", "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
+                "CQRencode",
             ]),
         .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
 

@@ -3,11 +3,11 @@
 # On a system without dpkg/apt it prints what to install and fails.
 set -euo pipefail
 
-packages=(pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libargon2-dev libcrypt-dev)
+packages=(pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libargon2-dev libcrypt-dev libqrencode-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
     echo "deps: not a Debian/Ubuntu system. Install these (or your system's equivalents) and run again:" >&2
-    echo "  pkg-config, OpenSSL 3 libcrypto headers, SQLite 3, libpq, libmicrohttpd, libargon2, libxcrypt" >&2
+    echo "  pkg-config, OpenSSL 3 libcrypto headers, SQLite 3, libpq, libmicrohttpd, libargon2, libxcrypt, libqrencode" >&2
     echo "  Debian names: ${packages[*]}" >&2
     exit 1
 fi

@@ -140,7 +140,12 @@ extension ClientSession {
     static func show(_ enrollment: MultifactorEnrollment, _ prompter: PasswordPrompter) {
         var lines: [String] = []
         if let uri = enrollment.barcodeURI {
-            lines.append("Add this to your authenticator app (as a QR code: qrencode -t ansiutf8 'URI'):")
+            // A QR code at the terminal; the URI and the secret always, for typing it in.
+            if prompter.source == .terminal, let code = TerminalQR.render(uri) {
+                lines.append("Scan this with your authenticator app:")
+                lines.append(code)
+            }
+            lines.append("Or add it by hand:")
             lines.append("  \(uri)")
         }
         if let secret = enrollment.secret { lines.append("  secret \(secret)") }

@@ -35,9 +35,10 @@ enum Usage {
         usage: sesame store copy --from DIR --to postgres://…
 
         Copies the SQLite store in DIR (DIR/sesame.db) into an empty PostgreSQL database: every
-        tenant with its clients, connections, APIs, signing keys, users, passkeys, refresh tokens
-        and auth events (pending ceremonies are left behind), then counts each kind in both and
-        fails if they differ. A target holding any tenant is refused. Stop the SQLite server first,
+        tenant with its clients, connections, APIs, signing keys, users (with their passwords and
+        second factors), passkeys, refresh tokens and auth events, then counts each kind in both
+        and fails if they differ. What is short-lived stays behind: pending ceremonies, reset
+        tickets and mfa tokens, attempt counters and the outbox. A target holding any tenant is refused. Stop the SQLite server first,
         and serve the copy with the same master key (SESAME_MASTER_KEY or DIR/master.key).
 
         Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.

@@ -103,7 +103,7 @@ struct PasswordCommandLiveTests {
                 "signup", "--password-stdin", "--server", live.url, "--client-id", live.clientID, "--email",
                 "ada@example.com",
             ]).status == 0)
-        try await live.sesame.application.passwords.requestReset(
+        try live.sesame.application.passwords.requestReset(
             tenant: live.sesame.tenant, clientID: nil, email: "ada@example.com",
             connection: ClientInvocation.defaultConnection)
         final class Output: @unchecked Sendable { var text = "" }
@@ -157,4 +157,26 @@ final class PromptLog: @unchecked Sendable {
     private var entries: [(String, Bool)] = []
     func add(_ prompt: String, _ secret: Bool) { lock.withLock { entries.append((prompt, secret)) } }
     var all: [(String, Bool)] { lock.withLock { entries } }
+}
+
+@Suite("QR codes in the terminal")
+struct TerminalQRTests {
+    @Test func anOTPAuthURIBecomesASquareOfHalfBlocks() throws {
+        let uri =
+            "otpauth://totp/login.example.com:ada@example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+            + "&issuer=login.example.com&algorithm=SHA1&digits=6&period=30"
+        let modules = try #require(TerminalQR.matrix(uri))
+        // A QR code of version v is 4v + 17 modules square, with finder patterns in three corners.
+        #expect((modules.count - 17) % 4 == 0)
+        #expect(modules.allSatisfy { $0.count == modules.count })
+        for (row, column) in [(0, 0), (0, modules.count - 7), (modules.count - 7, 0)] {
+            #expect((0..<7).allSatisfy { modules[row][column + $0] && modules[row + 6][column + $0] })
+            #expect(!modules[row + 1][column + 1] && modules[row + 2][column + 2])
+        }
+        let text = try #require(TerminalQR.render(uri))
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == (modules.count + 4 + 1) / 2)
+        #expect(lines.allSatisfy { $0.hasPrefix("\u{1B}[30;47m") && $0.hasSuffix("\u{1B}[0m") })
+        #expect(TerminalQR.render(uri) == text)
+    }
 }

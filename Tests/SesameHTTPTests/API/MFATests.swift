@@ -67,7 +67,7 @@ struct MFATests {
         return (secret, recovery)
     }
 
-    @Test("Guardian settings in Auth0's shape", arguments: [HarnessStore.memory])
+    @Test("Guardian settings in Auth0's shape", arguments: HarnessStore.allCases)
     func guardian(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
         let token = try api.managementToken()

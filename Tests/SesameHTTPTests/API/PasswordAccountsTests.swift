@@ -485,7 +485,7 @@ struct PasswordAccountsTests {
                 == 200)
     }
 
-    @Test("failures from one address across accounts are capped too", arguments: [HarnessStore.memory])
+    @Test("failures from one address across accounts are capped too", arguments: HarnessStore.allCases)
     func perAddressLimit(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
         let address = "203.0.113.99"
@@ -575,7 +575,7 @@ struct PasswordAccountsTests {
         #expect(reset("", "yet another passphrase").status == 400)
     }
 
-    @Test("at most five reset links wait per user", arguments: [HarnessStore.memory])
+    @Test("at most five reset links wait per user", arguments: HarnessStore.allCases)
     func resetLinksAreCapped(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
         #expect(Self.signUp(api, email: "ada@example.com").status == 200)
