@@ -318,7 +318,7 @@ struct MFATests {
         #expect(try api.logInForTokens(authenticator)["access_token"] is String)
     }
 
-    @Test("the enrolled-users policy asks only users with a factor", arguments: [HarnessStore.memory])
+    @Test("the enrolled-users policy asks only users with a factor", arguments: HarnessStore.allCases)
     func enrolledUsersPolicy(_ kind: HarnessStore) throws {
         let api = try Self.world(kind, policy: [])
         #expect(P.logIn(api, username: "ada@example.com").status == 200)

@@ -262,7 +262,7 @@ struct PasswordAccountsTests {
         #expect(api.send(.get, "/password-rules").status == 400)
     }
 
-    @Test("a client needs the password grants enabled", arguments: [HarnessStore.memory])
+    @Test("a client needs the password grants enabled", arguments: HarnessStore.allCases)
     func grantMustBeEnabled(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
         let token = try api.managementToken()
@@ -379,28 +379,31 @@ struct PasswordAccountsTests {
         #expect(try Self.users(api).map(\.password) == after.map(\.password))
     }
 
-    @Test(
-        "a malformed import is refused naming the field",
-        arguments: [
-            (#"{"algorithm":"md5","hash":{"value":"x"}}"#, "custom_password_hash.algorithm"),
-            (#"{"algorithm":"bcrypt","hash":{"value":"$2b$99$x"}}"#, "custom_password_hash.hash.value"),
-            (
-                #"{"algorithm":"argon2","hash":{"value":"$argon2id$v=19$m=9999999,t=1,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"}}"#,
-                "custom_password_hash.hash.value"
-            ),
-            (#"{"algorithm":"sha256","hash":{"value":"zz","encoding":"hex"}}"#, "custom_password_hash.hash.encoding"),
-            (#"{"algorithm":"sha256","hash":{"value":"abcd","encoding":"hex"}}"#, "custom_password_hash.hash.value"),
-            (#"{"algorithm":"bcrypt","hash":{"value":"x"},"password":{"encoding":"utf16le"}}"#, "password.encoding"),
-        ])
-    func malformedImports(_ custom: String, _ field: String) throws {
-        let api = try APIHarness()
+    static let malformedImportCases: [(String, String)] = [
+        (#"{"algorithm":"md5","hash":{"value":"x"}}"#, "custom_password_hash.algorithm"),
+        (#"{"algorithm":"bcrypt","hash":{"value":"$2b$99$x"}}"#, "custom_password_hash.hash.value"),
+        (
+            #"{"algorithm":"argon2","hash":{"value":"$argon2id$v=19$m=9999999,t=1,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"}}"#,
+            "custom_password_hash.hash.value"
+        ),
+        (#"{"algorithm":"sha256","hash":{"value":"zz","encoding":"hex"}}"#, "custom_password_hash.hash.encoding"),
+        (#"{"algorithm":"sha256","hash":{"value":"abcd","encoding":"hex"}}"#, "custom_password_hash.hash.value"),
+        (#"{"algorithm":"bcrypt","hash":{"value":"x"},"password":{"encoding":"utf16le"}}"#, "password.encoding"),
+    ]
+
+    @Test("a malformed import is refused naming the field, and nothing is written", arguments: HarnessStore.allCases)
+    func malformedImports(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
         let token = try api.managementToken()
-        let reply = api.send(
-            .post, "/api/v2/users",
-            json: #"{"connection":"Username-Password-Authentication","email":"a@example.com","custom_password_hash":"#
-                + custom + "}", token: token)
-        #expect(reply.status == 400)
-        #expect(reply.errorDescription?.contains(field) == true, "\(reply.errorDescription ?? "")")
+        for (custom, field) in Self.malformedImportCases {
+            let reply = api.send(
+                .post, "/api/v2/users",
+                json:
+                    #"{"connection":"Username-Password-Authentication","email":"a@example.com","custom_password_hash":"#
+                    + custom + "}", token: token)
+            #expect(reply.status == 400)
+            #expect(reply.errorDescription?.contains(field) == true, "\(reply.errorDescription ?? "")")
+        }
         let both = api.send(
             .post, "/api/v2/users",
             json:
@@ -653,23 +656,29 @@ struct PasswordAccountsTests {
         #expect(weak.json["password_status"] as? String == "weak")
     }
 
+    static let breachSettingsCases: [(String, String)] = [
+        (#"{"shields":["block","shout"]}"#, "shields[1]"),
+        (#"{"method":"enhanced"}"#, "range_url"),
+        (#"{"range_url":"http://example.com/range/"}"#, "range_url"),
+        (#"{"stage":{"pre-user-registration":{"shields":["user_notification"]}}}"#, "pre-user-registration"),
+        (#"{"admin_notification_frequency":["hourly"]}"#, "admin_notification_frequency[0]"),
+        (#"{"enabled":"yes"}"#, "enabled"),
+    ]
+
     @Test(
-        "breached-password settings are validated",
-        arguments: [
-            (#"{"shields":["block","shout"]}"#, "shields[1]"),
-            (#"{"method":"enhanced"}"#, "range_url"),
-            (#"{"range_url":"http://example.com/range/"}"#, "range_url"),
-            (#"{"stage":{"pre-user-registration":{"shields":["user_notification"]}}}"#, "pre-user-registration"),
-            (#"{"admin_notification_frequency":["hourly"]}"#, "admin_notification_frequency[0]"),
-            (#"{"enabled":"yes"}"#, "enabled"),
-        ])
-    func breachSettingsValidation(_ body: String, _ field: String) throws {
-        let api = try APIHarness()
-        let reply = api.send(
-            .patch, "/api/v2/attack-protection/breached-password-detection", json: body,
-            token: try api.managementToken())
-        #expect(reply.status == 400)
-        #expect(reply.errorDescription?.contains(field) == true, "\(reply.errorDescription ?? "")")
+        "breached-password settings are validated, and a refused change changes nothing",
+        arguments: HarnessStore.allCases)
+    func breachSettingsValidation(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        for (body, field) in Self.breachSettingsCases {
+            let reply = api.send(
+                .patch, "/api/v2/attack-protection/breached-password-detection", json: body, token: token)
+            #expect(reply.status == 400)
+            #expect(reply.errorDescription?.contains(field) == true, "\(reply.errorDescription ?? "")")
+        }
+        let tenant = try #require(try api.store.read { try $0.tenants.get(id: api.tenant.id) })
+        #expect(tenant.breachedPasswords == BreachedPasswordSettings())
     }
 
     @Test("the enhanced method asks a k-anonymity range endpoint (a local fake)", arguments: HarnessStore.allCases)
