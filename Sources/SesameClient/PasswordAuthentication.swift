@@ -11,57 +11,16 @@ public struct MFARequiredErrorPayload: Sendable, Equatable {
     public var enroll: [String]
 }
 
-/// An answer of `POST /mfa/challenge`.
-public struct MultifactorChallenge: Sendable, Equatable, Decodable {
-    /// `otp` (read the code from the authenticator app) or `oob` (a code was sent by SMS).
-    public var challengeType: String
-    /// For `oob`: pass it to `login(withOOBCode:mfaToken:bindingCode:)`.
-    public var oobCode: String?
-    /// `prompt`: the user types the code they received as the binding code.
-    public var bindingMethod: String?
-    enum CodingKeys: String, CodingKey {
-        case challengeType = "challenge_type"
-        case oobCode = "oob_code"
-        case bindingMethod = "binding_method"
-    }
-}
+/// An answer of `POST /mfa/challenge`: `challengeType` `otp` (read the code from the app) or `oob`
+/// (pass `oobCode` to `login(withOOBCode:mfaToken:bindingCode:)`).
+public typealias MultifactorChallenge = MFAChallengeResponse
 
-/// An answer of `POST /mfa/associate`.
-public struct MultifactorEnrollment: Sendable, Equatable, Decodable {
-    public var authenticatorType: String
-    /// TOTP: the secret (base32) and the `otpauth://` URI for a QR code.
-    public var secret: String?
-    public var barcodeURI: String?
-    /// SMS: the code's handle.
-    public var oobChannel: String?
-    public var oobCode: String?
-    public var bindingMethod: String?
-    /// On the first enrollment: the recovery code, to show the user once.
-    public var recoveryCodes: [String]?
-    enum CodingKeys: String, CodingKey {
-        case secret
-        case authenticatorType = "authenticator_type"
-        case barcodeURI = "barcode_uri"
-        case oobChannel = "oob_channel"
-        case oobCode = "oob_code"
-        case bindingMethod = "binding_method"
-        case recoveryCodes = "recovery_codes"
-    }
-}
+/// An answer of `POST /mfa/associate`: for TOTP the secret and the `otpauth://` URI, for SMS the
+/// code's handle, and on the first enrollment the recovery code.
+public typealias MultifactorEnrollment = MFAAssociateResponse
 
 /// An entry of `GET /mfa/authenticators`.
-public struct MultifactorAuthenticator: Sendable, Equatable, Decodable {
-    public var id: String
-    public var authenticatorType: String
-    public var active: Bool
-    public var oobChannel: String?
-    public var name: String?
-    enum CodingKeys: String, CodingKey {
-        case id, active, name
-        case authenticatorType = "authenticator_type"
-        case oobChannel = "oob_channel"
-    }
-}
+public typealias MultifactorAuthenticator = MFAAuthenticatorResponse
 
 /// The user `signup` created (`/dbconnections/signup`).
 public struct DatabaseUser: Sendable, Equatable, Decodable {

@@ -1,6 +1,5 @@
 import Foundation
 import SesameService
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -11,19 +10,12 @@ import Synchronization
 /// answer and `timeout` seconds; anything else is an error, and the caller keeps the offline
 /// corpus's verdict.
 public final class HTTPRangeLookup: PasswordRangeLookup {
-    public let timeout: TimeInterval
     public let maxBytes: Int
-    let session: URLSession
+    let http: OutboundHTTP
 
     public init(timeout: TimeInterval = 2, maxBytes: Int = 256 * 1_024) {
-        self.timeout = timeout
         self.maxBytes = maxBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        http = OutboundHTTP(timeout: timeout)
     }
 
     public enum Failure: Error, Equatable {
@@ -35,22 +27,10 @@ public final class HTTPRangeLookup: PasswordRangeLookup {
 
     public func suffixes(url: String, prefix: String) throws -> [String: Int] {
         guard prefix.utf8.count == 5, let target = URL(string: url + prefix) else { throw Failure.badURL }
-        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var request = http.request(target)
         request.setValue("true", forHTTPHeaderField: "Add-Padding")
         request.setValue("Sesame", forHTTPHeaderField: "User-Agent")
-        let result = Mutex<(Data?, Int?)>((nil, nil))
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, _ in
-            result.withLock { $0 = (data, (response as? HTTPURLResponse)?.statusCode) }
-            done.signal()
-        }
-        task.resume()
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            task.cancel()
-            throw Failure.unreachable
-        }
-        let (data, status) = result.withLock { $0 }
-        guard let status else { throw Failure.unreachable }
+        guard let (status, data) = http.send(request) else { throw Failure.unreachable }
         guard status == 200 else { throw Failure.status(status) }
         guard let data, data.count <= maxBytes, let text = String(data: data, encoding: .utf8) else {
             throw Failure.malformed

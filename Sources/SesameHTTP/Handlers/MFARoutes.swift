@@ -18,7 +18,7 @@ extension SesameApplication {
                 types: try body.strings("authenticator_types", maxCount: 4, maxLength: 32) ?? [],
                 channels: try body.strings("oob_channels", maxCount: 4, maxLength: 32) ?? [],
                 phoneNumber: try body.optionalString("phone_number", maxLength: 16))
-            return try .noStoreJSON(MFAAssociationBody(association))
+            return try .noStoreJSON(association)
         }
         router.post("/mfa/challenge") { [self] request, context in
             let body = try APIBody.json(request)
@@ -58,35 +58,5 @@ extension SesameApplication {
         let credentials = try clientCredentials(body, request)
         guard credentials.clientID != nil else { return }
         _ = try tokens.client(credentials, tenant: tenant)
-    }
-}
-
-/// `POST /mfa/associate`'s answer in Auth0's names.
-struct MFAAssociationBody: Encodable {
-    var authenticatorType: String
-    var secret: String?
-    var barcodeURI: String?
-    var oobChannel: String?
-    var oobCode: String?
-    var bindingMethod: String?
-    var recoveryCodes: [String]?
-    enum CodingKeys: String, CodingKey {
-        case secret
-        case authenticatorType = "authenticator_type"
-        case barcodeURI = "barcode_uri"
-        case oobChannel = "oob_channel"
-        case oobCode = "oob_code"
-        case bindingMethod = "binding_method"
-        case recoveryCodes = "recovery_codes"
-    }
-
-    init(_ association: MFAAssociation) {
-        authenticatorType = association.authenticatorType
-        secret = association.secret
-        barcodeURI = association.barcodeURI
-        oobChannel = association.oobChannel
-        oobCode = association.oobCode
-        bindingMethod = association.bindingMethod
-        recoveryCodes = association.recoveryCodes
     }
 }

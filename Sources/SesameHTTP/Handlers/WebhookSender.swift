@@ -2,7 +2,6 @@ import Foundation
 import SesameCrypto
 import SesameService
 import SesameStore
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -22,7 +21,7 @@ public final class WebhookSender: MessageSender {
     public let timeout: TimeInterval
     public let attempts: Int
     let pause: TimeInterval
-    let session: URLSession
+    let http: OutboundHTTP
     let clock: @Sendable () -> Date
 
     /// - Parameters:
@@ -38,12 +37,7 @@ public final class WebhookSender: MessageSender {
         self.attempts = max(1, attempts)
         self.pause = pause
         self.clock = clock
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        http = OutboundHTTP(timeout: timeout)
     }
 
     /// The header value for `body` sent at `time`.
@@ -77,32 +71,18 @@ public final class WebhookSender: MessageSender {
     }
 
     private func post(_ body: [UInt8]) -> Outcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var request = http.request(url)
         request.httpMethod = "POST"
         request.httpBody = Data(body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(
             Self.signature(body: body, secret: secret, time: clock()), forHTTPHeaderField: "Sesame-Signature")
-        let outcome = Mutex<Outcome>(.retry)
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { _, response, error in
-            defer { done.signal() }
-            guard error == nil, let status = (response as? HTTPURLResponse)?.statusCode else { return }
-            outcome.withLock {
-                switch status {
-                case 200..<300: $0 = .delivered
-                case 429, 500...: $0 = .retry
-                default: $0 = .final(status)
-                }
-            }
+        guard let (status, _) = http.send(request) else { return .retry }
+        switch status {
+        case 200..<300: return .delivered
+        case 429, 500...: return .retry
+        default: return .final(status)
         }
-        task.resume()
-        // The session's own timeout ends the task; this bound is in case it does not.
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            task.cancel()
-            return .retry
-        }
-        return outcome.withLock { $0 }
     }
 }
 

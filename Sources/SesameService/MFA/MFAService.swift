@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// What a password login must do before it gets tokens (the body of `mfa_required`).
@@ -25,46 +26,6 @@ public struct MFACaller: Sendable {
     var ticket: MFATicket?
     /// An access token's scopes (`enroll`, `read:authenticators`, `remove:authenticators`).
     public var scopes: Set<String>
-}
-
-/// An enrollment's answer (`POST /mfa/associate`).
-public struct MFAAssociation: Sendable, Equatable {
-    public var authenticatorType: String
-    /// TOTP: the secret in base32 and its otpauth URI.
-    public var secret: String?
-    public var barcodeURI: String?
-    /// SMS: the code's handle and how the user binds it.
-    public var oobChannel: String?
-    public var oobCode: String?
-    public var bindingMethod: String?
-    /// On the user's first enrollment, when recovery codes are on.
-    public var recoveryCodes: [String]?
-}
-
-/// An authenticator as `GET /mfa/authenticators` lists it.
-public struct MFAAuthenticator: Sendable, Equatable, Encodable {
-    public var id: String
-    public var authenticatorType: String
-    public var active: Bool
-    public var oobChannel: String?
-    public var name: String?
-    enum CodingKeys: String, CodingKey {
-        case id, active, name
-        case authenticatorType = "authenticator_type"
-        case oobChannel = "oob_channel"
-    }
-}
-
-/// A challenge's answer (`POST /mfa/challenge`).
-public struct MFAChallengeAnswer: Sendable, Equatable, Encodable {
-    public var challengeType: String
-    public var oobCode: String?
-    public var bindingMethod: String?
-    enum CodingKeys: String, CodingKey {
-        case challengeType = "challenge_type"
-        case oobCode = "oob_code"
-        case bindingMethod = "binding_method"
-    }
 }
 
 /// What an MFA grant continues: a login (its mfa token), or the confirmation of a factor enrolled
@@ -201,7 +162,7 @@ public final class MFAService: Sendable {
     /// no active factor; otherwise an MFA access token with `enroll`.
     public func associate(
         tenant: TenantRecord, caller: MFACaller, types: [String], channels: [String], phoneNumber: String?
-    ) throws(ServiceError) -> MFAAssociation {
+    ) throws(ServiceError) -> MFAAssociateResponse {
         let now = clock.now()
         if caller.ticket == nil, !caller.scopes.contains("enroll") {
             throw .insufficientScope("enrolling a factor needs the enroll scope")
@@ -233,7 +194,7 @@ public final class MFAService: Sendable {
         }
         let id = (factor == .otp ? "totp|dev_" : "sms|dev_") + Identifiers.hex(try random.serviceBytes(8))
         var enrollment = MFAEnrollment(id: id, factor: factor, active: false, createdAt: now, phoneNumber: phone)
-        var answer = MFAAssociation(authenticatorType: type)
+        var answer = MFAAssociateResponse(authenticatorType: type)
         var secret: [UInt8] = []
         if factor == .otp {
             secret = try random.serviceBytes(20)
@@ -282,7 +243,9 @@ public final class MFAService: Sendable {
     }
 
     /// `GET /mfa/authenticators`.
-    public func authenticators(tenant: TenantRecord, caller: MFACaller) throws(ServiceError) -> [MFAAuthenticator] {
+    public func authenticators(tenant: TenantRecord, caller: MFACaller) throws(ServiceError)
+        -> [MFAAuthenticatorResponse]
+    {
         if caller.ticket == nil, !caller.scopes.contains("read:authenticators") {
             throw .insufficientScope("listing factors needs the read:authenticators scope")
         }
@@ -290,13 +253,13 @@ public final class MFAService: Sendable {
         return user.mfa.map { enrollment in
             switch enrollment.factor {
             case .otp:
-                return MFAAuthenticator(id: enrollment.id, authenticatorType: "otp", active: enrollment.active)
+                return MFAAuthenticatorResponse(id: enrollment.id, authenticatorType: "otp", active: enrollment.active)
             case .sms:
-                return MFAAuthenticator(
+                return MFAAuthenticatorResponse(
                     id: enrollment.id, authenticatorType: "oob", active: enrollment.active, oobChannel: "sms",
                     name: enrollment.phoneNumber.map(Self.masked))
             case .recoveryCode:
-                return MFAAuthenticator(
+                return MFAAuthenticatorResponse(
                     id: enrollment.id, authenticatorType: "recovery-code", active: enrollment.active)
             }
         }
@@ -327,7 +290,7 @@ public final class MFAService: Sendable {
     /// SMS code goes out and its handle comes back.
     public func challenge(
         tenant: TenantRecord, client: ClientRecord, mfaToken: String?, challengeTypes: String?, authenticatorID: String?
-    ) throws(ServiceError) -> MFAChallengeAnswer {
+    ) throws(ServiceError) -> MFAChallengeResponse {
         let (ticket, user) = try access.read { transaction -> (MFATicket, UserRecord) in
             let ticket = try self.ticket(mfaToken, tenant: tenant, in: transaction)
             guard ticket.clientID == client.id else { throw Self.malformed }
@@ -347,12 +310,12 @@ public final class MFAService: Sendable {
         guard let chosen = candidates.first(where: \.active) ?? candidates.first else {
             throw .mfaRefused("unsupported_challenge_type", "the user has no authenticator of the type asked for")
         }
-        if chosen.factor == .otp { return MFAChallengeAnswer(challengeType: "otp") }
+        if chosen.factor == .otp { return MFAChallengeResponse(challengeType: "otp") }
         guard let phone = chosen.phoneNumber else { throw .unavailable("the SMS authenticator has no number") }
         let handle = try sendCode(
             tenant: tenant, userID: ticket.userID, enrollmentID: chosen.id, phone: phone,
             mfaTokenHash: MFATicket.hash(mfaToken ?? ""))
-        return MFAChallengeAnswer(challengeType: "oob", oobCode: handle, bindingMethod: "prompt")
+        return MFAChallengeResponse(challengeType: "oob", oobCode: handle, bindingMethod: "prompt")
     }
 
     /// Sends a 6-digit code by SMS (10 an hour per user) and returns its handle.

@@ -308,24 +308,12 @@ public final class PasskeyService: Sendable {
         return amr
     }
 
+    /// The connection `realm` names (or the default), enabled for `client`, with passkeys on.
     static func connection(
         realm: String?, tenant: TenantRecord, client: ClientRecord, in transaction: any StoreTransaction
     ) throws -> ConnectionRecord {
-        let found: ConnectionRecord?
-        if let realm {
-            found = try transaction.connections.get(tenantID: tenant.id, name: realm)
-            guard found != nil else { throw ServiceError.invalidRequest("realm is not a connection of this tenant") }
-        } else if let id = tenant.defaultConnectionID {
-            found = try transaction.connections.get(tenantID: tenant.id, id: id)
-        } else {
-            found = nil
-        }
-        guard let connection = found else {
-            throw ServiceError.invalidRequest("realm is required: the tenant has no default connection")
-        }
-        if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {
-            throw ServiceError.unauthorizedClient("the connection is not enabled for this client")
-        }
+        let connection = try ConnectionLookup.connection(
+            named: realm, field: "realm", tenant: tenant, client: client, in: transaction)
         guard connection.passkey.enabled else {
             throw ServiceError.notFound("passkeys are not enabled for this connection")
         }

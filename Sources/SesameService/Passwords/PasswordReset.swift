@@ -59,7 +59,7 @@ extension PasswordService {
             }
             guard name.utf8.count <= 128,
                 let connection = try transaction.connections.get(tenantID: tenant.id, name: name)
-            else { throw ServiceError.invalidRequest("the connection does not exist") }
+            else { throw ServiceError.invalidRequest("connection is not a connection of this tenant") }
             guard connection.password.enabled else {
                 throw ServiceError.invalidRequest("passwords are not enabled for connection \(connection.name)")
             }

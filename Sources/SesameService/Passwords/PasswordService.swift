@@ -145,7 +145,8 @@ public final class PasswordService: Sendable {
             name = nil
         }
         let (connection, found) = try access.read { transaction in
-            let connection = try Self.connection(named: name, tenant: tenant, client: client, in: transaction)
+            let connection = try Self.connection(
+                named: name, field: "realm", tenant: tenant, client: client, in: transaction)
             return (connection, try Self.user(username, connection: connection, in: transaction))
         }
         let accountKey = AttemptLimits.accountKey(user: found, identifier: username, address: address)
@@ -387,24 +388,11 @@ public final class PasswordService: Sendable {
 
     /// The connection `name` (nil: the tenant's default), enabled for `client`, with passwords on.
     static func connection(
-        named name: String?, tenant: TenantRecord, client: ClientRecord, in transaction: any StoreTransaction
+        named name: String?, field: String = "connection", tenant: TenantRecord, client: ClientRecord,
+        in transaction: any StoreTransaction
     ) throws -> ConnectionRecord {
-        let found: ConnectionRecord?
-        if let name {
-            guard name.utf8.count <= 128 else { throw ServiceError.invalidRequest("the connection name is too long") }
-            found = try transaction.connections.get(tenantID: tenant.id, name: name)
-            guard found != nil else { throw ServiceError.invalidRequest("the connection does not exist") }
-        } else if let id = tenant.defaultConnectionID {
-            found = try transaction.connections.get(tenantID: tenant.id, id: id)
-        } else {
-            found = nil
-        }
-        guard let connection = found else {
-            throw ServiceError.invalidRequest("a connection is required: the tenant has no default connection")
-        }
-        if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {
-            throw ServiceError.unauthorizedClient("the connection is not enabled for this client")
-        }
+        let connection = try ConnectionLookup.connection(
+            named: name, field: field, tenant: tenant, client: client, in: transaction)
         guard connection.password.enabled else {
             throw ServiceError.invalidRequest("passwords are not enabled for connection \(connection.name)")
         }
