@@ -593,15 +593,24 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var lastLoginAt: Date?
     /// The password, for a user of a connection with passwords who has one.
     public var password: PasswordCredential?
-    /// Second factors, in the order enrolled.
-    public var mfa: [MFAEnrollment] = []
+    /// Second factors, in the order enrolled; nil when there are none (rows from before version
+    /// 2 have no such member).
+    public var mfaEnrollments: [MFAEnrollment]?
+
+    /// Second factors, in the order enrolled. None is kept as nil, so a record has one form
+    /// whichever way it was made or read.
+    public var mfa: [MFAEnrollment] {
+        get { mfaEnrollments ?? [] }
+        set { mfaEnrollments = newValue.isEmpty ? nil : newValue }
+    }
+
     public init(
         tenantID: String, id: String, connectionID: String, userHandle: [UInt8], profile: UserProfile,
         userMetadata: [String: String] = [:], blocked: Bool = false, createdAt: Date, updatedAt: Date,
         lastLoginAt: Date? = nil, password: PasswordCredential? = nil, mfa: [MFAEnrollment] = []
     ) {
         self.password = password
-        self.mfa = mfa
+        self.mfaEnrollments = mfa.isEmpty ? nil : mfa
         self.tenantID = tenantID
         self.id = id
         self.connectionID = connectionID

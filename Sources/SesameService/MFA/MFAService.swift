@@ -337,11 +337,16 @@ public final class MFAService: Sendable {
                 throw ServiceError.tooManyAttempts(
                     "Too many SMS codes were sent; try again later.", retryAfterSeconds: 3_600)
             }
-            _ = try transaction.authSessions.insert(
+            let stored = try transaction.authSessions.insert(
                 AuthSessionRecord(
                     handleHash: OOBChallenge.hash(handle), tenantID: tenant.id, requester: "oob:\(userID)",
                     expiresAt: now + OOBChallenge.lifetime, payload: challenge.payload),
                 maxPerRequester: Self.maxSMSPerHour, now: now)
+            // A code is sent only when its challenge is kept (never one the user cannot use).
+            guard stored == .inserted else {
+                throw ServiceError.tooManyAttempts(
+                    "Too many SMS codes are waiting; try again later.", retryAfterSeconds: Int(OOBChallenge.lifetime))
+            }
         }
         try messages.send(
             OutgoingMessage(

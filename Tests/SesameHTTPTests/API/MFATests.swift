@@ -371,4 +371,30 @@ struct MFATests {
             api, ["grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": myAccount, "otp": "123456"])
         #expect(refused.errorDescription == "Malformed mfa_token")
     }
+
+    @Test("ten SMS codes an hour per user, then 429", arguments: HarnessStore.allCases)
+    func smsSendsAreCapped(_ kind: HarnessStore) throws {
+        let api = try Self.world(kind, factors: ["sms"])
+        let token = try Self.mfaToken(api)
+        let associated = api.send(
+            .post, "/mfa/associate",
+            json: #"{"authenticator_types":["oob"],"oob_channels":["sms"],"phone_number":"+15550101"}"#,
+            authorization: "Bearer \(token)")
+        #expect(associated.status == 200)
+        let challenge = APIHarness.encode([
+            "client_id": api.bootstrap.clientID, "mfa_token": token, "challenge_type": "oob",
+        ])
+        for _ in 0..<9 { #expect(api.send(.post, "/mfa/challenge", json: challenge).status == 200) }
+        let capped = api.send(.post, "/mfa/challenge", json: challenge)
+        #expect(capped.status == 429)
+        #expect(capped.error == "too_many_attempts")
+        let sent = api.send(.get, "/api/v2/outbox?to=%2B15550101", token: try api.managementToken())
+        #expect(sent.list.count == 10)
+        // An hour later (a new sign-in, the first token has expired) codes go out again.
+        api.clock.advance(by: 3_601)
+        let later = APIHarness.encode([
+            "client_id": api.bootstrap.clientID, "mfa_token": try Self.mfaToken(api), "challenge_type": "oob",
+        ])
+        #expect(api.send(.post, "/mfa/challenge", json: later).status == 200)
+    }
 }
