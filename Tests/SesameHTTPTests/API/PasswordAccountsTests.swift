@@ -192,6 +192,13 @@ struct PasswordAccountsTests {
         bytes += [0xFF, 0xFE] + Array(#"defghijklmnop"}"#.utf8)
         let invalid = api.send(.post, "/dbconnections/signup", json: String(decoding: bytes, as: UTF8.self))
         #expect(invalid.status == 400)
+        // Percent-escaped invalid UTF-8 in a form body, at the token endpoint.
+        let form = api.send(
+            .post, "/oauth/token",
+            json: "grant_type=password&client_id=\(api.bootstrap.clientID)&username=ada%40example.com&password=%FF%FEabc",
+            contentType: "application/x-www-form-urlencoded")
+        #expect(form.status == 400)
+        #expect(form.error == "invalid_request")
         #expect(try Self.users(api).isEmpty)
     }
 
