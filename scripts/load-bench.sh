@@ -8,6 +8,7 @@
 # Variables: SWIFT, LOADBENCH_SCRATCH (build directory, default .build), LOADBENCH_SERVER_CORE
 # (default 0), LOADBENCH_CLIENT_CORE (default 1), LOADBENCH_LOGINS (default 100000),
 # LOADBENCH_REFRESHES (default 100000), LOADBENCH_USERS (200), LOADBENCH_CONNECTIONS (4),
+# LOADBENCH_PASSWORD_LOGINS (default 300 each of right, wrong and unknown-user password logins; 0 skips),
 # LOADBENCH_SERVER_WRAPPER and LOADBENCH_PHASE_HOOK (profiling; see sesame-loadgen --help).
 # Exits non-zero only when something fails, never because a target is missed.
 set -euo pipefail
