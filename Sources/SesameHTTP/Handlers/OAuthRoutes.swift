@@ -45,25 +45,31 @@ extension SesameApplication {
             scope: try body.optionalString("scope", maxLength: 2_048),
             audience: try body.optionalString("audience", maxLength: 512),
             refreshToken: try body.optionalString("refresh_token", maxLength: 512),
-            dpop: Self.dpopRequest(request, tenant: tenant),
-            username: try body.optionalString("username", maxLength: 320),
-            password: try body.optionalString("password", maxLength: 4_096))
+            dpop: Self.dpopRequest(request, tenant: tenant))
         tokenRequest.authnResponse = try body.credentialJSON("authn_response")
-        tokenRequest.clientAddress = IPAddressRange.clientKey(request.clientIP)
-        tokenRequest.mfaToken = try body.optionalString("mfa_token", maxLength: 8_192)
-        tokenRequest.otp = try body.optionalString("otp", maxLength: 64)
-        tokenRequest.oobCode = try body.optionalString("oob_code", maxLength: 256)
-        tokenRequest.bindingCode = try body.optionalString("binding_code", maxLength: 64)
-        tokenRequest.recoveryCode = try body.optionalString("recovery_code", maxLength: 64)
-        let method = Self.loginMethod(grantType)
+        // What only the password and MFA grants read is read only for them (a passkey login or a
+        // refresh is the hot path).
+        let method = OAuthGrantType(rawValue: grantType)
+        if method == .password || method == .passwordRealm {
+            tokenRequest.username = try body.optionalString("username", maxLength: 320)
+            tokenRequest.password = try body.optionalString("password", maxLength: 4_096)
+            tokenRequest.clientAddress = IPAddressRange.clientKey(request.clientIP)
+        } else if method == .mfaOTP || method == .mfaOOB || method == .mfaRecoveryCode {
+            tokenRequest.mfaToken = try body.optionalString("mfa_token", maxLength: 8_192)
+            tokenRequest.otp = try body.optionalString("otp", maxLength: 64)
+            tokenRequest.oobCode = try body.optionalString("oob_code", maxLength: 256)
+            tokenRequest.bindingCode = try body.optionalString("binding_code", maxLength: 64)
+            tokenRequest.recoveryCode = try body.optionalString("recovery_code", maxLength: 64)
+        }
+        let label = method?.metricLabel ?? "other"
         let response: TokenResponse
         do {
             response = try tokens.token(tenant: tenant, request: tokenRequest)
         } catch {
-            logins.increment([method, error.code])
+            logins.increment([label, error.code])
             throw error
         }
-        logins.increment([method, "success"])
+        logins.increment([label, "success"])
         var answer = HTTPResponse.noStoreWireJSON(response)
         // A server that requires nonces hands out the next one with every DPoP answer (§8).
         if tokens.dpop.requireNonce, !tokenRequest.dpop.proofs.isEmpty {
@@ -114,10 +120,5 @@ extension SesameApplication {
             challenge.headers.replaceOrAdd(name: "WWW-Authenticate", value: #"Basic realm="sesame""#)
             throw challenge
         }
-    }
-
-    /// The login metric's `method` label: the grant's, or `other` for anything unknown.
-    static func loginMethod(_ grantType: String) -> String {
-        OAuthGrantType(rawValue: grantType)?.metricLabel ?? "other"
     }
 }
