@@ -86,7 +86,7 @@ enum Terminal {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
+        // Echo goes off before the prompt shows, so nothing typed after the prompt is echoed.
         var saved = termios()
         let hasAttributes = tcgetattr(descriptor, &saved) == 0
         if secret, hasAttributes {
@@ -94,6 +94,7 @@ enum Terminal {
             quiet.c_lflag &= ~tcflag_t(ECHO)
             _ = tcsetattr(descriptor, TCSAFLUSH, &quiet)
         }
+        _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
         defer {
             if secret, hasAttributes {
                 _ = tcsetattr(descriptor, TCSAFLUSH, &saved)
