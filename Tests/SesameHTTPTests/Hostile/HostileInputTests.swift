@@ -33,6 +33,35 @@ struct HostileInputTests {
         #expect(try sesame.counts().users == 0)
     }
 
+    /// The password and MFA routes: the database routes answer `invalid_signup` for signup (Auth0's
+    /// code) and `invalid_request` otherwise, in Auth0's database shape, never 500.
+    static let passwordRoutes = [
+        ("/dbconnections/signup", "invalid_signup"), ("/dbconnections/change_password", "invalid_request"),
+        ("/dbconnections/reset_password", "invalid_request"), ("/mfa/challenge", "invalid_request"),
+    ]
+
+    @Test(arguments: passwordRoutes)
+    func malformedBodiesAtThePasswordAndMFARoutesAre400(route: String, code: String) throws {
+        let sesame = try InProcessSesame()
+        for body in [
+            "", "{", "[]", "null", "\"x\"", "{\"client_id\":}", "{\"a\":1,\"a\":2}", String(repeating: "[", count: 100),
+            #"{"client_id":5}"#, #"{"password":["x"]}"#, #"{"email":{"a":1}}"#, #"{"unknown":true}"#,
+        ] {
+            let response = sesame.send(.post, route, body: body)
+            #expect(response.status == 400, "\(route) \(body)")
+            let json = InProcessSesame.json(response)
+            #expect(json["error"] as? String == code, "\(route) \(body): \(json)")
+            #expect((json["error_description"] as? String)?.isEmpty == false)
+        }
+        let wrongType = sesame.send(.post, route, body: "{}", contentType: "text/plain")
+        #expect(wrongType.status == 415, "\(route)")
+        #expect(try sesame.counts().users == 0)
+        // Without a token the MFA API's other routes are 401, whatever the body.
+        for (method, path) in [(HTTPMethod.post, "/mfa/associate"), (.get, "/mfa/authenticators")] {
+            #expect(sesame.send(method, path, body: method == .post ? "{" : nil).status == 401)
+        }
+    }
+
     @Test(arguments: jsonRoutes)
     func wrongContentTypeIs415(route: String) throws {
         let sesame = try InProcessSesame()
