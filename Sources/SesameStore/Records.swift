@@ -532,6 +532,15 @@ public struct PasswordCredential: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// When the password was last set (signup, change, reset, import).
     public var changedAt: Date
+    /// This password in place of `existing`: the method keeps its id and creation time.
+    public func replacing(_ existing: PasswordCredential?) -> PasswordCredential {
+        guard let existing else { return self }
+        var kept = self
+        kept.id = existing.id
+        kept.createdAt = existing.createdAt
+        return kept
+    }
+
     public init(id: String, scheme: PasswordHashScheme, hash: String, createdAt: Date, changedAt: Date) {
         self.id = id
         self.scheme = scheme

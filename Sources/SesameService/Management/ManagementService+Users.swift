@@ -44,19 +44,18 @@ extension ManagementService {
         var credential: PasswordCredential?
         if let raw = patch.password {
             let password = try PasswordText(raw)
-            let (user, connection) = try access.read { transaction in
+            let connection = try access.read { transaction in
                 let user = try Self.existingUser(id, caller, transaction)
                 guard
                     let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
                 else { throw ServiceError.conflict("the user's connection no longer exists") }
-                return (user, connection)
+                return connection
             }
             guard connection.password.enabled else {
                 throw .invalidRequest("password: passwords are not enabled for the user's connection")
             }
             credential = try passwords.credential(
-                for: password, connection: connection, replacing: user.password, tenant: caller.tenant,
-                stage: .changePassword)
+                for: password, connection: connection, tenant: caller.tenant, stage: .changePassword)
         }
         return try access.write(.durable) { transaction in
             let user = try Self.existingUser(id, caller, transaction)
@@ -70,14 +69,7 @@ extension ManagementService {
             }
             var updated = try Self.apply(patch, to: user, policy: connection.identifiers)
             updated.updatedAt = now
-            if var credential {
-                // The method keeps its id while the user has one.
-                if let existing = user.password {
-                    credential.id = existing.id
-                    credential.createdAt = existing.createdAt
-                }
-                updated.password = credential
-            }
+            if let credential { updated.password = credential.replacing(user.password) }
             for (field, changed, email, phone, username) in [
                 ("email", updated.profile.email != user.profile.email, updated.profile.email, nil, nil),
                 (

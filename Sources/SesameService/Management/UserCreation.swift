@@ -161,8 +161,7 @@ extension ManagementService {
         switch (input.password, input.customPasswordHash) {
         case (let raw?, nil):
             credential = try passwords.credential(
-                for: try PasswordText(raw), connection: connection, replacing: nil, tenant: caller.tenant,
-                stage: .signup)
+                for: try PasswordText(raw), connection: connection, tenant: caller.tenant, stage: .signup)
         case (nil, let custom?):
             let (scheme, hash) = try custom.stored()
             credential = PasswordCredential(

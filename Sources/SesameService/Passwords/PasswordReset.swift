@@ -109,8 +109,7 @@ extension PasswordService {
             else { throw refused }
             return (user, connection)
         }
-        let credential = try credential(
-            for: text, connection: connection, replacing: user.password, tenant: tenant, stage: .changePassword)
+        let credential = try credential(for: text, connection: connection, tenant: tenant, stage: .changePassword)
         try access.write(.durable) { transaction in
             guard let record = try transaction.authSessions.consume(handleHash: hash), record.expiresAt > now,
                 let parsed = ResetTicket(payload: record.payload),
@@ -118,7 +117,7 @@ extension PasswordService {
                     tenantID: tenant.id, id: parsed.userID),
                 ResetTicket.generation(current) == parsed.generation
             else { throw refused }
-            current.password = credential
+            current.password = credential.replacing(current.password)
             current.updatedAt = now
             try transaction.users.update(current)
             try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: current.id, at: now)

@@ -253,20 +253,14 @@ public final class PasswordService: Sendable {
     // MARK: Setting a password
 
     /// A new credential for `password` in `connection`, after checking it against the rules and
-    /// the breached corpus (as `stage` of the tenant's detection says).
+    /// the breached corpus (as `stage` of the tenant's detection says). Whoever stores it keeps the
+    /// id of the password the user has then (`PasswordCredential.replacing`).
     func credential(
-        for password: PasswordText, connection: ConnectionRecord, replacing existing: PasswordCredential?,
-        tenant: TenantRecord, stage: BreachStage
+        for password: PasswordText, connection: ConnectionRecord, tenant: TenantRecord, stage: BreachStage
     ) throws(ServiceError) -> PasswordCredential {
         try Self.requireRules(password, connection: connection)
         try refuseBreached(password, tenant: tenant, stage: stage)
-        let now = clock.now()
-        var credential = try newCredential(password, parameters: connection.password.hashing, now: now)
-        if let existing {
-            credential.id = existing.id
-            credential.createdAt = existing.createdAt
-        }
-        return credential
+        return try newCredential(password, parameters: connection.password.hashing, now: clock.now())
     }
 
     // MARK: Breached passwords

@@ -46,6 +46,14 @@ struct MFATests {
         return TOTP.code(secret: key, counter: TOTP.step(at: api.clock.now()) + offset)
     }
 
+    /// Enrolls SMS to +15550101 with an mfa token.
+    static func associateSMS(_ api: APIHarness, token: String) -> APIReply {
+        api.send(
+            .post, "/mfa/associate",
+            json: #"{"authenticator_types":["oob"],"oob_channels":["sms"],"phone_number":"+15550101"}"#,
+            authorization: "Bearer \(token)")
+    }
+
     /// Enrolls TOTP with an mfa token and confirms it with a first code: the secret and the recovery code.
     static func enrollOTP(_ api: APIHarness) throws -> (secret: String, recovery: String) {
         let token = try mfaToken(api)
@@ -209,10 +217,7 @@ struct MFATests {
     func sms(_ kind: HarnessStore) throws {
         let api = try Self.world(kind, factors: ["sms"])
         let token = try Self.mfaToken(api)
-        let associated = api.send(
-            .post, "/mfa/associate",
-            json: #"{"authenticator_types":["oob"],"oob_channels":["sms"],"phone_number":"+15550101"}"#,
-            authorization: "Bearer \(token)")
+        let associated = Self.associateSMS(api, token: token)
         #expect(associated.status == 200, "\(String(decoding: associated.body, as: UTF8.self))")
         #expect(associated.json["oob_channel"] as? String == "sms")
         #expect(associated.json["binding_method"] as? String == "prompt")
@@ -376,10 +381,7 @@ struct MFATests {
     func smsSendsAreCapped(_ kind: HarnessStore) throws {
         let api = try Self.world(kind, factors: ["sms"])
         let token = try Self.mfaToken(api)
-        let associated = api.send(
-            .post, "/mfa/associate",
-            json: #"{"authenticator_types":["oob"],"oob_channels":["sms"],"phone_number":"+15550101"}"#,
-            authorization: "Bearer \(token)")
+        let associated = Self.associateSMS(api, token: token)
         #expect(associated.status == 200)
         let challenge = APIHarness.encode([
             "client_id": api.bootstrap.clientID, "mfa_token": token, "challenge_type": "oob",
