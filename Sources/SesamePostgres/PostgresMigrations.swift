@@ -219,6 +219,23 @@ enum PostgresMigrations {
             try StoredRecord.grantScopes(
                 $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, StoredRecord.scopesOfPasswords)
         },
+        // 7: SQLite 14, SSO sessions of the hosted pages.
+        .sql(
+            """
+            CREATE TABLE sso_sessions (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                cookie_hash BYTEA NOT NULL,
+                user_id TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                ends_at DOUBLE PRECISION NOT NULL,
+                data BYTEA NOT NULL,
+                CONSTRAINT sso_sessions_pkey PRIMARY KEY (tenant_id, id),
+                CONSTRAINT sso_sessions_cookie_hash_key UNIQUE (cookie_hash)
+            );
+            CREATE INDEX sso_sessions_user ON sso_sessions (tenant_id, user_id);
+            CREATE INDEX sso_sessions_ends ON sso_sessions (ends_at);
+            """),
     ]
 
     /// Each named unique constraint and the rule it holds.
@@ -231,6 +248,7 @@ enum PostgresMigrations {
         "passkeys_pkey": .passkeyID, "passkeys_credential_id_key": .passkeyCredentialID,
         "signing_keys_pkey": .signingKeyID, "refresh_tokens_pkey": .refreshTokenID,
         "refresh_tokens_token_hash_key": .refreshTokenHash, "auth_events_pkey": .authEventID,
-        "outbox_pkey": .outboxMessageID,
+        "outbox_pkey": .outboxMessageID, "sso_sessions_pkey": .ssoSessionID,
+        "sso_sessions_cookie_hash_key": .ssoSessionCookie,
     ]
 }

@@ -254,6 +254,22 @@ enum Migrations {
             try StoredRecord.grantScopes(
                 $0, toGrantsHolding: StoredRecord.scopesBeforeCreateUsers, StoredRecord.scopesOfPasswords)
         },
+        // 14: SSO sessions of the hosted pages.
+        .sql(
+            """
+            CREATE TABLE sso_sessions (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                cookie_hash BLOB NOT NULL UNIQUE,
+                user_id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                ends_at REAL NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX sso_sessions_user ON sso_sessions (tenant_id, user_id);
+            CREATE INDEX sso_sessions_ends ON sso_sessions (ends_at);
+            """),
     ]
 
     /// The Management API scopes migration 5 adds.

@@ -30,6 +30,8 @@ enum StoreErrorMapping {
         "refresh_tokens.token_hash": .refreshTokenHash,
         "auth_events.tenant_id, auth_events.id": .authEventID,
         "outbox.tenant_id, outbox.id": .outboxMessageID,
+        "sso_sessions.tenant_id, sso_sessions.id": .ssoSessionID,
+        "sso_sessions.cookie_hash": .ssoSessionCookie,
     ]
 
     /// The error for result code `code` on connection `db`.

@@ -194,6 +194,7 @@ private struct CachingTransaction: StoreTransaction {
     var authEvents: any AuthEventRepository { inner.authEvents }
     var attemptCounters: any AttemptCounterRepository { inner.attemptCounters }
     var outbox: any OutboxRepository { inner.outbox }
+    var ssoSessions: any SSOSessionRepository { inner.ssoSessions }
     func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
 
     private var scope: CacheScope {

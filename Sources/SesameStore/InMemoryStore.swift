@@ -57,6 +57,7 @@ struct MemoryState: Sendable {
     /// Attempt counters by tenant and hex key.
     var attemptCounters: [MemoryKey: AttemptCount] = [:]
     var outbox: [MemoryKey: OutboxMessageRecord] = [:]
+    var ssoSessions: [MemoryKey: SSOSessionRecord] = [:]
     /// Raised by every tenant, client, connection and resource-server write.
     var configurationGeneration: Int64 = 0
 }

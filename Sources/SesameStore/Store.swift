@@ -21,6 +21,8 @@ public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case refreshTokenHash = "refresh token token_hash"
     case authEventID = "auth event id"
     case outboxMessageID = "outbox message id"
+    case ssoSessionID = "sso session id"
+    case ssoSessionCookie = "sso session cookie_hash"
 }
 
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
@@ -107,6 +109,7 @@ public protocol StoreTransaction {
     var authEvents: any AuthEventRepository { get }
     var attemptCounters: any AttemptCounterRepository { get }
     var outbox: any OutboxRepository { get }
+    var ssoSessions: any SSOSessionRepository { get }
 
     /// The configuration generation: a number every tenant, client, connection and API write
     /// raises in its own transaction, so a process caching configuration sees another's change.
@@ -267,4 +270,21 @@ public protocol OutboxRepository {
     func list(tenantID: String, page: Page) throws -> [OutboxMessageRecord]
     /// Deletes up to `limit` messages made before `before`; returns how many.
     @discardableResult func deleteOlder(than before: Date, limit: Int) throws -> Int
+}
+
+/// Hosted-page sign-ins (SSO sessions; unique: tenant + id, cookieHash).
+public protocol SSOSessionRepository {
+    func insert(_ session: SSOSessionRecord) throws
+    /// The session whose cookie hashes to `cookieHash`, expired or not (the caller checks).
+    func get(cookieHash: [UInt8]) throws -> SSOSessionRecord?
+    /// Replaces the stored session with the same tenant and id; `notFound` when it is gone.
+    func update(_ session: SSOSessionRecord) throws
+    /// A user's sessions, newest first.
+    func list(tenantID: String, userID: String) throws -> [SSOSessionRecord]
+    /// Deletes one session; false when there was none.
+    @discardableResult func delete(tenantID: String, id: String) throws -> Bool
+    /// Deletes every session of a user; returns how many.
+    @discardableResult func deleteAll(tenantID: String, userID: String) throws -> Int
+    /// Deletes up to `limit` sessions that ended (idle or absolute) before `now`; returns how many.
+    @discardableResult func deleteExpired(now: Date, limit: Int) throws -> Int
 }

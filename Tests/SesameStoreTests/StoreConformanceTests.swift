@@ -421,6 +421,59 @@ import Testing
         #expect(try s.read { try $0.outbox.list(tenantID: "t2", page: Page()) }.count == 1)
     }
 
+    // MARK: SSO sessions
+
+    @Test(arguments: StoreKind.allCases) func ssoSessions(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        func session(_ id: String, user: String = "u1", tenant: String = "t1", at seconds: Double, idle: Double = 100)
+            -> SSOSessionRecord
+        {
+            SSOSessionRecord(
+                tenantID: tenant, id: id, cookieHash: Array("\(tenant)/\(id)".utf8), userID: user, connectionID: "c1",
+                createdAt: Fixture.time(seconds), lastSeenAt: Fixture.time(seconds),
+                idleExpiresAt: Fixture.time(seconds + idle), expiresAt: Fixture.time(seconds + 1_000),
+                authTime: Fixture.time(seconds), amr: ["pwd", "mfa"], userAgent: "Chromium", clientAddress: "127.0.0.1",
+                clientIDs: ["app"])
+        }
+        try s.write { tx in
+            try tx.ssoSessions.insert(session("s1", at: 0))
+            try tx.ssoSessions.insert(session("s2", at: 1))
+            try tx.ssoSessions.insert(session("s3", user: "u2", at: 2))
+            try tx.ssoSessions.insert(session("s1", tenant: "t2", at: 3))
+        }
+        #expect(try s.read { try $0.ssoSessions.get(cookieHash: Array("t1/s2".utf8)) } == session("s2", at: 1))
+        #expect(try s.read { try $0.ssoSessions.get(cookieHash: Array("nope".utf8)) } == nil)
+        #expect(try s.read { try $0.ssoSessions.list(tenantID: "t1", userID: "u1") }.map(\.id) == ["s2", "s1"])
+        #expect(throws: StoreError.conflict(.ssoSessionID)) {
+            try s.write { try $0.ssoSessions.insert(session("s2", at: 9)) }
+        }
+        var duplicateCookie = session("s9", at: 9)
+        duplicateCookie.cookieHash = Array("t1/s1".utf8)
+        #expect(throws: StoreError.conflict(.ssoSessionCookie)) {
+            try s.write { try $0.ssoSessions.insert(duplicateCookie) }
+        }
+        // A rotation replaces the cookie hash; the old cookie finds nothing.
+        var rotated = session("s1", at: 0)
+        rotated.cookieHash = Array("t1/s1-rotated".utf8)
+        rotated.lastSeenAt = Fixture.time(50)
+        rotated.idleExpiresAt = Fixture.time(150)
+        try s.write { try $0.ssoSessions.update(rotated) }
+        #expect(try s.read { try $0.ssoSessions.get(cookieHash: Array("t1/s1".utf8)) } == nil)
+        #expect(try s.read { try $0.ssoSessions.get(cookieHash: Array("t1/s1-rotated".utf8)) } == rotated)
+        #expect(throws: StoreError.notFound("sso session gone")) {
+            try s.write { try $0.ssoSessions.update(session("gone", at: 0)) }
+        }
+        // s2 ends at 101 (idle); s1 now at 150; s3 at 102.
+        #expect(try s.write { try $0.ssoSessions.deleteExpired(now: Fixture.time(101.5), limit: 10) } == 1)
+        #expect(try s.read { try $0.ssoSessions.list(tenantID: "t1", userID: "u1") }.map(\.id) == ["s1"])
+        #expect(try s.write { try $0.ssoSessions.delete(tenantID: "t1", id: "s3") } == true)
+        #expect(try s.write { try $0.ssoSessions.delete(tenantID: "t1", id: "s3") } == false)
+        try s.write { try $0.ssoSessions.insert(session("s4", at: 4)) }
+        #expect(try s.write { try $0.ssoSessions.deleteAll(tenantID: "t1", userID: "u1") } == 2)
+        #expect(try s.read { try $0.ssoSessions.list(tenantID: "t1", userID: "u1") }.isEmpty)
+        #expect(try s.read { try $0.ssoSessions.list(tenantID: "t2", userID: "u1") }.count == 1)
+    }
+
     // MARK: Users
 
     @Test(arguments: StoreKind.allCases) func userRoundTripAndLookups(_ kind: StoreKind) throws {
