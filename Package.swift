@@ -60,7 +60,9 @@ let package = Package(
         // libmicrohttpd transport, router, request context, error mapping, handlers, pages.
         .target(
             name: "SesameHTTP",
-            dependencies: ["SesameService", "SesameWire", "SesameStore", "WebAuthn", "SesameCrypto", "CMicroHTTPD"]),
+            dependencies: ["SesameService", "SesameWire", "SesameStore", "WebAuthn", "SesameCrypto", "CMicroHTTPD"],
+            // The hosted pages' stylesheet and script, compiled into the binary (no file to deploy).
+            resources: [.embedInCode("Pages/Assets")]),
 
         // A software FIDO2 authenticator (tests, the CLI, Linux apps).
         .target(name: "SesameSoftwareAuthenticator", dependencies: ["WebAuthn", "SesameCrypto"]),

@@ -33,6 +33,8 @@ extension TenantRecord: BinaryCodedRecord {
         writer.values(breached.signupShields)
         writer.values(breached.changePasswordShields)
         writer.optionalString(breached.rangeURL)
+        writer.int(sessionLifetime)
+        writer.int(idleSessionLifetime)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -51,7 +53,11 @@ extension TenantRecord: BinaryCodedRecord {
                 changePasswordShields: try reader.values(BreachShield.self, "breached.changePasswordShields"),
                 rangeURL: try reader.optionalString("breached.rangeURL"))
         }
-        // Read from a version-1 row, it is the current version now.
+        if version >= 3 {
+            sessionLifetime = try reader.int("sessionLifetime")
+            idleSessionLifetime = try reader.int("idleSessionLifetime")
+        }
+        // Read from an older row, it is the current version now.
         self.version = Self.currentVersion
     }
 
@@ -100,6 +106,7 @@ extension ClientRecord: BinaryCodedRecord {
         }
         writer.date(createdAt)
         writer.date(updatedAt)
+        writer.strings(allowedLogoutURLs)
     }
 
     /// The binary form began with version 2 (the typed vocabulary); an older version is damage.
@@ -138,7 +145,9 @@ extension ClientRecord: BinaryCodedRecord {
             allowedOrigins: allowedOrigins, isFirstParty: isFirstParty, tokenEndpointAuthMethod: method,
             secretHash: secretHash, jwtAlgorithm: jwtAlgorithm, ios: ios, android: android, grants: grants,
             createdAt: try reader.date("createdAt"), updatedAt: try reader.date("updatedAt"))
-        self.version = version
+        if version >= 3 { allowedLogoutURLs = try reader.strings("allowedLogoutURLs") }
+        // Read from an older row, it is the current version now.
+        self.version = Self.currentVersion
     }
 }
 

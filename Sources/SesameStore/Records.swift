@@ -46,8 +46,8 @@ public struct BreachedPasswordSettings: Sendable, Hashable, Codable {
 }
 
 public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
-    /// 2: MFA and breached-password settings.
-    public static let currentVersion = 2
+    /// 2: MFA and breached-password settings. 3: SSO session lifetimes.
+    public static let currentVersion = 3
     public var version = TenantRecord.currentVersion
     public var id: String
     public var name: String
@@ -77,8 +77,28 @@ public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var mfaSettings: MFASettings?
     /// Breached-password detection (nil in rows from before version 2: off).
     public var breachedPasswordSettings: BreachedPasswordSettings?
+    /// How long a hosted-page sign-in (SSO session) lasts at most, in seconds (nil: 7 days).
+    public var sessionLifetimeSetting: Int?
+    /// How long an SSO session lasts unused, in seconds (nil: 3 days).
+    public var idleSessionLifetimeSetting: Int?
     public var createdAt: Date
     public var updatedAt: Date
+
+    /// Auth0's defaults: 168 hours absolute, 72 hours idle.
+    public static let defaultSessionLifetime = 604_800
+    public static let defaultIdleSessionLifetime = 259_200
+
+    /// The SSO session's absolute lifetime in seconds (the default kept as nil).
+    public var sessionLifetime: Int {
+        get { sessionLifetimeSetting ?? Self.defaultSessionLifetime }
+        set { sessionLifetimeSetting = newValue == Self.defaultSessionLifetime ? nil : newValue }
+    }
+
+    /// The SSO session's idle lifetime in seconds (the default kept as nil).
+    public var idleSessionLifetime: Int {
+        get { idleSessionLifetimeSetting ?? Self.defaultIdleSessionLifetime }
+        set { idleSessionLifetimeSetting = newValue == Self.defaultIdleSessionLifetime ? nil : newValue }
+    }
 
     /// The tenant's second factors and policy. The defaults are kept as nil, so a record has one
     /// form whichever way it was made or read.
@@ -158,7 +178,8 @@ public struct ClientGrantSettings: Sendable, Hashable, Codable {
 /// Version 2 stores the closed vocabularies as enums (`ClientRecordUpgrade` turns a version-1 row
 /// into one); a row from a newer Sesame, or with a value that is not a case, does not decode.
 public struct ClientRecord: Sendable, Hashable, Codable, VersionedRecord {
-    public static let currentVersion = 2
+    /// Version 3 added `allowedLogoutURLs`.
+    public static let currentVersion = 3
     public var version = ClientRecord.currentVersion
     public var tenantID: String
     /// The public client_id.
@@ -167,6 +188,8 @@ public struct ClientRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var appType: ClientAppType
     public var grantTypes: [OAuthGrantType]
     public var callbacks: [String]
+    /// Where `/oidc/logout` may send the browser afterwards (Auth0's `allowed_logout_urls`).
+    public var allowedLogoutURLs: [String]
     public var allowedOrigins: [String]
     public var isFirstParty: Bool
     public var tokenEndpointAuthMethod: TokenEndpointAuthMethod
@@ -186,7 +209,7 @@ public struct ClientRecord: Sendable, Hashable, Codable, VersionedRecord {
         callbacks: [String] = [], allowedOrigins: [String] = [], isFirstParty: Bool = true,
         tokenEndpointAuthMethod: TokenEndpointAuthMethod = .none, secretHash: [UInt8]? = nil,
         jwtAlgorithm: JWTAlgorithm = .rs256, ios: IOSAppSettings? = nil, android: AndroidAppSettings? = nil,
-        grants: [ClientGrantSettings] = [], createdAt: Date, updatedAt: Date
+        grants: [ClientGrantSettings] = [], allowedLogoutURLs: [String] = [], createdAt: Date, updatedAt: Date
     ) {
         self.tenantID = tenantID
         self.id = id
@@ -194,6 +217,7 @@ public struct ClientRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.appType = appType
         self.grantTypes = grantTypes
         self.callbacks = callbacks
+        self.allowedLogoutURLs = allowedLogoutURLs
         self.allowedOrigins = allowedOrigins
         self.isFirstParty = isFirstParty
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
@@ -209,6 +233,7 @@ public struct ClientRecord: Sendable, Hashable, Codable, VersionedRecord {
     enum CodingKeys: String, CodingKey {
         case version, tenantID, id, name, appType, grantTypes, callbacks, allowedOrigins, isFirstParty
         case tokenEndpointAuthMethod, secretHash, jwtAlgorithm, ios, android, grants, createdAt, updatedAt
+        case allowedLogoutURLs
     }
 
     /// Reads the row's `version` first: version 1 keeps its vocabulary as strings and is upgraded by
@@ -225,6 +250,7 @@ public struct ClientRecord: Sendable, Hashable, Codable, VersionedRecord {
         id = try c.decode(String.self, forKey: .id)
         name = try c.decode(String.self, forKey: .name)
         callbacks = try c.decode([String].self, forKey: .callbacks)
+        allowedLogoutURLs = try c.decodeIfPresent([String].self, forKey: .allowedLogoutURLs) ?? []
         allowedOrigins = try c.decode([String].self, forKey: .allowedOrigins)
         isFirstParty = try c.decode(Bool.self, forKey: .isFirstParty)
         _secretHash = try c.decode(OptionalBase64Bytes.self, forKey: .secretHash)

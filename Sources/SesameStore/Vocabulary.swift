@@ -14,9 +14,12 @@ public enum ClientAppType: String, Sendable, Hashable, Codable, CaseIterable {
     public var isInteractive: Bool { self != .nonInteractive }
 }
 
-/// The OAuth grants Sesame implements, by their `grant_type` value. (`authorization_code` arrives
-/// with `/authorize`; a client stored before this enum had it, unused, and loses it on upgrade.)
+/// The OAuth grants Sesame implements, by their `grant_type` value. (A version-1 client had
+/// `authorization_code` before `/authorize` existed, unused; it loses it on upgrade, so no client
+/// gains the code flow without its callbacks being looked at again.)
 public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The code from `/authorize` (RFC 6749 §4.1, with PKCE, RFC 7636).
+    case authorizationCode = "authorization_code"
     case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
     case refreshToken = "refresh_token"
     case clientCredentials = "client_credentials"
@@ -32,6 +35,7 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
     /// The `method` label of the login metric.
     public var metricLabel: String {
         switch self {
+        case .authorizationCode: return "authorization_code"
         case .webAuthn: return "passkey"
         case .refreshToken: return "refresh_token"
         case .clientCredentials: return "client_credentials"

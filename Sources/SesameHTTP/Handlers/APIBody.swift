@@ -67,6 +67,21 @@ struct APIBody {
         }
     }
 
+    /// An `application/x-www-form-urlencoded` body (a hosted page's form); else 415.
+    static func form(_ request: HTTPRequest) throws -> APIBody {
+        guard request.mediaType == "application/x-www-form-urlencoded" else {
+            throw HTTPError(
+                status: 415, error: "unsupported_media_type",
+                description: "Content-Type must be application/x-www-form-urlencoded")
+        }
+        return try form(request.body)
+    }
+
+    /// The name-value pairs of a form body, in order (`POST /authorize`).
+    static func formPairs(_ request: HTTPRequest) throws -> [(String, String)] {
+        try form(request).members.compactMap { member in member.value.stringValue.map { (member.name, $0) } }
+    }
+
     /// Reads the form byte by byte (splitting and percent-decoding in one linear pass each).
     private static func form(_ body: [UInt8]) throws -> APIBody {
         guard String(validating: body, as: UTF8.self) != nil else {

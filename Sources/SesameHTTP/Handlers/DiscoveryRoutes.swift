@@ -11,12 +11,25 @@ extension SesameApplication {
             let issuer = TokenService.issuer(tenant)
             let configuration: KeyValuePairs<String, JSONValue> = [
                 "issuer": .string(issuer),
+                "authorization_endpoint": .string(issuer + "authorize"),
                 "token_endpoint": .string(issuer + "oauth/token"),
                 "userinfo_endpoint": .string(issuer + "userinfo"),
                 "revocation_endpoint": .string(issuer + "oauth/revoke"),
                 "jwks_uri": .string(issuer + ".well-known/jwks.json"),
+                "end_session_endpoint": .string(issuer + "oidc/logout"),
                 "grant_types_supported": .strings(OAuthGrantType.allCases.map(\.rawValue)),
-                "response_types_supported": .strings(["token"]),
+                "response_types_supported": .strings(["code"]),
+                "response_modes_supported": .strings(ResponseMode.allCases.map(\.rawValue)),
+                // RFC 7636: S256 only; plain is refused.
+                "code_challenge_methods_supported": .strings(["S256"]),
+                "prompt_values_supported": .strings(AuthorizationPrompt.allCases.map(\.rawValue)),
+                "ui_locales_supported": .strings(PageLocale.allCases.map(\.rawValue)),
+                "acr_values_supported": .strings(AuthenticationContext.all),
+                // RFC 9207: every answer at the redirect URI carries iss.
+                "authorization_response_iss_parameter_supported": .bool(true),
+                "request_parameter_supported": .bool(false),
+                "request_uri_parameter_supported": .bool(false),
+                "claims_parameter_supported": .bool(false),
                 "subject_types_supported": .strings(["public"]),
                 "id_token_signing_alg_values_supported": .strings(JWTAlgorithm.allCases.map(\.rawValue)),
                 "token_endpoint_auth_methods_supported": .strings(TokenEndpointAuthMethod.allCases.map(\.rawValue)),
@@ -26,7 +39,8 @@ extension SesameApplication {
                 // RFC 9449 §5.1.
                 "dpop_signing_alg_values_supported": .strings(DPoPVerifier.algorithms.map(\.rawValue)),
                 "claims_supported": .strings([
-                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "email", "email_verified", "name",
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "acr", "nonce", "sid", "azp", "email",
+                    "email_verified", "name",
                     "given_name", "family_name", "nickname", "picture", "preferred_username", "phone_number",
                     "updated_at",
                 ]),

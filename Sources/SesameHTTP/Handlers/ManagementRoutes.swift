@@ -70,7 +70,7 @@ extension SesameApplication {
 
     static func clientInput(_ body: APIBody) throws -> ClientInput {
         try body.allowOnly([
-            "name", "app_type", "grant_types", "callbacks", "allowed_origins", "is_first_party",
+            "name", "app_type", "grant_types", "callbacks", "allowed_logout_urls", "allowed_origins", "is_first_party",
             "token_endpoint_auth_method", "jwt_configuration", "mobile",
         ])
         var input = ClientInput(
@@ -79,6 +79,7 @@ extension SesameApplication {
             callbacks: try body.strings("callbacks"), allowedOrigins: try body.strings("allowed_origins"),
             isFirstParty: try body.bool("is_first_party"),
             tokenEndpointAuthMethod: try body.string("token_endpoint_auth_method", maxLength: 64))
+        input.allowedLogoutURLs = try body.strings("allowed_logout_urls")
         if let jwt = try body.object("jwt_configuration") {
             try jwt.allowOnly(["alg"])
             input.jwtAlgorithm = try jwt.string("alg", maxLength: 16)
@@ -397,14 +398,14 @@ extension SesameApplication {
         try body.allowOnly([
             "friendly_name", "custom_domains", "rp_id", "allowed_origins", "related_origins", "default_connection",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "refresh_token_idle_lifetime",
-            "flags",
+            "session_lifetime", "idle_session_lifetime", "flags",
         ])
         var flag: Bool?
         if let flags = try body.object("flags") {
             try flags.allowOnly(["enable_public_signup_user_exists_error"])
             flag = try flags.bool("enable_public_signup_user_exists_error")
         }
-        return TenantSettingsPatch(
+        var patch = TenantSettingsPatch(
             friendlyName: try body.string("friendly_name", maxLength: 1_024),
             customDomains: try body.strings("custom_domains", maxCount: 20, maxLength: 253),
             rpID: try body.string("rp_id", maxLength: 253), allowedOrigins: try body.strings("allowed_origins"),
@@ -415,5 +416,8 @@ extension SesameApplication {
             refreshTokenLifetime: try body.int("refresh_token_lifetime"),
             refreshTokenIdleLifetime: try body.int("refresh_token_idle_lifetime"),
             enablePublicSignupUserExistsError: flag)
+        patch.sessionLifetime = try body.int("session_lifetime")
+        patch.idleSessionLifetime = try body.int("idle_session_lifetime")
+        return patch
     }
 }

@@ -54,6 +54,10 @@ extension SesameApplication {
             tokenRequest.username = try body.optionalString("username", maxLength: 320)
             tokenRequest.password = try body.optionalString("password", maxLength: 4_096)
             tokenRequest.clientAddress = IPAddressRange.clientKey(request.clientIP)
+        } else if method == .authorizationCode {
+            tokenRequest.code = try body.optionalString("code", maxLength: 256)
+            tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
+            tokenRequest.codeVerifier = try body.optionalString("code_verifier", maxLength: 256)
         } else if method == .mfaOTP || method == .mfaOOB || method == .mfaRecoveryCode {
             tokenRequest.mfaToken = try body.optionalString("mfa_token", maxLength: 8_192)
             tokenRequest.otp = try body.optionalString("otp", maxLength: 64)

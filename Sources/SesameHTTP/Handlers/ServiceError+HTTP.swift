@@ -62,6 +62,17 @@ extension ServiceError: HTTPErrorConvertible {
                                 ))
                         ])),
                 ])
+        case .unknownCredential(let rpID, let credentialID):
+            return HTTPError(
+                status: 400, error: code, description: message,
+                members: [
+                    JSONMember(
+                        name: "unknown_credential",
+                        value: .object([
+                            JSONMember(name: "rp_id", value: .string(rpID)),
+                            JSONMember(name: "credential_id", value: .string(credentialID)),
+                        ]))
+                ])
         case .signupRefused(let refusal):
             return HTTPError(status: 400, error: code, description: message, members: Self.members(refusal))
         }

@@ -19,6 +19,15 @@ public final class SesameApplication: Sendable {
     public let tokens: TokenService
     public let management: ManagementService
     public let myAccount: MyAccountService
+    /// SSO sessions of the hosted pages.
+    public let sessions: SSOSessionService
+    /// `/authorize`, codes and RP-initiated logout.
+    public let authorization: AuthorizationService
+    /// The sign-in steps of the hosted pages.
+    public let hosted: HostedLoginService
+    /// The key of the hosted pages' CSRF tokens.
+    let csrfKey: [UInt8]
+    let random: any RandomSource
     public let tenancy: TenancyService
     public let events: AuthEventRecorder
     public let metrics: Metrics
@@ -82,6 +91,16 @@ public final class SesameApplication: Sendable {
         self.management = ManagementService(
             store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
+        let sessions = SSOSessionService(store: store, clock: clock, random: random)
+        self.sessions = sessions
+        let authorization = AuthorizationService(
+            store: store, clock: clock, random: random, tokens: tokens, sessions: sessions)
+        self.authorization = authorization
+        self.hosted = HostedLoginService(
+            store: store, clock: clock, passkeys: passkeys, passwords: passwords, mfa: mfa,
+            authorization: authorization)
+        self.csrfKey = masterKey.derivedKey(purpose: "hosted-page-csrf")
+        self.random = random
         self.tenancy = TenancyService(store: store)
         self.metrics = metrics
         self.rateLimits = rateLimitPerMinute > 0 ? PublicRateLimits(requestsPerMinute: rateLimitPerMinute) : nil
@@ -96,6 +115,7 @@ public final class SesameApplication: Sendable {
         events.flush()
         passkeys.sweepExpiredSessions()
         passwords.sweep()
+        sessions.sweep()
     }
 
     /// Every route of the server, in groups that share a context and a middleware chain:
@@ -109,6 +129,7 @@ public final class SesameApplication: Sendable {
     /// | `/userinfo` | token rate limit → tenant → principal (userinfo audience) | OAuth JSON |
     /// | discovery, well-known, `/password-rules`, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
     /// | `/` | page rate limit → tenant if any | HTML |
+    /// | `/authorize`, `/oidc/logout`, `/u/*` | page rate limit → tenant → browser (cookies, CSRF, nonce) | hosted page |
     /// | `/api/v2/*` | tenant → principal (Management audience) → scope in the handler | OAuth JSON |
     /// | `/me/v1/*` | tenant → principal (My Account audience) → scope in the handler | RFC 9457 |
     public func router() -> Router {
@@ -124,6 +145,13 @@ public final class SesameApplication: Sendable {
         }
         addPageRoutes(to: &page)
         router.add(page)
+        var hostedPages = RouteGroup.root(errorStyle: .html, pathPrefix: "/u/").limited(by: limiter(.pages))
+            .tenant(tenancy)
+            .hosted(csrfKey: csrfKey, random: random) { [self] error, context in
+                hostedErrorPage(error, context: context)
+            }
+        addHostedRoutes(to: &hostedPages)
+        router.add(hostedPages)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         addDiscoveryRoutes(to: &discovery)
         addPasswordRulesRoute(to: &discovery)

@@ -93,6 +93,10 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyRequests(String, retryAfterSeconds: Int)
     /// 503: the store is unreachable; nothing was written.
     case unavailable(String)
+    /// 400 `invalid_grant`: the assertion named a credential the server does not know (deleted,
+    /// or never registered here). The answer carries the RP ID and the credential id, so the
+    /// page or app can tell the authenticator (`signalUnknownCredential`, API.md §10).
+    case unknownCredential(rpID: String, credentialID: String)
 
     /// The OAuth-style error code.
     public var code: String {
@@ -100,7 +104,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidRequest: return "invalid_request"
         case .invalidClient: return "invalid_client"
         case .unauthorizedClient: return "unauthorized_client"
-        case .invalidGrant, .deletedUserGrant: return "invalid_grant"
+        case .invalidGrant, .deletedUserGrant, .unknownCredential: return "invalid_grant"
         case .invalidDPoPProof: return "invalid_dpop_proof"
         case .useDPoPNonce: return "use_dpop_nonce"
         case .dpopChallenge(let challenge, _, _): return challenge.rawValue
@@ -141,6 +145,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
             return "This login attempt has been blocked because the password you're using was previously disclosed "
                 + "through a data breach (not in this application). Please check your email for more information."
         case .mfaRefused(_, let text): return text
+        case .unknownCredential: return "unknown credential"
         }
     }
 

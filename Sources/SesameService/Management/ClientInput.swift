@@ -9,6 +9,8 @@ public struct ClientInput: Sendable {
     public var grantTypes: [String]?
     /// `callbacks`.
     public var callbacks: [String]?
+    /// `allowed_logout_urls`.
+    public var allowedLogoutURLs: [String]?
     /// `allowed_origins`.
     public var allowedOrigins: [String]?
     /// `is_first_party`.

@@ -35,6 +35,7 @@ public struct ManagedClient: Encodable, Sendable {
     public var appType: ClientAppType
     public var grantTypes: [OAuthGrantType]
     public var callbacks: [String]
+    public var allowedLogoutURLs: [String]
     public var allowedOrigins: [String]
     public var isFirstParty: Bool
     public var tokenEndpointAuthMethod: TokenEndpointAuthMethod
@@ -51,6 +52,7 @@ public struct ManagedClient: Encodable, Sendable {
         case appType = "app_type"
         case grantTypes = "grant_types"
         case callbacks
+        case allowedLogoutURLs = "allowed_logout_urls"
         case allowedOrigins = "allowed_origins"
         case isFirstParty = "is_first_party"
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
@@ -67,6 +69,7 @@ public struct ManagedClient: Encodable, Sendable {
         appType = record.appType
         grantTypes = record.grantTypes
         callbacks = record.callbacks
+        allowedLogoutURLs = record.allowedLogoutURLs
         allowedOrigins = record.allowedOrigins
         isFirstParty = record.isFirstParty
         tokenEndpointAuthMethod = record.tokenEndpointAuthMethod

@@ -14,6 +14,9 @@ public struct ManagedTenantSettings: Encodable, Sendable {
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
     public var refreshTokenIdleLifetime: Int
+    /// Auth0's SSO session lifetimes, in hours.
+    public var sessionLifetime: Int
+    public var idleSessionLifetime: Int
     public var flags: Flags
 
     /// Auth0's tenant flags that Sesame has.
@@ -38,6 +41,8 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
         case refreshTokenIdleLifetime = "refresh_token_idle_lifetime"
+        case sessionLifetime = "session_lifetime"
+        case idleSessionLifetime = "idle_session_lifetime"
         case flags
     }
 
@@ -54,6 +59,8 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         idTokenLifetime = tenant.idTokenLifetime
         refreshTokenLifetime = tenant.refreshTokenLifetime
         refreshTokenIdleLifetime = tenant.refreshTokenIdleLifetime
+        sessionLifetime = tenant.sessionLifetime / 3_600
+        idleSessionLifetime = tenant.idleSessionLifetime / 3_600
         flags = Flags(enablePublicSignupUserExistsError: tenant.revealsTakenIdentifiers)
     }
 }

@@ -144,6 +144,9 @@ extension ManagementService {
         if let callbacks = input.callbacks {
             record.callbacks = try V.list(callbacks, "callbacks", V.callback)
         }
+        if let urls = input.allowedLogoutURLs {
+            record.allowedLogoutURLs = try V.list(urls, "allowed_logout_urls", V.callback)
+        }
         if let origins = input.allowedOrigins {
             record.allowedOrigins = try V.list(origins, "allowed_origins", V.origin)
         }

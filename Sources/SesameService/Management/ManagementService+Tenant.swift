@@ -7,6 +7,8 @@ extension ManagementService {
     static let idTokenLifetimes = 60...2_592_000
     static let refreshTokenLifetimes = 3_600...31_557_600
     static let refreshTokenIdleLifetimes = 300...31_557_600
+    /// Hours: one hour to one year.
+    static let sessionLifetimes = 1...8_760
 
     /// `GET /tenant/settings`.
     public func tenantSettings(_ caller: ManagementCaller) throws(ServiceError) -> ManagedTenantSettings {
@@ -80,6 +82,16 @@ extension ManagementService {
             if let value = patch.refreshTokenIdleLifetime {
                 tenant.refreshTokenIdleLifetime = try V.bounded(
                     value, "refresh_token_idle_lifetime", Self.refreshTokenIdleLifetimes)
+            }
+            if let hours = patch.sessionLifetime {
+                tenant.sessionLifetime = try V.bounded(hours, "session_lifetime", Self.sessionLifetimes) * 3_600
+            }
+            if let hours = patch.idleSessionLifetime {
+                tenant.idleSessionLifetime =
+                    try V.bounded(hours, "idle_session_lifetime", Self.sessionLifetimes) * 3_600
+            }
+            guard tenant.idleSessionLifetime <= tenant.sessionLifetime else {
+                throw ServiceError.invalidRequest("idle_session_lifetime must not exceed session_lifetime")
             }
             if let flag = patch.enablePublicSignupUserExistsError { tenant.signupUserExistsError = flag }
             guard tenant.refreshTokenIdleLifetime <= tenant.refreshTokenLifetime else {

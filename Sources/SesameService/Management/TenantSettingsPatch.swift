@@ -13,6 +13,9 @@ public struct TenantSettingsPatch: Sendable {
     public var idTokenLifetime: Int?
     public var refreshTokenLifetime: Int?
     public var refreshTokenIdleLifetime: Int?
+    /// Hours (Auth0's unit): the SSO session's absolute and idle lifetimes.
+    public var sessionLifetime: Int?
+    public var idleSessionLifetime: Int?
     /// `flags.enable_public_signup_user_exists_error`.
     public var enablePublicSignupUserExistsError: Bool?
 

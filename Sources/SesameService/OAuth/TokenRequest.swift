@@ -20,6 +20,10 @@ public struct TokenRequest: Sendable {
     public var password: String?
     /// The client address key (`IPAddressRange.clientKey`), for the password grants' limits.
     public var clientAddress: String?
+    /// The authorization_code grant (RFC 6749 §4.1.3, RFC 7636 §4.5).
+    public var code: String?
+    public var redirectURI: String?
+    public var codeVerifier: String?
     /// The MFA grants.
     public var mfaToken: String?
     public var otp: String?

@@ -18,6 +18,8 @@ public final class TokenService: Sendable {
     let events: AuthEventRecorder
     /// DPoP proof checks and nonces (RFC 9449).
     public let dpop: DPoPVerifier
+    /// Authorization codes (issued by `/authorize`, redeemed here).
+    let codes: AuthorizationCodes
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
@@ -34,6 +36,7 @@ public final class TokenService: Sendable {
         self.refreshTokens = RefreshTokens(store: store, clock: clock, random: random)
         self.passkeys = passkeys
         self.events = events
+        self.codes = AuthorizationCodes(access: access, clock: clock, random: random)
     }
 
     // MARK: Audiences
@@ -60,6 +63,7 @@ public final class TokenService: Sendable {
         }
         let proof = try tokenEndpointProof(request.dpop, tenant: tenant)
         switch grant {
+        case .authorizationCode: return try authorizationCodeGrant(tenant: tenant, request: request, proof: proof)
         case .webAuthn: return try webAuthnGrant(tenant: tenant, request: request, proof: proof)
         case .refreshToken: return try refreshGrant(tenant: tenant, request: request, proof: proof)
         case .clientCredentials: return try clientCredentialsGrant(tenant: tenant, request: request, proof: proof)
@@ -421,8 +425,9 @@ public final class TokenService: Sendable {
 
     /// Where a token response's refresh token comes from.
     enum RefreshIssue {
-        /// A login: a new family (with `offline_access`), remembering the passkey used.
-        case newFamily(passkeyID: String?)
+        /// A login: a new family (with `offline_access`), remembering the passkey used; the
+        /// family's id when it was drawn before (an authorization code's).
+        case newFamily(passkeyID: String?, familyID: String? = nil)
         /// A refresh: the successor already drawn for the rotation.
         case successor(String)
     }
@@ -431,7 +436,8 @@ public final class TokenService: Sendable {
     func issueUserTokens(
         tenant: TenantRecord, client: ClientRecord, user: UserRecord, scopes: [String],
         audience target: UserTokenAudience,
-        amr: [String], authTime: Date, refresh: RefreshIssue, proof: DPoPProof? = nil
+        amr: [String], authTime: Date, refresh: RefreshIssue, proof: DPoPProof? = nil, nonce: String? = nil,
+        sessionID: String? = nil
     ) throws(ServiceError) -> TokenResponse {
         let now = clock.now()
         let iat = Int64(now.timeIntervalSince1970)
@@ -461,14 +467,17 @@ public final class TokenService: Sendable {
             claims["exp"] = .int(iat + Int64(tenant.idTokenLifetime))
             claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970))
             claims["amr"] = .strings(amr)
+            claims["acr"] = .string(AuthenticationContext.acr(amr: amr))
             claims["azp"] = .string(client.id)
+            if let nonce { claims["nonce"] = .string(nonce) }
+            if let sessionID { claims["sid"] = .string(sessionID) }
             idToken = try sign(claims, type: .idToken, tenant: tenant, algorithm: client.jwtAlgorithm)
         }
         var refreshToken: String?
         switch refresh {
         case .successor(let token):
             refreshToken = token
-        case .newFamily(let passkeyID):
+        case .newFamily(let passkeyID, let familyID):
             guard scopes.contains("offline_access"), client.grantTypes.contains(.refreshToken) else { break }
             do {
                 refreshToken =
@@ -476,7 +485,7 @@ public final class TokenService: Sendable {
                         tenantID: tenant.id, clientID: client.id, userID: user.id, scope: scope, audience: audience,
                         amr: amr, authTime: authTime, passkeyID: passkeyID,
                         // A public client's family is bound to its DPoP key (RFC 9449 §5).
-                        dpopJKT: client.secretHash == nil ? proof?.thumbprint : nil,
+                        dpopJKT: client.secretHash == nil ? proof?.thumbprint : nil, familyID: familyID,
                         policy: RefreshTokenPolicy(tenant: tenant)
                     ).token
             } catch {

@@ -21,6 +21,9 @@ public struct AuthenticatedUser: Sendable {
 public final class PasskeyService: Sendable {
     /// How long a challenge stays valid (WebAuthn `timeout`).
     public static let challengeTimeout: TimeInterval = 60
+    /// How long a hosted page's challenge stays valid: a sign-in page with passkey autofill may sit
+    /// open for minutes before the user picks a passkey.
+    public static let pageChallengeTimeout: TimeInterval = 300
     /// Credential algorithms offered at signup, in preference order (API.md §1).
     public static let offeredAlgorithms: [COSEAlgorithm] = [.edDSA, .es256, .rs256]
 
@@ -56,7 +59,6 @@ public final class PasskeyService: Sendable {
         tenant: TenantRecord, credentials: ClientCredentials, realm: String?, profile input: SignupProfileInput,
         metadata: [String: String], tokenDefaults: TokenDefaults? = nil, requester: String
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
-        let now = clock.now()
         let (client, connection, profile) = try access.read { transaction in
             let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
             try ClientAuthentication.requireGrant(.webAuthn, client)
@@ -69,6 +71,19 @@ public final class PasskeyService: Sendable {
             }
             return (client, connection, profile)
         }
+        return try beginSignup(
+            tenant: tenant, client: client, connection: connection, profile: profile, metadata: metadata,
+            tokenDefaults: tokenDefaults, requester: requester)
+    }
+
+    /// A signup challenge for a client and connection already checked (the native API, or the
+    /// hosted signup page for the client of a pending authorization).
+    func beginSignup(
+        tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord, profile: UserProfile,
+        metadata: [String: String], tokenDefaults: TokenDefaults?, requester: String,
+        timeout: TimeInterval = PasskeyService.challengeTimeout
+    ) throws(ServiceError) -> PasskeySignupChallengeResponse {
+        let now = clock.now()
         let pending = try PendingSignupProfile(profile: profile, metadata: metadata)
         let challenge = try random.serviceBytes(32)
         let userHandle = try random.serviceBytes(32)
@@ -80,12 +95,12 @@ public final class PasskeyService: Sendable {
             AuthSession(
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
                 ceremony: .signup(state: state, profile: pending),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester,
+                expiresAt: now.addingTimeInterval(timeout), requester: requester,
                 tokenDefaults: tokenDefaults),
             now: now)
         let name = ProfileValidation.primaryIdentifier(profile)
         let options = PasskeyCreationOptions(
-            challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000),
+            challenge: Base64URL.encode(challenge), timeout: Int(timeout * 1000),
             rp: .init(id: tenant.rpID, name: tenant.rpID),
             pubKeyCredParams: Self.offeredAlgorithms.map { .init(alg: $0.rawValue) },
             authenticatorSelection: .init(residentKey: "required", userVerification: verification.rawValue),
@@ -98,13 +113,22 @@ public final class PasskeyService: Sendable {
         tenant: TenantRecord, credentials: ClientCredentials, realm: String?, tokenDefaults: TokenDefaults? = nil,
         requester: String
     ) throws(ServiceError) -> PasskeyLoginChallengeResponse {
-        let now = clock.now()
         let (client, connection) = try access.read { transaction in
             let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
             try ClientAuthentication.requireGrant(.webAuthn, client)
             let connection = try Self.connection(realm: realm, tenant: tenant, client: client, in: transaction)
             return (client, connection)
         }
+        return try beginLogin(
+            tenant: tenant, client: client, connection: connection, tokenDefaults: tokenDefaults, requester: requester)
+    }
+
+    /// A login challenge for a client and connection already checked.
+    func beginLogin(
+        tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord, tokenDefaults: TokenDefaults?,
+        requester: String, timeout: TimeInterval = PasskeyService.challengeTimeout
+    ) throws(ServiceError) -> PasskeyLoginChallengeResponse {
+        let now = clock.now()
         let challenge = try random.serviceBytes(32)
         let verification = Self.userVerification(connection)
         let handle = try sessions.insert(
@@ -112,11 +136,11 @@ public final class PasskeyService: Sendable {
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
                 ceremony: .login(
                     state: AuthenticationState(challenge: challenge, userVerification: verification)),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester,
+                expiresAt: now.addingTimeInterval(timeout), requester: requester,
                 tokenDefaults: tokenDefaults),
             now: now)
         let options = PasskeyRequestOptions(
-            challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000), rpId: tenant.rpID,
+            challenge: Base64URL.encode(challenge), timeout: Int(timeout * 1000), rpId: tenant.rpID,
             userVerification: verification.rawValue)
         return PasskeyLoginChallengeResponse(authnParamsPublicKey: options, authSession: handle)
     }
@@ -229,7 +253,9 @@ public final class PasskeyService: Sendable {
         let (passkey, user) = try access.read { transaction -> (PasskeyRecord, UserRecord) in
             guard let passkey = try transaction.passkeys.get(tenantID: tenant.id, credentialID: credential.id),
                 let user = try transaction.users.get(tenantID: tenant.id, id: passkey.userID)
-            else { throw ServiceError.invalidGrant("unknown credential") }
+            else {
+                throw ServiceError.unknownCredential(rpID: tenant.rpID, credentialID: Base64URL.encode(credential.id))
+            }
             return (passkey, user)
         }
         guard user.connectionID == connection.id else {

@@ -71,8 +71,12 @@ public enum Bootstrap {
                 password: PasswordPolicy(enabled: true), createdAt: now, updatedAt: now)
             let native = ClientRecord(
                 tenantID: tenantID, id: clientID, name: "Default Native App", appType: .native,
-                grantTypes: [.webAuthn, .refreshToken, .passwordRealm, .password, .mfaOTP, .mfaOOB, .mfaRecoveryCode],
-                tokenEndpointAuthMethod: .none,
+                grantTypes: [
+                    .webAuthn, .authorizationCode, .refreshToken, .passwordRealm, .password, .mfaOTP, .mfaOOB,
+                    .mfaRecoveryCode,
+                ],
+                // The landing page signs in through /authorize as this client (a demo to copy).
+                callbacks: [origin + "/"], tokenEndpointAuthMethod: .none, allowedLogoutURLs: [origin + "/"],
                 createdAt: now, updatedAt: now)
             let management = ClientRecord(
                 tenantID: tenantID, id: managementID, name: "Sesame Management (m2m)", appType: .nonInteractive,

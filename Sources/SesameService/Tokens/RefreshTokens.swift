@@ -31,15 +31,17 @@ public struct RefreshTokens: Sendable {
     // MARK: Issue
 
     /// Starts a new family for a fresh login, inside the caller's transaction (e.g. with the signup).
+    /// `familyID` is the family's id when the caller drew it before (an authorization code names
+    /// the family it will start, so a reused code can revoke it); nil draws one.
     public func issue(
         tenantID: String, clientID: String, userID: String, scope: String, audience: String?, amr: [String],
-        authTime: Date, passkeyID: String? = nil, dpopJKT: String? = nil, policy: RefreshTokenPolicy,
-        in transaction: any StoreTransaction
+        authTime: Date, passkeyID: String? = nil, dpopJKT: String? = nil, familyID: String? = nil,
+        policy: RefreshTokenPolicy, in transaction: any StoreTransaction
     ) throws -> IssuedRefreshToken {
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(policy.absoluteLifetime))
         let template = RefreshTokenRecord(
-            tenantID: tenantID, id: "", tokenHash: [], familyID: try Self.identifier("rtf_", random),
+            tenantID: tenantID, id: "", tokenHash: [], familyID: try familyID ?? Self.identifier("rtf_", random),
             clientID: clientID, userID: userID, scope: scope, audience: audience, amr: amr, authTime: authTime,
             passkeyID: passkeyID, createdAt: now, expiresAt: expiresAt, idleExpiresAt: expiresAt, dpopJKT: dpopJKT)
         let issued = try successor(of: template, now: now, policy: policy)
@@ -50,12 +52,14 @@ public struct RefreshTokens: Sendable {
     /// Starts a new family in its own (relaxed) write transaction.
     public func issue(
         tenantID: String, clientID: String, userID: String, scope: String, audience: String?, amr: [String],
-        authTime: Date, passkeyID: String? = nil, dpopJKT: String? = nil, policy: RefreshTokenPolicy
+        authTime: Date, passkeyID: String? = nil, dpopJKT: String? = nil, familyID: String? = nil,
+        policy: RefreshTokenPolicy
     ) throws -> IssuedRefreshToken {
         try store.write(.relaxed) { transaction in
             try issue(
                 tenantID: tenantID, clientID: clientID, userID: userID, scope: scope, audience: audience, amr: amr,
-                authTime: authTime, passkeyID: passkeyID, dpopJKT: dpopJKT, policy: policy, in: transaction)
+                authTime: authTime, passkeyID: passkeyID, dpopJKT: dpopJKT, familyID: familyID, policy: policy,
+                in: transaction)
         }
     }
 

@@ -1,0 +1,330 @@
+import Foundation
+import SesameService
+import SesameStore
+import SesameWire
+import WebAuthn
+
+/// The hosted pages and the OIDC browser endpoints (API.md §10): `/authorize`, the sign-in and
+/// signup steps under `/u/`, and `/oidc/logout`. Handlers stay thin: read the form, call one
+/// `HostedLoginService` or `AuthorizationService` step, render the next page or redirect.
+extension SesameApplication {
+    func addHostedRoutes(to router: inout RouteGroup<HostedContext>) {
+        router.get("/u/assets/pages.css") { _, _ in Self.asset(PageAssets.stylesheet, type: "text/css; charset=utf-8") }
+        router.get("/u/assets/pages.js") { _, _ in
+            Self.asset(PageAssets.script, type: "text/javascript; charset=utf-8")
+        }
+
+        router.get("/authorize") { [self] request, context in
+            try authorize(request.queryItems.map { ($0.name, $0.value) }, request: request, context: context)
+        }
+        // OIDC Core §3.1.2.1: the authorization endpoint takes POST too (a form the client's page sends).
+        router.post("/authorize") { [self] request, context in
+            let pairs = try APIBody.formPairs(request)
+            return try authorize(pairs, request: request, context: context)
+        }
+
+        router.get("/u/login") { [self] request, context in
+            let pending = try pendingRequest(request.query("tx"), context)
+            return page(
+                SignInPages.identifier(context: context, pending: pending, challenge: challenge(pending, context)),
+                context, pending)
+        }
+        router.post("/u/login") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            do {
+                let updated = try hosted.identify(
+                    tenant: context.tenant, pending: pending,
+                    identifier: try form.optionalString("username", maxLength: 1_024) ?? "")
+                return passwordOrPasskeyStep(updated, context)
+            } catch {
+                return page(
+                    SignInPages.identifier(
+                        context: context, pending: pending, challenge: challenge(pending, context), error: error,
+                        status: Self.status(error)), context, pending)
+            }
+        }
+        router.post("/u/login/password") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            let outcome: PasswordStepOutcome
+            let updated: PendingAuthorization
+            do {
+                (outcome, updated) = try hosted.passwordSignIn(
+                    tenant: context.tenant, pending: pending,
+                    password: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
+            } catch {
+                return page(
+                    SignInPages.password(
+                        context: context, pending: pending, challenge: challenge(pending, context), error: error,
+                        status: Self.status(error)), context, pending)
+            }
+            switch outcome {
+            case .signedIn(let proof, _):
+                return try completeSignIn(proof, pending: updated, request: request, context: context)
+            case .secondFactor(let factors, let enroll):
+                return page(
+                    SignInPages.secondFactor(context: context, pending: updated, factors: factors, enroll: enroll),
+                    context, updated)
+            }
+        }
+        router.post("/u/mfa") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            do {
+                let proof = try hosted.otpSignIn(
+                    tenant: context.tenant, pending: pending, otp: try form.optionalString("otp", maxLength: 64))
+                return try completeSignIn(proof, pending: pending, request: request, context: context)
+            } catch {
+                if case .mfaRefused("expired_token", _)? = error as? ServiceError {
+                    return page(
+                        SignInPages.identifier(
+                            context: context, pending: pending, challenge: challenge(pending, context),
+                            error: AuthorizationService.expiredError, status: 400), context, pending)
+                }
+                return page(
+                    SignInPages.secondFactor(
+                        context: context, pending: pending, factors: [.otp], enroll: false, error: error,
+                        status: Self.status(error)), context, pending)
+            }
+        }
+        router.post("/u/login/passkey") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            do {
+                let proof = try hosted.passkeySignIn(
+                    tenant: context.tenant, pending: pending,
+                    ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
+                    response: try Self.credential(form))
+                return try completeSignIn(proof, pending: pending, request: request, context: context)
+            } catch {
+                return page(
+                    SignInPages.identifier(
+                        context: context, pending: pending, challenge: challenge(pending, context), error: error,
+                        status: Self.status(error)), context, pending)
+            }
+        }
+
+        router.get("/u/signup") { [self] request, context in
+            let pending = try pendingRequest(request.query("tx"), context)
+            return page(SignInPages.signup(context: context, pending: pending), context, pending)
+        }
+        router.post("/u/signup") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            let profile = SignupProfileInput(
+                email: try form.optionalString("email", maxLength: 320).flatMap { $0.isEmpty ? nil : $0 },
+                name: try form.optionalString("name", maxLength: 256).flatMap { $0.isEmpty ? nil : $0 })
+            let method = try form.optionalString("method", maxLength: 16) ?? "passkey"
+            do {
+                switch method {
+                case "password":
+                    let proof = try hosted.passwordSignup(
+                        tenant: context.tenant, pending: pending, profile: profile,
+                        password: try form.optionalString("password", maxLength: 4_096))
+                    return try completeSignIn(proof, pending: pending, request: request, context: context)
+                case "passkey":
+                    let challenge = try hosted.passkeySignupChallenge(
+                        tenant: context.tenant, pending: pending, profile: profile, requester: requester(context))
+                    return page(
+                        SignInPages.createPasskey(context: context, pending: pending, challenge: challenge), context,
+                        pending)
+                default:
+                    throw ServiceError.invalidRequest("method must be passkey or password")
+                }
+            } catch {
+                return page(
+                    SignInPages.signup(
+                        context: context, pending: pending, profile: profile, error: error,
+                        status: Self.status(error)), context, pending)
+            }
+        }
+        router.post("/u/signup/passkey") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            do {
+                let proof = try hosted.passkeySignup(
+                    tenant: context.tenant, pending: pending,
+                    ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
+                    response: try Self.credential(form))
+                return try completeSignIn(proof, pending: pending, request: request, context: context)
+            } catch {
+                return page(
+                    SignInPages.signup(context: context, pending: pending, error: error, status: Self.status(error)),
+                    context, pending)
+            }
+        }
+
+        router.get("/oidc/logout") { [self] request, context in
+            try logout(
+                request.queryItems.map { ($0.name, $0.value) }, confirmed: false, request: request, context: context)
+        }
+        router.post("/oidc/logout") { [self] request, context in
+            let form = try APIBody.form(request)
+            try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+            var pairs: [(String, String)] = []
+            for name in ["client_id", "post_logout_redirect_uri", "state"] {
+                if let value = try form.optionalString(name, maxLength: 2_048) { pairs.append((name, value)) }
+            }
+            return try logout(pairs, confirmed: true, request: request, context: context)
+        }
+    }
+
+    // MARK: Steps
+
+    /// `/authorize`: a code at once from the session, an error at the redirect URI, or the sign-in page.
+    func authorize(_ parameters: [(String, String)], request: HTTPRequest, context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let decision = try authorization.authorize(
+            tenant: context.tenant, parameters: parameters.map { (name: $0.0, value: $0.1) },
+            session: currentSession(context), device: context.device)
+        switch decision {
+        case .respond(let answer):
+            return respond(answer, context: context, locale: context.locale, status: 302)
+        case .signIn(let handle, let pending):
+            let path = pending.startsWithSignup ? "/u/signup" : "/u/login"
+            return .redirect(to: path + "?tx=" + handle, status: 302)
+        }
+    }
+
+    /// After the identifier: the password step where the connection has passwords, else the
+    /// passkey step (the same page for every identifier, so it tells nobody who has an account).
+    func passwordOrPasskeyStep(_ pending: PendingAuthorization, _ context: HostedContext) -> HTTPResponse {
+        if pending.connection.password.enabled {
+            return page(
+                SignInPages.password(context: context, pending: pending, challenge: challenge(pending, context)),
+                context, pending)
+        }
+        return page(
+            SignInPages.identifier(
+                context: context, pending: pending, challenge: challenge(pending, context),
+                error: ServiceError.invalidRequest(Catalog.raw(.passkeyNotOffered, context.locale(for: pending)))),
+            context, pending)
+    }
+
+    /// Ends the pending request with `proof`: the session cookie, and the answer for the client.
+    func completeSignIn(
+        _ proof: SignInProof, pending: PendingAuthorization, request: HTTPRequest, context: HostedContext
+    ) throws -> HTTPResponse {
+        let browser = BrowserContext(userAgent: request.headers["User-Agent"], address: context.clientKey)
+        let (cookie, _, answer) = try authorization.complete(
+            tenant: context.tenant, pending: pending, proof: proof, browser: browser, current: currentSession(context))
+        // 303: the browser follows with a GET, whatever the method of the form (RFC 9110 §15.4.4).
+        var response = respond(answer, context: context, locale: context.locale(for: pending), status: 303)
+        let set = SetCookie(
+            name: CookieName.session.name(secure: context.secure), value: cookie,
+            maxAge: context.tenant.sessionLifetime, secure: context.secure)
+        response.headers.add(name: "Set-Cookie", value: set.header)
+        return response
+    }
+
+    /// The answer at the redirect URI: a redirect, or the self-posting form of `form_post`.
+    func respond(_ answer: AuthorizationResponse, context: HostedContext, locale: PageLocale, status: Int)
+        -> HTTPResponse
+    {
+        switch answer.mode {
+        case .query: return .redirect(to: answer.location, status: status)
+        case .formPost:
+            return PageLayout.response(
+                SignInPages.formPost(context: context, response: answer, locale: locale), context: context,
+                locale: locale)
+        }
+    }
+
+    /// `/oidc/logout`: sign out now with a hint for this user (or no session), else ask first.
+    func logout(_ parameters: [(String, String)], confirmed: Bool, request: HTTPRequest, context: HostedContext)
+        throws -> HTTPResponse
+    {
+        let logout = try authorization.logoutRequest(
+            tenant: context.tenant, parameters: parameters.map { (name: $0.0, value: $0.1) })
+        let session = currentSession(context)
+        guard confirmed || logout.isConfirmed(by: session) else {
+            return PageLayout.response(
+                AccountPages.confirmLogout(
+                    context: context, logout: logout, clientName: clientName(logout.clientID, context)),
+                context: context, locale: context.locale)
+        }
+        try sessions.end(tenant: context.tenant, cookie: context.cookie(.session))
+        var response: HTTPResponse
+        if let location = logout.location {
+            response = .redirect(to: location, status: confirmed ? 303 : 302)
+        } else {
+            response = PageLayout.response(
+                AccountPages.signedOut(context: context), context: context, locale: context.locale)
+        }
+        response.headers.add(
+            name: "Set-Cookie",
+            value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure).header)
+        return response
+    }
+
+    func clientName(_ id: String?, _ context: HostedContext) -> String {
+        guard let id, let client = try? allClients(context.tenant).first(where: { $0.id == id }) else {
+            return context.tenant.name
+        }
+        return client.name
+    }
+
+    // MARK: Helpers
+
+    /// The session the request's cookie stands for.
+    func currentSession(_ context: HostedContext) -> SSOSession? {
+        sessions.resolve(tenant: context.tenant, cookie: context.cookie(.session))
+    }
+
+    /// The pending request `handle` names, for this browser.
+    func pendingRequest(_ handle: String?, _ context: HostedContext) throws -> PendingAuthorization {
+        try authorization.pending(
+            tenant: context.tenant, handle: handle, device: context.newDevice ? nil : context.device)
+    }
+
+    /// A form POST of this browser (CSRF checked) and the pending request it continues.
+    func pendingForm(_ request: HTTPRequest, _ context: HostedContext) throws -> (APIBody, PendingAuthorization) {
+        let form = try APIBody.form(request)
+        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+        return (form, try pendingRequest(try form.optionalString("tx", maxLength: 256), context))
+    }
+
+    /// A login challenge for the page, or nil where passkeys are off (or the cap is reached: the
+    /// page then offers the other ways in).
+    func challenge(_ pending: PendingAuthorization, _ context: HostedContext) -> PasskeyLoginChallengeResponse? {
+        guard pending.connection.passkey.enabled else { return nil }
+        return try? hosted.passkeyChallenge(tenant: context.tenant, pending: pending, requester: requester(context))
+    }
+
+    /// Whose pending ceremonies a page's challenge counts against: this browser.
+    func requester(_ context: HostedContext) -> String { "browser:" + context.device }
+
+    func page(_ page: HostedPage, _ context: HostedContext, _ pending: PendingAuthorization?) -> HTTPResponse {
+        PageLayout.response(page, context: context, locale: context.locale(for: pending))
+    }
+
+    /// The `credential` field: the WebAuthn JSON the page's script put there.
+    static func credential(_ form: APIBody) throws -> CredentialJSONInput {
+        guard let text = try form.optionalString("credential", maxLength: 32_768), !text.isEmpty else {
+            throw ServiceError.invalidRequest("the passkey response is missing; try again")
+        }
+        return .bytes(Array(text.utf8))
+    }
+
+    /// The status of a page that re-shows a step with an error.
+    static func status(_ error: any Error) -> Int {
+        (error as? any HTTPErrorConvertible)?.httpError.status ?? 500
+    }
+
+    /// A hosted error page for an error no step handled.
+    func hostedErrorPage(_ error: any Error, context: HostedContext) -> HTTPResponse {
+        let http = (error as? any HTTPErrorConvertible)?.httpError ?? .internalError
+        let message =
+            http.status >= 500 ? Catalog.text(.errorUnavailable, context.locale) : Catalog.error(error, context.locale)
+        var response = PageLayout.response(
+            SignInPages.error(context: context, message: message, status: http.status, locale: context.locale),
+            context: context, locale: context.locale)
+        for field in http.headers where field.name.lowercased() == "retry-after" || field.name.lowercased() == "allow" {
+            response.headers.add(name: field.name, value: field.value)
+        }
+        return response
+    }
+
+    static func asset(_ bytes: [UInt8], type: String) -> HTTPResponse {
+        var response = HTTPResponse(status: 200, headers: ["Content-Type": type], body: bytes)
+        // The URL carries the content's hash, so the bytes behind it never change.
+        response.headers.add(name: "Cache-Control", value: "public, max-age=31536000, immutable")
+        return response
+    }
+}

@@ -1,0 +1,208 @@
+import SesameService
+
+/// Every text the hosted pages show, by key. Each language is a `switch` over every key, so a
+/// text missing in one language does not compile. `%1` in a text is replaced by an argument
+/// (already HTML-escaped by `Catalog.text`).
+enum Text: CaseIterable {
+    case signInTitle, signInLead, identifierLabel, continueButton, passkeyButton, orDivider
+    case noAccount, signUpLink, passwordLabel, signInButton, changeIdentifier, forgotPassword
+    case passkeyFailed, passkeyUnsupported, passkeyExists, passkeyNotOffered
+    case mfaTitle, mfaLead, codeLabel, verifyButton, mfaEnrollNeeded
+    case signupTitle, signupLead, emailLabel, nameLabel, continueWithPasskey, usePasswordInstead
+    case newPasswordLabel, signUpWithPassword, haveAccount, signInLink
+    case createPasskeyTitle, createPasskeyLead, createPasskeyButton
+    case formPostTitle, formPostLead, continueToApp
+    case logoutTitle, logoutLead, logoutButton, signedOutTitle, signedOutLead
+    case backToApp, errorTitle, languageName
+    case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
+    case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
+    case errorUnavailable, errorPasskeyFailed
+    case poweredBy
+}
+
+enum Catalog {
+    /// `text` in `locale`, with `%1`… replaced by `arguments` (HTML-escaped here).
+    static func text(_ text: Text, _ locale: PageLocale, _ arguments: String...) -> String {
+        var result = HTMLText.escape(raw(text, locale))
+        for (index, argument) in arguments.enumerated() {
+            result = result.replacingOccurrences(of: "%\(index + 1)", with: HTMLText.escape(argument))
+        }
+        return result
+    }
+
+    /// The unescaped text (for attributes the caller escapes, and for tests).
+    static func raw(_ text: Text, _ locale: PageLocale) -> String {
+        switch locale {
+        case .en: return english(text)
+        case .ja: return japanese(text)
+        }
+    }
+
+    static func english(_ text: Text) -> String {
+        switch text {
+        case .signInTitle: return "Sign in"
+        case .signInLead: return "to continue to %1"
+        case .identifierLabel: return "Email address or username"
+        case .continueButton: return "Continue"
+        case .passkeyButton: return "Sign in with a passkey"
+        case .orDivider: return "or"
+        case .noAccount: return "Don't have an account?"
+        case .signUpLink: return "Sign up"
+        case .passwordLabel: return "Password"
+        case .signInButton: return "Sign in"
+        case .changeIdentifier: return "Change"
+        case .forgotPassword: return "Forgot password?"
+        case .passkeyFailed: return "The passkey could not be used. Try again, or sign in another way."
+        case .passkeyUnsupported: return "This browser cannot use passkeys."
+        case .passkeyExists: return "This device already has a passkey for this account."
+        case .passkeyNotOffered: return "Use your passkey to sign in to this account."
+        case .mfaTitle: return "Verify it's you"
+        case .mfaLead: return "Enter the 6-digit code from your authenticator app."
+        case .codeLabel: return "Code"
+        case .verifyButton: return "Verify"
+        case .mfaEnrollNeeded: return "This account needs a second factor. Set one up in the application first."
+        case .signupTitle: return "Create your account"
+        case .signupLead: return "for %1"
+        case .emailLabel: return "Email address"
+        case .nameLabel: return "Name (optional)"
+        case .continueWithPasskey: return "Continue with a passkey"
+        case .usePasswordInstead: return "Use a password instead"
+        case .newPasswordLabel: return "Password"
+        case .signUpWithPassword: return "Sign up with a password"
+        case .haveAccount: return "Already have an account?"
+        case .signInLink: return "Sign in"
+        case .createPasskeyTitle: return "Create a passkey"
+        case .createPasskeyLead:
+            return "for %1. Your device will ask for your fingerprint, face or screen lock. Nothing leaves the device."
+        case .createPasskeyButton: return "Create passkey"
+        case .formPostTitle: return "Returning to the application"
+        case .formPostLead: return "If nothing happens, press Continue."
+        case .continueToApp: return "Continue"
+        case .logoutTitle: return "Sign out"
+        case .logoutLead: return "Sign out of %1 on this browser?"
+        case .logoutButton: return "Sign out"
+        case .signedOutTitle: return "Signed out"
+        case .signedOutLead: return "You are signed out. You can close this page."
+        case .backToApp: return "Back to the application"
+        case .errorTitle: return "Something went wrong"
+        case .languageName: return "English"
+        case .errorWrongCredentials: return "Wrong email or password."
+        case .errorTooManyAttempts: return "Too many attempts. Wait a while, then try again."
+        case .errorExpired:
+            return
+                "This sign-in is no longer pending: it finished, expired, or began in another browser. Go back to the application and start again."
+        case .errorWrongCode: return "That code is not right. Try again."
+        case .errorUnknownCredential:
+            return
+                "This passkey is not registered here any more. Sign in another way; your device has been told to forget it."
+        case .errorGeneric: return "That did not work. Check what you entered and try again."
+        case .errorUserExists: return "An account with this email address already exists. Sign in instead."
+        case .errorWeakPassword: return "This password does not meet the requirements."
+        case .errorLeakedPassword: return "This password has appeared in a data breach. Choose another one."
+        case .errorBlocked: return "This account is blocked."
+        case .errorForm: return "This form has expired or was sent from another site. Reload the page and try again."
+        case .errorUnavailable: return "The service is busy. Try again in a moment."
+        case .errorPasskeyFailed: return "The passkey could not be verified. Try again."
+        case .poweredBy: return "Secured by Sesame"
+        }
+    }
+
+    static func japanese(_ text: Text) -> String {
+        switch text {
+        case .signInTitle: return "ログイン"
+        case .signInLead: return "%1 を続けるには"
+        case .identifierLabel: return "メールアドレスまたはユーザー名"
+        case .continueButton: return "次へ"
+        case .passkeyButton: return "パスキーでログイン"
+        case .orDivider: return "または"
+        case .noAccount: return "アカウントをお持ちでない場合"
+        case .signUpLink: return "新規登録"
+        case .passwordLabel: return "パスワード"
+        case .signInButton: return "ログイン"
+        case .changeIdentifier: return "変更"
+        case .forgotPassword: return "パスワードをお忘れですか？"
+        case .passkeyFailed: return "パスキーを使用できませんでした。もう一度試すか、別の方法でログインしてください。"
+        case .passkeyUnsupported: return "このブラウザーではパスキーを使用できません。"
+        case .passkeyExists: return "このデバイスには、このアカウントのパスキーがすでにあります。"
+        case .passkeyNotOffered: return "このアカウントにはパスキーでログインしてください。"
+        case .mfaTitle: return "本人確認"
+        case .mfaLead: return "認証アプリに表示された6桁のコードを入力してください。"
+        case .codeLabel: return "確認コード"
+        case .verifyButton: return "確認"
+        case .mfaEnrollNeeded: return "このアカウントには2要素認証の設定が必要です。先にアプリで設定してください。"
+        case .signupTitle: return "アカウントを作成"
+        case .signupLead: return "%1 のアカウント"
+        case .emailLabel: return "メールアドレス"
+        case .nameLabel: return "名前（任意）"
+        case .continueWithPasskey: return "パスキーで続ける"
+        case .usePasswordInstead: return "代わりにパスワードを使う"
+        case .newPasswordLabel: return "パスワード"
+        case .signUpWithPassword: return "パスワードで登録"
+        case .haveAccount: return "すでにアカウントをお持ちの場合"
+        case .signInLink: return "ログイン"
+        case .createPasskeyTitle: return "パスキーを作成"
+        case .createPasskeyLead:
+            return "%1 のパスキーを作成します。指紋・顔認証・画面ロックで確認します。情報はデバイスの外に出ません。"
+        case .createPasskeyButton: return "パスキーを作成"
+        case .formPostTitle: return "アプリに戻っています"
+        case .formPostLead: return "画面が切り替わらない場合は「続ける」を押してください。"
+        case .continueToApp: return "続ける"
+        case .logoutTitle: return "ログアウト"
+        case .logoutLead: return "このブラウザーで %1 からログアウトしますか？"
+        case .logoutButton: return "ログアウト"
+        case .signedOutTitle: return "ログアウトしました"
+        case .signedOutLead: return "ログアウトしました。このページは閉じてかまいません。"
+        case .backToApp: return "アプリに戻る"
+        case .errorTitle: return "エラーが発生しました"
+        case .languageName: return "日本語"
+        case .errorWrongCredentials: return "メールアドレスまたはパスワードが正しくありません。"
+        case .errorTooManyAttempts: return "試行回数が多すぎます。しばらく待ってからもう一度お試しください。"
+        case .errorExpired:
+            return "このログインはすでに完了したか、期限切れか、別のブラウザーで開始されました。アプリに戻ってやり直してください。"
+        case .errorWrongCode: return "コードが正しくありません。もう一度お試しください。"
+        case .errorUnknownCredential:
+            return "このパスキーはもう登録されていません。別の方法でログインしてください。デバイスにはこのパスキーを削除するよう通知しました。"
+        case .errorGeneric: return "うまくいきませんでした。入力内容を確認して、もう一度お試しください。"
+        case .errorUserExists: return "このメールアドレスのアカウントはすでに存在します。ログインしてください。"
+        case .errorWeakPassword: return "このパスワードは要件を満たしていません。"
+        case .errorLeakedPassword: return "このパスワードは過去のデータ漏えいで見つかっています。別のパスワードを選んでください。"
+        case .errorBlocked: return "このアカウントはブロックされています。"
+        case .errorForm: return "このフォームは期限切れか、別のサイトから送信されました。ページを再読み込みしてやり直してください。"
+        case .errorUnavailable: return "混み合っています。少し待ってからもう一度お試しください。"
+        case .errorPasskeyFailed: return "パスキーを確認できませんでした。もう一度お試しください。"
+        case .poweredBy: return "Sesame で保護されています"
+        }
+    }
+
+    /// The message a page shows for a service error (English falls back to its own text).
+    static func error(_ error: any Error, _ locale: PageLocale) -> String {
+        let key: Text
+        switch error {
+        case let service as ServiceError:
+            switch service {
+            case .wrongCredentials: key = .errorWrongCredentials
+            case .tooManyAttempts, .tooManyRequests: key = .errorTooManyAttempts
+            case .mfaRefused: key = .errorWrongCode
+            case .unknownCredential: key = .errorUnknownCredential
+            case .userBlocked: key = .errorBlocked
+            case .passwordLeaked: key = .errorLeakedPassword
+            case .unavailable: key = .errorUnavailable
+            case .signupRefused(let refusal):
+                switch refusal {
+                case .userExists, .hidden: key = .errorUserExists
+                case .weakPassword: key = .errorWeakPassword
+                case .passwordLeaked: key = .errorLeakedPassword
+                }
+            case .invalidGrant: key = .errorPasskeyFailed
+            case .invalidRequest(let text) where text == AuthorizationService.expiredText: key = .errorExpired
+            case .invalidRequest(let text):
+                // The service's own sentence says which field is wrong; it is English.
+                return locale == .en ? HTMLText.escape(text) : Catalog.text(.errorGeneric, locale)
+            default: key = .errorGeneric
+            }
+        case let http as HTTPError where http.error == "csrf": key = .errorForm
+        default: key = .errorGeneric
+        }
+        return Catalog.text(key, locale)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SesameCrypto
+import SesameService
+import WebAuthn
+
+/// One hosted page before it is laid out: its markup (every dynamic value already escaped), the
+/// JSON it hands its script, and where its forms may post.
+struct HostedPage {
+    /// `data-page` on `<body>`: which part of the script runs.
+    var name: String
+    var title: Text
+    /// The markup inside `<main>`, escaped by whoever built it.
+    var body: String
+    var status: Int = 200
+    /// JSON blocks the script reads (`<script type="application/json" id=…>`), by element id.
+    var data: [(id: String, json: String)] = []
+    /// URLs a form of this page may post to besides the tenant (a redirect URI).
+    var formTargets: [String] = []
+    /// The path and query (without `ui_locales`) the language links point to; nil: no links.
+    var languageBase: String?
+}
+
+/// The stylesheet and script, served from the binary under a content hash.
+enum PageAssets {
+    static let stylesheet = PackageResources.pages_css
+    static let script = PackageResources.pages_js
+    static let stylesheetVersion = version(stylesheet)
+    static let scriptVersion = version(script)
+
+    private static func version(_ bytes: [UInt8]) -> String {
+        Digest.sha256(bytes).prefix(6).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+enum PageLayout {
+    /// The page as a response: the layout, the CSP with this response's nonce, no caching.
+    static func response(_ page: HostedPage, context: HostedContext, locale: PageLocale) -> HTTPResponse {
+        var response = HTTPResponse.html(html(page, context: context, locale: locale), status: page.status)
+        response.headers.replaceOrAdd(
+            name: "Content-Security-Policy",
+            value: PageSecurity.policy(nonce: context.nonce, formTargets: page.formTargets))
+        return response
+    }
+
+    static func html(_ page: HostedPage, context: HostedContext, locale: PageLocale) -> String {
+        let title = Catalog.text(page.title, locale)
+        let nonce = HTMLText.escape(context.nonce)
+        var data = ""
+        for block in page.data {
+            data +=
+                "<script type=\"application/json\" id=\"\(HTMLText.escape(block.id))\">\(scriptSafe(block.json))</script>\n"
+        }
+        var languages = ""
+        if let base = page.languageBase {
+            let separator = base.contains("?") ? "&" : "?"
+            let links = PageLocale.allCases.map { other -> String in
+                let name = Catalog.text(.languageName, other)
+                if other == locale { return "<span aria-current=\"true\">\(name)</span>" }
+                let href = HTMLText.escape(base + separator + "ui_locales=" + other.rawValue)
+                return "<a href=\"\(href)\" lang=\"\(other.rawValue)\" hreflang=\"\(other.rawValue)\">\(name)</a>"
+            }
+            languages = "<nav aria-label=\"Language\">" + links.joined(separator: " · ") + "</nav>"
+        }
+        return """
+            <!doctype html>
+            <html lang="\(locale.rawValue)">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="referrer" content="no-referrer">
+            <title>\(title) · \(HTMLText.escape(context.tenant.name))</title>
+            <link rel="stylesheet" href="/u/assets/pages.css?v=\(PageAssets.stylesheetVersion)">
+            <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(nonce)" defer></script>
+            </head>
+            <body data-page="\(HTMLText.escape(page.name))">
+            <main>
+            \(page.body)
+            </main>
+            \(data)<footer>\(languages) <p>\(Catalog.text(.poweredBy, locale))</p></footer>
+            </body>
+            </html>
+            """
+    }
+
+    /// JSON that cannot end its `<script>` element or open a comment: `<`, `>` and `&` as escapes.
+    static func scriptSafe(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+            .replacingOccurrences(of: "&", with: "\\u0026")
+    }
+
+    /// An HTML-escaped attribute value.
+    static func attribute(_ value: String) -> String { HTMLText.escape(value) }
+
+    /// The hidden fields every form carries: the CSRF token and the pending request.
+    static func hiddenFields(_ context: HostedContext, transaction: String?) -> String {
+        var fields = "<input type=\"hidden\" name=\"csrf\" value=\"\(HTMLText.escape(context.csrfToken))\">"
+        if let transaction {
+            fields += "<input type=\"hidden\" name=\"tx\" value=\"\(HTMLText.escape(transaction))\">"
+        }
+        return fields
+    }
+
+    /// An error box (`role=alert`, so a screen reader says it at once); empty without a message.
+    static func errorBox(_ message: String?) -> String {
+        guard let message else { return "" }
+        return "<p class=\"error\" role=\"alert\" tabindex=\"-1\">\(message)</p>"
+    }
+
+    /// The box the script writes its own errors into.
+    static let clientErrorBox = "<p class=\"error\" role=\"alert\" id=\"client-error\" tabindex=\"-1\" hidden></p>"
+}

@@ -1,0 +1,246 @@
+import Foundation
+import SesameService
+import SesameStore
+import SesameWire
+
+/// The sign-in and signup pages of a pending authorization. Every value from the request, the
+/// user or the configuration is escaped here; the catalogue's texts are escaped by `Catalog`.
+enum SignInPages {
+    typealias E = HTMLText
+
+    static func lead(_ pending: PendingAuthorization, _ locale: PageLocale, _ key: Text) -> String {
+        "<p class=\"lead\">\(Catalog.text(key, locale, pending.client.name))</p>"
+    }
+
+    /// The passkey button and its form (the script fills `credential` and submits).
+    static func passkeyForm(
+        context: HostedContext, pending: PendingAuthorization, ceremony: String, locale: PageLocale
+    ) -> String {
+        """
+        <div class="divider">\(Catalog.text(.orDivider, locale))</div>
+        <button type="button" class="secondary" id="passkey-button" hidden \
+        data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))">\(Catalog.text(.passkeyButton, locale))</button>
+        <form method="post" action="/u/login/passkey" id="passkey-form">
+        \(PageLayout.hiddenFields(context, transaction: pending.handle))
+        <input type="hidden" name="ceremony" value="\(E.escape(ceremony))">
+        <input type="hidden" name="credential" value="">
+        </form>
+        """
+    }
+
+    /// The JSON the script's `get()` needs.
+    static func requestOptionsJSON(_ challenge: PasskeyLoginChallengeResponse?) -> [(id: String, json: String)] {
+        guard let challenge, let data = try? JSONEncoder().encode(challenge.authnParamsPublicKey) else { return [] }
+        return [("passkey-options", String(decoding: data, as: UTF8.self))]
+    }
+
+    /// `signalUnknownCredential`'s argument, after a login named a passkey the server does not know.
+    static func unknownCredentialJSON(_ error: (any Error)?) -> [(id: String, json: String)] {
+        guard case .unknownCredential(let rpID, let credentialID)? = error as? ServiceError else { return [] }
+        let json = "{\"rpId\":\(JSONText.quote(rpID)),\"credentialId\":\(JSONText.quote(credentialID))}"
+        return [("signal-unknown-credential", json)]
+    }
+
+    /// `/u/login`: the identifier, the passkey button (and autofill), the signup link.
+    static func identifier(
+        context: HostedContext, pending: PendingAuthorization, challenge: PasskeyLoginChallengeResponse?,
+        error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let hint = pending.identifier ?? pending.request.loginHint ?? ""
+        var body = """
+            <h1>\(Catalog.text(.signInTitle, locale))</h1>
+            \(lead(pending, locale, .signInLead))
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            \(PageLayout.clientErrorBox)
+            <form method="post" action="/u/login">
+            \(PageLayout.hiddenFields(context, transaction: pending.handle))
+            <label for="username">\(Catalog.text(.identifierLabel, locale))</label>
+            <input id="username" name="username" type="text" autocomplete="username webauthn" autocapitalize="none" \
+            spellcheck="false" required autofocus value="\(E.escape(hint))">
+            <button type="submit">\(Catalog.text(.continueButton, locale))</button>
+            </form>
+            """
+        if let challenge {
+            body += passkeyForm(context: context, pending: pending, ceremony: challenge.authSession, locale: locale)
+        }
+        body += """
+            <div class="links"><p>\(Catalog.text(.noAccount, locale)) \
+            <a href="/u/signup?tx=\(E.escape(pending.handle))">\(Catalog.text(.signUpLink, locale))</a></p></div>
+            """
+        return HostedPage(
+            name: "login", title: .signInTitle, body: body, status: status,
+            data: requestOptionsJSON(challenge) + unknownCredentialJSON(error),
+            formTargets: [pending.request.redirectURI], languageBase: "/u/login?tx=" + pending.handle)
+    }
+
+    /// The password step for the identifier given (shown whether or not the user exists).
+    static func password(
+        context: HostedContext, pending: PendingAuthorization, challenge: PasskeyLoginChallengeResponse?,
+        error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let identifier = E.escape(pending.identifier ?? "")
+        var body = """
+            <h1>\(Catalog.text(.signInTitle, locale))</h1>
+            \(lead(pending, locale, .signInLead))
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            \(PageLayout.clientErrorBox)
+            <div class="identity"><span>\(identifier)</span> \
+            <a href="/u/login?tx=\(E.escape(pending.handle))">\(Catalog.text(.changeIdentifier, locale))</a></div>
+            <form method="post" action="/u/login/password">
+            \(PageLayout.hiddenFields(context, transaction: pending.handle))
+            <input type="text" name="username" autocomplete="username" value="\(identifier)" hidden>
+            <label for="password">\(Catalog.text(.passwordLabel, locale))</label>
+            <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+            <button type="submit">\(Catalog.text(.signInButton, locale))</button>
+            </form>
+            """
+        if let challenge {
+            body += passkeyForm(context: context, pending: pending, ceremony: challenge.authSession, locale: locale)
+        }
+        return HostedPage(
+            name: "password", title: .signInTitle, body: body, status: status,
+            data: requestOptionsJSON(challenge) + unknownCredentialJSON(error),
+            formTargets: [pending.request.redirectURI], languageBase: "/u/login?tx=" + pending.handle)
+    }
+
+    /// The second-factor step: a TOTP code (or, without a factor the page can take, what to do).
+    static func secondFactor(
+        context: HostedContext, pending: PendingAuthorization, factors: [MFAFactor], enroll: Bool,
+        error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        var body = """
+            <h1>\(Catalog.text(.mfaTitle, locale))</h1>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            """
+        if !enroll, factors.contains(.otp) {
+            body += """
+                <p class="lead">\(Catalog.text(.mfaLead, locale))</p>
+                <form method="post" action="/u/mfa">
+                \(PageLayout.hiddenFields(context, transaction: pending.handle))
+                <label for="otp">\(Catalog.text(.codeLabel, locale))</label>
+                <input id="otp" name="otp" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" \
+                autocomplete="one-time-code" required autofocus>
+                <button type="submit">\(Catalog.text(.verifyButton, locale))</button>
+                </form>
+                """
+        } else {
+            body += "<p class=\"notice\">\(Catalog.text(.mfaEnrollNeeded, locale))</p>"
+        }
+        return HostedPage(
+            name: "mfa", title: .mfaTitle, body: body, status: status, formTargets: [pending.request.redirectURI])
+    }
+
+    /// `/u/signup`: email (and name), a passkey first, a password where the connection has them,
+    /// with the connection's rules in `passwordrules` so a password manager makes a fitting one.
+    static func signup(
+        context: HostedContext, pending: PendingAuthorization, profile: SignupProfileInput = SignupProfileInput(),
+        error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let connection = pending.connection
+        let email = profile.email ?? pending.request.loginHint ?? ""
+        var body = """
+            <h1>\(Catalog.text(.signupTitle, locale))</h1>
+            \(lead(pending, locale, .signupLead))
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            <form method="post" action="/u/signup">
+            \(PageLayout.hiddenFields(context, transaction: pending.handle))
+            <label for="email">\(Catalog.text(.emailLabel, locale))</label>
+            <input id="email" name="email" type="email" autocomplete="username" required autofocus \
+            value="\(E.escape(email))">
+            <label for="name">\(Catalog.text(.nameLabel, locale))</label>
+            <input id="name" name="name" type="text" autocomplete="name" value="\(E.escape(profile.name ?? ""))">
+            """
+        if connection.passkey.enabled {
+            body += """
+                <button type="submit" name="method" value="passkey">\(Catalog.text(.continueWithPasskey, locale))</button>
+                """
+        }
+        if connection.password.enabled {
+            let rules = PasswordRulesParser.parse(connection.password.rules).rules
+            var lengths = ""
+            if let minimum = rules.minLength { lengths += " minlength=\"\(minimum)\"" }
+            if let maximum = rules.maxLength { lengths += " maxlength=\"\(maximum)\"" }
+            body += """
+                <details\(connection.passkey.enabled ? "" : " open")>
+                <summary>\(Catalog.text(.usePasswordInstead, locale))</summary>
+                <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
+                <input id="password" name="password" type="password" autocomplete="new-password" \
+                passwordrules="\(E.escape(connection.password.rules))"\(lengths)>
+                <button type="submit" name="method" value="password" class="secondary">\
+                \(Catalog.text(.signUpWithPassword, locale))</button>
+                </details>
+                """
+        }
+        body += """
+            </form>
+            <div class="links"><p>\(Catalog.text(.haveAccount, locale)) \
+            <a href="/u/login?tx=\(E.escape(pending.handle))">\(Catalog.text(.signInLink, locale))</a></p></div>
+            """
+        return HostedPage(
+            name: "signup", title: .signupTitle, body: body, status: status,
+            formTargets: [pending.request.redirectURI], languageBase: "/u/signup?tx=" + pending.handle)
+    }
+
+    /// The passkey step of a signup: the button that runs `create()`.
+    static func createPasskey(
+        context: HostedContext, pending: PendingAuthorization, challenge: PasskeySignupChallengeResponse,
+        error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let options = (try? JSONEncoder().encode(challenge.authnParamsPublicKey)).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let body = """
+            <h1>\(Catalog.text(.createPasskeyTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.createPasskeyLead, locale, challenge.authnParamsPublicKey.user.name))</p>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            \(PageLayout.clientErrorBox)
+            <button type="button" id="passkey-button" \
+            data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
+            data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
+            data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
+            \(Catalog.text(.createPasskeyButton, locale))</button>
+            <form method="post" action="/u/signup/passkey" id="passkey-form">
+            \(PageLayout.hiddenFields(context, transaction: pending.handle))
+            <input type="hidden" name="ceremony" value="\(E.escape(challenge.authSession))">
+            <input type="hidden" name="credential" value="">
+            </form>
+            <div class="links"><p><a href="/u/signup?tx=\(E.escape(pending.handle))">\
+            \(Catalog.text(.changeIdentifier, locale))</a></p></div>
+            """
+        return HostedPage(
+            name: "signup-passkey", title: .createPasskeyTitle, body: body, status: status,
+            data: options.map { [("passkey-creation", $0)] } ?? [], formTargets: [pending.request.redirectURI])
+    }
+
+    /// `response_mode=form_post`: the answer as a form the script posts at once.
+    static func formPost(context: HostedContext, response: AuthorizationResponse, locale: PageLocale) -> HostedPage {
+        var fields = ""
+        for parameter in response.parameters {
+            fields +=
+                "<input type=\"hidden\" name=\"\(E.escape(parameter.name))\" value=\"\(E.escape(parameter.value))\">"
+        }
+        let body = """
+            <h1>\(Catalog.text(.formPostTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.formPostLead, locale))</p>
+            <form method="post" action="\(E.escape(response.redirectURI))" id="response-form">
+            \(fields)
+            <button type="submit">\(Catalog.text(.continueToApp, locale))</button>
+            </form>
+            """
+        return HostedPage(name: "form-post", title: .formPostTitle, body: body, formTargets: [response.redirectURI])
+    }
+
+    /// An error page of the hosted layout.
+    static func error(context: HostedContext, message: String, status: Int, locale: PageLocale) -> HostedPage {
+        let body = """
+            <h1>\(Catalog.text(.errorTitle, locale))</h1>
+            <p class="error" role="alert">\(message)</p>
+            """
+        return HostedPage(name: "error", title: .errorTitle, body: body, status: status)
+    }
+}

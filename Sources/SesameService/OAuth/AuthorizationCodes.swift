@@ -1,0 +1,217 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+import WebAuthn
+
+/// What an authorization code stands for until the token endpoint redeems it: single use, 60
+/// seconds, kept in the auth-session table under a hash of the code in its own domain.
+struct AuthorizationCode: Sendable, Equatable {
+    static let lifetime: TimeInterval = 60
+    /// Codes one user may hold unredeemed.
+    static let maxPerUser = 50
+    static let tag: UInt8 = 0x43
+
+    var clientID: String
+    var redirectURI: String
+    var userID: String
+    var scope: String
+    var audience: String?
+    var nonce: String?
+    var codeChallenge: String?
+    var amr: [String]
+    var authTime: Date
+    /// The SSO session the code came from (the id token's `sid`).
+    var sessionID: String
+    /// The refresh-token family the redemption starts (drawn now, so a reuse can revoke it).
+    var familyID: String
+
+    static func hash(_ code: String) -> [UInt8] { Digest.sha256(Array("sesame-authorization-code\u{0}\(code)".utf8)) }
+
+    var payload: [UInt8] {
+        var writer = RecordWriter()
+        writer.byte(Self.tag)
+        writer.string(clientID)
+        writer.string(redirectURI)
+        writer.string(userID)
+        writer.string(scope)
+        writer.optionalString(audience)
+        writer.optionalString(nonce)
+        writer.optionalString(codeChallenge)
+        writer.strings(amr)
+        writer.date(authTime)
+        writer.string(sessionID)
+        writer.string(familyID)
+        return writer.bytes
+    }
+
+    init(
+        clientID: String, redirectURI: String, userID: String, scope: String, audience: String?, nonce: String?,
+        codeChallenge: String?, amr: [String], authTime: Date, sessionID: String, familyID: String
+    ) {
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.userID = userID
+        self.scope = scope
+        self.audience = audience
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+        self.amr = amr
+        self.authTime = authTime
+        self.sessionID = sessionID
+        self.familyID = familyID
+    }
+
+    /// nil for any payload that is not a code's.
+    init?(payload: [UInt8]) {
+        var reader = RecordReader(payload)
+        do throws(RecordReader.Failure) {
+            guard try reader.byte("tag") == Self.tag else { return nil }
+            self.init(
+                clientID: try reader.string("clientID"), redirectURI: try reader.string("redirectURI"),
+                userID: try reader.string("userID"), scope: try reader.string("scope"),
+                audience: try reader.optionalString("audience"), nonce: try reader.optionalString("nonce"),
+                codeChallenge: try reader.optionalString("codeChallenge"), amr: try reader.strings("amr"),
+                authTime: try reader.date("authTime"), sessionID: try reader.string("sessionID"),
+                familyID: try reader.string("familyID"))
+            guard reader.isAtEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// A redeemed code, remembered for an hour so that presenting it again revokes what it issued
+/// (RFC 6749 §4.1.2, RFC 9700 §4.15).
+struct SpentAuthorizationCode: Sendable, Equatable {
+    static let lifetime: TimeInterval = 3_600
+    static let tag: UInt8 = 0x63
+
+    var clientID: String
+    var familyID: String
+    /// Set when the code was presented again: the family is revoked, and a redemption still
+    /// running revokes what it is issuing.
+    var reused: Bool
+
+    static func hash(_ code: String) -> [UInt8] { Digest.sha256(Array("sesame-spent-code\u{0}\(code)".utf8)) }
+
+    var payload: [UInt8] {
+        var writer = RecordWriter()
+        writer.byte(Self.tag)
+        writer.string(clientID)
+        writer.string(familyID)
+        writer.bool(reused)
+        return writer.bytes
+    }
+
+    init(clientID: String, familyID: String, reused: Bool) {
+        self.clientID = clientID
+        self.familyID = familyID
+        self.reused = reused
+    }
+
+    init?(payload: [UInt8]) {
+        var reader = RecordReader(payload)
+        do throws(RecordReader.Failure) {
+            guard try reader.byte("tag") == Self.tag else { return nil }
+            self.init(
+                clientID: try reader.string("clientID"), familyID: try reader.string("familyID"),
+                reused: try reader.bool("reused"))
+            guard reader.isAtEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// Issuing and redeeming authorization codes, shared by `/authorize` and the token endpoint.
+struct AuthorizationCodes: Sendable {
+    let access: StoreAccess
+    let clock: any ServiceClock
+    let random: any RandomSource
+
+    static let invalid = ServiceError.invalidGrant("the code is unknown, expired or already used")
+
+    /// Stores `code` and returns the value the client gets.
+    func issue(_ code: AuthorizationCode, tenant: TenantRecord) throws(ServiceError) -> String {
+        let now = clock.now()
+        let value = Base64URL.encode(try random.serviceBytes(32))
+        let record = AuthSessionRecord(
+            handleHash: AuthorizationCode.hash(value), tenantID: tenant.id, requester: "code:\(code.userID)",
+            expiresAt: now + AuthorizationCode.lifetime, payload: code.payload)
+        let stored = try access.write(.relaxed) { transaction in
+            try transaction.authSessions.insert(record, maxPerRequester: AuthorizationCode.maxPerUser, now: now)
+        }
+        guard stored == .inserted else {
+            throw .tooManyRequests("too many codes are waiting to be redeemed for this user", retryAfterSeconds: 60)
+        }
+        return value
+    }
+
+    /// Consumes `value` for `clientID`: the code, or `invalid_grant`. A code presented again
+    /// revokes the refresh-token family its first redemption started.
+    func redeem(_ value: String, tenant: TenantRecord, clientID: String) throws(ServiceError) -> AuthorizationCode {
+        guard !value.isEmpty, value.utf8.count <= 128 else { throw Self.invalid }
+        let now = clock.now()
+        let found = try access.write(.relaxed) { transaction -> AuthorizationCode? in
+            if let record = try transaction.authSessions.consume(handleHash: AuthorizationCode.hash(value)),
+                record.tenantID == tenant.id, let code = AuthorizationCode(payload: record.payload)
+            {
+                let spent = SpentAuthorizationCode(clientID: code.clientID, familyID: code.familyID, reused: false)
+                _ = try transaction.authSessions.insert(
+                    AuthSessionRecord(
+                        handleHash: SpentAuthorizationCode.hash(value), tenantID: tenant.id,
+                        requester: "spent-code:\(code.familyID)", expiresAt: now + SpentAuthorizationCode.lifetime,
+                        payload: spent.payload),
+                    maxPerRequester: .max, now: now)
+                return record.expiresAt > now ? code : nil
+            }
+            let spentHash = SpentAuthorizationCode.hash(value)
+            if let record = try transaction.authSessions.consume(handleHash: spentHash), record.tenantID == tenant.id,
+                var spent = SpentAuthorizationCode(payload: record.payload)
+            {
+                spent.reused = true
+                var marked = record
+                marked.payload = spent.payload
+                _ = try transaction.authSessions.insert(marked, maxPerRequester: .max, now: now)
+                try transaction.refreshTokens.revokeFamily(tenantID: tenant.id, familyID: spent.familyID, at: now)
+            }
+            return nil
+        }
+        guard let found else { throw Self.invalid }
+        guard found.clientID == clientID else { throw .invalidGrant("the code was issued to another client") }
+        return found
+    }
+
+    /// After the tokens of a redemption were issued: when the code was presented again meanwhile,
+    /// revokes the new family too and refuses.
+    func confirm(_ value: String, code: AuthorizationCode, tenant: TenantRecord) throws(ServiceError) {
+        let now = clock.now()
+        let reused = try access.write(.relaxed) { transaction -> Bool in
+            guard let record = try transaction.authSessions.get(handleHash: SpentAuthorizationCode.hash(value)),
+                let spent = SpentAuthorizationCode(payload: record.payload), spent.reused
+            else { return false }
+            try transaction.refreshTokens.revokeFamily(tenantID: tenant.id, familyID: code.familyID, at: now)
+            return true
+        }
+        if reused { throw Self.invalid }
+    }
+
+    /// RFC 7636 §4.6: BASE64URL(SHA256(ASCII(code_verifier))) equals the challenge. The verifier
+    /// is 43 to 128 unreserved characters (§4.1).
+    static func verifierMatches(_ verifier: String, challenge: String) -> Bool {
+        let bytes = Array(verifier.utf8)
+        guard (43...128).contains(bytes.count), bytes.allSatisfy(isUnreserved) else { return false }
+        let computed = Base64URL.encode(Digest.sha256(bytes))
+        return constantTimeEquals(Array(computed.utf8), Array(challenge.utf8))
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default: return false
+        }
+    }
+}

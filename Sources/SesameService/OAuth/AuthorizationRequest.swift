@@ -1,0 +1,208 @@
+import Foundation
+import SesameStore
+
+/// How `/authorize` returns its answer to the client (OAuth 2.0 Multiple Response Types, Form Post).
+public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
+    /// In the redirect URI's query (the default for `code`).
+    case query
+    /// As an HTML form the browser posts to the redirect URI.
+    case formPost = "form_post"
+}
+
+/// The `prompt` values `/authorize` takes (OIDC Core §3.1.2.1, and `create` from OIDC's
+/// Initiating User Registration).
+public enum AuthorizationPrompt: String, Sendable, Hashable, CaseIterable {
+    /// Never show a page: answer from the session, or `login_required`.
+    case none
+    /// Ask the user to sign in again, whatever the session.
+    case login
+    /// Show the signup page first.
+    case create
+    /// Sesame's clients are first-party: there is no consent page, so this changes nothing.
+    case consent
+    /// One session per browser and tenant: treated as `login`, so the user can pick another account.
+    case selectAccount = "select_account"
+}
+
+/// The languages the hosted pages speak.
+public enum PageLocale: String, Sendable, Hashable, CaseIterable {
+    case en
+    case ja
+
+    /// The first of `tags` (BCP 47, in preference order) that names a supported language, else nil.
+    public static func first(in tags: [String]) -> PageLocale? {
+        for tag in tags {
+            let language = tag.split(separator: "-").first.map { $0.lowercased() } ?? ""
+            if let locale = PageLocale(rawValue: language) { return locale }
+        }
+        return nil
+    }
+
+    /// The languages of an `Accept-Language` header, by quality then order (RFC 9110 §12.5.4).
+    public static func preferred(acceptLanguage header: String?) -> [String] {
+        guard let header, header.utf8.count <= 1_024 else { return [] }
+        var ranked: [(tag: String, quality: Double, index: Int)] = []
+        for (index, part) in header.split(separator: ",").prefix(32).enumerated() {
+            let pieces = part.split(separator: ";")
+            guard let tag = pieces.first?.trimmingCharacters(in: .whitespaces), !tag.isEmpty, tag != "*" else {
+                continue
+            }
+            var quality = 1.0
+            for parameter in pieces.dropFirst() {
+                let trimmed = parameter.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("q="), let value = Double(trimmed.dropFirst(2)) { quality = value }
+            }
+            if quality > 0 { ranked.append((tag, quality, index)) }
+        }
+        return ranked.sorted { ($0.quality, -$0.index) > ($1.quality, -$1.index) }.map(\.tag)
+    }
+}
+
+/// A checked `/authorize` request (RFC 6749 §4.1.1, RFC 7636, OIDC Core §3.1.2.1).
+public struct AuthorizationRequest: Sendable, Hashable {
+    public var clientID: String
+    /// Exactly one of the client's callbacks.
+    public var redirectURI: String
+    public var responseMode: ResponseMode
+    /// As asked (checked against the client and audience when the code is made).
+    public var scope: String
+    public var state: String?
+    public var nonce: String?
+    /// The S256 challenge (43 base64url characters), or nil for a confidential client without PKCE.
+    public var codeChallenge: String?
+    public var prompts: Set<AuthorizationPrompt>
+    /// Seconds since the last sign-in beyond which the user must sign in again.
+    public var maxAge: Int?
+    public var loginHint: String?
+    /// The page to show first: the signup page for `screen_hint=signup` or `prompt=create`.
+    public var startsWithSignup: Bool
+    public var locale: PageLocale?
+    /// Auth0's `audience`: the API the access token is for (nil: userinfo).
+    public var audience: String?
+    /// Auth0's `connection`: the database connection to use (nil: the client's default).
+    public var connection: String?
+
+    /// Bytes the parameters may hold, each (the whole request is bounded by the URL limit too).
+    static let limits: [String: Int] = [
+        "client_id": 128, "redirect_uri": 2_048, "scope": 2_048, "state": 2_048, "nonce": 512,
+        "code_challenge": 128, "login_hint": 320, "ui_locales": 256, "audience": 512, "connection": 128,
+        "prompt": 128, "max_age": 16, "response_type": 64, "response_mode": 32, "code_challenge_method": 16,
+        "screen_hint": 32,
+    ]
+
+    /// The whole request must be signed in again for this session (`prompt=login`, or an
+    /// `auth_time` older than `max_age`).
+    public func needsFreshSignIn(authTime: Date, now: Date) -> Bool {
+        if prompts.contains(.login) || prompts.contains(.selectAccount) { return true }
+        if let maxAge, now.timeIntervalSince(authTime) > TimeInterval(maxAge) { return true }
+        return false
+    }
+
+    // MARK: The transaction payload
+
+    func write(to writer: inout RecordWriter) {
+        writer.string(clientID)
+        writer.string(redirectURI)
+        writer.string(responseMode.rawValue)
+        writer.string(scope)
+        writer.optionalString(state)
+        writer.optionalString(nonce)
+        writer.optionalString(codeChallenge)
+        writer.values(AuthorizationPrompt.allCases.filter(prompts.contains))
+        writer.bool(maxAge != nil)
+        if let maxAge { writer.int(maxAge) }
+        writer.optionalString(loginHint)
+        writer.bool(startsWithSignup)
+        writer.optionalString(locale?.rawValue)
+        writer.optionalString(audience)
+        writer.optionalString(connection)
+    }
+
+    init(from reader: inout RecordReader) throws(RecordReader.Failure) {
+        clientID = try reader.string("clientID")
+        redirectURI = try reader.string("redirectURI")
+        responseMode = try reader.value(ResponseMode.self, "responseMode")
+        scope = try reader.string("scope")
+        state = try reader.optionalString("state")
+        nonce = try reader.optionalString("nonce")
+        codeChallenge = try reader.optionalString("codeChallenge")
+        prompts = Set(try reader.values(AuthorizationPrompt.self, "prompts"))
+        maxAge = try reader.bool("maxAge") ? try reader.int("maxAge") : nil
+        loginHint = try reader.optionalString("loginHint")
+        startsWithSignup = try reader.bool("startsWithSignup")
+        locale = try reader.optionalString("locale").flatMap(PageLocale.init(rawValue:))
+        audience = try reader.optionalString("audience")
+        connection = try reader.optionalString("connection")
+    }
+
+    init(
+        clientID: String, redirectURI: String, responseMode: ResponseMode, scope: String, state: String?,
+        nonce: String?, codeChallenge: String?, prompts: Set<AuthorizationPrompt>, maxAge: Int?, loginHint: String?,
+        startsWithSignup: Bool, locale: PageLocale?, audience: String?, connection: String?
+    ) {
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.responseMode = responseMode
+        self.scope = scope
+        self.state = state
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+        self.prompts = prompts
+        self.maxAge = maxAge
+        self.loginHint = loginHint
+        self.startsWithSignup = startsWithSignup
+        self.locale = locale
+        self.audience = audience
+        self.connection = connection
+    }
+}
+
+/// Where `/authorize` sends the browser back: the client's redirect URI with these parameters.
+public struct AuthorizationResponse: Sendable, Hashable {
+    public var redirectURI: String
+    public var mode: ResponseMode
+    /// `code`, `state` and `iss` (RFC 9207), or `error`, `error_description`, `state` and `iss`.
+    public var parameters: [Parameter]
+
+    public struct Parameter: Sendable, Hashable {
+        public var name: String
+        public var value: String
+    }
+
+    /// The redirect URI with the parameters in its query (for `query`): the URI's own query kept.
+    public var location: String {
+        var components = URLComponents(string: redirectURI) ?? URLComponents()
+        var items = components.percentEncodedQueryItems ?? []
+        for parameter in parameters {
+            items.append(URLQueryItem(name: parameter.name, value: Self.formEncode(parameter.value)))
+        }
+        components.percentEncodedQueryItems = items
+        return components.string ?? redirectURI
+    }
+
+    /// `value` percent-encoded for a query: everything but RFC 3986's unreserved characters.
+    static func formEncode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<"\u{80}"))
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+/// Why `/authorize` refused a request it can answer at the redirect URI (RFC 6749 §4.1.2.1).
+public struct AuthorizationError: Error, Sendable, Hashable {
+    public enum Code: String, Sendable, Hashable {
+        case invalidRequest = "invalid_request"
+        case unauthorizedClient = "unauthorized_client"
+        case accessDenied = "access_denied"
+        case unsupportedResponseType = "unsupported_response_type"
+        case invalidScope = "invalid_scope"
+        case serverError = "server_error"
+        case temporarilyUnavailable = "temporarily_unavailable"
+        case loginRequired = "login_required"
+        case requestNotSupported = "request_not_supported"
+        case requestURINotSupported = "request_uri_not_supported"
+    }
+
+    public var code: Code
+    public var description: String
+}
