@@ -100,7 +100,8 @@ import Testing
     }
 
     /// A client written by the first release (version 1: strings, `authorization_code` granted by
-    /// default) reads as version 2, its vocabulary typed and the unserved grant dropped.
+    /// default) reads as the current version, its vocabulary typed and the grant it never chose
+    /// dropped (so no old client gains the code flow unseen).
     @Test func aVersionOneClientIsUpgradedWhenRead() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
@@ -116,13 +117,14 @@ import Testing
             json["jwtAlgorithm"] = "EdDSA"
         }
         let upgraded = try #require(try store.read { try $0.clients.get(tenantID: "t1", id: "c1") })
-        #expect(upgraded.version == 2)
+        #expect(upgraded.version == ClientRecord.currentVersion)
+        #expect(upgraded.allowedLogoutURLs.isEmpty)
         #expect(upgraded.appType == .spa)
         #expect(upgraded.grantTypes == [.webAuthn, .refreshToken])
         #expect(upgraded.tokenEndpointAuthMethod == .none)
         #expect(upgraded.jwtAlgorithm == .edDSA)
         #expect(upgraded.callbacks == Fixture.client("c1").callbacks)
-        // Written back, it is a version-2 row.
+        // Written back, it is a current row.
         try store.write(.durable) { try $0.clients.update(upgraded) }
         #expect(try store.read { try $0.clients.get(tenantID: "t1", id: "c1") } == upgraded)
     }
@@ -148,7 +150,7 @@ import Testing
     @Test(arguments: [
         ("jwtAlgorithm", #""HS256""#, "field jwtAlgorithm"),
         ("grantTypes", #"["refresh_token","implicit"]"#, "field grantTypes[1]"),
-        ("version", "3", "newer than this Sesame reads"),
+        ("version", "4", "newer than this Sesame reads"),
         ("appType", #""tv""#, "field appType"),
     ])
     func anUnknownStoredValueIsCorrupt(field: String, value json: String, mentions: String) throws {

@@ -54,10 +54,11 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
             }
         case .html:
             response = HTTPResponse.html(pageBody, status: status)
-            // The page runs nothing and loads nothing, and no other site may frame it.
+            // The page runs nothing and loads only the hosted pages' stylesheet; no site may frame it.
             response.headers.add(
                 name: "Content-Security-Policy",
-                value: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+                value:
+                    "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
             response.headers.add(name: "X-Frame-Options", value: "DENY")
             response.headers.add(name: "Referrer-Policy", value: "no-referrer")
         }
@@ -73,9 +74,9 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
         let title = HTMLText.escape(Self.reason(status))
         return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            + "<title>\(title)</title><style>body{font:16px/1.5 system-ui,sans-serif;margin:3em auto;"
-            + "max-width:32em;padding:0 1em}code{color:#555}</style></head><body><h1>\(title)</h1>"
-            + "<p>\(HTMLText.escape(errorDescription))</p><p><code>\(HTMLText.escape(error))</code></p></body></html>"
+            + "<title>\(title)</title><link rel=\"stylesheet\" href=\"/u/assets/pages.css\"></head><body><main>"
+            + "<h1>\(title)</h1><p>\(HTMLText.escape(errorDescription))</p>"
+            + "<p><code>\(HTMLText.escape(error))</code></p></main></body></html>"
     }
 
     /// The reason phrase a page shows for `status`.

@@ -88,6 +88,7 @@ extension ManagementService {
             try transaction.users.update(updated)
             if updated.blocked, !user.blocked {
                 try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
+                try transaction.ssoSessions.deleteAll(tenantID: caller.tenant.id, userID: user.id)
             }
             return ManagedUser(updated, connectionName: connection.name)
         }
@@ -101,6 +102,7 @@ extension ManagementService {
         try access.write(.durable) { transaction in
             _ = try Self.existingUser(id, caller, transaction)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: id, at: now)
+            try transaction.ssoSessions.deleteAll(tenantID: caller.tenant.id, userID: id)
             try transaction.users.delete(tenantID: caller.tenant.id, id: id)
         }
     }

@@ -120,7 +120,9 @@ extension PasswordService {
             current.password = credential.replacing(current.password)
             current.updatedAt = now
             try transaction.users.update(current)
+            // A reset ends every sign-in: whoever knew the old password keeps nothing.
             try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: current.id, at: now)
+            try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: current.id)
         }
         events.record(
             tenantID: tenant.id, type: .passwordChange, method: .password, outcome: .success, at: now, clientID: nil,

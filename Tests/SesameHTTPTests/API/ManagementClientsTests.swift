@@ -140,18 +140,16 @@ struct ManagementClientsTests {
             (#"{"app_type":"tv"}"#, "app_type must be one of native, spa, regular_web, non_interactive"),
             (
                 #"{"grant_types":["refresh_token","implicit"]}"#,
-                "grant_types[1] is not a grant type Sesame supports (urn:okta:params:oauth:grant-type:webauthn, "
+                "grant_types[1] is not a grant type Sesame supports (authorization_code, "
+                    + "urn:okta:params:oauth:grant-type:webauthn, "
                     + "refresh_token, client_credentials, password, http://auth0.com/oauth/grant-type/password-realm, "
                     + "http://auth0.com/oauth/grant-type/mfa-otp, http://auth0.com/oauth/grant-type/mfa-oob, "
                     + "http://auth0.com/oauth/grant-type/mfa-recovery-code)"
             ),
             (#"{"grant_types":"refresh_token"}"#, "grant_types must be an array of strings"),
             (
-                #"{"grant_types":["authorization_code"]}"#,
-                "grant_types[0] is not a grant type Sesame supports (urn:okta:params:oauth:grant-type:webauthn, "
-                    + "refresh_token, client_credentials, password, http://auth0.com/oauth/grant-type/password-realm, "
-                    + "http://auth0.com/oauth/grant-type/mfa-otp, http://auth0.com/oauth/grant-type/mfa-oob, "
-                    + "http://auth0.com/oauth/grant-type/mfa-recovery-code)"
+                #"{"allowed_logout_urls":["https://app.test/#bye"]}"#,
+                "allowed_logout_urls[0] is not an absolute URL without a fragment"
             ),
             (#"{"callbacks":["not a url"]}"#, "callbacks[0] is not an absolute URL without a fragment"),
             (

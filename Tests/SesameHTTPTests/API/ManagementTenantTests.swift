@@ -21,6 +21,8 @@ struct ManagementTenantTests {
         #expect(read.json["rp_id"] as? String == "login.test")
         #expect(read.json["default_connection"] as? String == "Username-Password-Authentication")
         #expect(read.json["access_token_lifetime"] as? Int == 86_400)
+        #expect(read.json["session_lifetime"] as? Int == 168)
+        #expect(read.json["idle_session_lifetime"] as? Int == 72)
 
         let patched = api.send(
             .patch, "/api/v2/tenant/settings",
@@ -28,12 +30,17 @@ struct ManagementTenantTests {
                 {"friendly_name":"Example Login","custom_domains":["ID.Example.com"],
                  "allowed_origins":["https://app.example.com"],"related_origins":["https://example.co.uk"],
                  "access_token_lifetime":3600,"id_token_lifetime":600,"refresh_token_lifetime":604800,
-                 "refresh_token_idle_lifetime":86400}
+                 "refresh_token_idle_lifetime":86400,"session_lifetime":48,"idle_session_lifetime":12}
                 """#, token: token)
         #expect(patched.status == 200)
         #expect(patched.json["friendly_name"] as? String == "Example Login")
         #expect(patched.json["custom_domains"] as? [String] == ["id.example.com"])
         #expect(patched.json["access_token_lifetime"] as? Int == 3_600)
+        #expect(patched.json["session_lifetime"] as? Int == 48)
+        #expect(patched.json["idle_session_lifetime"] as? Int == 12)
+        let stored = try #require(try api.store.read { try $0.tenants.get(id: api.tenant.id) })
+        #expect(stored.sessionLifetime == 48 * 3_600)
+        #expect(stored.idleSessionLifetime == 12 * 3_600)
         let webauthn = api.send(.get, "/.well-known/webauthn")
         #expect(webauthn.json["origins"] as? [String] == ["https://example.co.uk"])
         // The custom domain now resolves to this tenant.
@@ -78,7 +85,10 @@ struct ManagementTenantTests {
             ),
             (#"{"default_connection":"Nope"}"#, "default_connection is not a connection of this tenant"),
             (#"{"friendly_name":""}"#, "friendly_name must be 1 to 255 characters"),
-            (#"{"session_lifetime":1}"#, "unknown field session_lifetime"),
+            (#"{"session_lifetime":0}"#, "session_lifetime must be from 1 to 8760"),
+            (#"{"idle_session_lifetime":8761}"#, "idle_session_lifetime must be from 1 to 8760"),
+            (#"{"session_lifetime":24}"#, "idle_session_lifetime must not exceed session_lifetime"),
+            (#"{"session_lifetimes":1}"#, "unknown field session_lifetimes"),
         ])
     func validation(body: String, description: String) throws {
         let reply = api.send(.patch, "/api/v2/tenant/settings", json: body, token: token)

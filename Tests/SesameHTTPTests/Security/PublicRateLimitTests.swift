@@ -24,7 +24,8 @@ struct PublicRateLimitTests {
                 "/.well-known/assetlinks.json", "/.well-known/webauthn", "/.well-known/passkey-endpoints",
                 "/dbconnections/signup", "/dbconnections/change_password", "/dbconnections/reset_password",
                 "/password-rules", "/mfa/associate", "/mfa/challenge", "/mfa/authenticators",
-                "/mfa/authenticators/{id}",
+                "/mfa/authenticators/{id}", "/authorize", "/oidc/logout", "/u/assets/pages.css", "/u/assets/pages.js",
+                "/u/login", "/u/login/password", "/u/login/passkey", "/u/mfa", "/u/signup", "/u/signup/passkey",
             ])
     }
 
@@ -47,8 +48,8 @@ struct PublicRateLimitTests {
         #expect(statuses.first != 429, "\(pattern): \(statuses)")
         let response = sesame.send(method, pattern, body: method == .post ? "{}" : nil)
         #expect(response.status == 429)
-        if pattern == "/" {
-            // The landing page is a page: its errors are too.
+        if pattern == "/" || pattern.hasPrefix("/u/") || pattern == "/authorize" || pattern == "/oidc/logout" {
+            // The landing page and the hosted pages are pages: their errors are too.
             #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
             #expect(String(decoding: response.body, as: UTF8.self).contains("<code>too_many_requests</code>"))
         } else {
