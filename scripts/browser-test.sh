@@ -2,9 +2,11 @@
 # Runs tests/browser: Debian's headless Chromium makes real WebAuthn responses with a CDP virtual
 # authenticator, and `sesame inspect` / `sesame verify` must accept them (and reject them when one
 # input is wrong) (test_cli_browser.py); and the landing page of `sesame serve` signs up and logs in
-# through the native passkey API with that authenticator (test_server_browser.py). Installs
+# through the native passkey API with that authenticator (test_server_browser.py); and the hosted
+# pages sign up, sign in (passkey autofill, the passkey button, a password with TOTP) and sign out
+# for an off-the-shelf OIDC relying party, authlib (test_hosted_pages.py). Installs
 # chromium and chromium-driver when missing, keeps a Python virtualenv with Selenium and pytest in
-# .build/browser-venv, and builds the sesame binary.
+# .build/browser-venv (with authlib, requests and pyotp), and builds the sesame binary.
 #
 # Environment:
 #   SESAME_BIN   use this sesame binary instead of building .build/debug/sesame
@@ -40,12 +42,14 @@ apt_install() {
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+# A Japanese font, so the hosted pages' screenshots in Japanese are legible.
+[ -d /usr/share/fonts/opentype/ipafont-gothic ] || missing+=(fonts-ipafont-gothic)
 if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
 fi
 
 # 2. The virtualenv with Selenium and pytest from PyPI.
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import selenium, pytest' >/dev/null 2>&1; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, pytest, authlib, requests, pyotp" >/dev/null 2>&1; then
     rm -rf "$venv"
     mkdir -p "$(dirname "$venv")"
     if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
@@ -53,7 +57,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import selenium, pyte
         apt_install python3-venv
         "$python" -m venv "$venv"
     fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest authlib requests pyotp
 fi
 
 # 3. The sesame binary.
@@ -71,4 +75,4 @@ export SESAME_BIN
 # 4. The test. pytest's summary line ends the output; its status is this script's status.
 exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
     "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE \
-    tests/browser/test_cli_browser.py tests/browser/test_server_browser.py
+    tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py

@@ -1,0 +1,299 @@
+"""The hosted pages and the OIDC provider, driven by real Chromium and an off-the-shelf relying party.
+
+`sesame serve` runs on a free 127.0.0.1 port (public URL http://localhost:PORT, a secure context).
+authlib (PyPI) plays the web application: it reads discovery, builds the /authorize URL with PKCE
+(S256), state and nonce, exchanges the code, and validates the id token against the JWKS (signature,
+iss, aud, nonce, exp). Chromium, with a CDP virtual authenticator, is the user: it signs up with a
+passkey on /u/signup, signs in with the passkey button, signs in with a password and a TOTP code
+(pyotp), reads userinfo, and signs out through /oidc/logout. A screenshot of every page is saved
+under .build/browser-artifacts/hosted/, on a desktop and on a phone-sized viewport, in English and
+Japanese.
+"""
+
+import pathlib
+import secrets
+import signal
+import sys
+import time
+
+import pytest
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+    signal.signal(signal.SIGTERM, _interrupt)
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
+from sesame_process import ROOT, running_server  # noqa: E402
+
+import pyotp  # noqa: E402
+import requests  # noqa: E402
+from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
+from authlib.jose import JsonWebKey, jwt  # noqa: E402
+from authlib.jose.errors import BadSignatureError, InvalidClaimError  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+STEP_TIMEOUT = 20
+ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "hosted"
+PASSWORD = "correct horse battery staple"
+
+http = requests.Session()
+http.trust_env = False  # loopback only, never a proxy
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running_server(tmp_path_factory.mktemp("sesame-hosted"), STEP_TIMEOUT) as (url, ids, _log):
+        yield url, ids
+
+
+@pytest.fixture(scope="module")
+def metadata(server):
+    url, _ = server
+    document = http.get(f"{url}/.well-known/openid-configuration", timeout=STEP_TIMEOUT).json()
+    assert document["issuer"] == f"{url}/"
+    assert document["authorization_endpoint"] == f"{url}/authorize"
+    assert document["response_types_supported"] == ["code"]
+    assert document["code_challenge_methods_supported"] == ["S256"]
+    assert document["end_session_endpoint"] == f"{url}/oidc/logout"
+    return document
+
+
+@pytest.fixture(scope="module")
+def driver(server):
+    browser = chromium.start(STEP_TIMEOUT)
+    try:
+        browser.set_window_size(1280, 900)
+        browser.execute_cdp_cmd("WebAuthn.enable", {})
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        yield browser
+    finally:
+        browser.quit()
+
+
+@pytest.fixture
+def authenticator(driver):
+    authenticator_id = chromium.add_virtual_authenticator(driver)
+    try:
+        yield authenticator_id
+    finally:
+        try:
+            driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
+        except Exception:
+            pass
+
+
+class RelyingParty:
+    """The web application: authlib's OAuth2Session with PKCE, and id token validation by JWKS."""
+
+    def __init__(self, url, client_id, metadata):
+        self.url, self.client_id, self.metadata = url, client_id, metadata
+        self.redirect_uri = f"{url}/"
+        self.keys = JsonWebKey.import_key_set(http.get(metadata["jwks_uri"], timeout=STEP_TIMEOUT).json())
+
+    def begin(self, driver, **parameters):
+        self.session = OAuth2Session(
+            self.client_id, redirect_uri=self.redirect_uri, scope="openid profile email offline_access",
+            code_challenge_method="S256", token_endpoint_auth_method="none")
+        self.session.trust_env = False
+        self.verifier = secrets.token_urlsafe(48)
+        self.nonce = secrets.token_urlsafe(16)
+        uri, self.state = self.session.create_authorization_url(
+            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=self.nonce, **parameters)
+        driver.get(uri)
+
+    def returned(self, driver):
+        """Waits for the redirect back to the application; its URL."""
+        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url.startswith(self.redirect_uri + "?"))
+        return driver.current_url
+
+    def finish(self, driver):
+        """The code exchange with the verifier, and the validated id token's claims."""
+        response = self.returned(driver)
+        assert f"iss={requests.utils.quote(self.metadata['issuer'], safe='')}" in response, response
+        token = self.session.fetch_token(
+            self.metadata["token_endpoint"], authorization_response=response, code_verifier=self.verifier)
+        claims = self.validate(token["id_token"])
+        return token, claims
+
+    def validate(self, id_token):
+        claims = jwt.decode(
+            id_token, self.keys,
+            claims_options={
+                "iss": {"essential": True, "value": self.metadata["issuer"]},
+                "aud": {"essential": True, "value": self.client_id},
+                "nonce": {"essential": True, "value": self.nonce},
+                "exp": {"essential": True},
+            })
+        claims.validate()
+        return claims
+
+
+def shot(driver, name):
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def page(driver):
+    return driver.execute_script("return document.body.dataset.page")
+
+
+def wait_page(driver, name):
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(
+        "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
+
+
+def accessible(driver):
+    """Every visible field has a label, the page does not scroll sideways, and the language is set."""
+    unlabelled = driver.execute_script("""
+        return [...document.querySelectorAll('input:not([type=hidden]):not([hidden])')]
+          .filter(i => i.labels.length === 0 && !i.getAttribute('aria-label')).map(i => i.name);""")
+    assert unlabelled == [], unlabelled
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert driver.execute_script("return document.documentElement.lang") in ("en", "ja")
+
+
+def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, driver, authenticator):
+    url, ids = server
+    rp = RelyingParty(url, ids["client_id"], metadata)
+
+    rp.begin(driver, screen_hint="signup")
+    wait_page(driver, "signup")
+    accessible(driver)
+    assert driver.find_element(By.ID, "password").get_attribute("passwordrules").startswith("minlength: 12")
+    shot(driver, "signup-en")
+    driver.find_element(By.ID, "email").send_keys("browser.oidc@example.com")
+    driver.find_element(By.CSS_SELECTOR, "button[name=method][value=passkey]").click()
+    wait_page(driver, "signup-passkey")
+    shot(driver, "signup-passkey-en")
+    driver.find_element(By.ID, "passkey-button").click()
+    token, claims = rp.finish(driver)
+    assert claims["email"] == "browser.oidc@example.com"
+    assert "pop" in claims["amr"] and claims["acr"] in ("phr", "phrh")
+    assert token.get("refresh_token")
+    subject = claims["sub"]
+
+    # The access token works at userinfo.
+    info = rp.session.get(metadata["userinfo_endpoint"], timeout=STEP_TIMEOUT)
+    assert info.status_code == 200 and info.json()["sub"] == subject
+
+    # A tampered id token fails the signature check.
+    head, body, signature = token["id_token"].split(".")
+    with pytest.raises(BadSignatureError):
+        rp.validate(".".join([head, body, signature[:-4] + ("AAAA" if signature[-4:] != "AAAA" else "BBBB")]))
+
+    # Signing in again: the login page asks for passkey autofill (conditional mediation), which
+    # Chromium's virtual authenticator answers by itself, so the sign-in completes untouched.
+    rp.begin(driver, prompt="login")
+    _, conditional = rp.finish(driver)
+    assert conditional["sub"] == subject
+
+    # A browser without conditional mediation: the page waits for the passkey button.
+    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
+    try:
+        rp.begin(driver, prompt="login")
+        wait_page(driver, "login")
+        accessible(driver)
+        assert driver.execute_script("return document.documentElement.dataset.conditionalMediation") is None
+        button = driver.find_element(By.ID, "passkey-button")
+        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: button.is_displayed())
+        shot(driver, "login-en")
+        button.click()
+        _, again = rp.finish(driver)
+        assert again["sub"] == subject
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+    # RP-initiated logout with the id token as hint: back to the application with state.
+    hint = token["id_token"]
+    driver.get(
+        f"{metadata['end_session_endpoint']}?id_token_hint={hint}"
+        f"&post_logout_redirect_uri={requests.utils.quote(rp.redirect_uri, safe='')}&state=bye")
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url == rp.redirect_uri + "?state=bye")
+    rp.begin(driver, prompt="none")
+    assert "error=login_required" in rp.returned(driver)
+
+
+def test_password_sign_in_with_a_totp_step(server, metadata, driver):
+    url, ids = server
+    email = "totp.user@example.com"
+    signup = http.post(f"{url}/dbconnections/signup", json={
+        "client_id": ids["client_id"], "connection": "Username-Password-Authentication", "email": email,
+        "password": PASSWORD}, timeout=STEP_TIMEOUT)
+    assert signup.status_code == 200, signup.text
+    management = http.post(f"{url}/oauth/token", json={
+        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
+        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
+    headers = {"Authorization": f"Bearer {management.json()['access_token']}"}
+    assert http.put(f"{url}/api/v2/guardian/factors/otp", json={"enabled": True}, headers=headers,
+                    timeout=STEP_TIMEOUT).status_code == 200
+    assert http.put(f"{url}/api/v2/guardian/policies", json=["all-applications"], headers=headers,
+                    timeout=STEP_TIMEOUT).status_code == 200
+    first = http.post(f"{url}/oauth/token", json={
+        "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": ids["client_id"],
+        "username": email, "password": PASSWORD, "realm": "Username-Password-Authentication",
+        "scope": "openid"}, timeout=STEP_TIMEOUT)
+    assert first.status_code == 403 and first.json()["error"] == "mfa_required", first.text
+    mfa_token = first.json()["mfa_token"]
+    associated = http.post(f"{url}/mfa/associate", json={"authenticator_types": ["otp"]},
+                           headers={"Authorization": f"Bearer {mfa_token}"}, timeout=STEP_TIMEOUT)
+    totp = pyotp.TOTP(associated.json()["secret"])
+    confirmed = http.post(f"{url}/oauth/token", json={
+        "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "client_id": ids["client_id"],
+        "mfa_token": mfa_token, "otp": totp.at(time.time() - 30)}, timeout=STEP_TIMEOUT)
+    assert confirmed.status_code == 200, confirmed.text
+
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    rp.begin(driver, login_hint=email)
+    wait_page(driver, "login")
+    field = driver.find_element(By.ID, "username")
+    assert field.get_attribute("value") == email
+    assert driver.switch_to.active_element == field, "the identifier has focus"
+    field.send_keys(Keys.ENTER)
+    wait_page(driver, "password")
+    accessible(driver)
+    shot(driver, "password-en")
+    driver.find_element(By.ID, "password").send_keys(PASSWORD + Keys.ENTER)
+    wait_page(driver, "mfa")
+    accessible(driver)
+    shot(driver, "mfa-en")
+    driver.find_element(By.ID, "otp").send_keys(totp.at(time.time() + 30) + Keys.ENTER)
+    _, claims = rp.finish(driver)
+    assert claims["email"] == email
+    assert claims["amr"] == ["pwd", "mfa", "otp"]
+    assert claims["acr"] == "http://schemas.openid.net/pape/policies/2007/06/multi-factor"
+
+
+def test_phone_viewport_and_japanese(server, metadata, driver):
+    url, ids = server
+    driver.delete_all_cookies()
+    driver.set_window_size(390, 844)
+    try:
+        rp = RelyingParty(url, ids["client_id"], metadata)
+        for locale in ("en", "ja"):
+            rp.begin(driver, ui_locales=locale)
+            wait_page(driver, "login")
+            accessible(driver)
+            assert driver.execute_script("return document.documentElement.lang") == locale
+            title = driver.find_element(By.TAG_NAME, "h1").text
+            assert title == ("Sign in" if locale == "en" else "ログイン"), title
+            shot(driver, f"login-phone-{locale}")
+            driver.find_element(By.LINK_TEXT, "Sign up" if locale == "en" else "新規登録").click()
+            wait_page(driver, "signup")
+            accessible(driver)
+            shot(driver, f"signup-phone-{locale}")
+        # A wrong redirect URI is an error page, in the browser too, and never leaves the server.
+        driver.get(f"{url}/authorize?client_id={ids['client_id']}&redirect_uri=https%3A%2F%2Fevil.example%2F"
+                   "&response_type=code")
+        wait_page(driver, "error")
+        assert driver.current_url.startswith(url)
+        shot(driver, "error-phone-en")
+    finally:
+        driver.set_window_size(1280, 900)
