@@ -881,6 +881,8 @@ public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
     case mfaCode = "mfa_code"
     /// A notice that the password a user signed in with is in a breach.
     case breachedPassword = "breached_password"
+    /// A link that confirms the user's email address (after a signup at the hosted pages).
+    case verifyEmail = "verify_email"
 }
 
 /// A message the `outbox` sender kept instead of sending (development and tests): listed at

@@ -21,7 +21,8 @@ extension SesameApplication {
             response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
             return response
         }
-        // The reset link's ticket, until the hosted reset page exists (docs/passwords.md).
+        // The reset link's ticket as JSON, for an app with its own reset screen; the link itself
+        // opens the hosted page, /u/reset-password (docs/hosted-pages.md).
         router.post("/dbconnections/reset_password") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly(["ticket", "password"])

@@ -98,7 +98,8 @@ public final class SesameApplication: Sendable {
         self.authorization = authorization
         self.hosted = HostedLoginService(
             store: store, clock: clock, passkeys: passkeys, passwords: passwords, mfa: mfa,
-            authorization: authorization)
+            authorization: authorization,
+            verification: EmailVerification(store: store, clock: clock, random: random, messages: messages))
         self.csrfKey = masterKey.derivedKey(purpose: "hosted-page-csrf")
         self.random = random
         self.tenancy = TenancyService(store: store)
@@ -151,6 +152,7 @@ public final class SesameApplication: Sendable {
                 hostedErrorPage(error, context: context)
             }
         addHostedRoutes(to: &hostedPages)
+        addPasswordPageRoutes(to: &hostedPages)
         router.add(hostedPages)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         addDiscoveryRoutes(to: &discovery)

@@ -17,6 +17,9 @@ enum Text: CaseIterable {
     case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
     case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
     case errorUnavailable, errorPasskeyFailed
+    case resetRequestTitle, resetRequestLead, sendResetLink, resetSentLead, backToSignIn
+    case resetTitle, resetLead, newPasswordButton, resetDoneTitle, resetDoneLead, errorResetExpired
+    case verifyTitle, verifyLead, confirmEmailButton, verifiedTitle, verifiedLead, errorVerifyExpired
     case poweredBy
 }
 
@@ -103,6 +106,25 @@ enum Catalog {
         case .errorForm: return "This form has expired or was sent from another site. Reload the page and try again."
         case .errorUnavailable: return "The service is busy. Try again in a moment."
         case .errorPasskeyFailed: return "The passkey could not be verified. Try again."
+        case .resetRequestTitle: return "Reset your password"
+        case .resetRequestLead: return "Enter your email address and we will send you a link to choose a new password."
+        case .sendResetLink: return "Send the link"
+        case .resetSentLead:
+            return "If an account uses that address, a link is on its way. It works once, for 30 minutes."
+        case .backToSignIn: return "Back to sign in"
+        case .resetTitle: return "Choose a new password"
+        case .resetLead: return "Your new password replaces the old one, and every device is signed out."
+        case .newPasswordButton: return "Save the new password"
+        case .resetDoneTitle: return "Password changed"
+        case .resetDoneLead: return "Your password has been changed. Sign in with it from your application."
+        case .errorResetExpired:
+            return "This link has expired or was already used. Ask for a new one from the sign-in page."
+        case .verifyTitle: return "Confirm your email address"
+        case .verifyLead: return "Confirm that %1 is your address."
+        case .confirmEmailButton: return "Confirm"
+        case .verifiedTitle: return "Email address confirmed"
+        case .verifiedLead: return "Thank you. You can close this page."
+        case .errorVerifyExpired: return "This link has expired or was already used."
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -170,6 +192,23 @@ enum Catalog {
         case .errorForm: return "このフォームは期限切れか、別のサイトから送信されました。ページを再読み込みしてやり直してください。"
         case .errorUnavailable: return "混み合っています。少し待ってからもう一度お試しください。"
         case .errorPasskeyFailed: return "パスキーを確認できませんでした。もう一度お試しください。"
+        case .resetRequestTitle: return "パスワードの再設定"
+        case .resetRequestLead: return "メールアドレスを入力してください。新しいパスワードを設定するためのリンクをお送りします。"
+        case .sendResetLink: return "リンクを送信"
+        case .resetSentLead: return "このアドレスのアカウントがあれば、リンクを送信しました。リンクは30分間、1回だけ使えます。"
+        case .backToSignIn: return "ログインに戻る"
+        case .resetTitle: return "新しいパスワードを設定"
+        case .resetLead: return "新しいパスワードに置き換わり、すべてのデバイスからログアウトします。"
+        case .newPasswordButton: return "新しいパスワードを保存"
+        case .resetDoneTitle: return "パスワードを変更しました"
+        case .resetDoneLead: return "パスワードを変更しました。アプリから新しいパスワードでログインしてください。"
+        case .errorResetExpired: return "このリンクは期限切れか、すでに使用されています。ログイン画面から再度お申し込みください。"
+        case .verifyTitle: return "メールアドレスの確認"
+        case .verifyLead: return "%1 があなたのメールアドレスであることを確認してください。"
+        case .confirmEmailButton: return "確認する"
+        case .verifiedTitle: return "メールアドレスを確認しました"
+        case .verifiedLead: return "ありがとうございます。このページは閉じてかまいません。"
+        case .errorVerifyExpired: return "このリンクは期限切れか、すでに使用されています。"
         case .poweredBy: return "Sesame で保護されています"
         }
     }

@@ -95,6 +95,8 @@ enum SignInPages {
             <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
             <button type="submit">\(Catalog.text(.signInButton, locale))</button>
             </form>
+            <div class="links"><p><a href="/u/reset-password/request?tx=\(E.escape(pending.handle))">\
+            \(Catalog.text(.forgotPassword, locale))</a></p></div>
             """
         if let challenge {
             body += passkeyForm(context: context, pending: pending, ceremony: challenge.authSession, locale: locale)

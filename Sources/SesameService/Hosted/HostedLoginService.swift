@@ -23,11 +23,14 @@ public final class HostedLoginService: Sendable {
     let passwords: PasswordService
     let mfa: MFAService
     public let authorization: AuthorizationService
+    /// Sends the link that confirms a new user's email address.
+    public let verification: EmailVerification
 
     public init(
         store: any SesameStore, clock: any ServiceClock, passkeys: PasskeyService, passwords: PasswordService,
-        mfa: MFAService, authorization: AuthorizationService
+        mfa: MFAService, authorization: AuthorizationService, verification: EmailVerification
     ) {
+        self.verification = verification
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.passkeys = passkeys
@@ -145,7 +148,15 @@ public final class HostedLoginService: Sendable {
     public func passkeySignup(
         tenant: TenantRecord, pending: PendingAuthorization, ceremony: String, response: CredentialJSONInput
     ) throws(ServiceError) -> SignInProof {
-        try passkeySignIn(tenant: tenant, pending: pending, ceremony: ceremony, response: response)
+        let proof = try passkeySignIn(tenant: tenant, pending: pending, ceremony: ceremony, response: response)
+        sendVerification(tenant: tenant, user: proof.user)
+        return proof
+    }
+
+    /// The link that confirms a new user's address. The signup stands when the sender fails: the
+    /// user is told nothing was sent only by its absence, and can ask again from the account page.
+    func sendVerification(tenant: TenantRecord, user: UserRecord) {
+        try? verification.send(tenant: tenant, user: user)
     }
 
     /// A password signup in the pending request's connection, then a sign-in with that password.
@@ -160,6 +171,7 @@ public final class HostedLoginService: Sendable {
             PasswordSignupRequest(
                 clientID: pending.client.id, connection: pending.connection.name, password: password,
                 profile: profile))
+        sendVerification(tenant: tenant, user: user)
         return SignInProof(user: user, amr: ["pwd"], authTime: clock.now())
     }
 }

@@ -90,6 +90,25 @@ extension PasswordService {
                     + "If it was not you, ignore this message: your password stays as it is."))
     }
 
+    /// What the reset page needs before the user types: the connection's rules and the user's email
+    /// (for the password manager's username field). Reads the ticket without spending it, so a mail
+    /// scanner that opens the link spends nothing.
+    public func resetTicket(tenant: TenantRecord, ticket: String?) throws(ServiceError) -> (
+        rules: String, email: String?
+    ) {
+        let now = clock.now()
+        guard let ticket, !ticket.isEmpty, ticket.utf8.count <= 128 else { throw .invalidRequest("ticket is required") }
+        return try access.read { transaction in
+            guard let record = try transaction.authSessions.get(handleHash: ResetTicket.hash(ticket)),
+                record.tenantID == tenant.id, record.expiresAt > now, let parsed = ResetTicket(payload: record.payload),
+                let user = try transaction.users.get(tenantID: tenant.id, id: parsed.userID),
+                ResetTicket.generation(user) == parsed.generation,
+                let connection = try transaction.connections.get(tenantID: tenant.id, id: user.connectionID)
+            else { throw ServiceError.invalidGrant("the reset ticket is unknown, expired or already used") }
+            return (connection.password.rules, user.profile.email)
+        }
+    }
+
     /// Sets a new password with a reset ticket (single use). The password must meet the
     /// connection's rules; the ticket is spent only when the new password is stored, in the same
     /// transaction. Every refresh token of the user is revoked, and brute-force counts start over.

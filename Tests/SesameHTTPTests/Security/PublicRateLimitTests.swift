@@ -26,6 +26,7 @@ struct PublicRateLimitTests {
                 "/password-rules", "/mfa/associate", "/mfa/challenge", "/mfa/authenticators",
                 "/mfa/authenticators/{id}", "/authorize", "/oidc/logout", "/u/assets/pages.css", "/u/assets/pages.js",
                 "/u/login", "/u/login/password", "/u/login/passkey", "/u/mfa", "/u/signup", "/u/signup/passkey",
+                "/u/reset-password/request", "/u/reset-password", "/u/verify-email",
             ])
     }
 

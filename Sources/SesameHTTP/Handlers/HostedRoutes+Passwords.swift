@@ -1,0 +1,107 @@
+import SesameService
+
+/// "Forgot password?", the reset link's page, and the email-verification link's page.
+extension SesameApplication {
+    func addPasswordPageRoutes(to router: inout RouteGroup<HostedContext>) {
+        router.get("/u/reset-password/request") { [self] request, context in
+            let pending = try pendingRequest(request.query("tx"), context)
+            return page(PasswordPages.resetRequest(context: context, pending: pending), context, pending)
+        }
+        router.post("/u/reset-password/request") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            let email = try form.optionalString("email", maxLength: 320) ?? ""
+            do {
+                try passwords.requestReset(
+                    tenant: context.tenant, clientID: pending.client.id, email: email,
+                    connection: pending.connection.name)
+            } catch {
+                return page(
+                    PasswordPages.resetRequest(
+                        context: context, pending: pending, email: email, error: error, status: Self.status(error)),
+                    context, pending)
+            }
+            return page(PasswordPages.resetRequestSent(context: context, pending: pending), context, pending)
+        }
+
+        router.get("/u/reset-password") { [self] request, context in
+            let ticket = request.query("ticket") ?? ""
+            do {
+                let (rules, email) = try passwords.resetTicket(tenant: context.tenant, ticket: ticket)
+                return PageLayout.response(
+                    PasswordPages.reset(context: context, ticket: ticket, rules: rules, email: email), context: context,
+                    locale: context.locale)
+            } catch {
+                return resetExpired(context)
+            }
+        }
+        router.post("/u/reset-password") { [self] request, context in
+            let form = try APIBody.form(request)
+            try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+            let ticket = try form.optionalString("ticket", maxLength: 256) ?? ""
+            let (rules, email): (String, String?)
+            do {
+                (rules, email) = try passwords.resetTicket(tenant: context.tenant, ticket: ticket)
+            } catch {
+                return resetExpired(context)
+            }
+            do {
+                try passwords.resetPassword(
+                    tenant: context.tenant, ticket: ticket,
+                    password: try form.optionalString("password", maxLength: 4_096))
+            } catch {
+                if case .invalidGrant = error as? ServiceError { return resetExpired(context) }
+                return PageLayout.response(
+                    PasswordPages.reset(
+                        context: context, ticket: ticket, rules: rules, email: email, error: error,
+                        status: Self.status(error)), context: context, locale: context.locale)
+            }
+            var response = PageLayout.response(
+                PasswordPages.message(
+                    context: context, name: "reset-done", title: .resetDoneTitle, lead: .resetDoneLead),
+                context: context, locale: context.locale)
+            // The reset ended every session: this browser's cookie too.
+            response.headers.add(
+                name: "Set-Cookie",
+                value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure)
+                    .header)
+            return response
+        }
+
+        router.get("/u/verify-email") { [self] request, context in
+            let ticket = request.query("ticket") ?? ""
+            guard let email = try? hosted.verification.pending(tenant: context.tenant, ticket: ticket) else {
+                return verifyExpired(context)
+            }
+            return PageLayout.response(
+                PasswordPages.verify(context: context, ticket: ticket, email: email), context: context,
+                locale: context.locale)
+        }
+        router.post("/u/verify-email") { [self] request, context in
+            let form = try APIBody.form(request)
+            try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+            do {
+                try hosted.verification.confirm(
+                    tenant: context.tenant, ticket: try form.optionalString("ticket", maxLength: 256))
+            } catch {
+                return verifyExpired(context)
+            }
+            return PageLayout.response(
+                PasswordPages.message(context: context, name: "verified", title: .verifiedTitle, lead: .verifiedLead),
+                context: context, locale: context.locale)
+        }
+    }
+
+    func resetExpired(_ context: HostedContext) -> HTTPResponse {
+        PageLayout.response(
+            PasswordPages.message(
+                context: context, name: "reset-expired", title: .resetTitle, lead: .errorResetExpired, status: 400),
+            context: context, locale: context.locale)
+    }
+
+    func verifyExpired(_ context: HostedContext) -> HTTPResponse {
+        PageLayout.response(
+            PasswordPages.message(
+                context: context, name: "verify-expired", title: .verifyTitle, lead: .errorVerifyExpired, status: 400),
+            context: context, locale: context.locale)
+    }
+}

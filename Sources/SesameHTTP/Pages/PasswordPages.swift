@@ -1,0 +1,100 @@
+import SesameService
+
+/// The password-reset and email-verification pages.
+enum PasswordPages {
+    typealias E = HTMLText
+
+    /// "Forgot password?": the email to send the link to (for the pending sign-in's connection).
+    static func resetRequest(
+        context: HostedContext, pending: PendingAuthorization, email: String = "", error: (any Error)? = nil,
+        status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let body = """
+            <h1>\(Catalog.text(.resetRequestTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.resetRequestLead, locale))</p>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            <form method="post" action="/u/reset-password/request">
+            \(PageLayout.hiddenFields(context, transaction: pending.handle))
+            <label for="email">\(Catalog.text(.emailLabel, locale))</label>
+            <input id="email" name="email" type="email" autocomplete="username" required autofocus \
+            value="\(E.escape(email))">
+            <button type="submit">\(Catalog.text(.sendResetLink, locale))</button>
+            </form>
+            \(backToSignIn(pending, locale))
+            """
+        return HostedPage(
+            name: "reset-request", title: .resetRequestTitle, body: body, status: status,
+            languageBase: "/u/reset-password/request?tx=" + pending.handle)
+    }
+
+    /// The same answer whether or not an account has the address.
+    static func resetRequestSent(context: HostedContext, pending: PendingAuthorization) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let body = """
+            <h1>\(Catalog.text(.resetRequestTitle, locale))</h1>
+            <p class="notice" role="status">\(Catalog.text(.resetSentLead, locale))</p>
+            \(backToSignIn(pending, locale))
+            """
+        return HostedPage(name: "reset-sent", title: .resetRequestTitle, body: body)
+    }
+
+    static func backToSignIn(_ pending: PendingAuthorization, _ locale: PageLocale) -> String {
+        "<div class=\"links\"><p><a href=\"/u/login?tx=\(E.escape(pending.handle))\">"
+            + "\(Catalog.text(.backToSignIn, locale))</a></p></div>"
+    }
+
+    /// `/u/reset-password?ticket=…`: the new password, with the connection's rules for the
+    /// password manager. The ticket travels in the form, never in a log line or a Referer.
+    static func reset(
+        context: HostedContext, ticket: String, rules: String, email: String?, error: (any Error)? = nil,
+        status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale
+        let parsed = PasswordRulesParser.parse(rules).rules
+        var lengths = ""
+        if let minimum = parsed.minLength { lengths += " minlength=\"\(minimum)\"" }
+        if let maximum = parsed.maxLength { lengths += " maxlength=\"\(maximum)\"" }
+        let body = """
+            <h1>\(Catalog.text(.resetTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.resetLead, locale))</p>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            <form method="post" action="/u/reset-password">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <input type="hidden" name="ticket" value="\(E.escape(ticket))">
+            <input type="text" name="username" autocomplete="username" value="\(E.escape(email ?? ""))" hidden>
+            <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
+            <input id="password" name="password" type="password" autocomplete="new-password" required autofocus \
+            passwordrules="\(E.escape(rules))"\(lengths)>
+            <button type="submit">\(Catalog.text(.newPasswordButton, locale))</button>
+            </form>
+            """
+        return HostedPage(name: "reset", title: .resetTitle, body: body, status: status)
+    }
+
+    static func message(context: HostedContext, name: String, title: Text, lead: Text, status: Int = 200) -> HostedPage
+    {
+        let locale = context.locale
+        let body = """
+            <h1>\(Catalog.text(title, locale))</h1>
+            <p class="\(status == 200 ? "notice" : "error")" role="\(status == 200 ? "status" : "alert")">\
+            \(Catalog.text(lead, locale))</p>
+            """
+        return HostedPage(name: name, title: title, body: body, status: status)
+    }
+
+    /// `/u/verify-email?ticket=…`: a button, so a mail scanner that opens the link confirms nothing.
+    static func verify(context: HostedContext, ticket: String, email: String) -> HostedPage {
+        let locale = context.locale
+        let body = """
+            <h1>\(Catalog.text(.verifyTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.verifyLead, locale, email))</p>
+            <form method="post" action="/u/verify-email">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <input type="hidden" name="ticket" value="\(E.escape(ticket))">
+            <button type="submit">\(Catalog.text(.confirmEmailButton, locale))</button>
+            </form>
+            """
+        return HostedPage(name: "verify-email", title: .verifyTitle, body: body)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+import WebAuthn
+
+/// A link that confirms a user's email address: single use, 5 days (Auth0's default), kept in
+/// the auth-session table under a hash of the ticket in its own domain. It names the address it
+/// was sent to, so a link for an address the user has since changed confirms nothing.
+struct VerificationTicket: Sendable, Equatable {
+    static let lifetime: TimeInterval = 5 * 86_400
+    /// Outstanding links per user; more asks send nothing until one expires.
+    static let maxPerUser = 5
+    static let tag: UInt8 = 0x56
+
+    var userID: String
+    var email: String
+
+    static func hash(_ ticket: String) -> [UInt8] { Digest.sha256(Array("sesame-verify-email\u{0}\(ticket)".utf8)) }
+
+    var payload: [UInt8] {
+        var writer = RecordWriter()
+        writer.byte(Self.tag)
+        writer.string(userID)
+        writer.string(email)
+        return writer.bytes
+    }
+
+    init(userID: String, email: String) {
+        self.userID = userID
+        self.email = email
+    }
+
+    init?(payload: [UInt8]) {
+        var reader = RecordReader(payload)
+        do throws(RecordReader.Failure) {
+            guard try reader.byte("tag") == Self.tag else { return nil }
+            self.init(userID: try reader.string("userID"), email: try reader.string("email"))
+            guard reader.isAtEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// Email verification through the message sender: the link, and confirming it.
+public final class EmailVerification: Sendable {
+    let access: StoreAccess
+    let clock: any ServiceClock
+    let random: any RandomSource
+    let messages: any MessageSender
+
+    public init(store: any SesameStore, clock: any ServiceClock, random: any RandomSource, messages: any MessageSender)
+    {
+        self.access = StoreAccess(store: store)
+        self.clock = clock
+        self.random = random
+        self.messages = messages
+    }
+
+    static let refused = ServiceError.invalidGrant("the verification link is unknown, expired or already used")
+
+    /// Sends `user` a link to confirm their email address; nothing when they have none, it is
+    /// confirmed already, or they hold the most links allowed.
+    public func send(tenant: TenantRecord, user: UserRecord) throws(ServiceError) {
+        guard let email = user.profile.email, !user.profile.emailVerified else { return }
+        let now = clock.now()
+        let ticket = Base64URL.encode(try random.serviceBytes(32))
+        let record = AuthSessionRecord(
+            handleHash: VerificationTicket.hash(ticket), tenantID: tenant.id, requester: "verify:\(user.id)",
+            expiresAt: now + VerificationTicket.lifetime,
+            payload: VerificationTicket(userID: user.id, email: email).payload)
+        let stored = try access.write(.durable) { transaction in
+            try transaction.authSessions.insert(record, maxPerRequester: VerificationTicket.maxPerUser, now: now)
+        }
+        guard stored == .inserted else { return }
+        let link = tenant.publicURL + "/u/verify-email?ticket=" + ticket
+        try messages.send(
+            OutgoingMessage(
+                tenantID: tenant.id, channel: .email, template: .verifyEmail, recipient: email,
+                text: "Confirm that this is the email address of your \(tenant.name) account: open this link "
+                    + "(it works once, for 5 days):\n\(link)\n\nIf you did not sign up, ignore this message."))
+    }
+
+    /// The address a link would confirm, without spending it (the page asks before it does).
+    public func pending(tenant: TenantRecord, ticket: String?) throws(ServiceError) -> String {
+        guard let ticket, !ticket.isEmpty, ticket.utf8.count <= 128 else { throw Self.refused }
+        let now = clock.now()
+        return try access.read { transaction in
+            guard let record = try transaction.authSessions.get(handleHash: VerificationTicket.hash(ticket)),
+                record.tenantID == tenant.id, record.expiresAt > now,
+                let parsed = VerificationTicket(payload: record.payload)
+            else { throw Self.refused }
+            return parsed.email
+        }
+    }
+
+    /// Spends the link and marks the address confirmed, when it is still the user's address.
+    public func confirm(tenant: TenantRecord, ticket: String?) throws(ServiceError) {
+        guard let ticket, !ticket.isEmpty, ticket.utf8.count <= 128 else { throw Self.refused }
+        let now = clock.now()
+        try access.write(.durable) { transaction in
+            guard let record = try transaction.authSessions.consume(handleHash: VerificationTicket.hash(ticket)),
+                record.tenantID == tenant.id, record.expiresAt > now,
+                let parsed = VerificationTicket(payload: record.payload),
+                var user = try transaction.users.get(tenantID: tenant.id, id: parsed.userID),
+                user.profile.email == parsed.email
+            else { throw Self.refused }
+            guard !user.profile.emailVerified else { return }
+            user.profile.emailVerified = true
+            user.updatedAt = now
+            try transaction.users.update(user)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import SesameHTTP
+import SesameService
+import SesameStore
+import Testing
+
+/// "Forgot password?", the reset link's page and the email-verification link, on every store.
+@Suite("Hosted pages: password reset and email verification")
+struct HostedPasswordPagesTests {
+    typealias F = AuthorizeFlowTests
+    typealias P = PasswordAccountsTests
+
+    /// The ticket of the newest message of `template` to `email`, from the outbox.
+    static func ticket(_ api: APIHarness, email: String, template: String) throws -> String? {
+        let list = api.send(.get, "/api/v2/outbox?to=\(email)", token: try api.managementToken()).list
+        guard let text = list.first(where: { $0["template"] as? String == template })?["text"] as? String,
+            let range = text.range(of: "ticket=")
+        else { return nil }
+        return String(text[range.upperBound...].prefix { !$0.isWhitespace })
+    }
+
+    @Test(
+        "forgot password: the link by the outbox, the rules on the page, single use, every session ended",
+        arguments: HarnessStore.allCases)
+    func reset(_ kind: HarnessStore) throws {
+        let (api, browser, client) = try F.world(kind)
+        try F.passwordSignIn(browser, client)
+        #expect(browser.cookies["sesame-session"] != nil)
+
+        browser.send(.get, client.authorizeTarget(extra: [("prompt", "login")]))
+        browser.follow()
+        browser.submit("/u/login", [("username", "ada@example.com")])
+        #expect(browser.html.contains("/u/reset-password/request?tx="))
+        let tx = try #require(browser.field("tx"))
+        browser.send(.get, "/u/reset-password/request?tx=\(tx)")
+        #expect(browser.html.contains("data-page=\"reset-request\""))
+        browser.submit("/u/reset-password/request", [("email", "nobody@example.com")])
+        let unknownAnswer = browser.html
+        #expect(unknownAnswer.contains("data-page=\"reset-sent\""))
+        browser.send(.get, "/u/reset-password/request?tx=\(tx)")
+        browser.submit("/u/reset-password/request", [("email", "ada@example.com")])
+        #expect(browser.html.contains("data-page=\"reset-sent\""), "the same answer whether or not the account exists")
+        let ticket = try #require(try Self.ticket(api, email: "ada@example.com", template: "password_reset"))
+
+        let mail = HostedBrowser(api)
+        mail.send(.get, "/u/reset-password?ticket=\(ticket)")
+        mail.send(.get, "/u/reset-password?ticket=\(ticket)")
+        #expect(mail.html.contains("data-page=\"reset\""), "opening the link twice spends nothing")
+        #expect(mail.html.contains("passwordrules=\"minlength: 12; maxlength: 64; allowed: ascii-printable;\""))
+        #expect(mail.html.contains("autocomplete=\"username\" value=\"ada@example.com\""))
+        #expect(mail.last.headers["Referrer-Policy"] == "no-referrer")
+        mail.submit("/u/reset-password", [("ticket", ticket), ("password", "short")])
+        #expect(mail.last.status == 400)
+        #expect(mail.html.contains("data-page=\"reset\""))
+        mail.submit("/u/reset-password", [("ticket", ticket), ("password", "a brand new passphrase 42")])
+        #expect(mail.last.status == 200, "\(mail.html)")
+        #expect(mail.html.contains("data-page=\"reset-done\""))
+        mail.send(.get, "/u/reset-password?ticket=\(ticket)")
+        #expect(mail.last.status == 400)
+        #expect(mail.html.contains("data-page=\"reset-expired\""))
+
+        // Every session ended; the old password no longer works, the new one does.
+        browser.send(.get, client.authorizeTarget(extra: [("prompt", "none")]))
+        #expect(browser.redirectParameters["error"] == "login_required")
+        #expect(P.logIn(api, username: "ada@example.com").status == 403)
+        try F.passwordSignIn(browser, client, password: "a brand new passphrase 42")
+        #expect(browser.redirectParameters["code"] != nil)
+    }
+
+    @Test(
+        "a hosted signup sends a link that confirms the email address, once, with a button",
+        arguments: HarnessStore.allCases)
+    func verification(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let browser = HostedBrowser(api)
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        browser.send(.get, client.authorizeTarget(extra: [("prompt", "create")]))
+        browser.follow()
+        browser.submit(
+            "/u/signup",
+            [("email", "new@example.com"), ("method", "password"), ("password", "a long enough passphrase")])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        let ticket = try #require(try Self.ticket(api, email: "new@example.com", template: "verify_email"))
+        func verified() throws -> Bool? {
+            try api.store.read { try $0.users.search(tenantID: api.tenant.id, query: "new@", page: Page()) }.first?
+                .profile.emailVerified
+        }
+        let mail = HostedBrowser(api)
+        mail.send(.get, "/u/verify-email?ticket=\(ticket)")
+        #expect(mail.html.contains("data-page=\"verify-email\""))
+        #expect(try verified() == false, "opening the link confirms nothing")
+        mail.submit("/u/verify-email", [("ticket", ticket)])
+        #expect(mail.html.contains("data-page=\"verified\""))
+        #expect(try verified() == true)
+        mail.send(.get, "/u/verify-email?ticket=\(ticket)")
+        #expect(mail.last.status == 400)
+        mail.send(.post, "/u/verify-email", form: [("csrf", "x"), ("ticket", ticket)])
+        #expect(mail.last.status == 403)
+    }
+}
