@@ -57,10 +57,15 @@ let package = Package(
         // The identity domain: tenants, clients, connections, users, ceremonies, tokens. No HTTP.
         .target(name: "SesameService", dependencies: ["SesameStore", "WebAuthn", "SesameCrypto", "SesameWire"]),
 
+        // QR codes from libqrencode: the CLI's terminal drawing and the hosted pages' SVG.
+        .target(name: "SesameQR", dependencies: ["CQRencode"]),
+
         // libmicrohttpd transport, router, request context, error mapping, handlers, pages.
         .target(
             name: "SesameHTTP",
-            dependencies: ["SesameService", "SesameWire", "SesameStore", "WebAuthn", "SesameCrypto", "CMicroHTTPD"],
+            dependencies: [
+                "SesameService", "SesameWire", "SesameStore", "WebAuthn", "SesameCrypto", "CMicroHTTPD", "SesameQR",
+            ],
             // The hosted pages' stylesheet and script, compiled into the binary (no file to deploy).
             resources: [.embedInCode("Pages/Assets")]),
 
@@ -78,7 +83,7 @@ let package = Package(
             dependencies: [
                 "WebAuthn", "SesameCrypto", "SesameWire", "SesameStore", "SesameSQLite", "SesamePostgres",
                 "SesameService", "SesameHTTP", "SesameClient", "SesameSoftwarePasskey", "SesameSoftwareAuthenticator",
-                "CQRencode",
+                "SesameQR",
             ]),
         .executableTarget(name: "sesame", dependencies: ["SesameCLI"]),
 

@@ -1,4 +1,4 @@
-import CQRencode
+import SesameQR
 
 /// A QR code drawn with Unicode half blocks, two modules a character cell, black on white with
 /// ANSI colours and a quiet zone, for a terminal to show and a phone to scan (libqrencode).
@@ -30,11 +30,5 @@ enum TerminalQR {
     }
 
     /// The modules, row by row (true: dark).
-    static func matrix(_ text: String) -> [[Bool]]? {
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
-        defer { QRcode_free(code) }
-        let width = Int(code.pointee.width)
-        guard width > 0, let data = code.pointee.data else { return nil }
-        return (0..<width).map { row in (0..<width).map { column in data[row * width + column] & 1 == 1 } }
-    }
+    static func matrix(_ text: String) -> [[Bool]]? { QRMatrix(text)?.modules }
 }

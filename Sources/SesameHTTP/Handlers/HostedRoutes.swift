@@ -61,16 +61,28 @@ extension SesameApplication {
             case .signedIn(let proof, _):
                 return try completeSignIn(proof, pending: updated, request: request, context: context)
             case .secondFactor(let factors, let enroll):
-                return page(
-                    SignInPages.secondFactor(context: context, pending: updated, factors: factors, enroll: enroll),
-                    context, updated)
+                let step: SignInPages.SecondFactor
+                do {
+                    step = try secondFactorStep(updated, factors: factors, enroll: enroll, context: context)
+                } catch {
+                    return page(
+                        SignInPages.password(
+                            context: context, pending: pending, challenge: challenge(pending, context), error: error,
+                            status: Self.status(error)), context, pending)
+                }
+                return page(SignInPages.secondFactor(context: context, pending: updated, step: step), context, updated)
             }
         }
         router.post("/u/mfa") { [self] request, context in
             let (form, pending) = try pendingForm(request, context)
+            let mode = try form.optionalString("mode", maxLength: 16) ?? "otp"
+            let oobCode = try form.optionalString("oob_code", maxLength: 256)
             do {
-                let proof = try hosted.otpSignIn(
-                    tenant: context.tenant, pending: pending, otp: try form.optionalString("otp", maxLength: 64))
+                let code = try form.optionalString("otp", maxLength: 64)
+                let proof =
+                    mode == "sms"
+                    ? try hosted.smsSignIn(tenant: context.tenant, pending: pending, oobCode: oobCode, code: code)
+                    : try hosted.otpSignIn(tenant: context.tenant, pending: pending, otp: code)
                 return try completeSignIn(proof, pending: pending, request: request, context: context)
             } catch {
                 if case .mfaRefused("expired_token", _)? = error as? ServiceError {
@@ -79,10 +91,21 @@ extension SesameApplication {
                             context: context, pending: pending, challenge: challenge(pending, context),
                             error: AuthorizationService.expiredError, status: 400), context, pending)
                 }
+                let step: SignInPages.SecondFactor
+                switch mode {
+                case "sms": step = .sms(oobCode: oobCode ?? "")
+                case "enroll":
+                    guard
+                        let enrollment = try? hosted.beginOTPEnrollment(
+                            tenant: context.tenant, pending: pending, again: true)
+                    else { throw error }
+                    step = .enroll(enrollment)
+                default: step = .otp
+                }
                 return page(
                     SignInPages.secondFactor(
-                        context: context, pending: pending, factors: [.otp], enroll: false, error: error,
-                        status: Self.status(error)), context, pending)
+                        context: context, pending: pending, step: step, error: error, status: Self.status(error)),
+                    context, pending)
             }
         }
         router.post("/u/login/passkey") { [self] request, context in
@@ -195,6 +218,20 @@ extension SesameApplication {
                 context: context, pending: pending, challenge: challenge(pending, context),
                 error: ServiceError.invalidRequest(Catalog.raw(.passkeyNotOffered, context.locale(for: pending)))),
             context, pending)
+    }
+
+    /// The second factor to ask for after a password: an enrollment when the tenant asks everyone
+    /// for one and the user has none (TOTP, where the tenant offers it), else TOTP before SMS.
+    func secondFactorStep(
+        _ pending: PendingAuthorization, factors: [MFAFactor], enroll: Bool, context: HostedContext
+    ) throws -> SignInPages.SecondFactor {
+        if enroll {
+            guard context.tenant.mfa.factors.contains(.otp) else { return .unavailable }
+            return .enroll(try hosted.beginOTPEnrollment(tenant: context.tenant, pending: pending, again: false))
+        }
+        if factors.contains(.otp) { return .otp }
+        if factors.contains(.sms) { return .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: pending)) }
+        return .unavailable
     }
 
     /// Ends the pending request with `proof`: the session cookie, and the answer for the client.

@@ -20,6 +20,7 @@ enum Text: CaseIterable {
     case resetRequestTitle, resetRequestLead, sendResetLink, resetSentLead, backToSignIn
     case resetTitle, resetLead, newPasswordButton, resetDoneTitle, resetDoneLead, errorResetExpired
     case verifyTitle, verifyLead, confirmEmailButton, verifiedTitle, verifiedLead, errorVerifyExpired
+    case mfaEnrollTitle, mfaEnrollLead, secretKeyLabel, recoveryCodeLead, smsLead
     case poweredBy
 }
 
@@ -125,6 +126,13 @@ enum Catalog {
         case .verifiedTitle: return "Email address confirmed"
         case .verifiedLead: return "Thank you. You can close this page."
         case .errorVerifyExpired: return "This link has expired or was already used."
+        case .mfaEnrollTitle: return "Set up two-step verification"
+        case .mfaEnrollLead:
+            return "Scan this code with an authenticator app, then enter the 6-digit code the app shows."
+        case .secretKeyLabel: return "Or enter this key in the app:"
+        case .recoveryCodeLead:
+            return "Your recovery code signs you in if you lose the app. Save it somewhere safe: it is shown only now."
+        case .smsLead: return "Enter the 6-digit code we sent to your phone by text message."
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -209,6 +217,12 @@ enum Catalog {
         case .verifiedTitle: return "メールアドレスを確認しました"
         case .verifiedLead: return "ありがとうございます。このページは閉じてかまいません。"
         case .errorVerifyExpired: return "このリンクは期限切れか、すでに使用されています。"
+        case .mfaEnrollTitle: return "2段階認証の設定"
+        case .mfaEnrollLead: return "認証アプリでこのコードを読み取り、アプリに表示された6桁のコードを入力してください。"
+        case .secretKeyLabel: return "または、このキーをアプリに入力してください："
+        case .recoveryCodeLead:
+            return "リカバリーコードは、アプリを失くしたときのログインに使います。安全な場所に保存してください。表示は今回だけです。"
+        case .smsLead: return "SMSで送信した6桁のコードを入力してください。"
         case .poweredBy: return "Sesame で保護されています"
         }
     }

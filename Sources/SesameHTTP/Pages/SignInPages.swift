@@ -1,4 +1,5 @@
 import Foundation
+import SesameQR
 import SesameService
 import SesameStore
 import SesameWire
@@ -107,32 +108,71 @@ enum SignInPages {
             formTargets: [pending.request.redirectURI], languageBase: "/u/login?tx=" + pending.handle)
     }
 
-    /// The second-factor step: a TOTP code (or, without a factor the page can take, what to do).
+    /// What the second-factor step asks for.
+    enum SecondFactor {
+        /// A code from the authenticator app.
+        case otp
+        /// The code sent by SMS for this handle.
+        case sms(oobCode: String)
+        /// A TOTP factor to set up first (the tenant asks everyone for one).
+        case enroll(HostedLoginService.OTPEnrollment)
+        /// Nothing the pages can take: the user must set a factor up elsewhere.
+        case unavailable
+    }
+
+    /// The second-factor step: a TOTP or SMS code, or the TOTP enrollment with its QR code.
     static func secondFactor(
-        context: HostedContext, pending: PendingAuthorization, factors: [MFAFactor], enroll: Bool,
-        error: (any Error)? = nil, status: Int = 200
+        context: HostedContext, pending: PendingAuthorization, step: SecondFactor, error: (any Error)? = nil,
+        status: Int = 200
     ) -> HostedPage {
         let locale = context.locale(for: pending)
-        var body = """
-            <h1>\(Catalog.text(.mfaTitle, locale))</h1>
-            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
-            """
-        if !enroll, factors.contains(.otp) {
-            body += """
-                <p class="lead">\(Catalog.text(.mfaLead, locale))</p>
-                <form method="post" action="/u/mfa">
-                \(PageLayout.hiddenFields(context, transaction: pending.handle))
-                <label for="otp">\(Catalog.text(.codeLabel, locale))</label>
-                <input id="otp" name="otp" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" \
-                autocomplete="one-time-code" required autofocus>
-                <button type="submit">\(Catalog.text(.verifyButton, locale))</button>
-                </form>
+        var title = Text.mfaTitle
+        var lead = ""
+        var fields = PageLayout.hiddenFields(context, transaction: pending.handle)
+        switch step {
+        case .otp:
+            lead = "<p class=\"lead\">\(Catalog.text(.mfaLead, locale))</p>"
+            fields += "<input type=\"hidden\" name=\"mode\" value=\"otp\">"
+        case .sms(let oobCode):
+            lead = "<p class=\"lead\">\(Catalog.text(.smsLead, locale))</p>"
+            fields += "<input type=\"hidden\" name=\"mode\" value=\"sms\">"
+            fields += "<input type=\"hidden\" name=\"oob_code\" value=\"\(E.escape(oobCode))\">"
+        case .enroll(let enrollment):
+            title = .mfaEnrollTitle
+            let qr = QRMatrix(enrollment.uri)?.svg ?? ""
+            lead = """
+                <p class="lead">\(Catalog.text(.mfaEnrollLead, locale))</p>
+                <div class="qr" aria-hidden="true">\(qr)</div>
+                <p>\(Catalog.text(.secretKeyLabel, locale)) <code id="otp-secret">\(E.escape(enrollment.secret))</code></p>
                 """
-        } else {
-            body += "<p class=\"notice\">\(Catalog.text(.mfaEnrollNeeded, locale))</p>"
+            if let recovery = enrollment.recoveryCode {
+                lead += """
+                    <p class="notice">\(Catalog.text(.recoveryCodeLead, locale)) \
+                    <code id="recovery-code">\(E.escape(recovery))</code></p>
+                    """
+            }
+            fields += "<input type=\"hidden\" name=\"mode\" value=\"enroll\">"
+        case .unavailable:
+            let body = """
+                <h1>\(Catalog.text(.mfaTitle, locale))</h1>
+                <p class="notice">\(Catalog.text(.mfaEnrollNeeded, locale))</p>
+                """
+            return HostedPage(name: "mfa", title: .mfaTitle, body: body, status: status)
         }
+        let body = """
+            <h1>\(Catalog.text(title, locale))</h1>
+            \(lead)
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            <form method="post" action="/u/mfa">
+            \(fields)
+            <label for="otp">\(Catalog.text(.codeLabel, locale))</label>
+            <input id="otp" name="otp" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" \
+            autocomplete="one-time-code" required autofocus>
+            <button type="submit">\(Catalog.text(.verifyButton, locale))</button>
+            </form>
+            """
         return HostedPage(
-            name: "mfa", title: .mfaTitle, body: body, status: status, formTargets: [pending.request.redirectURI])
+            name: "mfa", title: title, body: body, status: status, formTargets: [pending.request.redirectURI])
     }
 
     /// `/u/signup`: email (and name), a passkey first, a password where the connection has them,

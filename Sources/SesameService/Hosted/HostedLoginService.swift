@@ -1,4 +1,5 @@
 import Foundation
+import SesameCrypto
 import SesameStore
 import SesameWire
 import WebAuthn
@@ -77,7 +78,7 @@ public final class HostedLoginService: Sendable {
         }
         var updated = pending
         updated.identifier = trimmed
-        updated.mfaToken = nil
+        updated.secondFactorDue = false
         try authorization.save(updated, tenant: tenant)
         return updated
     }
@@ -103,7 +104,8 @@ public final class HostedLoginService: Sendable {
             audience: pending.request.audience ?? "", amr: login.amr, authTime: login.authTime)
         ticket.passwordStatus = login.status.rawValue
         var updated = pending
-        updated.mfaToken = try mfa.issueToken(tenant: tenant, ticket: ticket)
+        _ = try mfa.issueToken(tenant: tenant, ticket: ticket, value: Self.mfaToken(for: pending.handle))
+        updated.secondFactorDue = true
         try authorization.save(updated, tenant: tenant)
         let factors = login.user.mfa.filter {
             $0.active && $0.factor != .recoveryCode && tenant.mfa.factors.contains($0.factor)
@@ -112,14 +114,69 @@ public final class HostedLoginService: Sendable {
         return (.secondFactor(factors: factors, enroll: requirement.kind == .enroll), updated)
     }
 
-    /// The TOTP step after a password that needed one.
+    /// The mfa token of a pending request's second-factor step: derived from its handle (a
+    /// 256-bit secret only the browser holds), so the store keeps neither in the clear.
+    static func mfaToken(for handle: String) -> String {
+        Base64URL.encode(Digest.sha256(Array("sesame-hosted-mfa-token\u{0}\(handle)".utf8)))
+    }
+
+    func mfaToken(_ pending: PendingAuthorization) throws(ServiceError) -> String {
+        guard pending.secondFactorDue else { throw .invalidRequest("Enter your password first.") }
+        return Self.mfaToken(for: pending.handle)
+    }
+
+    /// The TOTP step after a password that needed one; it also confirms a TOTP factor enrolled
+    /// on the way (`beginOTPEnrollment`).
     public func otpSignIn(tenant: TenantRecord, pending: PendingAuthorization, otp: String?) throws(ServiceError)
         -> SignInProof
     {
-        guard let token = pending.mfaToken else { throw .invalidRequest("Enter your password first.") }
         let completion = try mfa.completeOTP(
-            tenant: tenant, client: pending.client, subject: .mfaToken(token), otp: otp)
+            tenant: tenant, client: pending.client, subject: .mfaToken(try mfaToken(pending)), otp: otp)
         return SignInProof(user: completion.user, amr: completion.amr, authTime: clock.now())
+    }
+
+    /// Sends the SMS code of the user's phone factor; the handle the code is checked against.
+    public func sendSMS(tenant: TenantRecord, pending: PendingAuthorization) throws(ServiceError) -> String {
+        let answer = try mfa.challenge(
+            tenant: tenant, client: pending.client, mfaToken: try mfaToken(pending), challengeTypes: "oob",
+            authenticatorID: nil)
+        guard let handle = answer.oobCode else { throw .unavailable("the SMS code could not be sent") }
+        return handle
+    }
+
+    /// The SMS step: the code sent for `oobCode`.
+    public func smsSignIn(tenant: TenantRecord, pending: PendingAuthorization, oobCode: String?, code: String?)
+        throws(ServiceError) -> SignInProof
+    {
+        let completion = try mfa.completeOOB(
+            tenant: tenant, client: pending.client, subject: .mfaToken(try mfaToken(pending)), oobCode: oobCode,
+            bindingCode: code)
+        return SignInProof(user: completion.user, amr: completion.amr, authTime: clock.now())
+    }
+
+    /// What the enrollment page shows: the TOTP secret as text and as an `otpauth:` URI (its QR
+    /// code), and the recovery code, shown once.
+    public struct OTPEnrollment: Sendable, Equatable {
+        public var secret: String
+        public var uri: String
+        public var recoveryCode: String?
+    }
+
+    /// Enrolls a TOTP factor for a user the tenant's policy asks to have one; its first code,
+    /// answered with `otpSignIn`, confirms it and signs in. After a wrong answer the same secret
+    /// is shown again (`again`), without the recovery code; a new sign-in starts over.
+    public func beginOTPEnrollment(tenant: TenantRecord, pending: PendingAuthorization, again: Bool)
+        throws(ServiceError) -> OTPEnrollment
+    {
+        let caller = try mfa.caller(mfaToken: try mfaToken(pending), tenant: tenant)
+        if again, let held = try mfa.pendingOTP(tenant: tenant, userID: caller.userID) {
+            return OTPEnrollment(secret: held.secret, uri: held.uri, recoveryCode: nil)
+        }
+        let answer = try mfa.associate(tenant: tenant, caller: caller, types: ["otp"], channels: [], phoneNumber: nil)
+        guard let secret = answer.secret, let uri = answer.barcodeURI else {
+            throw .unavailable("the authenticator could not be set up")
+        }
+        return OTPEnrollment(secret: secret, uri: uri, recoveryCode: answer.recoveryCodes?.first)
     }
 
     // MARK: Signup

@@ -110,10 +110,12 @@ public final class MFAService: Sendable {
         }
     }
 
-    /// A new mfa token for the login so far.
-    func issueToken(tenant: TenantRecord, ticket: MFATicket) throws(ServiceError) -> String {
+    /// A new mfa token for the login so far (`value`: a token the caller derived from a secret
+    /// of its own, as the hosted pages do from the pending request's handle; nil: a random one).
+    func issueToken(tenant: TenantRecord, ticket: MFATicket, value: String? = nil) throws(ServiceError) -> String {
         let now = clock.now()
-        let token = Base64URL.encode(try random.serviceBytes(32))
+        let token: String
+        if let value { token = value } else { token = Base64URL.encode(try random.serviceBytes(32)) }
         let record = AuthSessionRecord(
             handleHash: MFATicket.hash(token), tenantID: tenant.id, requester: "mfa:\(ticket.userID)",
             expiresAt: now + MFATicket.lifetime, payload: ticket.payload)
@@ -240,6 +242,18 @@ public final class MFAService: Sendable {
             )
         }
         return answer
+    }
+
+    /// The secret and `otpauth:` URI of the user's unconfirmed TOTP factor, opened from the store
+    /// (the enrollment page shows the same code again after a wrong answer); nil without one.
+    func pendingOTP(tenant: TenantRecord, userID: String) throws(ServiceError) -> (secret: String, uri: String)? {
+        let user = try access.read { transaction in try self.user(userID, tenant: tenant, in: transaction) }
+        guard let enrollment = user.mfa.last(where: { $0.factor == .otp && !$0.active }) else { return nil }
+        let secret = try keys.open(enrollment, tenantID: tenant.id, userID: user.id)
+        return (
+            Base32.encode(secret),
+            TOTP.uri(secret: secret, issuer: tenant.name, account: ProfileValidation.primaryIdentifier(user.profile))
+        )
     }
 
     /// `GET /mfa/authenticators`.

@@ -19,8 +19,9 @@ public struct PendingAuthorization: Sendable {
     public var connection: ConnectionRecord
     /// The identifier the user gave at the first step (identifier-first), if any yet.
     public var identifier: String?
-    /// The mfa token of a password step that needs a second factor.
-    var mfaToken: String?
+    /// A password step passed and a second factor is due (its mfa token is derived from the
+    /// handle, `HostedLoginService.mfaToken(for:)`, so no token is stored in the clear).
+    public var secondFactorDue: Bool
 }
 
 /// The pending request as stored: the request, the browser it belongs to, and the progress.
@@ -34,7 +35,7 @@ struct AuthorizationTransaction: Sendable, Equatable {
     /// SHA-256 of the browser's device cookie: another browser cannot continue it.
     var deviceHash: [UInt8]
     var identifier: String?
-    var mfaToken: String?
+    var secondFactorDue = false
 
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-authorize\u{0}\(handle)".utf8)) }
     static func deviceHash(_ device: String) -> [UInt8] { Digest.sha256(Array("sesame-device\u{0}\(device)".utf8)) }
@@ -45,7 +46,7 @@ struct AuthorizationTransaction: Sendable, Equatable {
         request.write(to: &writer)
         writer.bytes(deviceHash)
         writer.optionalString(identifier)
-        writer.optionalString(mfaToken)
+        writer.bool(secondFactorDue)
         return writer.bytes
     }
 
@@ -61,7 +62,7 @@ struct AuthorizationTransaction: Sendable, Equatable {
             request = try AuthorizationRequest(from: &reader)
             deviceHash = try reader.bytes("deviceHash")
             identifier = try reader.optionalString("identifier")
-            mfaToken = try reader.optionalString("mfaToken")
+            secondFactorDue = try reader.bool("secondFactorDue")
             guard reader.isAtEnd else { return nil }
         } catch {
             return nil
@@ -367,7 +368,7 @@ public final class AuthorizationService: Sendable {
                 named: stored.request.connection, field: "connection", tenant: tenant, client: client, in: transaction)
             return PendingAuthorization(
                 handle: handle, request: stored.request, client: client, connection: connection,
-                identifier: stored.identifier, mfaToken: stored.mfaToken)
+                identifier: stored.identifier, secondFactorDue: stored.secondFactorDue)
         }
     }
 
@@ -379,7 +380,7 @@ public final class AuthorizationService: Sendable {
                 var stored = AuthorizationTransaction(payload: record.payload)
             else { throw Self.expired }
             stored.identifier = pending.identifier
-            stored.mfaToken = pending.mfaToken
+            stored.secondFactorDue = pending.secondFactorDue
             var updated = record
             updated.payload = stored.payload
             _ = try transaction.authSessions.insert(updated, maxPerRequester: .max, now: clock.now())

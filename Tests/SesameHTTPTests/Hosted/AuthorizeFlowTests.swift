@@ -267,6 +267,85 @@ struct AuthorizeFlowTests {
     }
 
     @Test(
+        "a tenant that asks everyone for a second factor: TOTP set up on the page, with its QR code",
+        arguments: HarnessStore.allCases)
+    func totpEnrollment(_ kind: HarnessStore) throws {
+        let api = try MFATests.world(kind)
+        let browser = HostedBrowser(api)
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        try Self.passwordSignIn(browser, client)
+        #expect(browser.html.contains("data-page=\"mfa\""), "\(browser.html)")
+        #expect(browser.html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        let secret = try #require(Self.element(browser.html, id: "otp-secret"))
+        let recovery = try #require(Self.element(browser.html, id: "recovery-code"))
+        #expect(recovery.count >= 24)
+        // A wrong code shows the same secret again (and the recovery code no more).
+        browser.submit("/u/mfa", [("mode", "enroll"), ("otp", "000000")])
+        #expect(browser.last.status == 403)
+        #expect(Self.element(browser.html, id: "otp-secret") == secret)
+        #expect(Self.element(browser.html, id: "recovery-code") == nil)
+        browser.submit("/u/mfa", [("mode", "enroll"), ("otp", try MFATests.otp(secret, api))])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        let tokens = client.exchange(api, code: try #require(browser.redirectParameters["code"]))
+        #expect(
+            OIDCClient.claims(try #require(tokens.json["id_token"] as? String))["amr"] as? [String] == [
+                "pwd", "mfa", "otp",
+            ])
+        let user = try #require(
+            try api.store.read { try $0.users.search(tenantID: api.tenant.id, query: "ada", page: Page()) }.first)
+        #expect(user.mfa.filter(\.active).map(\.factor).sorted { $0.rawValue < $1.rawValue } == [.otp, .recoveryCode])
+        // The recovery code shown once works as the second factor of the next sign-in.
+        api.clock.advance(by: 60)
+        let mfaToken = try MFATests.mfaToken(api)
+        let recovered = MFATests.grant(
+            api,
+            [
+                "grant_type": "http://auth0.com/oauth/grant-type/mfa-recovery-code", "mfa_token": mfaToken,
+                "recovery_code": recovery,
+            ])
+        #expect(recovered.status == 200, "\(String(decoding: recovered.body, as: UTF8.self))")
+    }
+
+    @Test("a user whose factor is SMS gets a code by the message sender on the page", arguments: HarnessStore.allCases)
+    func smsStep(_ kind: HarnessStore) throws {
+        let api = try MFATests.world(kind, factors: ["sms"])
+        let token = try MFATests.mfaToken(api)
+        let associated = MFATests.associateSMS(api, token: token)
+        func lastCode() throws -> String {
+            let list = api.send(.get, "/api/v2/outbox?to=%2B15550101", token: try api.managementToken()).list
+            return String(try #require(list.first?["text"] as? String).prefix(6))
+        }
+        let oob = try #require(associated.json["oob_code"] as? String)
+        let confirmed = MFATests.grant(
+            api,
+            [
+                "grant_type": "http://auth0.com/oauth/grant-type/mfa-oob", "mfa_token": token, "oob_code": oob,
+                "binding_code": try lastCode(),
+            ])
+        #expect(confirmed.status == 200)
+        let browser = HostedBrowser(api)
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        try Self.passwordSignIn(browser, client)
+        #expect(browser.html.contains("name=\"oob_code\""), "\(browser.html)")
+        let handle = try #require(browser.field("oob_code"))
+        browser.submit("/u/mfa", [("mode", "sms"), ("oob_code", handle), ("otp", try lastCode())])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        let tokens = client.exchange(api, code: try #require(browser.redirectParameters["code"]))
+        #expect(
+            OIDCClient.claims(try #require(tokens.json["id_token"] as? String))["amr"] as? [String] == [
+                "pwd", "mfa", "sms",
+            ])
+    }
+
+    /// The text of the element with `id` (a `<code>`), or nil.
+    static func element(_ html: String, id: String) -> String? {
+        guard let start = html.range(of: "id=\"\(id)\">") else { return nil }
+        let rest = html[start.upperBound...]
+        guard let end = rest.firstIndex(of: "<") else { return nil }
+        return String(rest[..<end])
+    }
+
+    @Test(
         "RP-initiated logout: with a hint it signs out and returns with state; without, it asks",
         arguments: HarnessStore.allCases)
     func logout(_ kind: HarnessStore) throws {
