@@ -99,7 +99,7 @@ extension SesameApplication {
         router.get("/.well-known/passkey-endpoints") { _, context in
             let issuer = TokenService.issuer(context.tenant)
             let document = JSONValue.document([
-                "enroll": .string(issuer + "account/passkeys/enroll"), "manage": .string(issuer + "account/passkeys"),
+                "enroll": .string(issuer + "account/passkeys/enroll"), "manage": .string(issuer + "account"),
             ])
             return .json(bytes: document.serialized)
         }

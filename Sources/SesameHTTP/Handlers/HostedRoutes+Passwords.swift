@@ -12,7 +12,8 @@ extension SesameApplication {
             let email = try form.optionalString("email", maxLength: 320) ?? ""
             do {
                 try passwords.requestReset(
-                    tenant: context.tenant, clientID: pending.client.id, email: email,
+                    tenant: context.tenant, clientID: pending.client.id == AccountClient.id ? nil : pending.client.id,
+                    email: email,
                     connection: pending.connection.name)
             } catch {
                 return page(

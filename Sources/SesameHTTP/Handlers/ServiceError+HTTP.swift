@@ -43,7 +43,7 @@ extension ServiceError: HTTPErrorConvertible {
             return HTTPError(status: 503, error: code, description: message, headers: ["Retry-After": "1"])
         case .wrongCredentials:
             return HTTPError(status: 403, error: code, description: message)
-        case .userBlocked, .passwordLeaked:
+        case .userBlocked, .passwordLeaked, .reauthenticationRequired:
             return HTTPError(status: 401, error: code, description: message)
         case .mfaRefused:
             return HTTPError(status: 403, error: code, description: message)

@@ -130,7 +130,7 @@ public final class SesameApplication: Sendable {
     /// | `/userinfo` | token rate limit → tenant → principal (userinfo audience) | OAuth JSON |
     /// | discovery, well-known, `/password-rules`, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
     /// | `/` | page rate limit → tenant if any | HTML |
-    /// | `/authorize`, `/oidc/logout`, `/u/*` | page rate limit → tenant → browser (cookies, CSRF, nonce) | hosted page |
+    /// | `/authorize`, `/oidc/logout`, `/u/*`, `/account*`, change-password | page rate limit → tenant → browser (cookies, CSRF, nonce) | hosted page |
     /// | `/api/v2/*` | tenant → principal (Management audience) → scope in the handler | OAuth JSON |
     /// | `/me/v1/*` | tenant → principal (My Account audience) → scope in the handler | RFC 9457 |
     public func router() -> Router {
@@ -153,6 +153,7 @@ public final class SesameApplication: Sendable {
             }
         addHostedRoutes(to: &hostedPages)
         addPasswordPageRoutes(to: &hostedPages)
+        addAccountRoutes(to: &hostedPages)
         router.add(hostedPages)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         addDiscoveryRoutes(to: &discovery)

@@ -1,4 +1,8 @@
+import Foundation
 import SesameService
+import SesameStore
+import SesameWire
+import WebAuthn
 
 /// The pages of a signed-in browser: sign-out so far (the account page arrives with its routes).
 enum AccountPages {
@@ -38,5 +42,221 @@ enum AccountPages {
             <p class="lead">\(Catalog.text(.signedOutLead, locale))</p>
             """
         return HostedPage(name: "signed-out", title: .signedOutTitle, body: body)
+    }
+}
+
+/// What the account page shows.
+struct AccountView {
+    var user: UserRecord
+    var passwordsEnabled: Bool
+    var passkeys: [PasskeyRecord]
+    var factors: [MFAAuthenticatorResponse]
+    var sessions: [SSOSessionRecord]
+    var currentSession: String
+    /// A closed notice after an action (`?done=`), or nil.
+    var notice: Text?
+    var error: (any Error)?
+}
+
+extension AccountPages {
+    static func date(_ date: Date?, _ locale: PageLocale) -> String {
+        guard let date else { return Catalog.text(.neverUsed, locale) }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
+    }
+
+    /// A small POST form with the CSRF token: one button, maybe one field.
+    static func action(
+        _ context: HostedContext, _ path: String, _ label: String, secondary: Bool = true, fields: String = ""
+    ) -> String {
+        "<form method=\"post\" action=\"\(E.escape(path))\">\(PageLayout.hiddenFields(context, transaction: nil))"
+            + "\(fields)<button type=\"submit\"\(secondary ? " class=\"secondary\"" : "")>\(label)</button></form>"
+    }
+
+    static func path(_ prefix: String, _ id: String, _ suffix: String) -> String {
+        prefix + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") + suffix
+    }
+
+    /// `/account`: passkeys, password, second factors, sessions; and the Signal API's arguments,
+    /// so the browser's passkey manager learns every live credential and the current name.
+    static func account(context: HostedContext, view: AccountView) -> HostedPage {
+        let locale = context.locale
+        let user = view.user
+        let identifier = user.profile.primaryIdentifier
+        var body = """
+            <h1>\(Catalog.text(.accountTitle, locale))</h1>
+            <p class="lead">\(E.escape(identifier))</p>
+            """
+        if let notice = view.notice {
+            body += "<p class=\"notice\" role=\"status\">\(Catalog.text(notice, locale))</p>"
+        }
+        body += PageLayout.errorBox(view.error.map { Catalog.error($0, locale) })
+
+        body +=
+            "<section id=\"passkeys\" aria-labelledby=\"passkeys-heading\">"
+            + "<h2 id=\"passkeys-heading\">\(Catalog.text(.passkeysHeading, locale))</h2>"
+        if view.passkeys.isEmpty {
+            body += "<p>\(Catalog.text(.noPasskeys, locale))</p>"
+        }
+        for passkey in view.passkeys {
+            let provider = AAGUIDRegistry.name(for: passkey.aaguid) ?? "Passkey"
+            let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
+            let field = "passkey-name-\(E.escape(passkey.id.replacingOccurrences(of: "|", with: "-")))"
+            body += """
+                <div class="passkey" data-passkey-id="\(E.escape(passkey.id))">
+                <p><strong>\(E.escape(passkey.name))</strong> · \(E.escape(provider)) (\(kind))<br>
+                \(Catalog.text(.passkeyCreated, locale)) \(date(passkey.createdAt, locale)) · \
+                \(Catalog.text(.passkeyLastUsed, locale)) \(date(passkey.lastUsedAt, locale))</p>
+                <form method="post" action="\(E.escape(path("/account/passkeys/", passkey.id, "/rename")))">
+                \(PageLayout.hiddenFields(context, transaction: nil))
+                <label for="\(field)">\(Catalog.text(.passkeyName, locale))</label>
+                <input id="\(field)" name="name" type="text" maxlength="100" required value="\(E.escape(passkey.name))">
+                <button type="submit" class="secondary">\(Catalog.text(.renameButton, locale))</button>
+                </form>
+                \(action(context, path("/account/passkeys/", passkey.id, "/delete"), Catalog.text(.deleteButton, locale)))
+                </div>
+                """
+        }
+        body += "<p><a href=\"/account/passkeys/enroll\">\(Catalog.text(.addPasskeyButton, locale))</a></p></section>"
+
+        if view.passwordsEnabled {
+            body +=
+                "<section id=\"password\" aria-labelledby=\"password-heading\">"
+                + "<h2 id=\"password-heading\">\(Catalog.text(.passwordHeading, locale))</h2>"
+            if let password = user.password {
+                body +=
+                    "<p>\(Catalog.text(.passwordSetOn, locale, date(password.changedAt, locale)))</p>"
+                    + "<p><a href=\"/account/password\">\(Catalog.text(.changePasswordButton, locale))</a></p>"
+            } else {
+                body +=
+                    "<p>\(Catalog.text(.noPassword, locale))</p>"
+                    + "<p><a href=\"/account/password\">\(Catalog.text(.setPasswordButton, locale))</a></p>"
+            }
+            body += "</section>"
+        }
+
+        body +=
+            "<section id=\"factors\" aria-labelledby=\"factors-heading\">"
+            + "<h2 id=\"factors-heading\">\(Catalog.text(.factorsHeading, locale))</h2>"
+        let active = view.factors.filter(\.active)
+        if active.isEmpty { body += "<p>\(Catalog.text(.noFactors, locale))</p>" }
+        for factor in active {
+            let label: String
+            switch factor.authenticatorType {
+            case "otp": label = Catalog.text(.factorTOTP, locale)
+            case "oob": label = Catalog.text(.factorSMS, locale, factor.name ?? "")
+            default: label = Catalog.text(.factorRecovery, locale)
+            }
+            body +=
+                "<div class=\"factor\"><p>\(label)</p>"
+                + action(context, path("/account/mfa/", factor.id, "/delete"), Catalog.text(.deleteButton, locale))
+                + "</div>"
+        }
+        body += "</section>"
+
+        body +=
+            "<section id=\"sessions\" aria-labelledby=\"sessions-heading\">"
+            + "<h2 id=\"sessions-heading\">\(Catalog.text(.sessionsHeading, locale))</h2>"
+        for session in view.sessions {
+            let here = session.id == view.currentSession
+            let agent = session.userAgent.isEmpty ? "?" : session.userAgent
+            body +=
+                "<div class=\"session\"><p><strong>\(here ? Catalog.text(.sessionThisBrowser, locale) : E.escape(agent))</strong><br>"
+                + "\(Catalog.text(.sessionStarted, locale, date(session.createdAt, locale))), "
+                + "\(Catalog.text(.sessionLastSeen, locale, date(session.lastSeenAt, locale)))</p>"
+            if !here {
+                body += action(
+                    context, path("/account/sessions/", session.id, "/end"), Catalog.text(.endSessionButton, locale))
+            }
+            body += "</div>"
+        }
+        body +=
+            action(context, "/account/sessions/end-all", Catalog.text(.signOutEverywhereButton, locale))
+            + action(context, "/account/logout", Catalog.text(.signOutButton, locale), secondary: false) + "</section>"
+
+        let rpID = JSONText.quote(context.tenant.rpID)
+        let userID = JSONText.quote(Base64URL.encode(user.userHandle))
+        let ids = view.passkeys.map { JSONText.quote(Base64URL.encode($0.credentialID)) }.joined(separator: ",")
+        let displayName = user.profile.name ?? identifier
+        return HostedPage(
+            name: "account", title: .accountTitle, body: body,
+            data: [
+                (
+                    "signal-accepted-credentials",
+                    "{\"rpId\":\(rpID),\"userId\":\(userID),\"allAcceptedCredentialIds\":[\(ids)]}"
+                ),
+                (
+                    "signal-user-details",
+                    "{\"rpId\":\(rpID),\"userId\":\(userID),\"name\":\(JSONText.quote(identifier)),"
+                        + "\"displayName\":\(JSONText.quote(displayName))}"
+                ),
+            ], languageBase: "/account")
+    }
+
+    /// `/account/password`: the change (with the current password) or a first password.
+    static func password(
+        context: HostedContext, user: UserRecord, rules: String, error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale
+        let parsed = PasswordRulesParser.parse(rules).rules
+        var lengths = ""
+        if let minimum = parsed.minLength { lengths += " minlength=\"\(minimum)\"" }
+        if let maximum = parsed.maxLength { lengths += " maxlength=\"\(maximum)\"" }
+        let identifier = E.escape(user.profile.primaryIdentifier)
+        var fields = """
+            <input type="text" name="username" autocomplete="username" value="\(identifier)" hidden>
+            """
+        if user.password != nil {
+            fields += """
+                <label for="current">\(Catalog.text(.currentPasswordLabel, locale))</label>
+                <input id="current" name="current" type="password" autocomplete="current-password" required autofocus>
+                """
+        }
+        let title: Text = user.password == nil ? .setPasswordButton : .changePasswordButton
+        let body = """
+            <h1>\(Catalog.text(title, locale))</h1>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            <form method="post" action="/account/password">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            \(fields)
+            <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
+            <input id="password" name="password" type="password" autocomplete="new-password" required \
+            passwordrules="\(E.escape(rules))"\(lengths)>
+            <button type="submit">\(Catalog.text(title, locale))</button>
+            </form>
+            <div class="links"><p><a href="/account">\(Catalog.text(.accountTitle, locale))</a></p></div>
+            """
+        return HostedPage(name: "account-password", title: title, body: body, status: status)
+    }
+
+    /// `/account/passkeys/enroll`: the button that creates a passkey for the signed-in user.
+    static func enroll(
+        context: HostedContext, challenge: PasskeySignupChallengeResponse, error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale
+        let options = (try? JSONEncoder().encode(challenge.authnParamsPublicKey)).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let body = """
+            <h1>\(Catalog.text(.addPasskeyButton, locale))</h1>
+            <p class="lead">\(Catalog.text(.addPasskeyLead, locale))</p>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            \(PageLayout.clientErrorBox)
+            <button type="button" id="passkey-button" \
+            data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
+            data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
+            data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
+            \(Catalog.text(.createPasskeyButton, locale))</button>
+            <form method="post" action="/account/passkeys/enroll" id="passkey-form">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <input type="hidden" name="ceremony" value="\(E.escape(challenge.authSession))">
+            <input type="hidden" name="credential" value="">
+            </form>
+            <div class="links"><p><a href="/account">\(Catalog.text(.accountTitle, locale))</a></p></div>
+            """
+        return HostedPage(
+            name: "enroll", title: .addPasskeyButton, body: body, status: status,
+            data: options.map { [("passkey-creation", $0)] } ?? [])
     }
 }

@@ -21,6 +21,13 @@ enum Text: CaseIterable {
     case resetTitle, resetLead, newPasswordButton, resetDoneTitle, resetDoneLead, errorResetExpired
     case verifyTitle, verifyLead, confirmEmailButton, verifiedTitle, verifiedLead, errorVerifyExpired
     case mfaEnrollTitle, mfaEnrollLead, secretKeyLabel, recoveryCodeLead, smsLead
+    case accountTitle, passkeysHeading, passkeyName, passkeyProvider, passkeyCreated, passkeyLastUsed
+    case passkeySynced, passkeyDeviceBound, renameButton, deleteButton, addPasskeyButton, noPasskeys
+    case passwordHeading, passwordSetOn, noPassword, currentPasswordLabel, changePasswordButton
+    case setPasswordButton, factorsHeading, noFactors, factorTOTP, factorSMS, factorRecovery
+    case sessionsHeading, sessionThisBrowser, sessionStarted, sessionLastSeen, endSessionButton
+    case signOutEverywhereButton, signOutButton, neverUsed, addPasskeyLead
+    case doneRenamed, doneDeleted, doneAdded, donePassword, doneFactor, doneSession, errorReauth
     case poweredBy
 }
 
@@ -133,6 +140,47 @@ enum Catalog {
         case .recoveryCodeLead:
             return "Your recovery code signs you in if you lose the app. Save it somewhere safe: it is shown only now."
         case .smsLead: return "Enter the 6-digit code we sent to your phone by text message."
+        case .accountTitle: return "Your account"
+        case .passkeysHeading: return "Passkeys"
+        case .passkeyName: return "Name"
+        case .passkeyProvider: return "Where it is kept"
+        case .passkeyCreated: return "Added"
+        case .passkeyLastUsed: return "Last used"
+        case .passkeySynced: return "synced across your devices"
+        case .passkeyDeviceBound: return "on one device"
+        case .renameButton: return "Rename"
+        case .deleteButton: return "Delete"
+        case .addPasskeyButton: return "Add a passkey"
+        case .noPasskeys: return "You have no passkeys yet."
+        case .passwordHeading: return "Password"
+        case .passwordSetOn: return "Last changed %1."
+        case .noPassword: return "You sign in without a password."
+        case .currentPasswordLabel: return "Current password"
+        case .changePasswordButton: return "Change password"
+        case .setPasswordButton: return "Set a password"
+        case .factorsHeading: return "Two-step verification"
+        case .noFactors: return "No second factor is set up."
+        case .factorTOTP: return "Authenticator app"
+        case .factorSMS: return "Text message to %1"
+        case .factorRecovery: return "Recovery code"
+        case .sessionsHeading: return "Where you are signed in"
+        case .sessionThisBrowser: return "This browser"
+        case .sessionStarted: return "Signed in %1"
+        case .sessionLastSeen: return "last active %1"
+        case .endSessionButton: return "Sign out there"
+        case .signOutEverywhereButton: return "Sign out everywhere"
+        case .signOutButton: return "Sign out"
+        case .neverUsed: return "never"
+        case .addPasskeyLead:
+            return
+                "A passkey lets you sign in with your fingerprint, face or screen lock. Your device will ask you to confirm."
+        case .doneRenamed: return "The passkey was renamed."
+        case .doneDeleted: return "Deleted."
+        case .doneAdded: return "The passkey was added."
+        case .donePassword: return "Your password was changed. Your other devices were signed out."
+        case .doneFactor: return "The second factor was removed."
+        case .doneSession: return "That session was signed out."
+        case .errorReauth: return "For this change, sign in again first."
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -223,6 +271,45 @@ enum Catalog {
         case .recoveryCodeLead:
             return "リカバリーコードは、アプリを失くしたときのログインに使います。安全な場所に保存してください。表示は今回だけです。"
         case .smsLead: return "SMSで送信した6桁のコードを入力してください。"
+        case .accountTitle: return "アカウント"
+        case .passkeysHeading: return "パスキー"
+        case .passkeyName: return "名前"
+        case .passkeyProvider: return "保存先"
+        case .passkeyCreated: return "追加日"
+        case .passkeyLastUsed: return "最終使用"
+        case .passkeySynced: return "デバイス間で同期"
+        case .passkeyDeviceBound: return "1台のデバイスのみ"
+        case .renameButton: return "名前を変更"
+        case .deleteButton: return "削除"
+        case .addPasskeyButton: return "パスキーを追加"
+        case .noPasskeys: return "パスキーはまだありません。"
+        case .passwordHeading: return "パスワード"
+        case .passwordSetOn: return "最終変更：%1"
+        case .noPassword: return "パスワードなしでログインしています。"
+        case .currentPasswordLabel: return "現在のパスワード"
+        case .changePasswordButton: return "パスワードを変更"
+        case .setPasswordButton: return "パスワードを設定"
+        case .factorsHeading: return "2段階認証"
+        case .noFactors: return "2段階認証は設定されていません。"
+        case .factorTOTP: return "認証アプリ"
+        case .factorSMS: return "%1 へのSMS"
+        case .factorRecovery: return "リカバリーコード"
+        case .sessionsHeading: return "ログイン中の場所"
+        case .sessionThisBrowser: return "このブラウザー"
+        case .sessionStarted: return "ログイン：%1"
+        case .sessionLastSeen: return "最終利用：%1"
+        case .endSessionButton: return "ここからログアウト"
+        case .signOutEverywhereButton: return "すべての場所からログアウト"
+        case .signOutButton: return "ログアウト"
+        case .neverUsed: return "なし"
+        case .addPasskeyLead: return "パスキーを使うと、指紋・顔認証・画面ロックでログインできます。デバイスが確認を求めます。"
+        case .doneRenamed: return "パスキーの名前を変更しました。"
+        case .doneDeleted: return "削除しました。"
+        case .doneAdded: return "パスキーを追加しました。"
+        case .donePassword: return "パスワードを変更しました。ほかのデバイスはログアウトしました。"
+        case .doneFactor: return "2段階認証の要素を削除しました。"
+        case .doneSession: return "そのセッションをログアウトしました。"
+        case .errorReauth: return "この変更には、もう一度ログインが必要です。"
         case .poweredBy: return "Sesame で保護されています"
         }
     }
@@ -247,6 +334,9 @@ enum Catalog {
                 case .passwordLeaked: key = .errorLeakedPassword
                 }
             case .invalidGrant: key = .errorPasskeyFailed
+            case .reauthenticationRequired: key = .errorReauth
+            case .conflict(let text), .notFound(let text):
+                return locale == .en ? HTMLText.escape(text) : Catalog.text(.errorGeneric, locale)
             case .invalidRequest(let text) where text == AuthorizationService.expiredText: key = .errorExpired
             case .invalidRequest(let text):
                 // The service's own sentence says which field is wrong; it is English.

@@ -97,6 +97,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// or never registered here). The answer carries the RP ID and the credential id, so the
     /// page or app can tell the authenticator (`signalUnknownCredential`, API.md §10).
     case unknownCredential(rpID: String, credentialID: String)
+    /// 401 `reauthentication_required`: the change needs a sign-in newer than the session's.
+    case reauthenticationRequired
 
     /// The OAuth-style error code.
     public var code: String {
@@ -124,6 +126,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .conflict: return "conflict"
         case .tooManyRequests: return "too_many_requests"
         case .unavailable: return "temporarily_unavailable"
+        case .reauthenticationRequired: return "reauthentication_required"
         }
     }
 
@@ -146,6 +149,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "through a data breach (not in this application). Please check your email for more information."
         case .mfaRefused(_, let text): return text
         case .unknownCredential: return "unknown credential"
+        case .reauthenticationRequired: return "sign in again to make this change"
         }
     }
 

@@ -227,7 +227,7 @@ public final class HostedLoginService: Sendable {
             tenant: tenant,
             PasswordSignupRequest(
                 clientID: pending.client.id, connection: pending.connection.name, password: password,
-                profile: profile))
+                profile: profile), hosted: true)
         sendVerification(tenant: tenant, user: user)
         return SignInProof(user: user, amr: ["pwd"], authTime: clock.now())
     }

@@ -256,6 +256,13 @@ public final class MFAService: Sendable {
         )
     }
 
+    /// The caller of the account page's factor list: the session's user, who may list and remove.
+    public func caller(session: SSOSession) -> MFACaller {
+        MFACaller(
+            userID: session.user.id, mfaTokenHash: nil, ticket: nil,
+            scopes: ["read:authenticators", "remove:authenticators"])
+    }
+
     /// `GET /mfa/authenticators`.
     public func authenticators(tenant: TenantRecord, caller: MFACaller) throws(ServiceError)
         -> [MFAAuthenticatorResponse]

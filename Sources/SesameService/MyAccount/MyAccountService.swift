@@ -33,6 +33,27 @@ public final class MyAccountService: Sendable {
         return caller
     }
 
+    /// The caller of the account page: the user of a live SSO session, with every scope, through
+    /// the account page's own client.
+    public func caller(session: SSOSession, tenant: TenantRecord) -> AccountCaller {
+        AccountCaller(
+            tenant: tenant, userID: session.user.id, clientID: AccountClient.id,
+            scopes: Set(MyAccountScope.allCases.map(\.rawValue)))
+    }
+
+    /// What the account page shows: the user, their connection, and their passkeys oldest first.
+    public func overview(_ caller: AccountCaller) throws(ServiceError)
+        -> (user: UserRecord, connection: ConnectionRecord?, passkeys: [PasskeyRecord])
+    {
+        try caller.require(.read)
+        return try access.read { transaction in
+            let user = try Self.user(caller, transaction)
+            let passkeys = try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id)
+                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+            return (user, try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID), passkeys)
+        }
+    }
+
     /// `GET /authentication-methods[?type=…]`: the password first, then passkeys oldest first; a
     /// filter for a type the user has none of lists nothing.
     public func authenticationMethods(

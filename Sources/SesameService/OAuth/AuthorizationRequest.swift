@@ -171,6 +171,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
 
     /// The redirect URI with the parameters in its query (for `query`): the URI's own query kept.
     public var location: String {
+        guard !parameters.isEmpty else { return redirectURI }
         var components = URLComponents(string: redirectURI) ?? URLComponents()
         var items = components.percentEncodedQueryItems ?? []
         for parameter in parameters {

@@ -362,7 +362,7 @@ public final class AuthorizationService: Sendable {
                 record.tenantID == tenant.id, record.expiresAt > now,
                 let stored = AuthorizationTransaction(payload: record.payload),
                 constantTimeEquals(stored.deviceHash, AuthorizationTransaction.deviceHash(device)),
-                let client = try transaction.clients.get(tenantID: tenant.id, id: stored.request.clientID)
+                let client = try AccountClient.client(stored.request.clientID, tenant: tenant, in: transaction)
             else { throw Self.expired }
             let connection = try ConnectionLookup.connection(
                 named: stored.request.connection, field: "connection", tenant: tenant, client: client, in: transaction)
@@ -398,9 +398,47 @@ public final class AuthorizationService: Sendable {
         }
         guard consumed != nil else { throw Self.expired }
         let (cookie, session) = try sessions.begin(tenant: tenant, proof: proof, browser: browser, replacing: current)
+        if pending.client.id == AccountClient.id {
+            // The account page's sign-in: back to the page, signed in; no code.
+            return (
+                cookie, session,
+                AuthorizationResponse(redirectURI: pending.request.redirectURI, mode: .query, parameters: [])
+            )
+        }
         let response = try codeResponse(
             tenant: tenant, client: pending.client, request: pending.request, proof: proof, session: session)
         return (cookie, session, response)
+    }
+
+    /// A sign-in for the account pages, which return to `path` (a path of this server) after it.
+    /// `fresh`: the user must sign in again even with a session (a step-up before a sensitive change).
+    public func beginAccountSignIn(tenant: TenantRecord, path: String, device: String, fresh: Bool)
+        throws(ServiceError) -> String
+    {
+        guard path.hasPrefix("/account"), !path.contains("//"), path.utf8.count <= 256 else {
+            throw .invalidRequest("the account sign-in returns to an account page")
+        }
+        let request = AuthorizationRequest(
+            clientID: AccountClient.id, redirectURI: tenant.publicURL + path, responseMode: .query, scope: "openid",
+            state: nil, nonce: nil, codeChallenge: nil, prompts: fresh ? [.login] : [], maxAge: nil, loginHint: nil,
+            startsWithSignup: false, locale: nil, audience: nil, connection: nil)
+        let now = clock.now()
+        let handle = Base64URL.encode(try random.serviceBytes(32))
+        let record = AuthSessionRecord(
+            handleHash: AuthorizationTransaction.hash(handle), tenantID: tenant.id,
+            requester: "authorize:" + Identifiers.hex(Array(AuthorizationTransaction.deviceHash(device).prefix(8))),
+            expiresAt: now + AuthorizationTransaction.lifetime,
+            payload: AuthorizationTransaction(request: request, deviceHash: AuthorizationTransaction.deviceHash(device))
+                .payload)
+        let stored = try access.write(.relaxed) { transaction in
+            try transaction.authSessions.insert(
+                record, maxPerRequester: AuthorizationTransaction.maxPerBrowser, now: now)
+        }
+        guard stored == .inserted else {
+            throw .tooManyRequests(
+                "Too many sign-ins are pending in this browser; finish one first.", retryAfterSeconds: 60)
+        }
+        return handle
     }
 
     /// The user turned the sign-in down: `access_denied` at the redirect URI.

@@ -108,13 +108,15 @@ extension PasskeyService {
             throw ServiceError.invalidToken("the token's user no longer exists")
         }
         guard !user.blocked else { throw ServiceError.invalidToken("the user is blocked") }
-        guard let client = try transaction.clients.get(tenantID: tenant.id, id: clientID) else {
+        guard let client = try AccountClient.client(clientID, tenant: tenant, in: transaction) else {
             throw ServiceError.invalidToken("the token's client no longer exists")
         }
         guard let connection = try transaction.connections.get(tenantID: tenant.id, id: user.connectionID) else {
             throw ServiceError.conflict("the user's connection no longer exists")
         }
-        if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {
+        if client.id != AccountClient.id, !connection.enabledClients.isEmpty,
+            !connection.enabledClients.contains(client.id)
+        {
             throw ServiceError.unauthorizedClient("the user's connection is not enabled for this client")
         }
         guard connection.passkey.enabled else {

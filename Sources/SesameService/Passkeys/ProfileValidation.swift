@@ -143,3 +143,9 @@ enum ProfileValidation {
         profile.email ?? profile.username ?? profile.phoneNumber ?? "user"
     }
 }
+
+extension UserProfile {
+    /// The identifier a page shows and a passkey is named by: the email, else the username, else
+    /// the phone number.
+    public var primaryIdentifier: String { ProfileValidation.primaryIdentifier(self) }
+}

@@ -72,14 +72,26 @@ public final class PasswordService: Sendable {
     /// `POST /dbconnections/signup`: a user with a password, in a connection with passwords on.
     /// The password must meet the connection's rules exactly as they are published.
     public func signup(tenant: TenantRecord, _ request: PasswordSignupRequest) throws(ServiceError) -> UserRecord {
+        try signup(tenant: tenant, request, hosted: false)
+    }
+
+    /// A signup; `hosted`: from the hosted pages, where the account page's client may sign users up
+    /// (to the tenant's default connection; the API never takes that client).
+    func signup(tenant: TenantRecord, _ request: PasswordSignupRequest, hosted: Bool) throws(ServiceError)
+        -> UserRecord
+    {
         let now = clock.now()
         let (client, connection, profile) = try access.read { transaction in
             guard let clientID = request.clientID, !clientID.isEmpty else {
                 throw ServiceError.invalidRequest("client_id is required")
             }
-            guard clientID.utf8.count <= 128,
-                let client = try transaction.clients.get(tenantID: tenant.id, id: clientID)
-            else { throw ServiceError.invalidClient("unknown client") }
+            let found =
+                hosted
+                ? try AccountClient.client(clientID, tenant: tenant, in: transaction)
+                : try transaction.clients.get(tenantID: tenant.id, id: clientID)
+            guard clientID.utf8.count <= 128, let client = found else {
+                throw ServiceError.invalidClient("unknown client")
+            }
             guard let name = request.connection, !name.isEmpty else {
                 throw ServiceError.invalidRequest("connection is required")
             }

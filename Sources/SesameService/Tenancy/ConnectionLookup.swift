@@ -22,7 +22,10 @@ enum ConnectionLookup {
         guard let connection = found else {
             throw ServiceError.invalidRequest("\(field) is required: the tenant has no default connection")
         }
-        if !connection.enabledClients.isEmpty, !connection.enabledClients.contains(client.id) {
+        // The account page serves every user of the tenant, whatever clients their connection has.
+        if client.id != AccountClient.id, !connection.enabledClients.isEmpty,
+            !connection.enabledClients.contains(client.id)
+        {
             throw ServiceError.unauthorizedClient("the connection is not enabled for this client")
         }
         return connection

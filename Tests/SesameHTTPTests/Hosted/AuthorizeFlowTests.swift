@@ -323,6 +323,8 @@ struct AuthorizeFlowTests {
                 "binding_code": try lastCode(),
             ])
         #expect(confirmed.status == 200)
+        // The next code is the newest message only when it is sent later (the outbox lists by time).
+        api.clock.advance(by: 1)
         let browser = HostedBrowser(api)
         let client = OIDCClient(clientID: api.bootstrap.clientID)
         try Self.passwordSignIn(browser, client)

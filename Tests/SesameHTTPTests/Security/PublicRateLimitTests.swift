@@ -26,7 +26,10 @@ struct PublicRateLimitTests {
                 "/password-rules", "/mfa/associate", "/mfa/challenge", "/mfa/authenticators",
                 "/mfa/authenticators/{id}", "/authorize", "/oidc/logout", "/u/assets/pages.css", "/u/assets/pages.js",
                 "/u/login", "/u/login/password", "/u/login/passkey", "/u/mfa", "/u/signup", "/u/signup/passkey",
-                "/u/reset-password/request", "/u/reset-password", "/u/verify-email",
+                "/u/reset-password/request", "/u/reset-password", "/u/verify-email", "/account",
+                "/account/passkeys/{id}/rename", "/account/passkeys/{id}/delete", "/account/passkeys/enroll",
+                "/account/password", "/account/mfa/{id}/delete", "/account/sessions/{id}/end",
+                "/account/sessions/end-all", "/account/logout", "/.well-known/change-password",
             ])
     }
 
@@ -49,7 +52,9 @@ struct PublicRateLimitTests {
         #expect(statuses.first != 429, "\(pattern): \(statuses)")
         let response = sesame.send(method, pattern, body: method == .post ? "{}" : nil)
         #expect(response.status == 429)
-        if pattern == "/" || pattern.hasPrefix("/u/") || pattern == "/authorize" || pattern == "/oidc/logout" {
+        if pattern == "/" || pattern.hasPrefix("/u/") || pattern.hasPrefix("/account") || pattern == "/authorize"
+            || pattern == "/oidc/logout" || pattern == "/.well-known/change-password"
+        {
             // The landing page and the hosted pages are pages: their errors are too.
             #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
             #expect(String(decoding: response.body, as: UTF8.self).contains("<code>too_many_requests</code>"))
