@@ -220,7 +220,7 @@ def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, 
     assert "error=login_required" in rp.returned(driver)
 
 
-def test_password_sign_in_with_a_totp_step(server, metadata, driver):
+def test_password_sign_in_with_a_totp_step_and_the_passkey_prompt(server, metadata, driver):
     url, ids = server
     email = "totp.user@example.com"
     signup = http.post(f"{url}/dbconnections/signup", json={
@@ -265,7 +265,13 @@ def test_password_sign_in_with_a_totp_step(server, metadata, driver):
     accessible(driver)
     shot(driver, "mfa-en")
     driver.find_element(By.ID, "otp").send_keys(totp.at(time.time() + 30) + Keys.ENTER)
+    # Progressive enrollment is on by default: the passkey prompt, then "Not now" snoozes it.
+    wait_page(driver, "enroll")
+    accessible(driver)
+    shot(driver, "passkey-enroll-en")
+    driver.find_element(By.CSS_SELECTOR, "button[name=choice][value=later]").click()
     _, claims = rp.finish(driver)
+    assert driver.get_cookie("sesame-passkey-prompt")["value"] == "later"
     assert claims["email"] == email
     assert claims["amr"] == ["pwd", "mfa", "otp"]
     assert claims["acr"] == "http://schemas.openid.net/pape/policies/2007/06/multi-factor"

@@ -59,7 +59,7 @@ extension SesameApplication {
             }
             switch outcome {
             case .signedIn(let proof, _):
-                return try completeSignIn(proof, pending: updated, request: request, context: context)
+                return try finishOrPrompt(proof, pending: updated, request: request, context: context)
             case .secondFactor(let factors, let enroll):
                 let step: SignInPages.SecondFactor
                 do {
@@ -83,7 +83,7 @@ extension SesameApplication {
                     mode == "sms"
                     ? try hosted.smsSignIn(tenant: context.tenant, pending: pending, oobCode: oobCode, code: code)
                     : try hosted.otpSignIn(tenant: context.tenant, pending: pending, otp: code)
-                return try completeSignIn(proof, pending: pending, request: request, context: context)
+                return try finishOrPrompt(proof, pending: pending, request: request, context: context)
             } catch {
                 if case .mfaRefused("expired_token", _)? = error as? ServiceError {
                     return page(
@@ -115,13 +115,46 @@ extension SesameApplication {
                     tenant: context.tenant, pending: pending,
                     ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
                     response: try Self.credential(form))
-                return try completeSignIn(proof, pending: pending, request: request, context: context)
+                return try finishOrPrompt(
+                    proof, pending: pending, request: request, context: context,
+                    crossDevice: Self.crossDevice(form))
             } catch {
                 return page(
                     SignInPages.identifier(
                         context: context, pending: pending, challenge: challenge(pending, context), error: error,
                         status: Self.status(error)), context, pending)
             }
+        }
+
+        router.post("/u/passkey-enroll") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            guard let held = pending.held else { throw AuthorizationService.expiredError }
+            do {
+                let proof = try hosted.finishEnrollment(
+                    tenant: context.tenant, pending: pending,
+                    ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
+                    response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+                return try completeSignIn(proof, pending: pending, request: request, context: context)
+            } catch {
+                let challenge = try hosted.enrollmentChallenge(
+                    tenant: context.tenant, pending: pending, requester: requester(context))
+                return page(
+                    SignInPages.enrollPrompt(
+                        context: context, pending: pending, challenge: challenge, reason: held.reason, error: error,
+                        status: Self.status(error)), context, pending)
+            }
+        }
+        router.post("/u/passkey-enroll/skip") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            let never = try form.optionalString("choice", maxLength: 16) == "never"
+            let proof = try hosted.heldProof(tenant: context.tenant, pending: pending)
+            var response = try completeSignIn(proof, pending: pending, request: request, context: context)
+            // "Not now" snoozes the prompt on this browser for a week; "Don't ask again" for good.
+            let answer = SetCookie(
+                name: CookieName.passkeyPrompt.name(secure: context.secure), value: never ? "never" : "later",
+                maxAge: never ? 34_560_000 : 604_800, secure: context.secure)
+            response.headers.add(name: "Set-Cookie", value: answer.header)
+            return response
         }
 
         router.get("/u/signup") { [self] request, context in
@@ -232,6 +265,33 @@ extension SesameApplication {
         if factors.contains(.otp) { return .otp }
         if factors.contains(.sms) { return .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: pending)) }
         return .unavailable
+    }
+
+    /// A finished sign-in: the passkey-enrollment prompt first when it earns one and this browser
+    /// has not put it off, else the answer for the client.
+    func finishOrPrompt(
+        _ proof: SignInProof, pending: PendingAuthorization, request: HTTPRequest, context: HostedContext,
+        crossDevice: Bool = false
+    ) throws -> HTTPResponse {
+        if context.cookie(.passkeyPrompt) == nil,
+            let reason = try? hosted.enrollmentPrompt(pending: pending, proof: proof, crossDevice: crossDevice),
+            let (held, challenge) = try? hosted.hold(
+                tenant: context.tenant, pending: pending, proof: proof, reason: reason, requester: requester(context))
+        {
+            return page(
+                SignInPages.enrollPrompt(context: context, pending: held, challenge: challenge, reason: reason),
+                context,
+                held)
+        }
+        return try completeSignIn(proof, pending: pending, request: request, context: context)
+    }
+
+    /// Whether the page reported the assertion as coming from another device (hybrid transport).
+    static func crossDevice(_ form: APIBody) -> Bool {
+        guard let text = try? form.optionalString("credential", maxLength: 32_768),
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        else { return false }
+        return object["authenticatorAttachment"] as? String == "cross-platform"
     }
 
     /// Ends the pending request with `proof`: the session cookie, and the answer for the client.

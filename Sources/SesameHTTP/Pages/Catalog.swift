@@ -28,6 +28,7 @@ enum Text: CaseIterable {
     case sessionsHeading, sessionThisBrowser, sessionStarted, sessionLastSeen, endSessionButton
     case signOutEverywhereButton, signOutButton, neverUsed, addPasskeyLead
     case doneRenamed, doneDeleted, doneAdded, donePassword, doneFactor, doneSession, errorReauth
+    case enrollPromptTitle, enrollPromptLead, localEnrollTitle, localEnrollLead, notNowButton, neverAskButton
     case poweredBy
 }
 
@@ -181,6 +182,15 @@ enum Catalog {
         case .doneFactor: return "The second factor was removed."
         case .doneSession: return "That session was signed out."
         case .errorReauth: return "For this change, sign in again first."
+        case .enrollPromptTitle: return "Sign in faster next time"
+        case .enrollPromptLead:
+            return
+                "Create a passkey for %1: next time you sign in with your fingerprint, face or screen lock, no password needed."
+        case .localEnrollTitle: return "Create a passkey on this device"
+        case .localEnrollLead:
+            return "You signed in with a passkey from another device. Create one here to sign in directly next time."
+        case .notNowButton: return "Not now"
+        case .neverAskButton: return "Don't ask again on this device"
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -310,6 +320,13 @@ enum Catalog {
         case .doneFactor: return "2段階認証の要素を削除しました。"
         case .doneSession: return "そのセッションをログアウトしました。"
         case .errorReauth: return "この変更には、もう一度ログインが必要です。"
+        case .enrollPromptTitle: return "次回からもっと簡単にログイン"
+        case .enrollPromptLead:
+            return "%1 のパスキーを作成すると、次回からパスワードなしで、指紋・顔認証・画面ロックでログインできます。"
+        case .localEnrollTitle: return "このデバイスにパスキーを作成"
+        case .localEnrollLead: return "別のデバイスのパスキーでログインしました。このデバイスにも作成すると、次回から直接ログインできます。"
+        case .notNowButton: return "今はしない"
+        case .neverAskButton: return "このデバイスでは今後表示しない"
         case .poweredBy: return "Sesame で保護されています"
         }
     }

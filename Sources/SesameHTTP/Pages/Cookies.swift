@@ -55,14 +55,17 @@ struct SetCookie: Sendable, Equatable {
 enum CookieName {
     /// The SSO session.
     case session
-    /// A random id for this browser (CSRF binding, pending sign-ins, "don't ask again").
+    /// A random id for this browser (CSRF binding, pending sign-ins).
     case device
+    /// The passkey-enrollment prompt's answer on this browser: `later` (a week) or `never`.
+    case passkeyPrompt
 
     func name(secure: Bool) -> String {
         let base: String
         switch self {
         case .session: base = "sesame-session"
         case .device: base = "sesame-device"
+        case .passkeyPrompt: base = "sesame-passkey-prompt"
         }
         return secure ? "__Host-" + base : base
     }

@@ -259,6 +259,50 @@ enum SignInPages {
             data: options.map { [("passkey-creation", $0)] } ?? [], formTargets: [pending.request.redirectURI])
     }
 
+    /// `/u/passkey-enroll`: the prompt after a sign-in, by its reason (the migration issue adds its
+    /// own reasons and texts here), with "Not now" and "Don't ask again".
+    static func enrollPrompt(
+        context: HostedContext, pending: PendingAuthorization, challenge: PasskeySignupChallengeResponse,
+        reason: HeldSignIn.Reason, error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let options = (try? JSONEncoder().encode(challenge.authnParamsPublicKey)).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let (title, lead): (Text, String)
+        switch reason {
+        case .progressive:
+            (title, lead) = (.enrollPromptTitle, Catalog.text(.enrollPromptLead, locale, pending.client.name))
+        case .localEnrollment:
+            (title, lead) = (.localEnrollTitle, Catalog.text(.localEnrollLead, locale))
+        }
+        let hidden = PageLayout.hiddenFields(context, transaction: pending.handle)
+        let body = """
+            <h1>\(Catalog.text(title, locale))</h1>
+            <p class="lead">\(lead)</p>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            \(PageLayout.clientErrorBox)
+            <button type="button" id="passkey-button" \
+            data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
+            data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
+            data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
+            \(Catalog.text(.createPasskeyButton, locale))</button>
+            <form method="post" action="/u/passkey-enroll" id="passkey-form">
+            \(hidden)
+            <input type="hidden" name="ceremony" value="\(E.escape(challenge.authSession))">
+            <input type="hidden" name="credential" value="">
+            </form>
+            <form method="post" action="/u/passkey-enroll/skip">
+            \(hidden)
+            <button type="submit" name="choice" value="later" class="secondary">\(Catalog.text(.notNowButton, locale))</button>
+            <button type="submit" name="choice" value="never" class="link">\(Catalog.text(.neverAskButton, locale))</button>
+            </form>
+            """
+        return HostedPage(
+            name: "enroll", title: title, body: body, status: status,
+            data: options.map { [("passkey-creation", $0)] } ?? [], formTargets: [pending.request.redirectURI])
+    }
+
     /// `response_mode=form_post`: the answer as a form the script posts at once.
     static func formPost(context: HostedContext, response: AuthorizationResponse, locale: PageLocale) -> HostedPage {
         var fields = ""

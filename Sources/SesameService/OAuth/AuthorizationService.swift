@@ -22,6 +22,24 @@ public struct PendingAuthorization: Sendable {
     /// A password step passed and a second factor is due (its mfa token is derived from the
     /// handle, `HostedLoginService.mfaToken(for:)`, so no token is stored in the clear).
     public var secondFactorDue: Bool
+    /// A finished sign-in waiting while the passkey-enrollment prompt is shown.
+    public var held: HeldSignIn?
+}
+
+/// A sign-in that is done but not yet handed to the client: the passkey-enrollment prompt shows
+/// first. `reason` says which prompt (the migration issue adds its own reasons).
+public struct HeldSignIn: Sendable, Equatable {
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// After a password sign-in, where the connection has progressive enrollment on.
+        case progressive
+        /// After a passkey from another device (hybrid), where local enrollment is on.
+        case localEnrollment = "local_enrollment"
+    }
+
+    public var userID: String
+    public var amr: [String]
+    public var authTime: Date
+    public var reason: Reason
 }
 
 /// The pending request as stored: the request, the browser it belongs to, and the progress.
@@ -36,6 +54,7 @@ struct AuthorizationTransaction: Sendable, Equatable {
     var deviceHash: [UInt8]
     var identifier: String?
     var secondFactorDue = false
+    var held: HeldSignIn?
 
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-authorize\u{0}\(handle)".utf8)) }
     static func deviceHash(_ device: String) -> [UInt8] { Digest.sha256(Array("sesame-device\u{0}\(device)".utf8)) }
@@ -47,6 +66,13 @@ struct AuthorizationTransaction: Sendable, Equatable {
         writer.bytes(deviceHash)
         writer.optionalString(identifier)
         writer.bool(secondFactorDue)
+        writer.bool(held != nil)
+        if let held {
+            writer.string(held.userID)
+            writer.strings(held.amr)
+            writer.date(held.authTime)
+            writer.string(held.reason.rawValue)
+        }
         return writer.bytes
     }
 
@@ -63,6 +89,12 @@ struct AuthorizationTransaction: Sendable, Equatable {
             deviceHash = try reader.bytes("deviceHash")
             identifier = try reader.optionalString("identifier")
             secondFactorDue = try reader.bool("secondFactorDue")
+            if try reader.bool("held") {
+                held = HeldSignIn(
+                    userID: try reader.string("held.userID"), amr: try reader.strings("held.amr"),
+                    authTime: try reader.date("held.authTime"),
+                    reason: try reader.value(HeldSignIn.Reason.self, "held.reason"))
+            }
             guard reader.isAtEnd else { return nil }
         } catch {
             return nil
@@ -368,7 +400,7 @@ public final class AuthorizationService: Sendable {
                 named: stored.request.connection, field: "connection", tenant: tenant, client: client, in: transaction)
             return PendingAuthorization(
                 handle: handle, request: stored.request, client: client, connection: connection,
-                identifier: stored.identifier, secondFactorDue: stored.secondFactorDue)
+                identifier: stored.identifier, secondFactorDue: stored.secondFactorDue, held: stored.held)
         }
     }
 
@@ -381,6 +413,7 @@ public final class AuthorizationService: Sendable {
             else { throw Self.expired }
             stored.identifier = pending.identifier
             stored.secondFactorDue = pending.secondFactorDue
+            stored.held = pending.held
             var updated = record
             updated.payload = stored.payload
             _ = try transaction.authSessions.insert(updated, maxPerRequester: .max, now: clock.now())

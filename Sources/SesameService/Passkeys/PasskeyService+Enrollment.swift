@@ -12,7 +12,8 @@ extension PasskeyService {
     /// (the client the user's access token was issued to). 409 when the user already has the
     /// connection's maximum number of passkeys.
     public func beginEnrollment(
-        tenant: TenantRecord, clientID: String, userID: String, connection realm: String?, requester: String
+        tenant: TenantRecord, clientID: String, userID: String, connection realm: String?, requester: String,
+        timeout: TimeInterval = PasskeyService.challengeTimeout
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         let now = clock.now()
         let (user, connection, existing) = try access.read { transaction in
@@ -34,11 +35,11 @@ extension PasskeyService {
             AuthSession(
                 tenantID: tenant.id, clientID: clientID, connectionID: connection.id,
                 ceremony: .enroll(state: state, userID: user.id),
-                expiresAt: now.addingTimeInterval(Self.challengeTimeout), requester: requester),
+                expiresAt: now.addingTimeInterval(timeout), requester: requester),
             now: now)
         let name = ProfileValidation.primaryIdentifier(user.profile)
         let options = PasskeyCreationOptions(
-            challenge: Base64URL.encode(challenge), timeout: Int(Self.challengeTimeout * 1000),
+            challenge: Base64URL.encode(challenge), timeout: Int(timeout * 1000),
             rp: .init(id: tenant.rpID, name: tenant.rpID),
             pubKeyCredParams: Self.offeredAlgorithms.map { .init(alg: $0.rawValue) },
             authenticatorSelection: .init(residentKey: "required", userVerification: verification.rawValue),

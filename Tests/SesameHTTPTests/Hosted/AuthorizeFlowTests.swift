@@ -15,7 +15,20 @@ struct AuthorizeFlowTests {
     static func world(_ kind: HarnessStore) throws -> (APIHarness, HostedBrowser, OIDCClient) {
         let api = try APIHarness(store: kind)
         #expect(P.signUp(api, email: "ada@example.com").status == 200)
+        try withoutPrompts(api)
         return (api, HostedBrowser(api), OIDCClient(clientID: api.bootstrap.clientID))
+    }
+
+    /// Turns the passkey-enrollment prompts off (on by default, as Auth0 has them), so a sign-in
+    /// goes straight back to the client; `HostedEnrollmentPromptTests` covers them.
+    static func withoutPrompts(_ api: APIHarness) throws {
+        let connection = try #require(api.tenant.defaultConnectionID)
+        let patched = api.send(
+            .patch, "/api/v2/connections/\(connection)",
+            json:
+                #"{"options":{"passkey_options":{"progressive_enrollment_enabled":false,"local_enrollment_enabled":false}}}"#,
+            token: try api.managementToken())
+        #expect(patched.status == 200, "\(String(decoding: patched.body, as: UTF8.self))")
     }
 
     /// Authorize, then identifier and password: the redirect to the client.
@@ -248,6 +261,7 @@ struct AuthorizeFlowTests {
         arguments: HarnessStore.allCases)
     func totpStep(_ kind: HarnessStore) throws {
         let api = try MFATests.world(kind)
+        try Self.withoutPrompts(api)
         let (secret, _) = try MFATests.enrollOTP(api)
         api.clock.advance(by: 30)
         let browser = HostedBrowser(api)
@@ -271,6 +285,7 @@ struct AuthorizeFlowTests {
         arguments: HarnessStore.allCases)
     func totpEnrollment(_ kind: HarnessStore) throws {
         let api = try MFATests.world(kind)
+        try Self.withoutPrompts(api)
         let browser = HostedBrowser(api)
         let client = OIDCClient(clientID: api.bootstrap.clientID)
         try Self.passwordSignIn(browser, client)
@@ -309,6 +324,7 @@ struct AuthorizeFlowTests {
     @Test("a user whose factor is SMS gets a code by the message sender on the page", arguments: HarnessStore.allCases)
     func smsStep(_ kind: HarnessStore) throws {
         let api = try MFATests.world(kind, factors: ["sms"])
+        try Self.withoutPrompts(api)
         let token = try MFATests.mfaToken(api)
         let associated = MFATests.associateSMS(api, token: token)
         func lastCode() throws -> String {

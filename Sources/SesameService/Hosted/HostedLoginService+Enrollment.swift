@@ -1,0 +1,72 @@
+import Foundation
+import SesameStore
+import SesameWire
+import WebAuthn
+
+/// The passkey-enrollment prompt of the hosted sign-in (`/u/passkey-enroll`): after a password
+/// sign-in where the connection has progressive enrollment on, and after a passkey from another
+/// device where it has local enrollment on. The sign-in is held in the pending request while the
+/// prompt shows; creating the passkey, "Not now" and "Don't ask again" all release it.
+extension HostedLoginService {
+    /// The prompt `proof` earns, or nil. `crossDevice`: the assertion came from another device
+    /// (the page reported `authenticatorAttachment: cross-platform`).
+    public func enrollmentPrompt(pending: PendingAuthorization, proof: SignInProof, crossDevice: Bool)
+        throws(ServiceError) -> HeldSignIn.Reason?
+    {
+        let policy = pending.connection.passkey
+        guard policy.enabled else { return nil }
+        if proof.amr.contains("pwd"), policy.progressiveEnrollmentEnabled {
+            let count = try access.read {
+                try $0.passkeys.list(tenantID: pending.client.tenantID, userID: proof.user.id)
+            }
+            .count
+            return count == 0 ? .progressive : nil
+        }
+        if proof.amr.contains("pop"), crossDevice, policy.localEnrollmentEnabled { return .localEnrollment }
+        return nil
+    }
+
+    /// Holds `proof` in the pending request and begins the enrollment the prompt offers.
+    public func hold(
+        tenant: TenantRecord, pending: PendingAuthorization, proof: SignInProof, reason: HeldSignIn.Reason,
+        requester: String
+    ) throws(ServiceError) -> (PendingAuthorization, PasskeySignupChallengeResponse) {
+        var updated = pending
+        updated.held = HeldSignIn(userID: proof.user.id, amr: proof.amr, authTime: proof.authTime, reason: reason)
+        updated.secondFactorDue = false
+        try authorization.save(updated, tenant: tenant)
+        return (updated, try enrollmentChallenge(tenant: tenant, pending: updated, requester: requester))
+    }
+
+    /// A (new) challenge for the held user's passkey, excluding the passkeys they have.
+    public func enrollmentChallenge(tenant: TenantRecord, pending: PendingAuthorization, requester: String)
+        throws(ServiceError) -> PasskeySignupChallengeResponse
+    {
+        guard let held = pending.held else { throw AuthorizationService.expired }
+        return try passkeys.beginEnrollment(
+            tenant: tenant, clientID: pending.client.id, userID: held.userID, connection: nil, requester: requester,
+            timeout: PasskeyService.pageChallengeTimeout)
+    }
+
+    /// Stores the passkey the prompt created; the held sign-in, to complete.
+    public func finishEnrollment(
+        tenant: TenantRecord, pending: PendingAuthorization, ceremony: String, response: [UInt8]
+    ) throws(ServiceError) -> SignInProof {
+        guard let held = pending.held else { throw AuthorizationService.expired }
+        _ = try passkeys.finishEnrollment(
+            tenant: tenant, clientID: pending.client.id, userID: held.userID, authSession: ceremony, response: response)
+        return try heldProof(tenant: tenant, pending: pending)
+    }
+
+    /// The held sign-in ("Not now", "Don't ask again"), with the user as stored now.
+    public func heldProof(tenant: TenantRecord, pending: PendingAuthorization) throws(ServiceError) -> SignInProof {
+        guard let held = pending.held else { throw AuthorizationService.expired }
+        let user = try access.read { transaction -> UserRecord in
+            guard let user = try transaction.users.get(tenantID: tenant.id, id: held.userID), !user.blocked else {
+                throw AuthorizationService.expired
+            }
+            return user
+        }
+        return SignInProof(user: user, amr: held.amr, authTime: held.authTime)
+    }
+}
