@@ -48,9 +48,12 @@ struct DataDirectory {
     static func initialise(
         store: any SesameStore, masterKey: MasterKey, publicURL: String, now: Date
     ) throws -> BootstrapResult {
-        let (result, tenant) = try Bootstrap.initialize(
+        var (result, tenant) = try Bootstrap.initialize(
             store: store, publicURL: publicURL, random: SystemRandom(), now: now)
         try SigningKeyRing(store: store, masterKey: masterKey, clock: SystemClock()).ensureKeys(tenantID: tenant.id)
+        let link = try AdminAccess(store: store, clock: SystemClock(), random: SystemRandom()).newSetupLink(
+            tenant: tenant)
+        result.adminSetupURL = tenant.publicURL + link
         return result
     }
 
@@ -65,6 +68,8 @@ struct DataDirectory {
           native client_id:          \(result.clientID)
           management client_id:      \(result.managementClientID)
           management client_secret:  \(result.managementClientSecret)
+        Make yourself the administrator (once, within 7 days), then manage clients at /admin:
+          \(result.adminSetupURL ?? "(no setup link)")
         The management secret is shown once; store it now. Get a Management API token with:
           curl -s \(publicURL)/oauth/token -H 'Content-Type: application/json' -d '{"grant_type":"client_credentials",
             "client_id":"\(result.managementClientID)","client_secret":"<secret>","audience":"\(Bootstrap.issuer(publicURL: publicURL))api/v2/"}'

@@ -35,6 +35,7 @@ extension TenantRecord: BinaryCodedRecord {
         writer.optionalString(breached.rangeURL)
         writer.int(sessionLifetime)
         writer.int(idleSessionLifetime)
+        writer.strings(adminUserIDs ?? [])
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -56,6 +57,8 @@ extension TenantRecord: BinaryCodedRecord {
         if version >= 3 {
             sessionLifetime = try reader.int("sessionLifetime")
             idleSessionLifetime = try reader.int("idleSessionLifetime")
+            let admins = try reader.strings("adminUserIDs")
+            adminUserIDs = admins.isEmpty ? nil : admins
         }
         // Read from an older row, it is the current version now.
         self.version = Self.currentVersion

@@ -46,7 +46,7 @@ public struct BreachedPasswordSettings: Sendable, Hashable, Codable {
 }
 
 public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
-    /// 2: MFA and breached-password settings. 3: SSO session lifetimes.
+    /// 2: MFA and breached-password settings. 3: SSO session lifetimes and the admin page's users.
     public static let currentVersion = 3
     public var version = TenantRecord.currentVersion
     public var id: String
@@ -81,6 +81,9 @@ public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var sessionLifetimeSetting: Int?
     /// How long an SSO session lasts unused, in seconds (nil: 3 days).
     public var idleSessionLifetimeSetting: Int?
+    /// The users who may open the admin page (`/admin`); the first comes through the setup link
+    /// `sesame init` prints. Nil in rows from before version 3: none.
+    public var adminUserIDs: [String]?
     public var createdAt: Date
     public var updatedAt: Date
 

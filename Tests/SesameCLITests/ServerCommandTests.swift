@@ -12,7 +12,7 @@ struct ServerCommandTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("sesame-cli-\(UUID().uuidString)").path
     }
 
-    @Test func initPrintsExactlyTheSixKeysOnceAndRefusesASecondTime() throws {
+    @Test func initPrintsExactlyTheSevenKeysOnceAndRefusesASecondTime() throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let first = CLI.run(["init", "--data", data, "--public-url", "https://login.example.com", "--json"])
@@ -21,8 +21,12 @@ struct ServerCommandTests {
         #expect(
             Set(json.keys) == [
                 "tenant", "rp_id", "connection", "client_id", "management_client_id", "management_client_secret",
+                "admin_setup_url",
             ])
         #expect(json["rp_id"] as? String == "login.example.com")
+        let setup = try #require(json["admin_setup_url"] as? String)
+        #expect(setup.hasPrefix("https://login.example.com/admin/setup?token="))
+        #expect(setup.count > "https://login.example.com/admin/setup?token=".count + 40)
         #expect(json["connection"] as? String == "Username-Password-Authentication")
         let mode = try FileManager.default.attributesOfItem(atPath: data + "/master.key")[.posixPermissions] as? Int
         #expect(mode == 0o600)

@@ -25,6 +25,8 @@ public final class SesameApplication: Sendable {
     public let authorization: AuthorizationService
     /// The sign-in steps of the hosted pages.
     public let hosted: HostedLoginService
+    /// The admin page's setup links.
+    public let adminAccess: AdminAccess
     /// The key of the hosted pages' CSRF tokens.
     let csrfKey: [UInt8]
     let random: any RandomSource
@@ -101,6 +103,7 @@ public final class SesameApplication: Sendable {
             authorization: authorization,
             verification: EmailVerification(store: store, clock: clock, random: random, messages: messages))
         self.csrfKey = masterKey.derivedKey(purpose: "hosted-page-csrf")
+        self.adminAccess = AdminAccess(store: store, clock: clock, random: random)
         self.random = random
         self.tenancy = TenancyService(store: store)
         self.metrics = metrics
@@ -154,6 +157,7 @@ public final class SesameApplication: Sendable {
         addHostedRoutes(to: &hostedPages)
         addPasswordPageRoutes(to: &hostedPages)
         addAccountRoutes(to: &hostedPages)
+        addAdminRoutes(to: &hostedPages)
         router.add(hostedPages)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         addDiscoveryRoutes(to: &discovery)

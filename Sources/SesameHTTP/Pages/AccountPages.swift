@@ -75,7 +75,7 @@ extension AccountPages {
     }
 
     static func path(_ prefix: String, _ id: String, _ suffix: String) -> String {
-        prefix + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") + suffix
+        prefix + PathSegment.encode(id) + suffix
     }
 
     /// `/account`: passkeys, password, second factors, sessions; and the Signal API's arguments,

@@ -29,6 +29,11 @@ enum Text: CaseIterable {
     case signOutEverywhereButton, signOutButton, neverUsed, addPasskeyLead
     case doneRenamed, doneDeleted, doneAdded, donePassword, doneFactor, doneSession, errorReauth
     case enrollPromptTitle, enrollPromptLead, localEnrollTitle, localEnrollLead, notNowButton, neverAskButton
+    case adminTitle, adminSetupTitle, adminSetupLead, adminSetupButton, adminUsers, adminClients
+    case adminConnections, adminNewClient, adminClientName, adminClientType, adminCreateButton, adminSaveButton
+    case adminCallbacks, adminLogoutURLs, adminOrigins, adminGrantTypes, adminIOS, adminTeamID, adminBundleID
+    case adminAndroid, adminPackage, adminFingerprints, adminOnePerLine, adminSecretOnce, adminSaved, adminBack
+    case adminPasskeyCount, adminHasPassword, adminNotAdmin
     case poweredBy
 }
 
@@ -191,6 +196,35 @@ enum Catalog {
             return "You signed in with a passkey from another device. Create one here to sign in directly next time."
         case .notNowButton: return "Not now"
         case .neverAskButton: return "Don't ask again on this device"
+        case .adminTitle: return "Administration"
+        case .adminSetupTitle: return "Become the administrator"
+        case .adminSetupLead: return "You are signed in as %1. Make this account the administrator of %2?"
+        case .adminSetupButton: return "Become the administrator"
+        case .adminUsers: return "Users"
+        case .adminClients: return "Applications"
+        case .adminConnections: return "Connections"
+        case .adminNewClient: return "New application"
+        case .adminClientName: return "Name"
+        case .adminClientType: return "Type"
+        case .adminCreateButton: return "Create"
+        case .adminSaveButton: return "Save"
+        case .adminCallbacks: return "Callback URLs"
+        case .adminLogoutURLs: return "Allowed logout URLs"
+        case .adminOrigins: return "Allowed web origins"
+        case .adminGrantTypes: return "Grant types"
+        case .adminIOS: return "iOS app (apple-app-site-association)"
+        case .adminTeamID: return "Team ID"
+        case .adminBundleID: return "Bundle ID"
+        case .adminAndroid: return "Android app (assetlinks.json)"
+        case .adminPackage: return "Package name"
+        case .adminFingerprints: return "SHA-256 signing-certificate fingerprints"
+        case .adminOnePerLine: return "One per line."
+        case .adminSecretOnce: return "The client secret, shown only now: %1"
+        case .adminSaved: return "Saved."
+        case .adminBack: return "Back to the overview"
+        case .adminPasskeyCount: return "Passkeys"
+        case .adminHasPassword: return "Password"
+        case .adminNotAdmin: return "This page is for the tenant's administrators."
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -327,6 +361,35 @@ enum Catalog {
         case .localEnrollLead: return "別のデバイスのパスキーでログインしました。このデバイスにも作成すると、次回から直接ログインできます。"
         case .notNowButton: return "今はしない"
         case .neverAskButton: return "このデバイスでは今後表示しない"
+        case .adminTitle: return "管理"
+        case .adminSetupTitle: return "管理者になる"
+        case .adminSetupLead: return "%1 としてログインしています。このアカウントを %2 の管理者にしますか？"
+        case .adminSetupButton: return "管理者になる"
+        case .adminUsers: return "ユーザー"
+        case .adminClients: return "アプリケーション"
+        case .adminConnections: return "接続"
+        case .adminNewClient: return "新しいアプリケーション"
+        case .adminClientName: return "名前"
+        case .adminClientType: return "種類"
+        case .adminCreateButton: return "作成"
+        case .adminSaveButton: return "保存"
+        case .adminCallbacks: return "コールバックURL"
+        case .adminLogoutURLs: return "ログアウト後のURL"
+        case .adminOrigins: return "許可するWebオリジン"
+        case .adminGrantTypes: return "グラントタイプ"
+        case .adminIOS: return "iOSアプリ（apple-app-site-association）"
+        case .adminTeamID: return "チームID"
+        case .adminBundleID: return "バンドルID"
+        case .adminAndroid: return "Androidアプリ（assetlinks.json）"
+        case .adminPackage: return "パッケージ名"
+        case .adminFingerprints: return "署名証明書のSHA-256フィンガープリント"
+        case .adminOnePerLine: return "1行に1つ。"
+        case .adminSecretOnce: return "クライアントシークレット（表示は今回だけです）：%1"
+        case .adminSaved: return "保存しました。"
+        case .adminBack: return "概要に戻る"
+        case .adminPasskeyCount: return "パスキー"
+        case .adminHasPassword: return "パスワード"
+        case .adminNotAdmin: return "このページはテナントの管理者専用です。"
         case .poweredBy: return "Sesame で保護されています"
         }
     }
@@ -352,6 +415,7 @@ enum Catalog {
                 }
             case .invalidGrant: key = .errorPasskeyFailed
             case .reauthenticationRequired: key = .errorReauth
+            case .insufficientScope: key = .adminNotAdmin
             case .conflict(let text), .notFound(let text):
                 return locale == .en ? HTMLText.escape(text) : Catalog.text(.errorGeneric, locale)
             case .invalidRequest(let text) where text == AuthorizationService.expiredText: key = .errorExpired

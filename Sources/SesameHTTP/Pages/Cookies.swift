@@ -59,6 +59,8 @@ enum CookieName {
     case device
     /// The passkey-enrollment prompt's answer on this browser: `later` (a week) or `never`.
     case passkeyPrompt
+    /// The admin setup link's token while its opener signs in (an hour).
+    case adminSetup
 
     func name(secure: Bool) -> String {
         let base: String
@@ -66,6 +68,7 @@ enum CookieName {
         case .session: base = "sesame-session"
         case .device: base = "sesame-device"
         case .passkeyPrompt: base = "sesame-passkey-prompt"
+        case .adminSetup: base = "sesame-admin-setup"
         }
         return secure ? "__Host-" + base : base
     }

@@ -109,3 +109,16 @@ enum PageLayout {
     /// The box the script writes its own errors into.
     static let clientErrorBox = "<p class=\"error\" role=\"alert\" id=\"client-error\" tabindex=\"-1\" hidden></p>"
 }
+
+/// A value as one path segment: everything but RFC 3986's unreserved characters percent-encoded.
+enum PathSegment {
+    static let unreserved: CharacterSet = {
+        var set = CharacterSet()
+        set.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return set
+    }()
+
+    static func encode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+}

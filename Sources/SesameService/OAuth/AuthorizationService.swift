@@ -448,9 +448,9 @@ public final class AuthorizationService: Sendable {
     public func beginAccountSignIn(tenant: TenantRecord, path: String, device: String, fresh: Bool)
         throws(ServiceError) -> String
     {
-        guard path.hasPrefix("/account"), !path.contains("//"), path.utf8.count <= 256 else {
-            throw .invalidRequest("the account sign-in returns to an account page")
-        }
+        guard path.hasPrefix("/account") || path.hasPrefix("/admin"), !path.contains("//"), !path.contains("?"),
+            path.utf8.count <= 256
+        else { throw .invalidRequest("the account sign-in returns to an account or admin page") }
         let request = AuthorizationRequest(
             clientID: AccountClient.id, redirectURI: tenant.publicURL + path, responseMode: .query, scope: "openid",
             state: nil, nonce: nil, codeChallenge: nil, prompts: fresh ? [.login] : [], maxAge: nil, loginHint: nil,

@@ -11,6 +11,8 @@ public struct BootstrapResult: Sendable, Hashable, Codable {
     public var clientID: String
     public var managementClientID: String
     public var managementClientSecret: String
+    /// The one-time link that makes the first admin (`/admin/setup?token=…`), when one was made.
+    public var adminSetupURL: String?
 
     enum CodingKeys: String, CodingKey {
         case tenant
@@ -19,6 +21,7 @@ public struct BootstrapResult: Sendable, Hashable, Codable {
         case clientID = "client_id"
         case managementClientID = "management_client_id"
         case managementClientSecret = "management_client_secret"
+        case adminSetupURL = "admin_setup_url"
     }
 }
 

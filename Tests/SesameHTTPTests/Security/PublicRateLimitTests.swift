@@ -30,6 +30,8 @@ struct PublicRateLimitTests {
                 "/account/passkeys/{id}/rename", "/account/passkeys/{id}/delete", "/account/passkeys/enroll",
                 "/account/password", "/account/mfa/{id}/delete", "/account/sessions/{id}/end",
                 "/account/sessions/end-all", "/account/logout", "/.well-known/change-password",
+                "/u/passkey-enroll", "/u/passkey-enroll/skip", "/admin", "/admin/setup", "/admin/clients",
+                "/admin/clients/{id}",
             ])
     }
 
@@ -52,7 +54,8 @@ struct PublicRateLimitTests {
         #expect(statuses.first != 429, "\(pattern): \(statuses)")
         let response = sesame.send(method, pattern, body: method == .post ? "{}" : nil)
         #expect(response.status == 429)
-        if pattern == "/" || pattern.hasPrefix("/u/") || pattern.hasPrefix("/account") || pattern == "/authorize"
+        if pattern == "/" || pattern.hasPrefix("/u/") || pattern.hasPrefix("/account") || pattern.hasPrefix("/admin")
+            || pattern == "/authorize"
             || pattern == "/oidc/logout" || pattern == "/.well-known/change-password"
         {
             // The landing page and the hosted pages are pages: their errors are too.

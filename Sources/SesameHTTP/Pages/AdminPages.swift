@@ -1,0 +1,139 @@
+import Foundation
+import SesameService
+import SesameStore
+
+/// The admin pages: the setup of the first admin, the overview, and an application's settings.
+enum AdminPages {
+    typealias E = HTMLText
+
+    static func setup(context: HostedContext, identifier: String) -> HostedPage {
+        let locale = context.locale
+        let body = """
+            <h1>\(Catalog.text(.adminSetupTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.adminSetupLead, locale, identifier, context.tenant.name))</p>
+            <form method="post" action="/admin/setup">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <button type="submit">\(Catalog.text(.adminSetupButton, locale))</button>
+            </form>
+            """
+        return HostedPage(name: "admin-setup", title: .adminSetupTitle, body: body)
+    }
+
+    /// What the overview shows.
+    struct Overview {
+        var userTotal: Int
+        /// The newest users, with how many passkeys each has and whether they have a password.
+        var users: [(user: ManagedUser, passkeys: Int, password: Bool)]
+        var clients: [ManagedClient]
+        var connections: [ManagedConnection]
+    }
+
+    static func overview(context: HostedContext, overview: Overview) -> HostedPage {
+        let locale = context.locale
+        var body = """
+            <h1>\(Catalog.text(.adminTitle, locale))</h1>
+            <p class="lead">\(E.escape(context.tenant.name))</p>
+            <section aria-labelledby="clients-heading"><h2 id="clients-heading">\
+            \(Catalog.text(.adminClients, locale)) (\(overview.clients.count))</h2>
+            <table><thead><tr><th>\(Catalog.text(.adminClientName, locale))</th>\
+            <th>\(Catalog.text(.adminClientType, locale))</th><th>client_id</th></tr></thead><tbody>
+            """
+        for client in overview.clients {
+            let href = "/admin/clients/" + PathSegment.encode(client.clientID)
+            body +=
+                "<tr><td><a href=\"\(E.escape(href))\">\(E.escape(client.name))</a></td>"
+                + "<td>\(E.escape(client.appType.rawValue))</td><td><code>\(E.escape(client.clientID))</code></td></tr>"
+        }
+        body += """
+            </tbody></table>
+            <form method="post" action="/admin/clients">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <h3>\(Catalog.text(.adminNewClient, locale))</h3>
+            <label for="new-name">\(Catalog.text(.adminClientName, locale))</label>
+            <input id="new-name" name="name" type="text" maxlength="255" required>
+            <label for="new-type">\(Catalog.text(.adminClientType, locale))</label>
+            <select id="new-type" name="app_type">
+            <option value="regular_web">regular_web</option><option value="spa">spa</option>
+            <option value="native">native</option></select>
+            <button type="submit" class="secondary">\(Catalog.text(.adminCreateButton, locale))</button>
+            </form></section>
+            <section aria-labelledby="connections-heading"><h2 id="connections-heading">\
+            \(Catalog.text(.adminConnections, locale)) (\(overview.connections.count))</h2><ul>
+            """
+        for connection in overview.connections { body += "<li>\(E.escape(connection.name))</li>" }
+        body += """
+            </ul></section>
+            <section aria-labelledby="users-heading"><h2 id="users-heading">\
+            \(Catalog.text(.adminUsers, locale)) (\(overview.userTotal))</h2>
+            <table><thead><tr><th>\(Catalog.text(.emailLabel, locale))</th>\
+            <th>\(Catalog.text(.adminPasskeyCount, locale))</th><th>\(Catalog.text(.adminHasPassword, locale))</th>\
+            </tr></thead><tbody>
+            """
+        for (user, passkeys, password) in overview.users {
+            body +=
+                "<tr><td>\(E.escape(user.email ?? user.username ?? user.userID))</td><td>\(passkeys)</td>"
+                + "<td>\(password ? "✓" : "—")</td></tr>"
+        }
+        body += "</tbody></table></section>"
+        return HostedPage(name: "admin", title: .adminTitle, body: body, languageBase: "/admin")
+    }
+
+    static func lines(_ values: [String]) -> String { E.escape(values.joined(separator: "\n")) }
+
+    static func client(
+        context: HostedContext, client: ManagedClient, notice: Bool = false, error: (any Error)? = nil,
+        status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale
+        let action = "/admin/clients/" + PathSegment.encode(client.clientID)
+        var grants = ""
+        for (index, grant) in OAuthGrantType.allCases.enumerated() {
+            let id = "grant-\(index)"
+            grants +=
+                "<div><input type=\"checkbox\" id=\"\(id)\" name=\"\(id)\" value=\"\(E.escape(grant.rawValue))\""
+                + (client.grantTypes.contains(grant) ? " checked" : "")
+                + "> <label for=\"\(id)\" class=\"inline\">\(E.escape(grant.rawValue))</label></div>"
+        }
+        var body =
+            "<h1>\(E.escape(client.name))</h1><p class=\"lead\"><code>\(E.escape(client.clientID))</code> · "
+            + "\(E.escape(client.appType.rawValue))</p>"
+        if let secret = client.clientSecret {
+            body += "<p class=\"notice\">\(Catalog.text(.adminSecretOnce, locale, secret))</p>"
+        }
+        if notice { body += "<p class=\"notice\" role=\"status\">\(Catalog.text(.adminSaved, locale))</p>" }
+        body += PageLayout.errorBox(error.map { Catalog.error($0, locale) })
+        body += """
+            <form method="post" action="\(E.escape(action))">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <label for="name">\(Catalog.text(.adminClientName, locale))</label>
+            <input id="name" name="name" type="text" maxlength="255" required value="\(E.escape(client.name))">
+            <label for="callbacks">\(Catalog.text(.adminCallbacks, locale))</label>
+            <textarea id="callbacks" name="callbacks" rows="3" aria-describedby="one-per-line">\(lines(client.callbacks))</textarea>
+            <p class="hint" id="one-per-line">\(Catalog.text(.adminOnePerLine, locale))</p>
+            <label for="logout">\(Catalog.text(.adminLogoutURLs, locale))</label>
+            <textarea id="logout" name="allowed_logout_urls" rows="2">\(lines(client.allowedLogoutURLs))</textarea>
+            <label for="origins">\(Catalog.text(.adminOrigins, locale))</label>
+            <textarea id="origins" name="allowed_origins" rows="2">\(lines(client.allowedOrigins))</textarea>
+            <fieldset><legend>\(Catalog.text(.adminGrantTypes, locale))</legend>\(grants)</fieldset>
+            <fieldset><legend>\(Catalog.text(.adminIOS, locale))</legend>
+            <label for="team">\(Catalog.text(.adminTeamID, locale))</label>
+            <input id="team" name="ios_team_id" type="text" maxlength="10" value="\(E.escape(client.mobile?.ios?.teamID ?? ""))">
+            <label for="bundle">\(Catalog.text(.adminBundleID, locale))</label>
+            <input id="bundle" name="ios_bundle_id" type="text" maxlength="155" \
+            value="\(E.escape(client.mobile?.ios?.appBundleIdentifier ?? ""))">
+            </fieldset>
+            <fieldset><legend>\(Catalog.text(.adminAndroid, locale))</legend>
+            <label for="package">\(Catalog.text(.adminPackage, locale))</label>
+            <input id="package" name="android_package" type="text" maxlength="255" \
+            value="\(E.escape(client.mobile?.android?.appPackageName ?? ""))">
+            <label for="fingerprints">\(Catalog.text(.adminFingerprints, locale))</label>
+            <textarea id="fingerprints" name="android_fingerprints" rows="2">\
+            \(lines(client.mobile?.android?.sha256CertFingerprints ?? []))</textarea>
+            </fieldset>
+            <button type="submit">\(Catalog.text(.adminSaveButton, locale))</button>
+            </form>
+            <div class="links"><p><a href="/admin">\(Catalog.text(.adminBack, locale))</a></p></div>
+            """
+        return HostedPage(name: "admin-client", title: .adminClients, body: body, status: status)
+    }
+}
