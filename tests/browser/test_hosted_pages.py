@@ -30,6 +30,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support
 import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
 from sesame_process import ROOT, running_server  # noqa: E402
 
+import warnings  # noqa: E402
+
+# authlib 1.x says its jose module will move to joserfc; it is still the documented client here.
+warnings.filterwarnings("ignore", message="authlib.jose module is deprecated")
 import pyotp  # noqa: E402
 import requests  # noqa: E402
 from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
@@ -303,3 +307,84 @@ def test_phone_viewport_and_japanese(server, metadata, driver):
         shot(driver, "error-phone-en")
     finally:
         driver.set_window_size(1280, 900)
+
+
+def test_the_landing_page_signs_in_through_the_hosted_pages(server, driver, authenticator):
+    url, _ = server
+    driver.delete_all_cookies()
+    driver.get(f"{url}/")
+    wait_page(driver, "landing")
+    assert driver.execute_script("return typeof window.sesameDemo === 'object'")
+    shot(driver, "landing-en")
+    driver.find_element(By.ID, "oidc").click()
+    wait_page(driver, "login")
+    driver.find_element(By.LINK_TEXT, "Sign up").click()
+    wait_page(driver, "signup")
+    driver.find_element(By.ID, "email").send_keys("landing.user@example.com")
+    driver.find_element(By.CSS_SELECTOR, "button[name=method][value=passkey]").click()
+    wait_page(driver, "signup-passkey")
+    driver.find_element(By.ID, "passkey-button").click()
+    wait_page(driver, "landing")
+    WebDriverWait(driver, STEP_TIMEOUT).until(
+        lambda d: "landing.user@example.com" in d.find_element(By.ID, "out").text)
+    assert driver.current_url == f"{url}/", "the code left the address bar"
+    shot(driver, "landing-signed-in-en")
+
+    # The account page lists the new passkey; the Signal API is given every accepted credential.
+    driver.get(f"{url}/account")
+    wait_page(driver, "account")
+    accessible(driver)
+    shot(driver, "account-en")
+    accepted = driver.execute_script(
+        "return JSON.parse(document.getElementById('signal-accepted-credentials').textContent)")
+    credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert len(accepted["allAcceptedCredentialIds"]) == 1 == len(credentials)
+
+
+def test_admin_setup_link_then_application_settings_and_account_actions(server, driver, authenticator):
+    url, ids = server
+    driver.delete_all_cookies()
+    driver.get(ids["admin_setup_url"])
+    wait_page(driver, "login")  # signs in (here: signs up) first
+    driver.find_element(By.LINK_TEXT, "Sign up").click()
+    wait_page(driver, "signup")
+    driver.find_element(By.ID, "email").send_keys("admin@example.com")
+    driver.find_element(By.CSS_SELECTOR, "button[name=method][value=passkey]").click()
+    wait_page(driver, "signup-passkey")
+    driver.find_element(By.ID, "passkey-button").click()
+    wait_page(driver, "admin-setup")
+    shot(driver, "admin-setup-en")
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_page(driver, "admin")
+    accessible(driver)
+    shot(driver, "admin-en")
+    assert ids["client_id"] in driver.page_source
+
+    # A web application with a callback, as the README's walkthrough makes one.
+    driver.find_element(By.ID, "new-name").send_keys("Sample Web App")
+    driver.find_element(By.CSS_SELECTOR, "form[action='/admin/clients'] button").click()
+    wait_page(driver, "admin-client")
+    assert "shown only now" in driver.page_source
+    callbacks = driver.find_element(By.ID, "callbacks")
+    callbacks.clear()
+    callbacks.send_keys("http://localhost:3000/callback")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait_page(driver, "admin-client")
+    assert driver.find_element(By.ID, "callbacks").get_attribute("value") == "http://localhost:3000/callback"
+    shot(driver, "admin-client-en")
+
+    # The spent link opens nothing.
+    driver.get(ids["admin_setup_url"])
+    wait_page(driver, "error")
+
+    # Account actions: rename the passkey, then sign out.
+    driver.get(f"{url}/account")
+    wait_page(driver, "account")
+    name = driver.find_element(By.CSS_SELECTOR, "input[name=name]")
+    name.clear()
+    name.send_keys("Work laptop")
+    name.submit()
+    wait_page(driver, "account")
+    assert "The passkey was renamed." in driver.page_source and "Work laptop" in driver.page_source
+    driver.find_element(By.CSS_SELECTOR, "form[action='/account/logout'] button").click()
+    wait_page(driver, "signed-out")

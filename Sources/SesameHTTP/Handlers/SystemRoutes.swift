@@ -3,9 +3,10 @@ import SesameCrypto
 import SesameService
 import SesameStore
 import SesameWire
+import WebAuthn
 
 extension SesameApplication {
-    /// The landing page (HTML errors).
+    /// The landing page (HTML errors): what Sesame is, the way in, and a demo to copy.
     func addPageRoutes(to router: inout RouteGroup<PageContext>) {
         router.get("/") { [self] _, context in
             let tenant = context.tenant
@@ -14,16 +15,15 @@ extension SesameApplication {
                     $0.grantTypes.contains(.webAuthn) && $0.secretHash == nil
                 }
             }
-            var response = HTTPResponse.html(LandingPage.html(tenant: tenant, demoClientID: demoClient?.id))
-            // No other site may frame the page (clickjacking): CSP for current browsers,
-            // X-Frame-Options for older ones.
+            let nonce = Base64URL.encode(try random.bytes(count: 16))
+            var response = HTTPResponse.html(
+                LandingPage.html(tenant: tenant, demoClientID: demoClient?.id, nonce: nonce))
+            // Only this response's script runs; no other site may frame the page.
             response.headers.replaceOrAdd(
-                name: "Content-Security-Policy",
-                value:
-                    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
-                    + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+                name: "Content-Security-Policy", value: PageSecurity.policy(nonce: nonce))
             response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
             response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
             return response
         }
     }
@@ -76,107 +76,69 @@ extension SesameApplication {
     }
 }
 
-/// The small HTML landing page: what this server is, where discovery and docs are, and a passkey
-/// demo against the native API (also what the browser test drives).
+/// The landing page: the entry for someone who just ran `make run`. What Sesame is, the sign-in
+/// through the hosted pages (OpenID Connect with PKCE, as the demo client), the account and admin
+/// pages, a demo of the native passkey API (what the browser test drives), and where the docs are.
+/// Its script and stylesheet are the hosted pages' (no inline code).
 enum LandingPage {
-    static func html(tenant: TenantRecord?, demoClientID: String?) -> String {
-        let name = HTMLText.escape(tenant?.domain ?? "Sesame")
+    static func html(tenant: TenantRecord?, demoClientID: String?, nonce: String) -> String {
+        let name = HTMLText.escape(tenant?.name ?? "Sesame")
         let rpID = HTMLText.escape(tenant?.rpID ?? "")
         let client = HTMLText.escape(demoClientID ?? "")
+        let tenantText =
+            tenant == nil
+            ? "<p class=\"notice\">No tenant answers on this host name.</p>"
+            : """
+            <p class="lead">A passkey identity server for <strong>\(name)</strong> (WebAuthn RP ID <code>\(rpID)</code>).</p>
+            """
         return """
             <!doctype html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="referrer" content="no-referrer">
             <title>Sesame · \(name)</title>
-            <style>
-            body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
-            code{background:#f3f3f3;padding:0 .25rem}
-            button{font-size:1rem;padding:.4rem .8rem;margin:.2rem}
-            input{font-size:1rem;padding:.3rem}
-            pre{background:#f7f7f7;padding:.6rem;overflow:auto}
-            </style>
+            <link rel="stylesheet" href="/u/assets/pages.css?v=\(PageAssets.stylesheetVersion)">
+            <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(HTMLText.escape(nonce))" defer></script>
             </head>
-            <body>
+            <body data-page="landing">
+            <main>
             <h1>Sesame</h1>
-            <p>This is a self-hosted passkey identity server for <strong>\(name)</strong>
-            (WebAuthn RP ID <code>\(rpID)</code>). Apps sign users up and in with platform passkeys through
-            an API compatible with Auth0's native passkey API, and receive standard OAuth 2.0 / OpenID
-            Connect tokens.</p>
-            <ul>
-            <li><a href="/.well-known/openid-configuration">OpenID Connect discovery</a></li>
-            <li><a href="/.well-known/jwks.json">Token signing keys (JWKS)</a></li>
-            <li><a href="/.well-known/apple-app-site-association">apple-app-site-association</a> ·
-                <a href="/.well-known/assetlinks.json">assetlinks.json</a></li>
-            <li><a href="/healthz">Health</a> · <a href="/metrics">Metrics</a></li>
-            <li>Documentation: the project's <code>README.md</code> and <code>docs/</code>.</li>
-            </ul>
-            <h2>Try a passkey</h2>
+            \(tenantText)
+            <p>Apps sign users up and in with passkeys (and passwords, with a second factor) through hosted
+            pages and standard OpenID Connect, or through an API compatible with Auth0's native passkey API.</p>
+            <section aria-labelledby="try-heading">
+            <h2 id="try-heading">Try it</h2>
+            <button type="button" id="oidc">Sign in through the hosted pages (OpenID Connect)</button>
+            <p class="hint">The demo client runs the authorization-code flow with PKCE, then shows the id token's claims.</p>
+            <p><a href="/account">Your account</a>: passkeys, password, second factors, sessions.</p>
+            <p><a href="/admin">Administration</a>: open the one-time setup link that <code>make run</code>
+            (<code>sesame init</code>) printed to become the administrator, then add your application's callback URL.</p>
+            </section>
+            <section aria-labelledby="native-heading">
+            <h2 id="native-heading">The native passkey API</h2>
             <p data-client-id="\(client)" id="demo">Demo client: <code>\(client.isEmpty ? "none" : client)</code></p>
-            <p><input id="email" type="email" placeholder="you@example.com" autocomplete="username webauthn">
-            <button id="signup" type="button">Sign up with a passkey</button>
-            <button id="login" type="button">Sign in with a passkey</button></p>
+            <label for="email">Email address</label>
+            <input id="email" type="email" placeholder="you@example.com" autocomplete="username webauthn">
+            <button id="signup" type="button" class="secondary">Sign up with a passkey</button>
+            <button id="login" type="button" class="secondary">Sign in with a passkey</button>
+            </section>
             <pre id="out" aria-live="polite"></pre>
-            <script>
-            (function () {
-              const clientId = document.getElementById('demo').dataset.clientId;
-              const b64 = {
-                decode(s) { s = s.replace(/-/g, '+').replace(/_/g, '/'); while (s.length % 4) s += '=';
-                  return Uint8Array.from(atob(s), c => c.charCodeAt(0)).buffer; },
-                encode(buf) { let s = ''; for (const b of new Uint8Array(buf)) s += String.fromCharCode(b);
-                  return btoa(s).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, ''); }
-              };
-              async function post(path, body) {
-                const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
-                  body: JSON.stringify(body) });
-                const json = await response.json();
-                if (!response.ok) throw new Error(json.error + ': ' + json.error_description);
-                return json;
-              }
-              function credentialJSON(credential) {
-                const r = credential.response, out = { id: credential.id, rawId: b64.encode(credential.rawId),
-                  type: credential.type, authenticatorAttachment: credential.authenticatorAttachment,
-                  clientExtensionResults: credential.getClientExtensionResults(), response: {
-                    clientDataJSON: b64.encode(r.clientDataJSON) } };
-                if (r.attestationObject) { out.response.attestationObject = b64.encode(r.attestationObject);
-                  out.response.transports = r.getTransports ? r.getTransports() : []; }
-                if (r.authenticatorData) { out.response.authenticatorData = b64.encode(r.authenticatorData);
-                  out.response.signature = b64.encode(r.signature);
-                  if (r.userHandle) out.response.userHandle = b64.encode(r.userHandle); }
-                return out;
-              }
-              async function signup(email) {
-                const challenge = await post('/passkey/register', { client_id: clientId, user_profile: { email } });
-                const o = challenge.authn_params_public_key;
-                const credential = await navigator.credentials.create({ publicKey: {
-                  challenge: b64.decode(o.challenge), timeout: o.timeout, rp: o.rp,
-                  user: { id: b64.decode(o.user.id), name: o.user.name, displayName: o.user.displayName },
-                  pubKeyCredParams: o.pubKeyCredParams, authenticatorSelection: o.authenticatorSelection } });
-                const tokens = await post('/oauth/token', { grant_type: 'urn:okta:params:oauth:grant-type:webauthn',
-                  client_id: clientId, auth_session: challenge.auth_session, authn_response: credentialJSON(credential),
-                  scope: 'openid profile email offline_access' });
-                return { credentialId: credential.id, tokens };
-              }
-              async function login(allowCredentialId) {
-                const challenge = await post('/passkey/challenge', { client_id: clientId });
-                const o = challenge.authn_params_public_key;
-                const publicKey = { challenge: b64.decode(o.challenge), timeout: o.timeout, rpId: o.rpId,
-                  userVerification: o.userVerification };
-                if (allowCredentialId) publicKey.allowCredentials = [{ type: 'public-key', id: b64.decode(allowCredentialId) }];
-                const credential = await navigator.credentials.get({ publicKey });
-                const tokens = await post('/oauth/token', { grant_type: 'urn:okta:params:oauth:grant-type:webauthn',
-                  client_id: clientId, auth_session: challenge.auth_session, authn_response: credentialJSON(credential) });
-                return { credentialId: credential.id, tokens };
-              }
-              window.sesameDemo = { signup, login };
-              const out = document.getElementById('out');
-              function show(promise) { promise.then(r => { out.textContent = 'Signed in. id_token: ' +
-                (r.tokens.id_token || '').slice(0, 40) + '…'; }).catch(e => { out.textContent = String(e); }); }
-              document.getElementById('signup').onclick = () => show(signup(document.getElementById('email').value));
-              document.getElementById('login').onclick = () => show(login());
-            })();
-            </script>
+            <section aria-labelledby="dev-heading">
+            <h2 id="dev-heading">For developers</h2>
+            <ul>
+            <li><a href="/.well-known/openid-configuration">OpenID Connect discovery</a> ·
+                <a href="/.well-known/jwks.json">signing keys (JWKS)</a></li>
+            <li><a href="/.well-known/apple-app-site-association">apple-app-site-association</a> ·
+                <a href="/.well-known/assetlinks.json">assetlinks.json</a> ·
+                <a href="/.well-known/passkey-endpoints">passkey-endpoints</a></li>
+            <li><a href="/healthz">Health</a></li>
+            <li>Documentation: <code>README.md</code>, <code>docs/oidc.md</code> (a web app through OpenID Connect),
+                <code>docs/hosted-pages.md</code>, <code>docs/api.md</code>.</li>
+            </ul>
+            </section>
+            </main>
             </body>
             </html>
             """

@@ -150,7 +150,86 @@
     if (form) form.submit();
   }
 
+  // The landing page: a demo of the native passkey API (window.sesameDemo, which the browser
+  // tests drive), and a sign-in through /authorize with PKCE as a single-page app would do it.
+  function landing() {
+    const demo = document.getElementById("demo");
+    if (!demo) return;
+    const clientId = demo.dataset.clientId;
+    async function post(path, body, form) {
+      const response = await fetch(path, {
+        method: "POST",
+        headers: { "Content-Type": form ? "application/x-www-form-urlencoded" : "application/json" },
+        body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error + ": " + answer.error_description);
+      return answer;
+    }
+    const grant = "urn:okta:params:oauth:grant-type:webauthn";
+    async function signup(email) {
+      const challenge = await post("/passkey/register", { client_id: clientId, user_profile: { email } });
+      const o = challenge.authn_params_public_key;
+      const credential = await navigator.credentials.create({ publicKey: {
+        challenge: b64.decode(o.challenge), timeout: o.timeout, rp: o.rp,
+        user: { id: b64.decode(o.user.id), name: o.user.name, displayName: o.user.displayName },
+        pubKeyCredParams: o.pubKeyCredParams, authenticatorSelection: o.authenticatorSelection } });
+      const tokens = await post("/oauth/token", { grant_type: grant, client_id: clientId,
+        auth_session: challenge.auth_session, authn_response: credentialJSON(credential),
+        scope: "openid profile email offline_access" });
+      return { credentialId: credential.id, tokens };
+    }
+    async function login(allowCredentialId) {
+      const challenge = await post("/passkey/challenge", { client_id: clientId });
+      const o = challenge.authn_params_public_key;
+      const publicKey = { challenge: b64.decode(o.challenge), timeout: o.timeout, rpId: o.rpId,
+        userVerification: o.userVerification };
+      if (allowCredentialId) publicKey.allowCredentials = [{ type: "public-key", id: b64.decode(allowCredentialId) }];
+      const credential = await navigator.credentials.get({ publicKey });
+      const tokens = await post("/oauth/token", { grant_type: grant, client_id: clientId,
+        auth_session: challenge.auth_session, authn_response: credentialJSON(credential) });
+      return { credentialId: credential.id, tokens };
+    }
+    window.sesameDemo = { signup, login };
+    const out = document.getElementById("out");
+    const claims = (jwt) => JSON.parse(atob(jwt.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+    function show(promise) {
+      promise.then((r) => {
+        out.textContent = "Signed in: " + JSON.stringify(claims(r.tokens.id_token), null, 2);
+      }).catch((e) => { out.textContent = String(e); });
+    }
+    document.getElementById("signup").addEventListener("click", () => show(signup(document.getElementById("email").value)));
+    document.getElementById("login").addEventListener("click", () => show(login()));
+
+    // OIDC with PKCE: the verifier and state wait in sessionStorage while the browser signs in.
+    const random = () => b64.encode(crypto.getRandomValues(new Uint8Array(32)));
+    document.getElementById("oidc").addEventListener("click", async () => {
+      const verifier = random();
+      const state = random();
+      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+      sessionStorage.setItem("sesame-demo", JSON.stringify({ verifier, state }));
+      const query = new URLSearchParams({ response_type: "code", client_id: clientId,
+        redirect_uri: location.origin + "/", scope: "openid profile email", state, nonce: random(),
+        code_challenge: b64.encode(digest), code_challenge_method: "S256" });
+      location.assign("/authorize?" + query.toString());
+    });
+    const returned = new URLSearchParams(location.search);
+    const saved = JSON.parse(sessionStorage.getItem("sesame-demo") || "null");
+    if (saved && returned.get("state") === saved.state) {
+      sessionStorage.removeItem("sesame-demo");
+      history.replaceState(null, "", "/");
+      if (returned.get("code")) {
+        show(post("/oauth/token", { grant_type: "authorization_code", client_id: clientId,
+          code: returned.get("code"), redirect_uri: location.origin + "/", code_verifier: saved.verifier }, true)
+          .then((tokens) => ({ tokens })));
+      } else {
+        out.textContent = returned.get("error") + ": " + returned.get("error_description");
+      }
+    }
+  }
+
   if (webAuthn()) signals();
+  if (page === "landing") landing();
   if (page === "login" || page === "password") passkeyLogin();
   if (page === "signup-passkey" || page === "enroll") passkeyCreate();
   if (page === "form-post") formPost();
