@@ -886,6 +886,10 @@ public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
     case breachedPassword = "breached_password"
     /// A link that confirms the user's email address (after a signup at the hosted pages).
     case verifyEmail = "verify_email"
+    /// A one-time code that starts an account recovery.
+    case recoveryCode = "recovery_code"
+    /// A notice that the account was recovered (and how).
+    case accountRecovered = "account_recovered"
 }
 
 /// A message the `outbox` sender kept instead of sending (development and tests): listed at

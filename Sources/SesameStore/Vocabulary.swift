@@ -149,6 +149,8 @@ public enum AuthEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case enroll
     /// A password was set or changed (Management, reset, import rehash is not one).
     case passwordChange = "password_change"
+    /// An account was recovered (a user who lost every passkey proved their email address).
+    case recovery
 }
 
 /// How the event's user or client authenticated.
@@ -160,6 +162,8 @@ public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case otp
     case sms
     case recoveryCode = "recovery_code"
+    /// A one-time code sent by email (account recovery).
+    case emailCode = "email_code"
 }
 
 /// How an auth event ended.

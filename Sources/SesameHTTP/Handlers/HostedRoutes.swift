@@ -147,6 +147,8 @@ extension SesameApplication {
         router.post("/u/passkey-enroll/skip") { [self] request, context in
             let (form, pending) = try pendingForm(request, context)
             let never = try form.optionalString("choice", maxLength: 16) == "never"
+            // A recovery is not put off: it ends in a new passkey or password.
+            guard pending.held?.reason != .recovery else { throw AuthorizationService.expiredError }
             let proof = try hosted.heldProof(tenant: context.tenant, pending: pending)
             var response = try completeSignIn(proof, pending: pending, request: request, context: context)
             // "Not now" snoozes the prompt on this browser for a week; "Don't ask again" for good.

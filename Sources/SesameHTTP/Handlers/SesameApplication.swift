@@ -101,7 +101,10 @@ public final class SesameApplication: Sendable {
         self.hosted = HostedLoginService(
             store: store, clock: clock, passkeys: passkeys, passwords: passwords, mfa: mfa,
             authorization: authorization,
-            verification: EmailVerification(store: store, clock: clock, random: random, messages: messages))
+            verification: EmailVerification(store: store, clock: clock, random: random, messages: messages),
+            recovery: AccountRecovery(
+                store: store, clock: clock, random: random, messages: messages, keys: MFAKeys(masterKey: masterKey),
+                events: events))
         self.csrfKey = masterKey.derivedKey(purpose: "hosted-page-csrf")
         self.adminAccess = AdminAccess(store: store, clock: clock, random: random)
         self.random = random
@@ -158,6 +161,7 @@ public final class SesameApplication: Sendable {
         addPasswordPageRoutes(to: &hostedPages)
         addAccountRoutes(to: &hostedPages)
         addAdminRoutes(to: &hostedPages)
+        addRecoveryRoutes(to: &hostedPages)
         router.add(hostedPages)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         addDiscoveryRoutes(to: &discovery)

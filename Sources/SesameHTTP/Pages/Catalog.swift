@@ -34,6 +34,8 @@ enum Text: CaseIterable {
     case adminCallbacks, adminLogoutURLs, adminOrigins, adminGrantTypes, adminIOS, adminTeamID, adminBundleID
     case adminAndroid, adminPackage, adminFingerprints, adminOnePerLine, adminSecretOnce, adminSaved, adminBack
     case adminPasskeyCount, adminHasPassword, adminNotAdmin
+    case recoverLink, recoverTitle, recoverLead, sendCodeButton, recoverCodeLead, recoveryEnrollTitle
+    case recoveryEnrollLead, recoveryPasswordLead
     case poweredBy
 }
 
@@ -225,6 +227,15 @@ enum Catalog {
         case .adminPasskeyCount: return "Passkeys"
         case .adminHasPassword: return "Password"
         case .adminNotAdmin: return "This page is for the tenant's administrators."
+        case .recoverLink: return "Lost your passkey?"
+        case .recoverTitle: return "Recover your account"
+        case .recoverLead: return "Enter your email address. We will send a code that proves it is yours."
+        case .sendCodeButton: return "Send the code"
+        case .recoverCodeLead: return "If an account uses that address, we sent it a 6-digit code. Enter it here."
+        case .recoveryEnrollTitle: return "Choose a new way to sign in"
+        case .recoveryEnrollLead:
+            return "Create a passkey on this device. When you are done, every other device is signed out."
+        case .recoveryPasswordLead: return "Or choose a new password:"
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -390,6 +401,14 @@ enum Catalog {
         case .adminPasskeyCount: return "パスキー"
         case .adminHasPassword: return "パスワード"
         case .adminNotAdmin: return "このページはテナントの管理者専用です。"
+        case .recoverLink: return "パスキーを失くしましたか？"
+        case .recoverTitle: return "アカウントの復旧"
+        case .recoverLead: return "メールアドレスを入力してください。本人確認のためのコードをお送りします。"
+        case .sendCodeButton: return "コードを送信"
+        case .recoverCodeLead: return "このアドレスのアカウントがあれば、6桁のコードを送信しました。ここに入力してください。"
+        case .recoveryEnrollTitle: return "新しいログイン方法の設定"
+        case .recoveryEnrollLead: return "このデバイスにパスキーを作成してください。完了すると、ほかのデバイスはすべてログアウトします。"
+        case .recoveryPasswordLead: return "または、新しいパスワードを設定："
         case .poweredBy: return "Sesame で保護されています"
         }
     }

@@ -67,7 +67,8 @@ enum SignInPages {
         }
         body += """
             <div class="links"><p>\(Catalog.text(.noAccount, locale)) \
-            <a href="/u/signup?tx=\(E.escape(pending.handle))">\(Catalog.text(.signUpLink, locale))</a></p></div>
+            <a href="/u/signup?tx=\(E.escape(pending.handle))">\(Catalog.text(.signUpLink, locale))</a></p>
+            <p><a href="/u/recover?tx=\(E.escape(pending.handle))">\(Catalog.text(.recoverLink, locale))</a></p></div>
             """
         return HostedPage(
             name: "login", title: .signInTitle, body: body, status: status,
@@ -275,8 +276,34 @@ enum SignInPages {
             (title, lead) = (.enrollPromptTitle, Catalog.text(.enrollPromptLead, locale, pending.client.name))
         case .localEnrollment:
             (title, lead) = (.localEnrollTitle, Catalog.text(.localEnrollLead, locale))
+        case .recovery:
+            (title, lead) = (.recoveryEnrollTitle, Catalog.text(.recoveryEnrollLead, locale))
         }
         let hidden = PageLayout.hiddenFields(context, transaction: pending.handle)
+        // A recovery cannot be put off; where the connection has passwords, a new one will do.
+        var choices = """
+            <form method="post" action="/u/passkey-enroll/skip">
+            \(hidden)
+            <button type="submit" name="choice" value="later" class="secondary">\(Catalog.text(.notNowButton, locale))</button>
+            <button type="submit" name="choice" value="never" class="link">\(Catalog.text(.neverAskButton, locale))</button>
+            </form>
+            """
+        if reason == .recovery {
+            choices = ""
+            if pending.connection.password.enabled {
+                let rules = pending.connection.password.rules
+                choices = """
+                    <form method="post" action="/u/recover/password">
+                    \(hidden)
+                    <p>\(Catalog.text(.recoveryPasswordLead, locale))</p>
+                    <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
+                    <input id="password" name="password" type="password" autocomplete="new-password" required \
+                    passwordrules="\(E.escape(rules))">
+                    <button type="submit" class="secondary">\(Catalog.text(.newPasswordButton, locale))</button>
+                    </form>
+                    """
+            }
+        }
         let body = """
             <h1>\(Catalog.text(title, locale))</h1>
             <p class="lead">\(lead)</p>
@@ -292,11 +319,7 @@ enum SignInPages {
             <input type="hidden" name="ceremony" value="\(E.escape(challenge.authSession))">
             <input type="hidden" name="credential" value="">
             </form>
-            <form method="post" action="/u/passkey-enroll/skip">
-            \(hidden)
-            <button type="submit" name="choice" value="later" class="secondary">\(Catalog.text(.notNowButton, locale))</button>
-            <button type="submit" name="choice" value="never" class="link">\(Catalog.text(.neverAskButton, locale))</button>
-            </form>
+            \(choices)
             """
         return HostedPage(
             name: "enroll", title: title, body: body, status: status,

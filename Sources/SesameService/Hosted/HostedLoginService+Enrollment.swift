@@ -55,7 +55,32 @@ extension HostedLoginService {
         guard let held = pending.held else { throw AuthorizationService.expired }
         _ = try passkeys.finishEnrollment(
             tenant: tenant, clientID: pending.client.id, userID: held.userID, authSession: ceremony, response: response)
-        return try heldProof(tenant: tenant, pending: pending)
+        let proof = try heldProof(tenant: tenant, pending: pending)
+        if held.reason == .recovery {
+            try recovery.completed(tenant: tenant, user: proof.user, method: .passkey, clientID: pending.client.id)
+        }
+        return proof
+    }
+
+    /// Recovery's last step: after the code, a passkey or (where the connection has them) a
+    /// password, and the held sign-in completes.
+    public func holdRecovery(
+        tenant: TenantRecord, pending: PendingAuthorization, user: UserRecord, requester: String
+    ) throws(ServiceError) -> (PendingAuthorization, PasskeySignupChallengeResponse) {
+        try hold(
+            tenant: tenant, pending: pending, proof: SignInProof(user: user, amr: ["otp"], authTime: clock.now()),
+            reason: .recovery, requester: requester)
+    }
+
+    /// A recovery that ends in a new password instead of a passkey.
+    public func recoverWithPassword(tenant: TenantRecord, pending: PendingAuthorization, password: String?)
+        throws(ServiceError) -> SignInProof
+    {
+        guard let held = pending.held, held.reason == .recovery else { throw AuthorizationService.expired }
+        try passwords.setPassword(tenant: tenant, userID: held.userID, password: password)
+        let proof = try heldProof(tenant: tenant, pending: pending)
+        try recovery.completed(tenant: tenant, user: proof.user, method: .password, clientID: pending.client.id)
+        return proof
     }
 
     /// The held sign-in ("Not now", "Don't ask again"), with the user as stored now.

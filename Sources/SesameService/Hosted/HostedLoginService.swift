@@ -26,12 +26,16 @@ public final class HostedLoginService: Sendable {
     public let authorization: AuthorizationService
     /// Sends the link that confirms a new user's email address.
     public let verification: EmailVerification
+    /// Account recovery by an emailed code.
+    public let recovery: AccountRecovery
 
     public init(
         store: any SesameStore, clock: any ServiceClock, passkeys: PasskeyService, passwords: PasswordService,
-        mfa: MFAService, authorization: AuthorizationService, verification: EmailVerification
+        mfa: MFAService, authorization: AuthorizationService, verification: EmailVerification,
+        recovery: AccountRecovery
     ) {
         self.verification = verification
+        self.recovery = recovery
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.passkeys = passkeys

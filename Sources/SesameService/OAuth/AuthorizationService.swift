@@ -34,6 +34,8 @@ public struct HeldSignIn: Sendable, Equatable {
         case progressive
         /// After a passkey from another device (hybrid), where local enrollment is on.
         case localEnrollment = "local_enrollment"
+        /// Account recovery: the user proved their email and must set a new way in (no skipping).
+        case recovery
     }
 
     public var userID: String

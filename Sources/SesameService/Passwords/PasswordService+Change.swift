@@ -62,4 +62,33 @@ extension PasswordService {
             tenantID: tenant.id, type: .passwordChange, method: .password, outcome: .success, at: now, clientID: nil,
             userID: userID)
     }
+
+    /// Sets `userID`'s password with no old one to check (an account recovery that proved the
+    /// email): the connection's rules and the change stage of breach detection apply.
+    func setPassword(tenant: TenantRecord, userID: String, password: String?) throws(ServiceError) {
+        guard let password, !password.isEmpty else { throw .invalidRequest("the new password is required") }
+        let text = try PasswordText(password)
+        let now = clock.now()
+        let connection = try access.read { transaction -> ConnectionRecord in
+            guard let user = try transaction.users.get(tenantID: tenant.id, id: userID),
+                let connection = try transaction.connections.get(tenantID: tenant.id, id: user.connectionID)
+            else { throw ServiceError.invalidToken("the user no longer exists") }
+            return connection
+        }
+        guard connection.password.enabled else {
+            throw .invalidRequest("passwords are not enabled for connection \(connection.name)")
+        }
+        let fresh = try credential(for: text, connection: connection, tenant: tenant, stage: .changePassword)
+        try access.write(.durable) { transaction in
+            guard var stored = try transaction.users.get(tenantID: tenant.id, id: userID) else {
+                throw ServiceError.invalidToken("the user no longer exists")
+            }
+            stored.password = fresh.replacing(stored.password)
+            stored.updatedAt = now
+            try transaction.users.update(stored)
+        }
+        events.record(
+            tenantID: tenant.id, type: .passwordChange, method: .password, outcome: .success, at: now, clientID: nil,
+            userID: userID)
+    }
 }

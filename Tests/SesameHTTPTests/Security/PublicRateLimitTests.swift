@@ -31,7 +31,7 @@ struct PublicRateLimitTests {
                 "/account/password", "/account/mfa/{id}/delete", "/account/sessions/{id}/end",
                 "/account/sessions/end-all", "/account/logout", "/.well-known/change-password",
                 "/u/passkey-enroll", "/u/passkey-enroll/skip", "/admin", "/admin/setup", "/admin/clients",
-                "/admin/clients/{id}",
+                "/admin/clients/{id}", "/u/recover", "/u/recover/verify", "/u/recover/password",
             ])
     }
 

@@ -1,0 +1,59 @@
+import SesameService
+
+/// Account recovery (`/u/recover`): the email address, the code, then a new passkey or password.
+extension SesameApplication {
+    func addRecoveryRoutes(to router: inout RouteGroup<HostedContext>) {
+        router.get("/u/recover") { [self] request, context in
+            let pending = try pendingRequest(request.query("tx"), context)
+            return page(RecoveryPages.request(context: context, pending: pending), context, pending)
+        }
+        router.post("/u/recover") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            let email = try form.optionalString("email", maxLength: 320) ?? ""
+            do {
+                let handle = try hosted.recovery.start(
+                    tenant: context.tenant, connection: pending.connection, email: email)
+                return page(RecoveryPages.code(context: context, pending: pending, handle: handle), context, pending)
+            } catch {
+                return page(
+                    RecoveryPages.request(
+                        context: context, pending: pending, email: email, error: error, status: Self.status(error)),
+                    context, pending)
+            }
+        }
+        router.post("/u/recover/verify") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            let handle = try form.optionalString("handle", maxLength: 256) ?? ""
+            do {
+                let user = try hosted.recovery.verify(
+                    tenant: context.tenant, handle: handle, code: try form.optionalString("code", maxLength: 16))
+                let (held, challenge) = try hosted.holdRecovery(
+                    tenant: context.tenant, pending: pending, user: user, requester: requester(context))
+                return page(
+                    SignInPages.enrollPrompt(context: context, pending: held, challenge: challenge, reason: .recovery),
+                    context, held)
+            } catch {
+                return page(
+                    RecoveryPages.code(
+                        context: context, pending: pending, handle: handle, error: error, status: Self.status(error)),
+                    context, pending)
+            }
+        }
+        router.post("/u/recover/password") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            do {
+                let proof = try hosted.recoverWithPassword(
+                    tenant: context.tenant, pending: pending,
+                    password: try form.optionalString("password", maxLength: 4_096))
+                return try completeSignIn(proof, pending: pending, request: request, context: context)
+            } catch {
+                let challenge = try hosted.enrollmentChallenge(
+                    tenant: context.tenant, pending: pending, requester: requester(context))
+                return page(
+                    SignInPages.enrollPrompt(
+                        context: context, pending: pending, challenge: challenge, reason: .recovery, error: error,
+                        status: Self.status(error)), context, pending)
+            }
+        }
+    }
+}
