@@ -110,7 +110,7 @@ public final class AccountRecovery: Sendable {
                     expiresAt: now + RecoveryChallenge.lifetime, payload: challenge.payload),
                 maxPerRequester: .max, now: now)
         }
-        if let user {
+        if user != nil {
             try messages.send(
                 OutgoingMessage(
                     tenantID: tenant.id, channel: .email, template: .recoveryCode, recipient: address,
