@@ -75,7 +75,9 @@ let package = Package(
         // The Swift SDK for apps (docs/sdk.md): Foundation only, links no C library.
         .target(name: "SesameClient", dependencies: ["SesameWire"]),
         // The SDK's passkey provider over the software authenticator (Linux apps, the CLI, tests).
-        .target(name: "SesameSoftwarePasskey", dependencies: ["SesameClient", "SesameSoftwareAuthenticator"]),
+        .target(
+            name: "SesameSoftwarePasskey",
+            dependencies: ["SesameClient", "SesameSoftwareAuthenticator", "SesameCrypto"]),
 
         // The `sesame` command line: argument parsing and commands, testable as a library.
         .target(

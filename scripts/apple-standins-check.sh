@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Type-checks the Apple adapters (Sources/SesameClient/Apple) on Linux. It builds hand-written
-# stand-ins for the Swift view of AuthenticationServices and Security (Tests/AppleStandIns) as
+# stand-ins for the Swift view of AuthenticationServices, Security and WebKit (Tests/AppleStandIns) as
 # modules, then type-checks all of Sources/SesameClient as module SesameClient against them, with
 # -D SESAME_APPLE_STANDINS (which turns the adapters on), Swift 6, complete concurrency checking and
 # warnings as errors. It fails on any error or warning and prints one line when all is well.
@@ -40,7 +40,9 @@ swift_files() {
 
 # The check only means something while both adapters are behind the condition it sets.
 for file in Sources/SesameClient/Apple/PlatformPasskeyProvider.swift \
-    Sources/SesameClient/Apple/KeychainCredentialsStore.swift; do
+    Sources/SesameClient/Apple/KeychainCredentialsStore.swift \
+    Sources/SesameClient/Apple/WebAuthenticationSessionProvider.swift \
+    Sources/SesameClient/Apple/WebViewAuthProvider.swift; do
     grep -q '^#if .*SESAME_APPLE_STANDINS' "$file" || fail "$file: its #if no longer names SESAME_APPLE_STANDINS"
 done
 
@@ -63,6 +65,18 @@ if grep -E '(warning|error):' "$log" | grep -vq '\[module_not_compiled_with_libr
     fail "the AuthenticationServices stand-in has warnings"
 fi
 
+log="$out/WebKit.log"
+if ! "$SWIFTC" -emit-module "${common[@]}" -enable-library-evolution -module-name WebKit \
+    -emit-module-path "$out/WebKit.swiftmodule" -Xfrontend -debug-diagnostic-names \
+    "$standins/WebKit/WebKit.swift" >"$log" 2>&1; then
+    cat "$log" >&2
+    fail "the WebKit stand-in does not compile"
+fi
+if grep -E '(warning|error):' "$log" | grep -vq '\[module_not_compiled_with_library_evolution\]$'; then
+    cat "$log" >&2
+    fail "the WebKit stand-in has warnings"
+fi
+
 # 2. The package targets SesameClient depends on, as Package.swift lists them.
 dependencies="$(sed -n 's/.*\.target(name: "SesameClient", dependencies: \[\(.*\)\]).*/\1/p' Package.swift | tr -d '" ')"
 [ -n "$dependencies" ] || fail "cannot read SesameClient's dependencies from Package.swift"
@@ -80,4 +94,4 @@ mapfile -t files < <(swift_files Sources/SesameClient)
     -I "$out" "${files[@]}"
 
 echo "apple-standins: SesameClient (${#files[@]} files, Apple adapters on) type-checks against the" \
-    "AuthenticationServices and Security stand-ins: Swift 6, complete concurrency checking, no warnings"
+    "AuthenticationServices, Security and WebKit stand-ins: Swift 6, complete concurrency checking, no warnings"

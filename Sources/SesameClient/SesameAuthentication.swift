@@ -143,7 +143,7 @@ public final class SesameAuthentication: Sendable {
         return try UserInfo(json: data)
     }
 
-    private func token(_ body: APIClient.JSONObject) async throws(AuthenticationError) -> Credentials {
+    func token(_ body: APIClient.JSONObject) async throws(AuthenticationError) -> Credentials {
         let (data, response) = try await api.send("POST", "/oauth/token", json: body)
         let tokens = try APIClient.decode(TokenResponse.self, from: data, status: response.statusCode)
         return Credentials(tokenResponse: tokens, receivedAt: now())

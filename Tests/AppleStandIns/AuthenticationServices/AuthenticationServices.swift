@@ -349,3 +349,56 @@ open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuth
     @available(*, unavailable)
     public override init() { fatalError("stand-in") }
 }
+
+// MARK: ASWebAuthenticationSession.h, ASWebAuthenticationSessionCallback.h
+
+/// The error domain of `ASWebAuthenticationSession`.
+public let ASWebAuthenticationSessionErrorDomain: String = "com.apple.AuthenticationServices.WebAuthenticationSession"
+
+/// `NS_ERROR_ENUM(ASWebAuthenticationSessionErrorDomain, ASWebAuthenticationSessionError)`.
+public struct ASWebAuthenticationSessionError: CustomNSError, Hashable, Sendable {
+    public enum Code: Int, Sendable, Equatable {
+        case canceledLogin = 1
+        case presentationContextNotProvided = 2
+        case presentationContextInvalid = 3
+    }
+
+    public let code: Code
+    public init(_ code: Code) { self.code = code }
+    public static var errorDomain: String { ASWebAuthenticationSessionErrorDomain }
+    public var errorCode: Int { code.rawValue }
+    public static var canceledLogin: Code { .canceledLogin }
+}
+
+/// `@protocol ASWebAuthenticationPresentationContextProviding <NSObject>`, `NS_SWIFT_UI_ACTOR`.
+@MainActor
+public protocol ASWebAuthenticationPresentationContextProviding: NSObjectProtocol {
+    func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor
+}
+
+/// `@interface ASWebAuthenticationSession : NSObject`: not Sendable, used on the main actor.
+open class ASWebAuthenticationSession: NSObject {
+    /// `ASWebAuthenticationSessionCompletionHandler`.
+    public typealias CompletionHandler = @Sendable (URL?, (any Error)?) -> Void
+
+    /// `@interface ASWebAuthenticationSessionCallback : NSObject` (iOS 17.4, macOS 14.4).
+    open class Callback: NSObject {
+        open class func customScheme(_ customScheme: String) -> Callback { fatalError("stand-in") }
+        open class func https(host: String, path: String) -> Callback { fatalError("stand-in") }
+    }
+
+    public init(url URL: URL, callbackURLScheme: String?, completionHandler: @escaping CompletionHandler) {
+        fatalError("stand-in")
+    }
+
+    public init(url URL: URL, callback: Callback, completionHandler: @escaping CompletionHandler) {
+        fatalError("stand-in")
+    }
+
+    /// `weak`.
+    open weak var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)?
+    open var prefersEphemeralWebBrowserSession: Bool
+    open var canStart: Bool { fatalError("stand-in") }
+    open func start() -> Bool { fatalError("stand-in") }
+    open func cancel() { fatalError("stand-in") }
+}
