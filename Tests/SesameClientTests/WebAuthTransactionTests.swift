@@ -11,9 +11,9 @@ struct WebAuthTransactionTests {
         func sha256(_ bytes: [UInt8]) -> [UInt8] { bytes.reversed() }
     }
 
-    static let configuration = SesameConfiguration(
-        domain: URL(string: "https://login.example.com/")!, clientID: "app-1")
-    static let redirect = URL(string: "com.example.app://callback")!
+    static func url(_ text: String) -> URL { URL(string: text) ?? URL(fileURLWithPath: "/invalid") }
+    static let configuration = SesameConfiguration(domain: url("https://login.example.com/"), clientID: "app-1")
+    static let redirect = url("com.example.app://callback")
 
     static func transaction(maxAge: Int? = nil) throws -> WebAuthTransaction {
         try WebAuthTransaction(
@@ -62,8 +62,8 @@ struct WebAuthTransactionTests {
         let state = t.state
         let iss = "https%3A%2F%2Flogin.example.com%2F"
         #expect(
-            try t.code(from: URL(string: "com.example.app://callback?code=abc&state=\(state)&iss=\(iss)")!) == "abc")
-        #expect(try t.code(from: URL(string: "com.example.app://callback?code=abc&state=\(state)")!) == "abc")
+            try t.code(from: Self.url("com.example.app://callback?code=abc&state=\(state)&iss=\(iss)")) == "abc")
+        #expect(try t.code(from: Self.url("com.example.app://callback?code=abc&state=\(state)")) == "abc")
         let refusals: [(String, AuthenticationError.Kind, String)] = [
             ("com.example.app://callback?code=abc&state=other", .invalidResponse, "invalid_callback"),
             ("com.example.app://callback?code=abc", .invalidResponse, "invalid_callback"),
@@ -79,19 +79,19 @@ struct WebAuthTransactionTests {
         ]
         for (text, kind, code) in refusals {
             do {
-                _ = try t.code(from: URL(string: text)!)
+                _ = try t.code(from: Self.url(text))
                 Issue.record("\(text) was accepted")
             } catch {
                 #expect(error.kind == kind, "\(text)")
                 #expect(error.code == code, "\(text)")
             }
         }
-        #expect(t.isCallback(URL(string: "COM.EXAMPLE.APP://CALLBACK?x=1")!))
-        #expect(!t.isCallback(URL(string: "https://login.example.com/u/login")!))
+        #expect(t.isCallback(Self.url("COM.EXAMPLE.APP://CALLBACK?x=1")))
+        #expect(!t.isCallback(Self.url("https://login.example.com/u/login")))
     }
 
-    static func jwt(_ claims: [String: Any]) -> String {
-        let payload = try! JSONSerialization.data(withJSONObject: claims)
+    static func jwt(_ claims: [String: Any]) throws -> String {
+        let payload = try JSONSerialization.data(withJSONObject: claims)
         return "e30." + Base64URL.encode(payload) + ".c2ln"
     }
 
@@ -103,7 +103,7 @@ struct WebAuthTransactionTests {
             "iss": "https://login.example.com/", "aud": "app-1", "exp": 1_800_000_600, "nonce": t.nonce,
             "auth_time": 1_799_999_990,
         ]
-        try t.validate(idToken: Self.jwt(good), clientID: "app-1", now: now)
+        try t.validate(idToken: try Self.jwt(good), clientID: "app-1", now: now)
         var cases: [[String: Any]] = []
         for (key, value) in [
             ("iss", "https://evil/" as Any), ("aud", "other"), ("exp", 1_799_999_000), ("nonce", "other"),
@@ -118,13 +118,13 @@ struct WebAuthTransactionTests {
         cases.append(missing)
         for claims in cases {
             #expect(throws: AuthenticationError.self, "\(claims)") {
-                try t.validate(idToken: Self.jwt(claims), clientID: "app-1", now: now)
+                try t.validate(idToken: try Self.jwt(claims), clientID: "app-1", now: now)
             }
         }
         var azp = good
         azp["aud"] = ["app-1", "api"]
         azp["azp"] = "app-1"
-        try t.validate(idToken: Self.jwt(azp), clientID: "app-1", now: now)
+        try t.validate(idToken: try Self.jwt(azp), clientID: "app-1", now: now)
         #expect(throws: AuthenticationError.self) { try t.validate(idToken: "not-a-jwt", clientID: "app-1", now: now) }
     }
 }
