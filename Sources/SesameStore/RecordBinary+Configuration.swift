@@ -36,6 +36,15 @@ extension TenantRecord: BinaryCodedRecord {
         writer.int(sessionLifetime)
         writer.int(idleSessionLifetime)
         writer.strings(adminUserIDs ?? [])
+        writer.bool(branding != nil)
+        if let branding {
+            writer.optionalString(branding.primaryColor)
+            writer.optionalString(branding.pageBackground)
+            writer.optionalString(branding.logoURL)
+            let keys = branding.texts.keys.sorted()
+            writer.strings(keys)
+            for key in keys { writer.stringMap(branding.texts[key] ?? [:]) }
+        }
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -59,6 +68,16 @@ extension TenantRecord: BinaryCodedRecord {
             idleSessionLifetime = try reader.int("idleSessionLifetime")
             let admins = try reader.strings("adminUserIDs")
             adminUserIDs = admins.isEmpty ? nil : admins
+            if try reader.bool("branding") {
+                var settings = BrandingSettings(
+                    primaryColor: try reader.optionalString("branding.primaryColor"),
+                    pageBackground: try reader.optionalString("branding.pageBackground"),
+                    logoURL: try reader.optionalString("branding.logoURL"))
+                for key in try reader.strings("branding.texts") {
+                    settings.texts[key] = try reader.stringMap("branding.texts.\(key)")
+                }
+                branding = settings
+            }
         }
         // Read from an older row, it is the current version now.
         self.version = Self.currentVersion

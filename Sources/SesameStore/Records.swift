@@ -45,6 +45,28 @@ public struct BreachedPasswordSettings: Sendable, Hashable, Codable {
     }
 }
 
+/// The hosted pages' theme: two colours, a logo, and a few texts per language.
+public struct BrandingSettings: Sendable, Hashable, Codable {
+    /// `#rrggbb`: buttons, links and focus rings.
+    public var primaryColor: String?
+    /// `#rrggbb`: the page behind the card.
+    public var pageBackground: String?
+    /// An https (or, for a local tenant, http) URL of the logo above each page's title.
+    public var logoURL: String?
+    /// Text overrides by key (`BrandingText`) and language (`en`, `ja`).
+    public var texts: [String: [String: String]]
+
+    public init(
+        primaryColor: String? = nil, pageBackground: String? = nil, logoURL: String? = nil,
+        texts: [String: [String: String]] = [:]
+    ) {
+        self.primaryColor = primaryColor
+        self.pageBackground = pageBackground
+        self.logoURL = logoURL
+        self.texts = texts
+    }
+}
+
 public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: MFA and breached-password settings. 3: SSO session lifetimes and the admin page's users.
     public static let currentVersion = 3
@@ -84,6 +106,8 @@ public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// The users who may open the admin page (`/admin`); the first comes through the setup link
     /// `sesame init` prints. Nil in rows from before version 3: none.
     public var adminUserIDs: [String]?
+    /// The hosted pages' theme (nil in rows from before version 3, or never set: Sesame's own).
+    public var branding: BrandingSettings?
     public var createdAt: Date
     public var updatedAt: Date
 

@@ -129,6 +129,9 @@ struct APIBody {
         }
     }
 
+    /// The members' names, in order.
+    var memberNames: [String] { members.map(\.name) }
+
     /// True when the member is present (even as null).
     func has(_ name: String) -> Bool { value(name) != nil }
 

@@ -9,7 +9,9 @@ import WebAuthn
 /// `HostedLoginService` or `AuthorizationService` step, render the next page or redirect.
 extension SesameApplication {
     func addHostedRoutes(to router: inout RouteGroup<HostedContext>) {
-        router.get("/u/assets/pages.css") { _, _ in Self.asset(PageAssets.stylesheet, type: "text/css; charset=utf-8") }
+        router.get("/u/assets/pages.css") { _, context in
+            Self.asset(PageAssets.themedStylesheet(for: context.tenant), type: "text/css; charset=utf-8")
+        }
         router.get("/u/assets/pages.js") { _, _ in
             Self.asset(PageAssets.script, type: "text/javascript; charset=utf-8")
         }

@@ -68,6 +68,28 @@ extension SesameApplication {
         }
     }
 
+    /// `PATCH /branding`: `colors.primary`, `colors.page_background`, `logo_url` (null removes),
+    /// and `texts` (`{"login.title": {"en": …, "ja": …}}`, replacing every override).
+    static func brandingPatch(_ body: APIBody) throws -> BrandingPatch {
+        try body.allowOnly(["colors", "logo_url", "texts"])
+        var patch = BrandingPatch()
+        if let colors = try body.object("colors") {
+            try colors.allowOnly(["primary", "page_background"])
+            patch.primaryColor = try colors.nullableString("primary", maxLength: 16)
+            patch.pageBackground = try colors.nullableString("page_background", maxLength: 16)
+        }
+        patch.logoURL = try body.nullableString("logo_url", maxLength: 2_048)
+        if let texts = try body.object("texts") {
+            var map: [String: [String: String]] = [:]
+            for name in texts.memberNames.prefix(32) {
+                guard let languages = try texts.object(name) else { continue }
+                map[name] = try languages.stringMap(maxLength: 1_024)
+            }
+            patch.texts = map
+        }
+        return patch
+    }
+
     static func clientInput(_ body: APIBody) throws -> ClientInput {
         try body.allowOnly([
             "name", "app_type", "grant_types", "callbacks", "allowed_logout_urls", "allowed_origins", "is_first_party",
@@ -384,6 +406,14 @@ extension SesameApplication {
             let caller = try managementCaller(context, .updateTenantSettings)
             let patch = try Self.tenantSettingsPatch(try APIBody.json(request))
             return try .noStoreJSON(management.updateTenantSettings(caller, patch))
+        }
+        router.get("/api/v2/branding") { [self] _, context in
+            try .noStoreJSON(management.branding(try managementCaller(context, .readTenantSettings)))
+        }
+        router.patch("/api/v2/branding") { [self] request, context in
+            let caller = try managementCaller(context, .updateTenantSettings)
+            return try .noStoreJSON(
+                management.updateBranding(caller, try Self.brandingPatch(try APIBody.json(request))))
         }
         router.post("/api/v2/keys/signing/rotate") { [self] request, context in
             let caller = try managementCaller(context, .updateTenantSettings)

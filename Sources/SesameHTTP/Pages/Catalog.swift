@@ -1,4 +1,5 @@
 import SesameService
+import SesameStore
 
 /// Every text the hosted pages show, by key. Each language is a `switch` over every key, so a
 /// text missing in one language does not compile. `%1` in a text is replaced by an argument
@@ -40,6 +41,29 @@ enum Text: CaseIterable {
 }
 
 enum Catalog {
+    /// The tenant's own texts for this request (its branding), set by the hosted pages' middleware.
+    @TaskLocal static var overrides: [Text: [PageLocale: String]] = [:]
+
+    /// The overrides a tenant's branding makes.
+    static func overrides(_ branding: BrandingSettings?) -> [Text: [PageLocale: String]] {
+        var map: [Text: [PageLocale: String]] = [:]
+        for (name, byLanguage) in branding?.texts ?? [:] {
+            guard let key = BrandingText(rawValue: name) else { continue }
+            let text: Text
+            switch key {
+            case .loginTitle: text = .signInTitle
+            case .loginLead: text = .signInLead
+            case .signupTitle: text = .signupTitle
+            case .signupLead: text = .signupLead
+            case .footer: text = .poweredBy
+            }
+            for (language, value) in byLanguage {
+                if let locale = PageLocale(rawValue: language) { map[text, default: [:]][locale] = value }
+            }
+        }
+        return map
+    }
+
     /// `text` in `locale`, with `%1`… replaced by `arguments` (HTML-escaped here).
     static func text(_ text: Text, _ locale: PageLocale, _ arguments: String...) -> String {
         var result = HTMLText.escape(raw(text, locale))
@@ -51,6 +75,7 @@ enum Catalog {
 
     /// The unescaped text (for attributes the caller escapes, and for tests).
     static func raw(_ text: Text, _ locale: PageLocale) -> String {
+        if let own = overrides[text]?[locale] { return own }
         switch locale {
         case .en: return english(text)
         case .ja: return japanese(text)

@@ -57,9 +57,10 @@ enum PageSecurity {
     /// The CSP of a page whose scripts carry `nonce` and whose forms may post to the tenant and to
     /// `formTargets` (the redirect URI a sign-in returns to: Chromium checks `form-action` along the
     /// redirects that follow a form POST).
-    static func policy(nonce: String, formTargets: [String] = []) -> String {
+    static func policy(nonce: String, formTargets: [String] = [], images: [String] = []) -> String {
         let targets = (["'self'"] + formTargets.compactMap(source)).joined(separator: " ")
-        return "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'self'; img-src 'self' data:; "
+        let pictures = (["'self'", "data:"] + images.compactMap(source)).joined(separator: " ")
+        return "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'self'; img-src \(pictures); "
             + "connect-src 'self'; form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
     }
 
@@ -133,11 +134,12 @@ extension RouteGroup where Context == TenantContext {
                 origin: Origins.origin(of: context.tenant.publicURL) ?? "")
         }
         .wrapped { request, context, next in
-            var response: HTTPResponse
-            do {
-                response = try next(request, context)
-            } catch {
-                response = errorPage(error, context)
+            var response: HTTPResponse = Catalog.$overrides.withValue(Catalog.overrides(context.tenant.branding)) {
+                do {
+                    return try next(request, context)
+                } catch {
+                    return errorPage(error, context)
+                }
             }
             if context.newDevice {
                 let cookie = SetCookie(

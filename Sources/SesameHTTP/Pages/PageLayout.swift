@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameService
+import SesameStore
 import WebAuthn
 
 /// One hosted page before it is laid out: its markup (every dynamic value already escaped), the
@@ -30,15 +31,51 @@ enum PageAssets {
     private static func version(_ bytes: [UInt8]) -> String {
         Digest.sha256(bytes).prefix(6).map { String(format: "%02x", $0) }.joined()
     }
+
+    /// The tenant's theme as CSS custom properties (empty without branding colours). The text on
+    /// the primary colour is white or near-black, whichever contrasts more.
+    static func theme(_ branding: BrandingSettings?) -> String {
+        var properties: [String] = []
+        if let primary = branding?.primaryColor {
+            properties.append("--accent: \(primary);")
+            properties.append("--accent-text: \(luminance(primary) > 0.4 ? "#111827" : "#ffffff");")
+        }
+        if let page = branding?.pageBackground { properties.append("--page: \(page);") }
+        return properties.isEmpty ? "" : "\n:root { " + properties.joined(separator: " ") + " }\n"
+    }
+
+    /// The stylesheet for a tenant: the shared one and its theme.
+    static func themedStylesheet(for tenant: TenantRecord) -> [UInt8] {
+        stylesheet + Array(theme(tenant.branding).utf8)
+    }
+
+    /// The stylesheet's URL version for a tenant (changes when its theme does).
+    static func themedStylesheetVersion(for tenant: TenantRecord) -> String {
+        let theme = theme(tenant.branding)
+        return theme.isEmpty ? stylesheetVersion : stylesheetVersion + "-" + version(Array(theme.utf8))
+    }
+
+    /// WCAG relative luminance of `#rrggbb`.
+    static func luminance(_ hex: String) -> Double {
+        let digits = Array(hex.utf8.dropFirst())
+        guard digits.count == 6 else { return 0 }
+        func channel(_ index: Int) -> Double {
+            let value = Double(Int(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) ?? 0) / 255
+            return value <= 0.03928 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+    }
 }
 
 enum PageLayout {
     /// The page as a response: the layout, the CSP with this response's nonce, no caching.
     static func response(_ page: HostedPage, context: HostedContext, locale: PageLocale) -> HTTPResponse {
         var response = HTTPResponse.html(html(page, context: context, locale: locale), status: page.status)
+        let logo = context.tenant.branding?.logoURL.flatMap(Origins.origin(of:))
         response.headers.replaceOrAdd(
             name: "Content-Security-Policy",
-            value: PageSecurity.policy(nonce: context.nonce, formTargets: page.formTargets))
+            value: PageSecurity.policy(
+                nonce: context.nonce, formTargets: page.formTargets, images: logo.map { [$0] } ?? []))
         return response
     }
 
@@ -69,17 +106,23 @@ enum PageLayout {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
             <title>\(title) · \(HTMLText.escape(context.tenant.name))</title>
-            <link rel="stylesheet" href="/u/assets/pages.css?v=\(PageAssets.stylesheetVersion)">
+            <link rel="stylesheet" href="/u/assets/pages.css?v=\(PageAssets.themedStylesheetVersion(for: context.tenant))">
             <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(nonce)" defer></script>
             </head>
             <body data-page="\(HTMLText.escape(page.name))">
             <main>
-            \(page.body)
+            \(logo(context))\(page.body)
             </main>
             \(data)<footer>\(languages) <p>\(Catalog.text(.poweredBy, locale))</p></footer>
             </body>
             </html>
             """
+    }
+
+    /// The tenant's logo above the page, when its branding has one.
+    static func logo(_ context: HostedContext) -> String {
+        guard let url = context.tenant.branding?.logoURL else { return "" }
+        return "<img class=\"logo\" src=\"\(HTMLText.escape(url))\" alt=\"\(HTMLText.escape(context.tenant.name))\">\n"
     }
 
     /// JSON that cannot end its `<script>` element or open a comment: `<`, `>` and `&` as escapes.
