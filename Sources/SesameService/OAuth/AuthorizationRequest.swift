@@ -93,7 +93,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// The whole request must be signed in again for this session (`prompt=login`, or an
     /// `auth_time` older than `max_age`).
     public func needsFreshSignIn(authTime: Date, now: Date) -> Bool {
-        if prompts.contains(.login) || prompts.contains(.selectAccount) { return true }
+        if prompts.contains(.login) || prompts.contains(.selectAccount) || maxAge == 0 { return true }
         if let maxAge, now.timeIntervalSince(authTime) > TimeInterval(maxAge) { return true }
         return false
     }
