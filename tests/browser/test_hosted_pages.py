@@ -30,18 +30,15 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support
 import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
 from sesame_process import ROOT, running_server  # noqa: E402
 
-import warnings  # noqa: E402
-
-# authlib 1.x says its jose module will move to joserfc; it is still the documented client here.
-warnings.filterwarnings("ignore", message="authlib.jose module is deprecated")
 import pyotp  # noqa: E402
 import requests  # noqa: E402
 from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
-from authlib.jose import JsonWebKey, jwt  # noqa: E402
-from authlib.jose.errors import BadSignatureError, InvalidClaimError  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
+pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
 
 STEP_TIMEOUT = 20
 ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "hosted"
@@ -98,6 +95,8 @@ class RelyingParty:
 
     def __init__(self, url, client_id, metadata):
         self.url, self.client_id, self.metadata = url, client_id, metadata
+        from authlib.jose import JsonWebKey
+
         self.redirect_uri = f"{url}/"
         self.keys = JsonWebKey.import_key_set(http.get(metadata["jwks_uri"], timeout=STEP_TIMEOUT).json())
 
@@ -127,6 +126,8 @@ class RelyingParty:
         return token, claims
 
     def validate(self, id_token):
+        from authlib.jose import jwt
+
         claims = jwt.decode(
             id_token, self.keys,
             claims_options={
@@ -152,12 +153,34 @@ def wait_page(driver, name):
         "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
 
 
+CONTRAST = """
+    const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const background = (element) => {
+      for (let e = element; e; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') return rgb(c);
+      }
+      return [255, 255, 255];
+    };
+    return [...document.querySelectorAll('main h1, main p, main label, main button, main a')]
+      .filter(e => e.offsetParent !== null && e.textContent.trim())
+      .map(e => [e.tagName + ':' + e.textContent.trim().slice(0, 30), ratio(rgb(getComputedStyle(e).color), background(e))])
+      .filter(([, r]) => r < 4.5);
+"""
+
+
 def accessible(driver):
-    """Every visible field has a label, the page does not scroll sideways, and the language is set."""
+    """Every visible field has a label, every text has WCAG AA contrast (4.5:1) against what is
+    behind it, the page does not scroll sideways, and the language is set."""
     unlabelled = driver.execute_script("""
-        return [...document.querySelectorAll('input:not([type=hidden]):not([hidden])')]
+        return [...document.querySelectorAll('input:not([type=hidden]):not([hidden]), textarea, select')]
           .filter(i => i.labels.length === 0 && !i.getAttribute('aria-label')).map(i => i.name);""")
     assert unlabelled == [], unlabelled
+    low = driver.execute_script(CONTRAST)
+    assert low == [], low
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert driver.execute_script("return document.documentElement.lang") in ("en", "ja")
 
@@ -188,6 +211,8 @@ def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, 
 
     # A tampered id token fails the signature check.
     head, body, signature = token["id_token"].split(".")
+    from authlib.jose.errors import BadSignatureError
+
     with pytest.raises(BadSignatureError):
         rp.validate(".".join([head, body, signature[:-4] + ("AAAA" if signature[-4:] != "AAAA" else "BBBB")]))
 
@@ -260,6 +285,9 @@ def test_password_sign_in_with_a_totp_step_and_the_passkey_prompt(server, metada
     field = driver.find_element(By.ID, "username")
     assert field.get_attribute("value") == email
     assert driver.switch_to.active_element == field, "the identifier has focus"
+    # Keyboard only: Tab goes from the identifier to its button, Enter submits.
+    field.send_keys(Keys.TAB)
+    assert driver.switch_to.active_element.text == "Continue"
     field.send_keys(Keys.ENTER)
     wait_page(driver, "password")
     accessible(driver)
@@ -388,3 +416,48 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
     assert "The passkey was renamed." in driver.page_source and "Work laptop" in driver.page_source
     driver.find_element(By.CSS_SELECTOR, "form[action='/account/logout'] button").click()
     wait_page(driver, "signed-out")
+
+
+def test_a_password_reset_through_the_outbox_link(server, metadata, driver):
+    url, ids = server
+    email = "reset.user@example.com"
+    assert http.post(f"{url}/dbconnections/signup", json={
+        "client_id": ids["client_id"], "connection": "Username-Password-Authentication", "email": email,
+        "password": PASSWORD}, timeout=STEP_TIMEOUT).status_code == 200
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    rp.begin(driver, login_hint=email)
+    wait_page(driver, "login")
+    driver.find_element(By.ID, "username").send_keys(Keys.ENTER)
+    wait_page(driver, "password")
+    driver.find_element(By.LINK_TEXT, "Forgot password?").click()
+    wait_page(driver, "reset-request")
+    accessible(driver)
+    driver.find_element(By.ID, "email").send_keys(email + Keys.ENTER)
+    wait_page(driver, "reset-sent")
+    shot(driver, "reset-sent-en")
+
+    # The link, as the outbox (the development message sender) kept it.
+    management = http.post(f"{url}/oauth/token", json={
+        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
+        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
+    outbox = http.get(f"{url}/api/v2/outbox?to={email}", timeout=STEP_TIMEOUT,
+                      headers={"Authorization": f"Bearer {management.json()['access_token']}"}).json()
+    text = next(m["text"] for m in outbox if m["template"] == "password_reset")
+    link = next(word for word in text.split() if "/u/reset-password?ticket=" in word)
+    driver.get(link)
+    wait_page(driver, "reset")
+    accessible(driver)
+    shot(driver, "reset-en")
+    new_password = "a completely new passphrase"
+    driver.find_element(By.ID, "password").send_keys(new_password + Keys.ENTER)
+    wait_page(driver, "reset-done")
+
+    # The new password signs in (a tenant asking everyone for MFA by now: only the first step).
+    grant = http.post(f"{url}/oauth/token", json={
+        "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": ids["client_id"],
+        "username": email, "password": new_password, "realm": "Username-Password-Authentication"},
+        timeout=STEP_TIMEOUT)
+    assert grant.status_code in (200, 403) and grant.json().get("error") in (None, "mfa_required"), grant.text
+    driver.get(link)
+    wait_page(driver, "reset-expired")
