@@ -47,12 +47,7 @@ extension SesameApplication {
                     password: try form.optionalString("password", maxLength: 4_096))
                 return try completeSignIn(proof, pending: pending, request: request, context: context)
             } catch {
-                let challenge = try hosted.enrollmentChallenge(
-                    tenant: context.tenant, pending: pending, requester: requester(context))
-                return page(
-                    SignInPages.enrollPrompt(
-                        context: context, pending: pending, challenge: challenge, reason: .recovery, error: error,
-                        status: Self.status(error)), context, pending)
+                return try enrollPromptAgain(pending, reason: .recovery, error: error, context: context)
             }
         }
     }

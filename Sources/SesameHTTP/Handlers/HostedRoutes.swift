@@ -138,12 +138,7 @@ extension SesameApplication {
                     response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
                 return try completeSignIn(proof, pending: pending, request: request, context: context)
             } catch {
-                let challenge = try hosted.enrollmentChallenge(
-                    tenant: context.tenant, pending: pending, requester: requester(context))
-                return page(
-                    SignInPages.enrollPrompt(
-                        context: context, pending: pending, challenge: challenge, reason: held.reason, error: error,
-                        status: Self.status(error)), context, pending)
+                return try enrollPromptAgain(pending, reason: held.reason, error: error, context: context)
             }
         }
         router.post("/u/passkey-enroll/skip") { [self] request, context in
@@ -288,6 +283,18 @@ extension SesameApplication {
                 held)
         }
         return try completeSignIn(proof, pending: pending, request: request, context: context)
+    }
+
+    /// The enrollment prompt again after `error`, with a fresh challenge.
+    func enrollPromptAgain(
+        _ pending: PendingAuthorization, reason: HeldSignIn.Reason, error: any Error, context: HostedContext
+    ) throws -> HTTPResponse {
+        let challenge = try hosted.enrollmentChallenge(
+            tenant: context.tenant, pending: pending, requester: requester(context))
+        return page(
+            SignInPages.enrollPrompt(
+                context: context, pending: pending, challenge: challenge, reason: reason, error: error,
+                status: Self.status(error)), context, pending)
     }
 
     /// Whether the page reported the assertion as coming from another device (hybrid transport).

@@ -199,10 +199,6 @@ extension AccountPages {
         context: HostedContext, user: UserRecord, rules: String, error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale
-        let parsed = PasswordRulesParser.parse(rules).rules
-        var lengths = ""
-        if let minimum = parsed.minLength { lengths += " minlength=\"\(minimum)\"" }
-        if let maximum = parsed.maxLength { lengths += " maxlength=\"\(maximum)\"" }
         let identifier = E.escape(user.profile.primaryIdentifier)
         var fields = """
             <input type="text" name="username" autocomplete="username" value="\(identifier)" hidden>
@@ -221,8 +217,8 @@ extension AccountPages {
             \(PageLayout.hiddenFields(context, transaction: nil))
             \(fields)
             <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
-            <input id="password" name="password" type="password" autocomplete="new-password" required \
-            passwordrules="\(E.escape(rules))"\(lengths)>
+            <input id="password" name="password" type="password" autocomplete="new-password" required\
+            \(PageLayout.newPasswordAttributes(rules))>
             <button type="submit">\(Catalog.text(title, locale))</button>
             </form>
             <div class="links"><p><a href="/account">\(Catalog.text(.accountTitle, locale))</a></p></div>
@@ -235,28 +231,16 @@ extension AccountPages {
         context: HostedContext, challenge: PasskeySignupChallengeResponse, error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale
-        let options = (try? JSONEncoder().encode(challenge.authnParamsPublicKey)).map {
-            String(decoding: $0, as: UTF8.self)
-        }
         let body = """
             <h1>\(Catalog.text(.addPasskeyButton, locale))</h1>
             <p class="lead">\(Catalog.text(.addPasskeyLead, locale))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
-            <button type="button" id="passkey-button" \
-            data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
-            data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
-            data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
-            \(Catalog.text(.createPasskeyButton, locale))</button>
-            <form method="post" action="/account/passkeys/enroll" id="passkey-form">
-            \(PageLayout.hiddenFields(context, transaction: nil))
-            <input type="hidden" name="ceremony" value="\(E.escape(challenge.authSession))">
-            <input type="hidden" name="credential" value="">
-            </form>
+            \(SignInPages.createPasskeyForm(action: "/account/passkeys/enroll", hidden: PageLayout.hiddenFields(context, transaction: nil), ceremony: challenge.authSession, locale: locale))
             <div class="links"><p><a href="/account">\(Catalog.text(.accountTitle, locale))</a></p></div>
             """
         return HostedPage(
             name: "enroll", title: .addPasskeyButton, body: body, status: status,
-            data: options.map { [("passkey-creation", $0)] } ?? [])
+            data: SignInPages.creationJSON(challenge))
     }
 }

@@ -134,6 +134,16 @@ enum PageLayout {
     /// An HTML-escaped attribute value.
     static func attribute(_ value: String) -> String { HTMLText.escape(value) }
 
+    /// The attributes of a new-password field: the connection's rules as `passwordrules` (so a
+    /// password manager makes a password that fits) and their lengths as `minlength`/`maxlength`.
+    static func newPasswordAttributes(_ rules: String) -> String {
+        let parsed = PasswordRulesParser.parse(rules).rules
+        var attributes = " passwordrules=\"\(HTMLText.escape(rules))\""
+        if let minimum = parsed.minLength { attributes += " minlength=\"\(minimum)\"" }
+        if let maximum = parsed.maxLength { attributes += " maxlength=\"\(maximum)\"" }
+        return attributes
+    }
+
     /// The hidden fields every form carries: the CSRF token and the pending request.
     static func hiddenFields(_ context: HostedContext, transaction: String?) -> String {
         var fields = "<input type=\"hidden\" name=\"csrf\" value=\"\(HTMLText.escape(context.csrfToken))\">"

@@ -51,10 +51,6 @@ enum PasswordPages {
         status: Int = 200
     ) -> HostedPage {
         let locale = context.locale
-        let parsed = PasswordRulesParser.parse(rules).rules
-        var lengths = ""
-        if let minimum = parsed.minLength { lengths += " minlength=\"\(minimum)\"" }
-        if let maximum = parsed.maxLength { lengths += " maxlength=\"\(maximum)\"" }
         let body = """
             <h1>\(Catalog.text(.resetTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.resetLead, locale))</p>
@@ -64,8 +60,8 @@ enum PasswordPages {
             <input type="hidden" name="ticket" value="\(E.escape(ticket))">
             <input type="text" name="username" autocomplete="username" value="\(E.escape(email ?? ""))" hidden>
             <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
-            <input id="password" name="password" type="password" autocomplete="new-password" required autofocus \
-            passwordrules="\(E.escape(rules))"\(lengths)>
+            <input id="password" name="password" type="password" autocomplete="new-password" required autofocus\
+            \(PageLayout.newPasswordAttributes(rules))>
             <button type="submit">\(Catalog.text(.newPasswordButton, locale))</button>
             </form>
             """

@@ -29,6 +29,28 @@ enum SignInPages {
         """
     }
 
+    /// The "Create passkey" button and the form the script fills with the new credential.
+    static func createPasskeyForm(action: String, hidden: String, ceremony: String, locale: PageLocale) -> String {
+        """
+        <button type="button" id="passkey-button" \
+        data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
+        data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
+        data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
+        \(Catalog.text(.createPasskeyButton, locale))</button>
+        <form method="post" action="\(E.escape(action))" id="passkey-form">
+        \(hidden)
+        <input type="hidden" name="ceremony" value="\(E.escape(ceremony))">
+        <input type="hidden" name="credential" value="">
+        </form>
+        """
+    }
+
+    /// The creation options the script's `create()` needs.
+    static func creationJSON(_ challenge: PasskeySignupChallengeResponse) -> [(id: String, json: String)] {
+        guard let data = try? JSONEncoder().encode(challenge.authnParamsPublicKey) else { return [] }
+        return [("passkey-creation", String(decoding: data, as: UTF8.self))]
+    }
+
     /// The JSON the script's `get()` needs.
     static func requestOptionsJSON(_ challenge: PasskeyLoginChallengeResponse?) -> [(id: String, json: String)] {
         guard let challenge, let data = try? JSONEncoder().encode(challenge.authnParamsPublicKey) else { return [] }
@@ -203,16 +225,12 @@ enum SignInPages {
                 """
         }
         if connection.password.enabled {
-            let rules = PasswordRulesParser.parse(connection.password.rules).rules
-            var lengths = ""
-            if let minimum = rules.minLength { lengths += " minlength=\"\(minimum)\"" }
-            if let maximum = rules.maxLength { lengths += " maxlength=\"\(maximum)\"" }
             body += """
                 <details\(connection.passkey.enabled ? "" : " open")>
                 <summary>\(Catalog.text(.usePasswordInstead, locale))</summary>
                 <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
-                <input id="password" name="password" type="password" autocomplete="new-password" \
-                passwordrules="\(E.escape(connection.password.rules))"\(lengths)>
+                <input id="password" name="password" type="password" autocomplete="new-password"\
+                \(PageLayout.newPasswordAttributes(connection.password.rules))>
                 <button type="submit" name="method" value="password" class="secondary">\
                 \(Catalog.text(.signUpWithPassword, locale))</button>
                 </details>
@@ -234,30 +252,18 @@ enum SignInPages {
         error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale(for: pending)
-        let options = (try? JSONEncoder().encode(challenge.authnParamsPublicKey)).map {
-            String(decoding: $0, as: UTF8.self)
-        }
         let body = """
             <h1>\(Catalog.text(.createPasskeyTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.createPasskeyLead, locale, challenge.authnParamsPublicKey.user.name))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
-            <button type="button" id="passkey-button" \
-            data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
-            data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
-            data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
-            \(Catalog.text(.createPasskeyButton, locale))</button>
-            <form method="post" action="/u/signup/passkey" id="passkey-form">
-            \(PageLayout.hiddenFields(context, transaction: pending.handle))
-            <input type="hidden" name="ceremony" value="\(E.escape(challenge.authSession))">
-            <input type="hidden" name="credential" value="">
-            </form>
+            \(SignInPages.createPasskeyForm(action: "/u/signup/passkey", hidden: PageLayout.hiddenFields(context, transaction: pending.handle), ceremony: challenge.authSession, locale: locale))
             <div class="links"><p><a href="/u/signup?tx=\(E.escape(pending.handle))">\
             \(Catalog.text(.changeIdentifier, locale))</a></p></div>
             """
         return HostedPage(
             name: "signup-passkey", title: .createPasskeyTitle, body: body, status: status,
-            data: options.map { [("passkey-creation", $0)] } ?? [], formTargets: [pending.request.redirectURI])
+            data: SignInPages.creationJSON(challenge), formTargets: [pending.request.redirectURI])
     }
 
     /// `/u/passkey-enroll`: the prompt after a sign-in, by its reason (the migration issue adds its
@@ -267,9 +273,6 @@ enum SignInPages {
         reason: HeldSignIn.Reason, error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale(for: pending)
-        let options = (try? JSONEncoder().encode(challenge.authnParamsPublicKey)).map {
-            String(decoding: $0, as: UTF8.self)
-        }
         let (title, lead): (Text, String)
         switch reason {
         case .progressive:
@@ -291,14 +294,13 @@ enum SignInPages {
         if reason == .recovery {
             choices = ""
             if pending.connection.password.enabled {
-                let rules = pending.connection.password.rules
                 choices = """
                     <form method="post" action="/u/recover/password">
                     \(hidden)
                     <p>\(Catalog.text(.recoveryPasswordLead, locale))</p>
                     <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
-                    <input id="password" name="password" type="password" autocomplete="new-password" required \
-                    passwordrules="\(E.escape(rules))">
+                    <input id="password" name="password" type="password" autocomplete="new-password" required\
+                    \(PageLayout.newPasswordAttributes(pending.connection.password.rules))>
                     <button type="submit" class="secondary">\(Catalog.text(.newPasswordButton, locale))</button>
                     </form>
                     """
@@ -309,21 +311,12 @@ enum SignInPages {
             <p class="lead">\(lead)</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
-            <button type="button" id="passkey-button" \
-            data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
-            data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
-            data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
-            \(Catalog.text(.createPasskeyButton, locale))</button>
-            <form method="post" action="/u/passkey-enroll" id="passkey-form">
-            \(hidden)
-            <input type="hidden" name="ceremony" value="\(E.escape(challenge.authSession))">
-            <input type="hidden" name="credential" value="">
-            </form>
+            \(SignInPages.createPasskeyForm(action: "/u/passkey-enroll", hidden: hidden, ceremony: challenge.authSession, locale: locale))
             \(choices)
             """
         return HostedPage(
             name: "enroll", title: title, body: body, status: status,
-            data: options.map { [("passkey-creation", $0)] } ?? [], formTargets: [pending.request.redirectURI])
+            data: SignInPages.creationJSON(challenge), formTargets: [pending.request.redirectURI])
     }
 
     /// `response_mode=form_post`: the answer as a form the script posts at once.

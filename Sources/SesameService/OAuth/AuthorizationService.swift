@@ -170,13 +170,21 @@ public final class AuthorizationService: Sendable {
             return .respond(
                 Self.errorResponse(error, redirectURI: redirectURI, mode: mode, state: state, tenant: tenant))
         }
+        return .signIn(handle: try storePending(request, tenant: tenant, device: device), request: request)
+    }
+
+    /// Keeps `request` as a pending sign-in of the browser whose device cookie is `device`; its handle.
+    func storePending(_ request: AuthorizationRequest, tenant: TenantRecord, device: String) throws(ServiceError)
+        -> String
+    {
+        let now = clock.now()
         let handle = Base64URL.encode(try random.serviceBytes(32))
-        let transaction = AuthorizationTransaction(
-            request: request, deviceHash: AuthorizationTransaction.deviceHash(device))
+        let deviceHash = AuthorizationTransaction.deviceHash(device)
         let record = AuthSessionRecord(
             handleHash: AuthorizationTransaction.hash(handle), tenantID: tenant.id,
-            requester: "authorize:" + Identifiers.hex(Array(AuthorizationTransaction.deviceHash(device).prefix(8))),
-            expiresAt: now + AuthorizationTransaction.lifetime, payload: transaction.payload)
+            requester: "authorize:" + Identifiers.hex(Array(deviceHash.prefix(8))),
+            expiresAt: now + AuthorizationTransaction.lifetime,
+            payload: AuthorizationTransaction(request: request, deviceHash: deviceHash).payload)
         let stored = try access.write(.relaxed) { transaction in
             try transaction.authSessions.insert(
                 record, maxPerRequester: AuthorizationTransaction.maxPerBrowser, now: now)
@@ -185,7 +193,7 @@ public final class AuthorizationService: Sendable {
             throw .tooManyRequests(
                 "Too many sign-ins are pending in this browser; finish one first.", retryAfterSeconds: 60)
         }
-        return .signIn(handle: handle, request: request)
+        return handle
     }
 
     /// Whether the session's user may sign in to `client` for `request` (the connection it names,
@@ -457,23 +465,7 @@ public final class AuthorizationService: Sendable {
             clientID: AccountClient.id, redirectURI: tenant.publicURL + path, responseMode: .query, scope: "openid",
             state: nil, nonce: nil, codeChallenge: nil, prompts: fresh ? [.login] : [], maxAge: nil, loginHint: nil,
             startsWithSignup: false, locale: nil, audience: nil, connection: nil)
-        let now = clock.now()
-        let handle = Base64URL.encode(try random.serviceBytes(32))
-        let record = AuthSessionRecord(
-            handleHash: AuthorizationTransaction.hash(handle), tenantID: tenant.id,
-            requester: "authorize:" + Identifiers.hex(Array(AuthorizationTransaction.deviceHash(device).prefix(8))),
-            expiresAt: now + AuthorizationTransaction.lifetime,
-            payload: AuthorizationTransaction(request: request, deviceHash: AuthorizationTransaction.deviceHash(device))
-                .payload)
-        let stored = try access.write(.relaxed) { transaction in
-            try transaction.authSessions.insert(
-                record, maxPerRequester: AuthorizationTransaction.maxPerBrowser, now: now)
-        }
-        guard stored == .inserted else {
-            throw .tooManyRequests(
-                "Too many sign-ins are pending in this browser; finish one first.", retryAfterSeconds: 60)
-        }
-        return handle
+        return try storePending(request, tenant: tenant, device: device)
     }
 
     /// The user turned the sign-in down: `access_denied` at the redirect URI.
