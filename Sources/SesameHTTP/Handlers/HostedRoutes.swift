@@ -1,4 +1,5 @@
 import Foundation
+import SesameCrypto
 import SesameService
 import SesameStore
 import SesameWire
@@ -396,7 +397,9 @@ extension SesameApplication {
     }
 
     /// Whose pending ceremonies a page's challenge counts against: this browser.
-    func requester(_ context: HostedContext) -> String { "browser:" + context.device }
+    func requester(_ context: HostedContext) -> String {
+        "browser:" + Digest.sha256(Array(context.device.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
 
     func page(_ page: HostedPage, _ context: HostedContext, _ pending: PendingAuthorization?) -> HTTPResponse {
         PageLayout.response(page, context: context, locale: context.locale(for: pending))
