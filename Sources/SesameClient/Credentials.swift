@@ -23,6 +23,9 @@ public struct Credentials: Codable, Sendable, Equatable {
     public var passwordStatus: String?
     /// After a login with a weak or breached password: what the app may offer instead. Not stored.
     public var recommendedUpgrades: [String]?
+    /// How the user signed in (`passkey`, `device_key`, `password`, `apple`; `refresh` after a
+    /// renewal), Sesame's `auth_method`. Not stored.
+    public var authMethod: String?
 
     /// Seconds before `expiresAt` from which the access token counts as expired (clock skew and
     /// time in flight).
@@ -52,6 +55,7 @@ public struct Credentials: Codable, Sendable, Equatable {
         recoveryCode = tokenResponse.recoveryCode
         passwordStatus = tokenResponse.passwordStatus
         recommendedUpgrades = tokenResponse.recommendedUpgrades
+        authMethod = tokenResponse.authMethod
     }
 
     /// Whether the access token has expired, or will within `expiryLeeway`, now.
@@ -66,9 +70,11 @@ public struct Credentials: Codable, Sendable, Equatable {
     /// when the server sent none (a server that does not rotate).
     public func renewed(with response: TokenResponse, receivedAt: Date) -> Credentials {
         let fresh = Credentials(tokenResponse: response, receivedAt: receivedAt)
-        return Credentials(
+        var renewed = Credentials(
             accessToken: fresh.accessToken, tokenType: fresh.tokenType, idToken: fresh.idToken ?? idToken,
             refreshToken: fresh.refreshToken ?? refreshToken, expiresAt: fresh.expiresAt, scope: fresh.scope ?? scope)
+        renewed.authMethod = fresh.authMethod
+        return renewed
     }
 
     enum CodingKeys: String, CodingKey {

@@ -13,11 +13,15 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     public var passwordStatus: String?
     /// A password login whose password is weak or breached: what the app may offer instead (§9).
     public var recommendedUpgrades: [String]?
+    /// How the user signed in: `passkey`, `device_key`, `password`, `apple`, or `refresh` for a
+    /// refresh grant (whose id token keeps the original method) (API.md §8).
+    public var authMethod: String?
 
     enum CodingKeys: String, CodingKey {
         case recoveryCode = "recovery_code"
         case passwordStatus = "password_status"
         case recommendedUpgrades = "recommended_upgrades"
+        case authMethod = "auth_method"
         case accessToken = "access_token"
         case idToken = "id_token"
         case refreshToken = "refresh_token"
@@ -29,8 +33,9 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     public init(
         accessToken: String, idToken: String? = nil, refreshToken: String? = nil, tokenType: String = "Bearer",
         expiresIn: Int, scope: String? = nil, recoveryCode: String? = nil, passwordStatus: String? = nil,
-        recommendedUpgrades: [String]? = nil
+        recommendedUpgrades: [String]? = nil, authMethod: String? = nil
     ) {
+        self.authMethod = authMethod
         self.passwordStatus = passwordStatus
         self.recommendedUpgrades = recommendedUpgrades
         self.recoveryCode = recoveryCode

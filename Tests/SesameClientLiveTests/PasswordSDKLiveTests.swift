@@ -31,6 +31,9 @@ struct PasswordSDKLiveTests {
             realmOrConnection: Self.connection)
         #expect(credentials.refreshToken != nil)
         #expect(credentials.passwordStatus == "ok")
+        #expect(credentials.authMethod == "password")
+        let renewed = try await auth.renew(withRefreshToken: try #require(credentials.refreshToken))
+        #expect(renewed.authMethod == "refresh")
 
         let wrong = await #expect(throws: AuthenticationError.self) {
             _ = try await auth.login(

@@ -39,7 +39,8 @@ extension SesameApplication {
                 // RFC 9449 §5.1.
                 "dpop_signing_alg_values_supported": .strings(DPoPVerifier.algorithms.map(\.rawValue)),
                 "claims_supported": .strings([
-                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "acr", "nonce", "sid", "azp", "email",
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "acr", "auth_method", "nonce", "sid", "azp",
+                    "email",
                     "email_verified", "name",
                     "given_name", "family_name", "nickname", "picture", "preferred_username", "phone_number",
                     "updated_at",

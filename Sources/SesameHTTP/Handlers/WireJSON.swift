@@ -67,6 +67,7 @@ extension TokenResponse: WireJSONWritable {
         var writer = WireObjectWriter(
             capacity: 160 + accessToken.utf8.count + (idToken?.utf8.count ?? 0) + (refreshToken?.utf8.count ?? 0))
         writer.string("access_token", accessToken)
+        writer.string("auth_method", authMethod)
         writer.integer("expires_in", expiresIn)
         writer.string("id_token", idToken)
         writer.string("password_status", passwordStatus)
@@ -88,6 +89,7 @@ extension TokenResponse: WireJSONWritable {
             ("recovery_code", recoveryCode.map(JSONValue.string)),
             ("password_status", passwordStatus.map(JSONValue.string)),
             ("recommended_upgrades", recommendedUpgrades.map { .array($0.map(JSONValue.string)) }),
+            ("auth_method", authMethod.map(JSONValue.string)),
         ])
     }
 }

@@ -53,11 +53,13 @@ extension HostedLoginService {
         tenant: TenantRecord, pending: PendingAuthorization, ceremony: String, response: [UInt8]
     ) throws(ServiceError) -> SignInProof {
         guard let held = pending.held else { throw AuthorizationService.expired }
-        _ = try passkeys.finishEnrollment(
+        let (passkey, _) = try passkeys.finishEnrollment(
             tenant: tenant, clientID: pending.client.id, userID: held.userID, authSession: ceremony, response: response)
-        let proof = try heldProof(tenant: tenant, pending: pending)
+        var proof = try heldProof(tenant: tenant, pending: pending)
         if held.reason == .recovery {
             try recovery.completed(tenant: tenant, user: proof.user, method: .passkey, clientID: pending.client.id)
+            // The email code, then the new passkey, which the registration proved the user holds.
+            proof.amr = ["otp", "pop", passkey.backupEligible ? "swk" : "hwk"]
         }
         return proof
     }
@@ -78,8 +80,9 @@ extension HostedLoginService {
     {
         guard let held = pending.held, held.reason == .recovery else { throw AuthorizationService.expired }
         try passwords.setPassword(tenant: tenant, userID: held.userID, password: password)
-        let proof = try heldProof(tenant: tenant, pending: pending)
+        var proof = try heldProof(tenant: tenant, pending: pending)
         try recovery.completed(tenant: tenant, user: proof.user, method: .password, clientID: pending.client.id)
+        proof.amr = ["otp", "pwd"]
         return proof
     }
 

@@ -24,3 +24,21 @@ public enum AuthenticationContext {
         return singleFactor
     }
 }
+
+/// How a user signed in, as every token response (`auth_method`) and id token says (API.md §8).
+public enum SignInMethod: String, Sendable, Hashable, CaseIterable {
+    case passkey
+    case deviceKey = "device_key"
+    case password
+    case apple
+    /// A refresh grant's token response (its id token keeps the original method).
+    case refresh
+
+    /// The method a sign-in's RFC 8176 methods name: possession of a passkey (`pop`), a password
+    /// (`pwd`); nil for none of them.
+    public static func of(amr: [String]) -> SignInMethod? {
+        if amr.contains("pop") { return .passkey }
+        if amr.contains("pwd") { return .password }
+        return nil
+    }
+}

@@ -468,6 +468,7 @@ public final class TokenService: Sendable {
             claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970))
             claims["amr"] = .strings(amr)
             claims["acr"] = .string(AuthenticationContext.acr(amr: amr))
+            if let method = SignInMethod.of(amr: amr) { claims["auth_method"] = .string(method.rawValue) }
             claims["azp"] = .string(client.id)
             if let nonce { claims["nonce"] = .string(nonce) }
             if let sessionID { claims["sid"] = .string(sessionID) }
@@ -492,9 +493,15 @@ public final class TokenService: Sendable {
                 throw StoreAccess.map(error)
             }
         }
+        let method: SignInMethod?
+        switch refresh {
+        case .successor: method = .refresh
+        case .newFamily: method = SignInMethod.of(amr: amr)
+        }
         return TokenResponse(
             accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
-            tokenType: proof == nil ? "Bearer" : "DPoP", expiresIn: lifetime, scope: scope)
+            tokenType: proof == nil ? "Bearer" : "DPoP", expiresIn: lifetime, scope: scope,
+            authMethod: method?.rawValue)
     }
 
     /// OIDC standard claims the scopes release (Core §5.4).
