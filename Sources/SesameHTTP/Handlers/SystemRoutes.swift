@@ -99,7 +99,7 @@ enum LandingPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
             <title>Sesame · \(name)</title>
-            <link rel="stylesheet" href="/u/assets/pages.css?v=\(PageAssets.stylesheetVersion)">
+            <link rel="stylesheet" href="/u/assets/pages.css?v=\(tenant.map(PageAssets.themedStylesheetVersion(for:)) ?? PageAssets.stylesheetVersion)">
             <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(HTMLText.escape(nonce))" defer></script>
             </head>
             <body data-page="landing">
