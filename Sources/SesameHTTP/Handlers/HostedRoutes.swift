@@ -10,11 +10,15 @@ import WebAuthn
 /// `HostedLoginService` or `AuthorizationService` step, render the next page or redirect.
 extension SesameApplication {
     func addHostedRoutes(to router: inout RouteGroup<HostedContext>) {
-        router.get("/u/assets/pages.css") { _, context in
-            Self.asset(PageAssets.themedStylesheet(for: context.tenant), type: "text/css; charset=utf-8")
+        router.get("/u/assets/pages.css") { request, context in
+            Self.asset(
+                PageAssets.themedStylesheet(for: context.tenant), type: "text/css; charset=utf-8",
+                current: request.query("v") == PageAssets.themedStylesheetVersion(for: context.tenant))
         }
-        router.get("/u/assets/pages.js") { _, _ in
-            Self.asset(PageAssets.script, type: "text/javascript; charset=utf-8")
+        router.get("/u/assets/pages.js") { request, _ in
+            Self.asset(
+                PageAssets.script, type: "text/javascript; charset=utf-8",
+                current: request.query("v") == PageAssets.scriptVersion)
         }
 
         router.get("/authorize") { [self] request, context in
@@ -432,10 +436,12 @@ extension SesameApplication {
         return response
     }
 
-    static func asset(_ bytes: [UInt8], type: String) -> HTTPResponse {
+    /// An asset; cached for good only under the URL of its current version (`current`), as the
+    /// pages link it, so an old or missing `v` never pins other bytes.
+    static func asset(_ bytes: [UInt8], type: String, current: Bool) -> HTTPResponse {
         var response = HTTPResponse(status: 200, headers: ["Content-Type": type], body: bytes)
-        // The URL carries the content's hash, so the bytes behind it never change.
-        response.headers.add(name: "Cache-Control", value: "public, max-age=31536000, immutable")
+        response.headers.add(
+            name: "Cache-Control", value: current ? "public, max-age=31536000, immutable" : "no-cache")
         return response
     }
 }

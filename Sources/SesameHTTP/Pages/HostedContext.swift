@@ -21,8 +21,9 @@ struct HostedContext: Sendable {
     let locale: PageLocale
     /// The token every form of this browser carries (an HMAC of the device id).
     let csrfToken: String
-    /// The tenant's own origin (the public URL's), which every form posts to.
-    let origin: String
+    /// The tenant's own origins, which every form posts from: the public URL's, and its custom
+    /// domains' over https.
+    let origins: Set<String>
 
     var requestID: String { request.requestID }
     var clientIP: String { request.clientIP }
@@ -41,7 +42,7 @@ struct HostedContext: Sendable {
         if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" {
             throw HTTPError(status: 403, error: "csrf", description: "This form was sent from another site.")
         }
-        if let sent = request.headers["Origin"], sent != "null", sent.lowercased() != origin {
+        if let sent = request.headers["Origin"], sent != "null", !origins.contains(sent.lowercased()) {
             throw HTTPError(status: 403, error: "csrf", description: "This form was sent from another site.")
         }
         guard !newDevice, let token, constantTimeEquals(Array(token.utf8), Array(csrfToken.utf8)) else {
@@ -105,6 +106,13 @@ enum PageSecurity {
 }
 
 extension RouteGroup where Context == TenantContext {
+    /// The public URL's origin and `https://` each custom domain.
+    static func ownOrigins(_ tenant: TenantRecord) -> Set<String> {
+        var origins = Set(tenant.customDomains.map { "https://" + $0.lowercased() })
+        if let own = Origins.origin(of: tenant.publicURL) { origins.insert(own) }
+        return origins
+    }
+
     /// The child group of the hosted pages: each request gets a `HostedContext`, a browser without
     /// a device cookie gets one, and every response carries the security headers.
     /// Errors a handler throws are written by `errorPage`, as a page of the hosted layout.
@@ -131,7 +139,7 @@ extension RouteGroup where Context == TenantContext {
             return HostedContext(
                 request: context.request, tenant: context.tenant, secure: secure, cookies: cookies, device: device,
                 newDevice: newDevice, nonce: nonce, locale: locale, csrfToken: Base64URL.encode(mac),
-                origin: Origins.origin(of: context.tenant.publicURL) ?? "")
+                origins: Self.ownOrigins(context.tenant))
         }
         .wrapped { request, context, next in
             var response: HTTPResponse = Catalog.$overrides.withValue(Catalog.overrides(context.tenant.branding)) {

@@ -157,6 +157,28 @@ struct HostedSecurityTests {
         #expect(browser.html.contains("data-page=\"password\""))
     }
 
+    @Test("on a custom domain the forms work (its https origin is the tenant's), another origin does not")
+    func customDomain() throws {
+        let (api, _, client) = try Self.world()
+        let patched = api.send(
+            .patch, "/api/v2/tenant/settings", json: #"{"custom_domains":["id.example.com"]}"#,
+            token: try api.managementToken())
+        #expect(patched.status == 200)
+        let browser = HostedBrowser(api, host: "id.example.com")
+        browser.send(.get, client.authorizeTarget())
+        browser.follow()
+        let csrf = try #require(browser.field("csrf"))
+        let tx = try #require(browser.field("tx"))
+        browser.send(
+            .post, "/u/login", form: [("csrf", csrf), ("tx", tx), ("username", "ada@example.com")],
+            origin: "https://id.example.com")
+        #expect(browser.html.contains("data-page=\"password\""), "\(browser.last.status)")
+        browser.send(
+            .post, "/u/login", form: [("csrf", csrf), ("tx", tx), ("username", "ada@example.com")],
+            origin: "https://evil.example.com")
+        #expect(browser.last.status == 403)
+    }
+
     @Test("a pending sign-in belongs to the browser that began it")
     func pendingIsBound() throws {
         let (api, browser, client) = try Self.world()
