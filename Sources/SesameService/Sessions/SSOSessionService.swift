@@ -128,15 +128,17 @@ public final class SSOSessionService: Sendable {
             })
         else { return nil }
         guard now.timeIntervalSince(found.record.lastSeenAt) >= Self.touchInterval else { return found }
-        var touched = found.record
-        touched.lastSeenAt = now
-        touched.idleExpiresAt = min(now.addingTimeInterval(TimeInterval(tenant.idleSessionLifetime)), touched.expiresAt)
-        // A failed touch costs only the idle extension; the session stays valid as it was.
-        _ = try? access.write(.relaxed) { transaction in
-            guard try transaction.ssoSessions.get(cookieHash: hash) != nil else { return }
-            try transaction.ssoSessions.update(touched)
+        let idle = now.addingTimeInterval(TimeInterval(tenant.idleSessionLifetime))
+        // The record as it is now, in the write, so a change made meanwhile (a client noted) is
+        // kept. A failed touch costs only the idle extension; the session stays valid as it was.
+        let touched = try? access.write(.relaxed) { transaction -> SSOSessionRecord? in
+            guard var held = try transaction.ssoSessions.get(cookieHash: hash) else { return nil }
+            held.lastSeenAt = now
+            held.idleExpiresAt = min(idle, held.expiresAt)
+            try transaction.ssoSessions.update(held)
+            return held
         }
-        return SSOSession(record: touched, user: found.user)
+        return SSOSession(record: touched ?? found.record, user: found.user)
     }
 
     /// Remembers that `clientID` received a code from the session (for RP-initiated logout).
