@@ -91,15 +91,9 @@ def driver(origin):
 @pytest.fixture
 def authenticator(driver):
     """A fresh virtual platform authenticator per test, so discoverable requests see one credential."""
-    authenticator_id = chromium.add_virtual_authenticator(driver)
-    try:
+    # After SIGTERM chromedriver may already be gone; otherwise a failed removal is an error.
+    with chromium.virtual_authenticator(driver, tolerate_removal_errors=_stopping.is_set) as authenticator_id:
         yield authenticator_id
-    finally:
-        try:
-            driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
-        except Exception:
-            if not _stopping.is_set():  # after SIGTERM chromedriver may already be gone
-                raise
 
 
 def run_in_page(driver, function: str, options: dict) -> tuple[dict, dict]:

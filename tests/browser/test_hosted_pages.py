@@ -80,14 +80,8 @@ def driver(server):
 
 @pytest.fixture
 def authenticator(driver):
-    authenticator_id = chromium.add_virtual_authenticator(driver)
-    try:
+    with chromium.virtual_authenticator(driver) as authenticator_id:
         yield authenticator_id
-    finally:
-        try:
-            driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
-        except Exception:
-            pass
 
 
 class RelyingParty:

@@ -76,14 +76,8 @@ def driver(server):
 @pytest.fixture
 def authenticator(driver):
     """A fresh virtual platform authenticator per test, so discoverable requests see its credentials only."""
-    authenticator_id = chromium.add_virtual_authenticator(driver)
-    try:
+    with chromium.virtual_authenticator(driver) as authenticator_id:
         yield authenticator_id
-    finally:
-        try:
-            driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
-        except Exception:
-            pass  # already removed by the test, or chromedriver gone after SIGTERM
 
 
 def demo(driver, call: str, *arguments, timeout: int = STEP_TIMEOUT) -> dict:
@@ -162,8 +156,7 @@ def test_login_without_a_usable_authenticator_is_a_rejected_promise(server, driv
     outcome = demo(driver, "login", credential_id, timeout=CEREMONY_TIMEOUT)
     assert (outcome["ok"], outcome["name"]) == (False, "NotAllowedError"), outcome
 
-    empty = chromium.add_virtual_authenticator(driver)
-    try:
+    with chromium.virtual_authenticator(driver, tolerate_removal_errors=lambda: False):
         # An authenticator without the passkey rejects at once, with and without allowCredentials.
         for arguments in ((credential_id,), ()):
             outcome = demo(driver, "login", *arguments)
@@ -177,5 +170,3 @@ def test_login_without_a_usable_authenticator_is_a_rejected_promise(server, driv
         login = demo(driver, "login")
         assert login["ok"], login
         assert check_tokens(login["value"]["tokens"], url, ids["client_id"], other)["sub"] == subject
-    finally:
-        driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": empty})

@@ -4,6 +4,7 @@ Import this module before Selenium: it sets SE_OFFLINE so Selenium Manager never
 and NO_PROXY for loopback. Selenium is given the chromedriver and Chromium paths explicitly.
 """
 
+import contextlib
 import os
 
 os.environ["SE_OFFLINE"] = "true"
@@ -63,3 +64,18 @@ def add_virtual_authenticator(driver) -> str:
             }
         },
     )["authenticatorId"]
+
+
+@contextlib.contextmanager
+def virtual_authenticator(driver, tolerate_removal_errors=lambda: True):
+    """A fresh virtual authenticator for one test, removed afterwards. A failed removal (the test
+    removed it, or chromedriver is gone after SIGTERM) is ignored while `tolerate_removal_errors()`."""
+    authenticator_id = add_virtual_authenticator(driver)
+    try:
+        yield authenticator_id
+    finally:
+        try:
+            driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
+        except Exception:
+            if not tolerate_removal_errors():
+                raise
