@@ -139,6 +139,27 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         return String(decoding: data, as: UTF8.self)
     }
 
+    // MARK: The outbox
+
+    /// The text of the newest message to `recipient` (of `template`, when given), read through
+    /// `GET /api/v2/outbox`.
+    func outboxText(to recipient: String, template: String? = nil) throws -> String? {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<"\u{80}"))
+        allowed.insert(charactersIn: "-._~@")
+        let query = recipient.addingPercentEncoding(withAllowedCharacters: allowed) ?? recipient
+        let list = send(.get, "/api/v2/outbox?to=\(query)", token: try managementToken()).list
+        let message = list.first { template == nil || $0["template"] as? String == template }
+        return message?["text"] as? String
+    }
+
+    /// The `ticket=` of the link in the newest message of `template` to `recipient`.
+    func outboxTicket(to recipient: String, template: String) throws -> String? {
+        guard let text = try outboxText(to: recipient, template: template), let range = text.range(of: "ticket=") else {
+            return nil
+        }
+        return String(text[range.upperBound...].prefix { !$0.isWhitespace })
+    }
+
     // MARK: Tokens
 
     /// A Management API token from the bootstrap's m2m client (every scope unless `scope` narrows it).

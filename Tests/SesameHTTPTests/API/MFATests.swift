@@ -223,11 +223,7 @@ struct MFATests {
         #expect(associated.json["binding_method"] as? String == "prompt")
         #expect(associated.json["recovery_codes"] == nil)
         let oob = try #require(associated.json["oob_code"] as? String)
-        func lastCode() throws -> String {
-            let list = api.send(.get, "/api/v2/outbox?to=%2B15550101", token: try api.managementToken()).list
-            let text = try #require(list.first?["text"] as? String)
-            return String(text.prefix(6))
-        }
+        func lastCode() throws -> String { String(try #require(try api.outboxText(to: "+15550101")).prefix(6)) }
         let code = try lastCode()
         #expect(code.count == 6 && code.allSatisfy(\.isNumber))
         let oobGrant = "http://auth0.com/oauth/grant-type/mfa-oob"

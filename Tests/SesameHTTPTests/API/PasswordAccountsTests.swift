@@ -195,7 +195,8 @@ struct PasswordAccountsTests {
         // Percent-escaped invalid UTF-8 in a form body, at the token endpoint.
         let form = api.send(
             .post, "/oauth/token",
-            json: "grant_type=password&client_id=\(api.bootstrap.clientID)&username=ada%40example.com&password=%FF%FEabc",
+            json:
+                "grant_type=password&client_id=\(api.bootstrap.clientID)&username=ada%40example.com&password=%FF%FEabc",
             contentType: "application/x-www-form-urlencoded")
         #expect(form.status == 400)
         #expect(form.error == "invalid_request")
@@ -518,11 +519,7 @@ struct PasswordAccountsTests {
 
     /// The ticket of the newest reset message to `email`, read through `GET /api/v2/outbox`.
     static func resetTicket(_ api: APIHarness, email: String) throws -> String? {
-        let token = try api.managementToken()
-        let list = api.send(.get, "/api/v2/outbox?to=\(email)", token: token).list
-        let reset = list.first { $0["template"] as? String == "password_reset" }
-        guard let text = reset?["text"] as? String, let range = text.range(of: "ticket=") else { return nil }
-        return String(text[range.upperBound...].prefix { !$0.isWhitespace })
+        try api.outboxTicket(to: email, template: "password_reset")
     }
 
     @Test(

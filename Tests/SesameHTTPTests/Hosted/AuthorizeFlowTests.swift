@@ -327,10 +327,7 @@ struct AuthorizeFlowTests {
         try Self.withoutPrompts(api)
         let token = try MFATests.mfaToken(api)
         let associated = MFATests.associateSMS(api, token: token)
-        func lastCode() throws -> String {
-            let list = api.send(.get, "/api/v2/outbox?to=%2B15550101", token: try api.managementToken()).list
-            return String(try #require(list.first?["text"] as? String).prefix(6))
-        }
+        func lastCode() throws -> String { String(try #require(try api.outboxText(to: "+15550101")).prefix(6)) }
         let oob = try #require(associated.json["oob_code"] as? String)
         let confirmed = MFATests.grant(
             api,

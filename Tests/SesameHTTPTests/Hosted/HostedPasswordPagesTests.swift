@@ -10,15 +10,6 @@ struct HostedPasswordPagesTests {
     typealias F = AuthorizeFlowTests
     typealias P = PasswordAccountsTests
 
-    /// The ticket of the newest message of `template` to `email`, from the outbox.
-    static func ticket(_ api: APIHarness, email: String, template: String) throws -> String? {
-        let list = api.send(.get, "/api/v2/outbox?to=\(email)", token: try api.managementToken()).list
-        guard let text = list.first(where: { $0["template"] as? String == template })?["text"] as? String,
-            let range = text.range(of: "ticket=")
-        else { return nil }
-        return String(text[range.upperBound...].prefix { !$0.isWhitespace })
-    }
-
     @Test(
         "forgot password: the link by the outbox, the rules on the page, single use, every session ended",
         arguments: HarnessStore.allCases)
@@ -40,7 +31,7 @@ struct HostedPasswordPagesTests {
         browser.send(.get, "/u/reset-password/request?tx=\(tx)")
         browser.submit("/u/reset-password/request", [("email", "ada@example.com")])
         #expect(browser.html.contains("data-page=\"reset-sent\""), "the same answer whether or not the account exists")
-        let ticket = try #require(try Self.ticket(api, email: "ada@example.com", template: "password_reset"))
+        let ticket = try #require(try api.outboxTicket(to: "ada@example.com", template: "password_reset"))
 
         let mail = HostedBrowser(api)
         mail.send(.get, "/u/reset-password?ticket=\(ticket)")
@@ -80,7 +71,7 @@ struct HostedPasswordPagesTests {
             "/u/signup",
             [("email", "new@example.com"), ("method", "password"), ("password", "a long enough passphrase")])
         #expect(browser.last.status == 303, "\(browser.html)")
-        let ticket = try #require(try Self.ticket(api, email: "new@example.com", template: "verify_email"))
+        let ticket = try #require(try api.outboxTicket(to: "new@example.com", template: "verify_email"))
         func verified() throws -> Bool? {
             try api.store.read { try $0.users.search(tenantID: api.tenant.id, query: "new@", page: Page()) }.first?
                 .profile.emailVerified

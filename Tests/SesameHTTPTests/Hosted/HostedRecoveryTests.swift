@@ -11,12 +11,6 @@ import Testing
 struct HostedRecoveryTests {
     typealias F = AuthorizeFlowTests
 
-    /// The newest message of `template` to `email`.
-    static func message(_ api: APIHarness, to email: String, template: String) throws -> String? {
-        let list = api.send(.get, "/api/v2/outbox?to=\(email)", token: try api.managementToken()).list
-        return list.first { $0["template"] as? String == template }?["text"] as? String
-    }
-
     static func startRecovery(_ browser: HostedBrowser, _ client: OIDCClient, email: String) throws {
         browser.send(.get, client.authorizeTarget())
         browser.follow()
@@ -47,7 +41,7 @@ struct HostedRecoveryTests {
         let browser = HostedBrowser(api)
         try Self.startRecovery(browser, client, email: "lin@example.com")
         #expect(browser.html.contains("data-page=\"recover-code\""), "\(browser.html)")
-        let text = try #require(try Self.message(api, to: "lin@example.com", template: "recovery_code"))
+        let text = try #require(try api.outboxText(to: "lin@example.com", template: "recovery_code"))
         let code = String(text.prefix(6))
         browser.submit(
             "/u/recover/verify",
@@ -71,7 +65,7 @@ struct HostedRecoveryTests {
         api.clock.advance(by: 1)  // so the new code is the newest message
         let again = HostedBrowser(api)
         try Self.startRecovery(again, client, email: "lin@example.com")
-        let second = try #require(try Self.message(api, to: "lin@example.com", template: "recovery_code"))
+        let second = try #require(try api.outboxText(to: "lin@example.com", template: "recovery_code"))
         again.submit(
             "/u/recover/verify", [("handle", try #require(again.field("handle"))), ("code", String(second.prefix(6)))])
         let created = try fresh.makeCredential(optionsJSON: Array(try #require(again.data("passkey-creation")).utf8))
@@ -85,7 +79,7 @@ struct HostedRecoveryTests {
         old.send(.get, client.authorizeTarget(extra: [("prompt", "none")]))
         #expect(old.redirectParameters["error"] == "login_required")
         #expect(
-            try Self.message(api, to: "lin@example.com", template: "account_recovered")?.contains("new passkey") == true
+            try api.outboxText(to: "lin@example.com", template: "account_recovered")?.contains("new passkey") == true
         )
         api.application.flush()
         let events = try api.store.read {
@@ -101,14 +95,14 @@ struct HostedRecoveryTests {
         let (api, browser, client) = try F.world(kind)
         try Self.startRecovery(browser, client, email: "nobody@example.com")
         #expect(browser.html.contains("data-page=\"recover-code\""))
-        #expect(try Self.message(api, to: "nobody@example.com", template: "recovery_code") == nil)
+        #expect(try api.outboxText(to: "nobody@example.com", template: "recovery_code") == nil)
         browser.submit("/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", "123456")])
         #expect(browser.last.status == 403)
 
         let other = HostedBrowser(api)
         try Self.startRecovery(other, client, email: "ada@example.com")
         let code = String(
-            try #require(try Self.message(api, to: "ada@example.com", template: "recovery_code")).prefix(6))
+            try #require(try api.outboxText(to: "ada@example.com", template: "recovery_code")).prefix(6))
         let handle = try #require(other.field("handle"))
         for _ in 0..<5 {
             other.submit("/u/recover/verify", [("handle", handle), ("code", code == "999999" ? "888888" : "999999")])
@@ -128,7 +122,7 @@ struct HostedRecoveryTests {
         let (api, browser, client) = try F.world(kind)
         try Self.startRecovery(browser, client, email: "ada@example.com")
         let code = String(
-            try #require(try Self.message(api, to: "ada@example.com", template: "recovery_code")).prefix(6))
+            try #require(try api.outboxText(to: "ada@example.com", template: "recovery_code")).prefix(6))
         browser.submit("/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", code)])
         #expect(browser.html.contains("action=\"/u/recover/password\""))
         browser.submit("/u/recover/password", [("password", "short")])
@@ -139,7 +133,7 @@ struct HostedRecoveryTests {
             PasswordAccountsTests.logIn(api, username: "ada@example.com", password: "recovered passphrase 77").status
                 == 200)
         #expect(
-            try Self.message(api, to: "ada@example.com", template: "account_recovered")?.contains("new password")
+            try api.outboxText(to: "ada@example.com", template: "account_recovered")?.contains("new password")
                 == true)
     }
 }
