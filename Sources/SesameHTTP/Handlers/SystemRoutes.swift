@@ -92,16 +92,7 @@ enum LandingPage {
             <p class="lead">A passkey identity server for <strong>\(name)</strong> (WebAuthn RP ID <code>\(rpID)</code>).</p>
             """
         return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
-            <title>Sesame · \(name)</title>
-            <link rel="stylesheet" href="/u/assets/pages.css?v=\(tenant.map(PageAssets.themedStylesheetVersion(for:)) ?? PageAssets.stylesheetVersion)">
-            <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(HTMLText.escape(nonce))" defer></script>
-            </head>
+            \(PageLayout.head(title: "Sesame · " + name, language: "en", tenant: tenant, nonce: nonce))
             <body data-page="landing">
             <main>
             <h1>Sesame</h1>

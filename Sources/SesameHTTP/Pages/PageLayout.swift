@@ -81,7 +81,6 @@ enum PageLayout {
 
     static func html(_ page: HostedPage, context: HostedContext, locale: PageLocale) -> String {
         let title = Catalog.text(page.title, locale)
-        let nonce = HTMLText.escape(context.nonce)
         var data = ""
         for block in page.data {
             data +=
@@ -99,16 +98,7 @@ enum PageLayout {
             languages = "<nav aria-label=\"Language\">" + links.joined(separator: " · ") + "</nav>"
         }
         return """
-            <!doctype html>
-            <html lang="\(locale.rawValue)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
-            <title>\(title) · \(HTMLText.escape(context.tenant.name))</title>
-            <link rel="stylesheet" href="/u/assets/pages.css?v=\(PageAssets.themedStylesheetVersion(for: context.tenant))">
-            <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(nonce)" defer></script>
-            </head>
+            \(head(title: title + " · " + HTMLText.escape(context.tenant.name), language: locale.rawValue, tenant: context.tenant, nonce: context.nonce))
             <body data-page="\(HTMLText.escape(page.name))">
             <main>
             \(logo(context))\(page.body)
@@ -123,6 +113,24 @@ enum PageLayout {
     static func logo(_ context: HostedContext) -> String {
         guard let url = context.tenant.branding?.logoURL else { return "" }
         return "<img class=\"logo\" src=\"\(HTMLText.escape(url))\" alt=\"\(HTMLText.escape(context.tenant.name))\">\n"
+    }
+
+    /// The document up to `</head>`: the stylesheet (themed for `tenant`) and the script with this
+    /// response's nonce. `title` is HTML already.
+    static func head(title: String, language: String, tenant: TenantRecord?, nonce: String) -> String {
+        let stylesheet = tenant.map(PageAssets.themedStylesheetVersion(for:)) ?? PageAssets.stylesheetVersion
+        return """
+            <!doctype html>
+            <html lang="\(language)">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="referrer" content="no-referrer">
+            <title>\(title)</title>
+            <link rel="stylesheet" href="/u/assets/pages.css?v=\(stylesheet)">
+            <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(HTMLText.escape(nonce))" defer></script>
+            </head>
+            """
     }
 
     /// JSON that cannot end its `<script>` element or open a comment: `<`, `>` and `&` as escapes.
