@@ -16,8 +16,12 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     /// How the user signed in: `passkey`, `device_key`, `password`, `apple`, or `refresh` for a
     /// refresh grant (whose id token keeps the original method) (API.md §8).
     public var authMethod: String?
+    /// A recommendation to create a passkey now (after a device-key re-authentication or a
+    /// password login, API.md §8).
+    public var passkeyEnrollment: PasskeyEnrollmentPrompt?
 
     enum CodingKeys: String, CodingKey {
+        case passkeyEnrollment = "passkey_enrollment"
         case recoveryCode = "recovery_code"
         case passwordStatus = "password_status"
         case recommendedUpgrades = "recommended_upgrades"
@@ -33,8 +37,10 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     public init(
         accessToken: String, idToken: String? = nil, refreshToken: String? = nil, tokenType: String = "Bearer",
         expiresIn: Int, scope: String? = nil, recoveryCode: String? = nil, passwordStatus: String? = nil,
-        recommendedUpgrades: [String]? = nil, authMethod: String? = nil
+        recommendedUpgrades: [String]? = nil, authMethod: String? = nil,
+        passkeyEnrollment: PasskeyEnrollmentPrompt? = nil
     ) {
+        self.passkeyEnrollment = passkeyEnrollment
         self.authMethod = authMethod
         self.passwordStatus = passwordStatus
         self.recommendedUpgrades = recommendedUpgrades
