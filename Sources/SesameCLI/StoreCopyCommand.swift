@@ -4,7 +4,7 @@ import SesameStore
 
 /// `sesame store copy --from DIR --to postgres://…`: moves a SQLite deployment to PostgreSQL.
 ///
-/// Copies every tenant with its clients, connections, APIs, signing keys, users, passkeys, refresh
+/// Copies every tenant with its clients, connections, APIs, signing keys, users, passkeys, device keys, refresh
 /// tokens and auth events (pending ceremonies and DPoP proofs are transient and stay behind), then
 /// counts each kind in both stores. A target that holds any tenant is refused. The master key does
 /// not move: serve the copy with the same `SESAME_MASTER_KEY` or `DIR/master.key`.
@@ -75,11 +75,12 @@ enum StoreCopyCommand {
     /// How many records of each kind a store holds.
     struct Counts: Equatable {
         var tenants = 0, clients = 0, connections = 0, apis = 0, signingKeys = 0, users = 0, passkeys = 0
-        var refreshTokens = 0, authEvents = 0
+        var refreshTokens = 0, authEvents = 0, deviceKeys = 0
 
         var summary: String {
             "\(tenants) tenants, \(clients) clients, \(connections) connections, \(apis) APIs, "
-                + "\(signingKeys) signing keys, \(users) users, \(passkeys) passkeys, \(refreshTokens) refresh tokens, "
+                + "\(signingKeys) signing keys, \(users) users, \(passkeys) passkeys, \(deviceKeys) device keys, "
+                + "\(refreshTokens) refresh tokens, "
                 + "\(authEvents) auth events"
         }
     }
@@ -122,9 +123,13 @@ enum StoreCopyCommand {
                 }
                 counts.passkeys += passkeys.count
             }
+            counts.deviceKeys += try copyAll({ try $0.deviceKeys.list(tenantID: id, page: $1) }) {
+                try $0.deviceKeys.insert($1)
+            }
             counts.refreshTokens += try copyAll({ try $0.refreshTokens.list(tenantID: id, page: $1) }) {
                 try $0.refreshTokens.insert($1)
             }
+            // Inserting the events rebuilds the target's daily roll-up as it goes.
             counts.authEvents += try pages({ page in
                 try source.read { try $0.authEvents.list(tenantID: id, page: page) }
             }) { batch in try target.write(.durable) { try $0.authEvents.insert(batch) } }
@@ -153,6 +158,7 @@ enum StoreCopyCommand {
                     try batch.reduce(0) { $0 + (try tx.passkeys.list(tenantID: id, userID: $1.id).count) }
                 }
             }
+            counts.deviceKeys += try count { try $0.deviceKeys.list(tenantID: id, page: $1) }
             counts.refreshTokens += try count { try $0.refreshTokens.list(tenantID: id, page: $1) }
             counts.authEvents += try count { try $0.authEvents.list(tenantID: id, page: $1) }
         }

@@ -236,6 +236,34 @@ enum PostgresMigrations {
             CREATE INDEX sso_sessions_user ON sso_sessions (tenant_id, user_id);
             CREATE INDEX sso_sessions_ends ON sso_sessions (ends_at);
             """),
+        // 8: SQLite 15, legacy device keys and the auth events' daily roll-up.
+        .sql(
+            """
+            CREATE TABLE device_keys (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                state TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                data BYTEA NOT NULL,
+                CONSTRAINT device_keys_pkey PRIMARY KEY (tenant_id, id)
+            );
+            CREATE INDEX device_keys_user ON device_keys (tenant_id, user_id);
+            CREATE TABLE auth_daily_counts (
+                tenant_id TEXT NOT NULL,
+                day TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                connection_id TEXT NOT NULL,
+                method TEXT NOT NULL,
+                passkey_kind TEXT NOT NULL,
+                aaguid TEXT NOT NULL,
+                platform TEXT NOT NULL,
+                count BIGINT NOT NULL,
+                CONSTRAINT auth_daily_counts_pkey
+                    PRIMARY KEY (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
+            );
+            """),
+        .records { try StoredRecord.rebuildDailyCounts($0) },
     ]
 
     /// Each named unique constraint and the rule it holds.
@@ -249,6 +277,6 @@ enum PostgresMigrations {
         "signing_keys_pkey": .signingKeyID, "refresh_tokens_pkey": .refreshTokenID,
         "refresh_tokens_token_hash_key": .refreshTokenHash, "auth_events_pkey": .authEventID,
         "outbox_pkey": .outboxMessageID, "sso_sessions_pkey": .ssoSessionID,
-        "sso_sessions_cookie_hash_key": .ssoSessionCookie,
+        "sso_sessions_cookie_hash_key": .ssoSessionCookie, "device_keys_pkey": .deviceKeyID,
     ]
 }

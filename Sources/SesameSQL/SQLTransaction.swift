@@ -152,6 +152,7 @@ public final class SQLTransaction: StoreTransaction {
     public var attemptCounters: any AttemptCounterRepository { SQLAttemptCounters(tx: self) }
     public var outbox: any OutboxRepository { SQLOutbox(tx: self) }
     public var ssoSessions: any SSOSessionRepository { SQLSSOSessions(tx: self) }
+    public var deviceKeys: any DeviceKeyRepository { SQLDeviceKeys(tx: self) }
 }
 
 /// The tenant repository of a SQL transaction.
@@ -498,7 +499,33 @@ struct SQLUsers: UserRepository {
             let changed = try tx.connection.execute("DELETE FROM users WHERE tenant_id = ? AND id = ?", key)
             guard changed > 0 else { throw StoreError.notFound("user \(id)") }
             try tx.connection.execute("DELETE FROM passkeys WHERE tenant_id = ? AND user_id = ?", key)
+            try tx.connection.execute("DELETE FROM device_keys WHERE tenant_id = ? AND user_id = ?", key)
         }
+    }
+
+    func adoption(tenantID: String, connectionID: String?) throws -> UserAdoption {
+        try tx.checkOpen()
+        // The connection filter joins through users; without one the counts read the key tables alone.
+        let inConnection = connectionID == nil ? "" : " AND u.connection_id = ?"
+        let values: [SQLValue] = [.text(tenantID)] + (connectionID.map { [.text($0)] } ?? [])
+        let total = try tx.connection.query(
+            "SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)", values
+        ) { $0.integer(0) }.first ?? 0
+        let withPasskey = try tx.connection.query(
+            """
+            SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
+            AND EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
+            """, values
+        ) { $0.integer(0) }.first ?? 0
+        let keyOnly = try tx.connection.query(
+            """
+            SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
+            AND EXISTS (SELECT 1 FROM device_keys d WHERE d.tenant_id = u.tenant_id AND d.user_id = u.id
+                AND d.state <> 'revoked')
+            AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
+            """, values
+        ) { $0.integer(0) }.first ?? 0
+        return UserAdoption(total: Int(total), withPasskey: Int(withPasskey), withDeviceKeyOnly: Int(keyOnly))
     }
 }
 
@@ -830,6 +857,66 @@ struct SQLAuthEvents: AuthEventRepository {
                         tx.encode(event),
                     ])
             }
+            try SQLAuthEvents.addDailyCounts(of: events, tx.connection)
+        }
+    }
+
+    /// Adds the events that count to the roll-up (`auth_daily_counts`), one upsert per cell.
+    static func addDailyCounts(of events: [AuthEventRecord], _ connection: any SQLConnection) throws {
+        // A batch may hold several tenants' events: each tenant's cells go under its id.
+        var byTenant: [String: [AuthEventRecord]] = [:]
+        for event in events { byTenant[event.tenantID, default: []].append(event) }
+        for (tenantID, tenantEvents) in byTenant {
+            for cell in AuthEventRecord.dailyCounts(tenantEvents) {
+                try connection.execute(
+                    """
+                    INSERT INTO auth_daily_counts (tenant_id, day, client_id, connection_id, method, passkey_kind,
+                        aaguid, platform, count)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
+                    DO UPDATE SET count = auth_daily_counts.count + excluded.count
+                    """,
+                    [
+                        .text(tenantID), .text(cell.day), .text(cell.clientID), .text(cell.connectionID),
+                        .text(cell.method.rawValue), .text(cell.passkeyKind?.rawValue ?? ""), .text(cell.aaguid),
+                        .text(cell.platform?.rawValue ?? ""), .integer(Int64(cell.count)),
+                    ])
+            }
+        }
+    }
+
+    func dailyCounts(
+        tenantID: String, from: String, to: String, clientID: String?, connectionID: String?
+    ) throws -> [AuthDailyCount] {
+        try tx.checkOpen()
+        var sql = """
+            SELECT day, client_id, connection_id, method, passkey_kind, aaguid, platform, count
+            FROM auth_daily_counts WHERE tenant_id = ? AND day >= ? AND day <= ?
+            """
+        var values: [SQLValue] = [.text(tenantID), .text(from), .text(to)]
+        if let clientID {
+            sql += " AND client_id = ?"
+            values.append(.text(clientID))
+        }
+        if let connectionID {
+            sql += " AND connection_id = ?"
+            values.append(.text(connectionID))
+        }
+        sql += " ORDER BY day"
+        return try tx.connection.query(sql, values) { row in
+            let method = row.text(3) ?? ""
+            let kind = row.text(4) ?? ""
+            let platform = row.text(6) ?? ""
+            guard let counted = AuthStatsMethod(rawValue: method),
+                kind.isEmpty || PasskeyKind(rawValue: kind) != nil,
+                platform.isEmpty || ClientPlatform(rawValue: platform) != nil
+            else {
+                throw StoreError.corrupt("a row of auth_daily_counts names an unknown method, kind or platform")
+            }
+            return AuthDailyCount(
+                day: row.text(0) ?? "", clientID: row.text(1) ?? "", connectionID: row.text(2) ?? "",
+                method: counted, passkeyKind: PasskeyKind(rawValue: kind), aaguid: row.text(5) ?? "",
+                platform: ClientPlatform(rawValue: platform), count: Int(row.integer(7)))
         }
     }
 
@@ -989,5 +1076,61 @@ struct SQLSSOSessions: SSOSessionRepository {
             DELETE FROM sso_sessions WHERE (tenant_id, id) IN
                 (SELECT tenant_id, id FROM sso_sessions WHERE ends_at <= ? LIMIT ?)
             """, [SQLTransaction.time(now), .integer(Int64(limit))])
+    }
+}
+
+/// The device keys of a SQL transaction. `state` is a column of its own for the adoption counts.
+struct SQLDeviceKeys: DeviceKeyRepository {
+    let tx: SQLTransaction
+
+    func get(tenantID: String, id: String) throws -> DeviceKeyRecord? {
+        try tx.checkOpen()
+        return try tx.record(
+            DeviceKeyRecord.self, table: "device_keys", "SELECT data FROM device_keys WHERE tenant_id = ? AND id = ?",
+            [.text(tenantID), .text(id)])
+    }
+
+    func list(tenantID: String, userID: String) throws -> [DeviceKeyRecord] {
+        try tx.checkOpen()
+        return try tx.records(
+            DeviceKeyRecord.self, table: "device_keys",
+            "SELECT data FROM device_keys WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
+            [.text(tenantID), .text(userID)])
+    }
+
+    func list(tenantID: String, page: Page) throws -> [DeviceKeyRecord] {
+        try tx.checkOpen()
+        return try tx.records(
+            DeviceKeyRecord.self, table: "device_keys",
+            "SELECT data FROM device_keys WHERE tenant_id = ? ORDER BY id LIMIT ? OFFSET ?",
+            [.text(tenantID)] + SQLTransaction.paging(page))
+    }
+
+    func insert(_ key: DeviceKeyRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
+            """
+            INSERT INTO device_keys (tenant_id, id, user_id, state, created_at, data) VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(key.tenantID), .text(key.id), .text(key.userID), .text(key.state.rawValue),
+                SQLTransaction.time(key.createdAt), tx.encode(key),
+            ])
+    }
+
+    func update(_ key: DeviceKeyRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
+            "UPDATE device_keys SET user_id = ?, state = ?, data = ? WHERE tenant_id = ? AND id = ?",
+            [
+                .text(key.userID), .text(key.state.rawValue), tx.encode(key), .text(key.tenantID), .text(key.id),
+            ])
+        guard changed > 0 else { throw StoreError.notFound("device key \(key.id)") }
+    }
+
+    func delete(tenantID: String, id: String) throws -> Bool {
+        try tx.checkWritable()
+        return try tx.connection.execute(
+            "DELETE FROM device_keys WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)]) > 0
     }
 }

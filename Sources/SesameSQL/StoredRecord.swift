@@ -26,6 +26,30 @@ public enum StoredRecord {
         return record
     }
 
+    /// The data step of SQLite migration 15 / PostgreSQL 8: the daily roll-up is rebuilt from the
+    /// auth events already stored, a thousand at a time.
+    public static func rebuildDailyCounts(_ connection: any SQLConnection) throws {
+        try connection.execute("DELETE FROM auth_daily_counts")
+        var after: (Double, String, String)?
+        while true {
+            var sql = "SELECT tenant_id, id, at, data FROM auth_events"
+            var values: [SQLValue] = []
+            if let after {
+                sql += " WHERE (at, tenant_id, id) > (?, ?, ?)"
+                values = [.real(after.0), .text(after.1), .text(after.2)]
+            }
+            sql += " ORDER BY at, tenant_id, id LIMIT 1000"
+            let rows = try connection.query(sql, values) { row -> (Double, String, String, AuthEventRecord) in
+                let event = try decode(
+                    AuthEventRecord.self, row, column: 3, table: "auth_events", legacyJSON: connection)
+                return (row.double(2), row.text(0) ?? "", row.text(1) ?? "", event)
+            }
+            try SQLAuthEvents.addDailyCounts(of: rows.map(\.3), connection)
+            guard let last = rows.last, rows.count == 1000 else { return }
+            after = (last.0, last.1, last.2)
+        }
+    }
+
     /// The `data` value for `record`: its binary form (every stored record has one).
     public static func encode(_ record: some BinaryCodedRecord) -> SQLValue { .blob(RecordBinary.encode(record)) }
 

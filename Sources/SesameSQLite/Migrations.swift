@@ -270,6 +270,34 @@ enum Migrations {
             CREATE INDEX sso_sessions_user ON sso_sessions (tenant_id, user_id);
             CREATE INDEX sso_sessions_ends ON sso_sessions (ends_at);
             """),
+        // 15: legacy device keys and the auth events' daily roll-up (the adoption statistics),
+        // rebuilt from the events already stored.
+        .sql(
+            """
+            CREATE TABLE device_keys (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                state TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX device_keys_user ON device_keys (tenant_id, user_id);
+            CREATE TABLE auth_daily_counts (
+                tenant_id TEXT NOT NULL,
+                day TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                connection_id TEXT NOT NULL,
+                method TEXT NOT NULL,
+                passkey_kind TEXT NOT NULL,
+                aaguid TEXT NOT NULL,
+                platform TEXT NOT NULL,
+                count INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
+            ) WITHOUT ROWID;
+            """),
+        .records { try StoredRecord.rebuildDailyCounts($0) },
     ]
 
     /// The Management API scopes migration 5 adds.

@@ -32,6 +32,7 @@ enum StoreErrorMapping {
         "outbox.tenant_id, outbox.id": .outboxMessageID,
         "sso_sessions.tenant_id, sso_sessions.id": .ssoSessionID,
         "sso_sessions.cookie_hash": .ssoSessionCookie,
+        "device_keys.tenant_id, device_keys.id": .deviceKeyID,
     ]
 
     /// The error for result code `code` on connection `db`.

@@ -195,6 +195,7 @@ private struct CachingTransaction: StoreTransaction {
     var attemptCounters: any AttemptCounterRepository { inner.attemptCounters }
     var outbox: any OutboxRepository { inner.outbox }
     var ssoSessions: any SSOSessionRepository { inner.ssoSessions }
+    var deviceKeys: any DeviceKeyRepository { inner.deviceKeys }
     func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
 
     private var scope: CacheScope {

@@ -39,6 +39,12 @@ struct MemoryKey: Hashable, Sendable {
     var id: String
 }
 
+/// A roll-up cell of one tenant.
+struct MemoryDailyKey: Sendable, Hashable {
+    var tenantID: String
+    var cell: AuthDailyCount
+}
+
 /// Everything an `InMemoryStore` holds.
 struct MemoryState: Sendable {
     var tenants: [String: TenantRecord] = [:]
@@ -58,6 +64,9 @@ struct MemoryState: Sendable {
     var attemptCounters: [MemoryKey: AttemptCount] = [:]
     var outbox: [MemoryKey: OutboxMessageRecord] = [:]
     var ssoSessions: [MemoryKey: SSOSessionRecord] = [:]
+    var deviceKeys: [MemoryKey: DeviceKeyRecord] = [:]
+    /// The auth events' daily roll-up: each cell (without its count) and its count.
+    var dailyCounts: [MemoryDailyKey: Int] = [:]
     /// Raised by every tenant, client, connection and resource-server write.
     var configurationGeneration: Int64 = 0
 }

@@ -60,6 +60,7 @@ final class MemoryTransaction: StoreTransaction {
     var attemptCounters: any AttemptCounterRepository { MemoryAttemptCounters(tx: self) }
     var outbox: any OutboxRepository { MemoryOutbox(tx: self) }
     var ssoSessions: any SSOSessionRepository { MemorySSOSessions(tx: self) }
+    var deviceKeys: any DeviceKeyRepository { MemoryDeviceKeys(tx: self) }
 }
 
 /// The tenant repository of a memory transaction.
@@ -334,6 +335,22 @@ struct MemoryUsers: UserRepository {
             throw StoreError.notFound("user \(id)")
         }
         tx.state.passkeys = tx.state.passkeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
+        tx.state.deviceKeys = tx.state.deviceKeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
+    }
+
+    func adoption(tenantID: String, connectionID: String?) throws -> UserAdoption {
+        try tx.checkOpen()
+        let users = tx.state.users.values.filter {
+            $0.tenantID == tenantID && (connectionID == nil || $0.connectionID == connectionID)
+        }
+        let ids = Set(users.map(\.id))
+        let withPasskey = Set(tx.state.passkeys.values.filter { $0.tenantID == tenantID }.map(\.userID))
+            .intersection(ids)
+        let withKey = Set(
+            tx.state.deviceKeys.values.filter { $0.tenantID == tenantID && $0.state != .revoked }.map(\.userID)
+        ).intersection(ids)
+        return UserAdoption(
+            total: users.count, withPasskey: withPasskey.count, withDeviceKeyOnly: withKey.subtracting(withPasskey).count)
     }
 
     fileprivate func checkIdentifiers(of user: UserRecord) throws {
@@ -588,6 +605,25 @@ struct MemoryAuthEvents: AuthEventRepository {
             }
         }
         for event in events { tx.state.authEvents[MemoryKey(tenantID: event.tenantID, id: event.id)] = event }
+        for event in events {
+            guard let cell = event.dailyCount else { continue }
+            tx.state.dailyCounts[MemoryDailyKey(tenantID: event.tenantID, cell: cell.key), default: 0] += 1
+        }
+    }
+
+    func dailyCounts(
+        tenantID: String, from: String, to: String, clientID: String?, connectionID: String?
+    ) throws -> [AuthDailyCount] {
+        try tx.checkOpen()
+        return tx.state.dailyCounts.compactMap { key, count -> AuthDailyCount? in
+            let cell = key.cell
+            guard key.tenantID == tenantID, cell.day >= from, cell.day <= to,
+                clientID == nil || cell.clientID == clientID, connectionID == nil || cell.connectionID == connectionID
+            else { return nil }
+            var counted = cell
+            counted.count = count
+            return counted
+        }.sorted { $0.day < $1.day }
     }
 
     func list(tenantID: String, page: Page) throws -> [AuthEventRecord] {
@@ -724,5 +760,46 @@ struct MemorySSOSessions: SSOSessionRepository {
         let ended = tx.state.ssoSessions.filter { $0.value.endsAt <= now }.keys.prefix(limit)
         for key in ended { tx.state.ssoSessions.removeValue(forKey: key) }
         return ended.count
+    }
+}
+
+/// The device keys of a memory transaction.
+struct MemoryDeviceKeys: DeviceKeyRepository {
+    let tx: MemoryTransaction
+
+    func get(tenantID: String, id: String) throws -> DeviceKeyRecord? {
+        try tx.checkOpen()
+        return tx.state.deviceKeys[MemoryKey(tenantID: tenantID, id: id)]
+    }
+
+    func list(tenantID: String, userID: String) throws -> [DeviceKeyRecord] {
+        try tx.checkOpen()
+        return tx.state.deviceKeys.values.filter { $0.tenantID == tenantID && $0.userID == userID }
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    func list(tenantID: String, page: Page) throws -> [DeviceKeyRecord] {
+        try tx.checkOpen()
+        let all = tx.state.deviceKeys.values.filter { $0.tenantID == tenantID }.sorted { $0.id < $1.id }
+        return MemoryTransaction.paged(all, page)
+    }
+
+    func insert(_ key: DeviceKeyRecord) throws {
+        try tx.checkWritable()
+        let memoryKey = MemoryKey(tenantID: key.tenantID, id: key.id)
+        guard tx.state.deviceKeys[memoryKey] == nil else { throw StoreError.conflict(.deviceKeyID) }
+        tx.state.deviceKeys[memoryKey] = key
+    }
+
+    func update(_ key: DeviceKeyRecord) throws {
+        try tx.checkWritable()
+        let memoryKey = MemoryKey(tenantID: key.tenantID, id: key.id)
+        guard tx.state.deviceKeys[memoryKey] != nil else { throw StoreError.notFound("device key \(key.id)") }
+        tx.state.deviceKeys[memoryKey] = key
+    }
+
+    func delete(tenantID: String, id: String) throws -> Bool {
+        try tx.checkWritable()
+        return tx.state.deviceKeys.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil
     }
 }

@@ -195,6 +195,13 @@ extension ConnectionRecord: BinaryCodedRecord {
         writer.strings(enabledClients)
         writer.date(createdAt)
         writer.date(updatedAt)
+        let migration = passkey.migration
+        writer.string(migration.minIOSVersion)
+        writer.string(migration.minAndroidVersion)
+        writer.string(migration.minIOSWebViewVersion)
+        writer.string(migration.minAndroidWebViewVersion)
+        writer.int(migration.deviceKeyGraceDays)
+        writer.int(migration.promptSnoozeDays)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -230,7 +237,16 @@ extension ConnectionRecord: BinaryCodedRecord {
             tenantID: tenantID, id: id, name: name, identifiers: identifiers, passkey: passkey, password: password,
             enabledClients: try reader.strings("enabledClients"), createdAt: try reader.date("createdAt"),
             updatedAt: try reader.date("updatedAt"))
-        // Read from a version-1 row, it is the current version now.
+        if version >= 3 {
+            self.passkey.migration = PasskeyMigrationPolicy(
+                minIOSVersion: try reader.string("passkey.migration.minIOSVersion"),
+                minAndroidVersion: try reader.string("passkey.migration.minAndroidVersion"),
+                minIOSWebViewVersion: try reader.string("passkey.migration.minIOSWebViewVersion"),
+                minAndroidWebViewVersion: try reader.string("passkey.migration.minAndroidWebViewVersion"),
+                deviceKeyGraceDays: try reader.int("passkey.migration.deviceKeyGraceDays"),
+                promptSnoozeDays: try reader.int("passkey.migration.promptSnoozeDays"))
+        }
+        // Read from an older row, it is the current version now.
         self.version = Self.currentVersion
     }
 }

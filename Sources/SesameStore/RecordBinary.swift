@@ -291,6 +291,17 @@ public struct RecordReader {
         return value
     }
 
+    /// An optional closed vocabulary value (written with `optionalString`).
+    public mutating func optionalValue<Value: RawRepresentable>(_ type: Value.Type, _ field: String) throws(Failure)
+        -> Value?
+    where Value.RawValue == String {
+        guard let raw = try optionalString(field) else { return nil }
+        guard let value = Value(rawValue: raw) else {
+            throw Failure(field: field, why: "unknown value \(String(reflecting: String(raw.prefix(64))))")
+        }
+        return value
+    }
+
     private mutating func littleEndian(_ field: String, count: Int) throws(Failure) -> UInt64 {
         guard count <= input.count - offset else { throw Failure(field: field, why: "the row ends early") }
         var value: UInt64 = 0
@@ -341,6 +352,8 @@ extension UserRecord: BinaryCodedRecord {
             writer.optionalString(enrollment.phoneNumber)
             writer.bytes(enrollment.codeHash)
         }
+        writer.optionalDate(passkeyPromptSnoozedUntil)
+        writer.values(passkeyPlatforms)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -384,6 +397,10 @@ extension UserRecord: BinaryCodedRecord {
                     lastUsedStep: step, phoneNumber: try reader.optionalString("\(field).phoneNumber"),
                     codeHash: try reader.bytes("\(field).codeHash"))
             }
+        }
+        if version >= 3 {
+            passkeyPromptSnoozedUntil = try reader.optionalDate("passkeyPromptSnoozedUntil")
+            passkeyPlatforms = try reader.values(ClientPlatform.self, "passkeyPlatforms")
         }
         // Read from an older row, it is the current version now (with no password).
         self.version = Self.currentVersion
@@ -468,6 +485,10 @@ extension AuthEventRecord: BinaryCodedRecord {
         writer.optionalString(clientID)
         writer.optionalString(userID)
         writer.optionalString(platform?.rawValue)
+        writer.optionalString(connectionID)
+        writer.optionalString(passkeyKind?.rawValue)
+        writer.optionalBytes(aaguid)
+        writer.optionalString(clientPlatform?.rawValue)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -479,18 +500,18 @@ extension AuthEventRecord: BinaryCodedRecord {
         let outcome = try reader.value(AuthEventOutcome.self, "outcome")
         let clientID = try reader.optionalString("clientID")
         let userID = try reader.optionalString("userID")
-        var platform: AuthPlatform?
-        if let raw = try reader.optionalString("platform") {
-            guard let known = AuthPlatform(rawValue: raw) else {
-                throw RecordReader.Failure(
-                    field: "platform", why: "unknown value \(String(reflecting: String(raw.prefix(64))))")
-            }
-            platform = known
-        }
+        let platform = try reader.optionalValue(AuthPlatform.self, "platform")
         self.init(
             tenantID: tenantID, id: id, at: at, type: type, method: method, outcome: outcome, clientID: clientID,
             userID: userID, platform: platform)
-        self.version = version
+        // Version 2 added what the adoption statistics count by.
+        if version >= 2 {
+            connectionID = try reader.optionalString("connectionID")
+            passkeyKind = try reader.optionalValue(PasskeyKind.self, "passkeyKind")
+            aaguid = try reader.optionalBytes("aaguid")
+            clientPlatform = try reader.optionalValue(ClientPlatform.self, "clientPlatform")
+        }
+        self.version = Self.currentVersion
     }
 }
 

@@ -381,17 +381,54 @@ public struct PasskeyPolicy: Sendable, Hashable, Codable {
     public var userVerification: UserVerificationPolicy
     /// At most this many passkeys per user.
     public var maxPasskeysPerUser: Int
+    /// The move from legacy device keys; nil for the defaults (rows from before connection
+    /// version 3 have no such member).
+    public var migrationRules: PasskeyMigrationPolicy?
+
+    /// The move from legacy device keys (API.md §8).
+    public var migration: PasskeyMigrationPolicy {
+        get { migrationRules ?? PasskeyMigrationPolicy() }
+        set { migrationRules = newValue == PasskeyMigrationPolicy() ? nil : newValue }
+    }
     public init(
         enabled: Bool = true, challengeUI: ChallengeUI = .both, progressiveEnrollmentEnabled: Bool = true,
         localEnrollmentEnabled: Bool = true, userVerification: UserVerificationPolicy = .preferred,
-        maxPasskeysPerUser: Int = 20
+        maxPasskeysPerUser: Int = 20, migration: PasskeyMigrationPolicy = PasskeyMigrationPolicy()
     ) {
+        self.migrationRules = migration == PasskeyMigrationPolicy() ? nil : migration
         self.enabled = enabled
         self.challengeUI = challengeUI
         self.progressiveEnrollmentEnabled = progressiveEnrollmentEnabled
         self.localEnrollmentEnabled = localEnrollmentEnabled
         self.userVerification = userVerification
         self.maxPasskeysPerUser = maxPasskeysPerUser
+    }
+}
+
+/// A connection's rules for the move from legacy device keys to passkeys (API.md §8).
+public struct PasskeyMigrationPolicy: Sendable, Hashable, Codable {
+    /// The oldest OS version that registers a passkey, per platform ("16.4", "9"); older ones
+    /// register a device key. Web views have their own minimum (a WKWebView uses passkeys of the
+    /// app's associated domain from iOS 16.4; an Android WebView needs WebAuthn turned on by the app).
+    public var minIOSVersion: String
+    public var minAndroidVersion: String
+    public var minIOSWebViewVersion: String
+    public var minAndroidWebViewVersion: String
+    /// How long a migrated device key keeps working, in days.
+    public var deviceKeyGraceDays: Int
+    /// How long My Account's snooze hides the enrollment prompt, in days.
+    public var promptSnoozeDays: Int
+
+    public init(
+        minIOSVersion: String = "16.4", minAndroidVersion: String = "9", minIOSWebViewVersion: String = "16.4",
+        minAndroidWebViewVersion: String = "9", deviceKeyGraceDays: Int = 30, promptSnoozeDays: Int = 30
+    ) {
+        self.minIOSVersion = minIOSVersion
+        self.minAndroidVersion = minAndroidVersion
+        self.minIOSWebViewVersion = minIOSWebViewVersion
+        self.minAndroidWebViewVersion = minAndroidWebViewVersion
+        self.deviceKeyGraceDays = deviceKeyGraceDays
+        self.promptSnoozeDays = promptSnoozeDays
     }
 }
 
@@ -462,7 +499,8 @@ public struct PasswordPolicy: Sendable, Hashable, Codable {
 /// A user directory ("realm" on the wire).
 public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: the password policy holds rules and hashing parameters instead of a minimum length.
-    public static let currentVersion = 2
+    /// 3: the passkey policy's migration rules.
+    public static let currentVersion = 3
     public var version = ConnectionRecord.currentVersion
     public var tenantID: String
     public var id: String
@@ -637,8 +675,9 @@ public struct MFAEnrollment: Sendable, Hashable, Codable {
 
 /// A user of one connection.
 public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
-    /// 2: the password and second factors.
-    public static let currentVersion = 2
+    /// 2: the password and second factors. 3: the migration state (the passkey prompt's snooze,
+    /// the platforms the user signed in with a passkey on).
+    public static let currentVersion = 3
     public var version = UserRecord.currentVersion
     public var tenantID: String
     /// e.g. "auth0|6f1c…" style: "sesame|<hex>".
@@ -658,6 +697,17 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// Second factors, in the order enrolled; nil when there are none (rows from before version
     /// 2 have no such member).
     public var mfaEnrollments: [MFAEnrollment]?
+    /// Until when the token endpoint's passkey-enrollment prompt stays hidden (My Account's snooze).
+    public var passkeyPromptSnoozedUntil: Date?
+    /// The platforms the user has signed in with a passkey on; nil for none (rows from before
+    /// version 3 have no such member).
+    public var passkeyPlatformList: [ClientPlatform]?
+
+    /// The platforms the user has signed in with a passkey on (the method hints' `prefer_passkey`).
+    public var passkeyPlatforms: [ClientPlatform] {
+        get { passkeyPlatformList ?? [] }
+        set { passkeyPlatformList = newValue.isEmpty ? nil : newValue }
+    }
 
     /// Second factors, in the order enrolled. None is kept as nil, so a record has one form
     /// whichever way it was made or read.
@@ -825,7 +875,9 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable, VersionedRecord {
 
 /// One authentication attempt (append-only): adoption metrics and the audit log read these.
 public struct AuthEventRecord: Sendable, Hashable, Codable, VersionedRecord {
-    public static let currentVersion = 1
+    /// 2: the connection, the passkey's kind and model, and the client's platform (the adoption
+    /// statistics, API.md §11).
+    public static let currentVersion = 2
     public var version = AuthEventRecord.currentVersion
     public var tenantID: String
     public var id: String
@@ -837,9 +889,20 @@ public struct AuthEventRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var userID: String?
     /// From the origin the ceremony used; nil when the ceremony failed before it.
     public var platform: AuthPlatform?
+    /// The connection the user belongs to.
+    public var connectionID: String?
+    /// A passkey event: whether the passkey syncs.
+    public var passkeyKind: PasskeyKind?
+    /// A passkey event: the authenticator model (16 bytes).
+    public var aaguid: [UInt8]?
+    /// The platform the client runs on, when the request said (its `Auth0-Client` header, a
+    /// device key's registration) or the origin shows it.
+    public var clientPlatform: ClientPlatform?
     public init(
         tenantID: String, id: String, at: Date, type: AuthEventKind, method: AuthEventMethod,
-        outcome: AuthEventOutcome, clientID: String? = nil, userID: String? = nil, platform: AuthPlatform? = nil
+        outcome: AuthEventOutcome, clientID: String? = nil, userID: String? = nil, platform: AuthPlatform? = nil,
+        connectionID: String? = nil, passkeyKind: PasskeyKind? = nil, aaguid: [UInt8]? = nil,
+        clientPlatform: ClientPlatform? = nil
     ) {
         self.tenantID = tenantID
         self.id = id
@@ -850,6 +913,10 @@ public struct AuthEventRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.clientID = clientID
         self.userID = userID
         self.platform = platform
+        self.connectionID = connectionID
+        self.passkeyKind = passkeyKind
+        self.aaguid = aaguid
+        self.clientPlatform = clientPlatform
     }
 }
 

@@ -23,6 +23,7 @@ public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case outboxMessageID = "outbox message id"
     case ssoSessionID = "sso session id"
     case ssoSessionCookie = "sso session cookie_hash"
+    case deviceKeyID = "device key id"
 }
 
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
@@ -110,6 +111,7 @@ public protocol StoreTransaction {
     var attemptCounters: any AttemptCounterRepository { get }
     var outbox: any OutboxRepository { get }
     var ssoSessions: any SSOSessionRepository { get }
+    var deviceKeys: any DeviceKeyRepository { get }
 
     /// The configuration generation: a number every tenant, client, connection and API write
     /// raises in its own transaction, so a process caching configuration sees another's change.
@@ -172,7 +174,9 @@ public protocol UserRepository {
     /// Moves the user's last-login time forward to `lastLoginAt`, changing nothing else; no
     /// change when the stored time is later or the user is gone.
     func touch(tenantID: String, id: String, lastLoginAt: Date) throws
-    /// Deletes the user with its passkeys. Its refresh tokens stay (the caller revokes them), so a
+    /// How a tenant's users (or one connection's) sign in, for the adoption statistics.
+    func adoption(tenantID: String, connectionID: String?) throws -> UserAdoption
+    /// Deletes the user with its passkeys and device keys. Its refresh tokens stay (the caller revokes them), so a
     /// renewal can tell a deleted user's token from an unknown one, as Auth0 answers it.
     func delete(tenantID: String, id: String) throws
 }
@@ -239,9 +243,15 @@ public protocol DPoPProofRepository {
     func record(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool
 }
 
-/// Auth events (append-only).
+/// Auth events (append-only), with their daily roll-up for the adoption statistics.
 public protocol AuthEventRepository {
+    /// Stores the events and adds each that counts (`AuthEventRecord.dailyCount`) to the roll-up,
+    /// in the same transaction.
     func insert(_ events: [AuthEventRecord]) throws
+    /// The roll-up's cells for the UTC days `from` through `to` (`YYYY-MM-DD`, inclusive), only
+    /// those of `clientID` and `connectionID` when given, by day.
+    func dailyCounts(tenantID: String, from: String, to: String, clientID: String?, connectionID: String?) throws
+        -> [AuthDailyCount]
     /// A tenant's events at or after `since`, by time then id.
     func since(tenantID: String, since: Date, limit: Int) throws -> [AuthEventRecord]
     /// Every auth event of a tenant, by time then id (moving a deployment to another store).
@@ -287,4 +297,36 @@ public protocol SSOSessionRepository {
     @discardableResult func deleteAll(tenantID: String, userID: String) throws -> Int
     /// Deletes up to `limit` sessions that ended (idle or absolute) before `now`; returns how many.
     @discardableResult func deleteExpired(now: Date, limit: Int) throws -> Int
+}
+
+/// Legacy device keys (unique: tenant + id).
+public protocol DeviceKeyRepository {
+    func get(tenantID: String, id: String) throws -> DeviceKeyRecord?
+    /// A user's keys, oldest first.
+    func list(tenantID: String, userID: String) throws -> [DeviceKeyRecord]
+    /// Every device key of a tenant, by id (moving a deployment to another store).
+    func list(tenantID: String, page: Page) throws -> [DeviceKeyRecord]
+    func insert(_ key: DeviceKeyRecord) throws
+    /// Replaces the stored key with the same tenant and id; `notFound` when it is gone.
+    func update(_ key: DeviceKeyRecord) throws
+    /// Deletes one key; false when there was none.
+    @discardableResult func delete(tenantID: String, id: String) throws -> Bool
+}
+
+/// How a tenant's users sign in (API.md §11's `users`).
+public struct UserAdoption: Sendable, Hashable {
+    public var total: Int
+    /// Users with at least one passkey.
+    public var withPasskey: Int
+    /// Users with a usable device key and no passkey.
+    public var withDeviceKeyOnly: Int
+
+    public init(total: Int, withPasskey: Int, withDeviceKeyOnly: Int) {
+        self.total = total
+        self.withPasskey = withPasskey
+        self.withDeviceKeyOnly = withDeviceKeyOnly
+    }
+
+    /// Everyone else: users who sign in with a password (or nothing Sesame knows) only.
+    public var passwordOnly: Int { max(0, total - withPasskey - withDeviceKeyOnly) }
 }

@@ -164,6 +164,8 @@ public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case recoveryCode = "recovery_code"
     /// A one-time code sent by email (account recovery).
     case emailCode = "email_code"
+    /// A legacy device key (a re-authentication of a signed-in user, API.md §8).
+    case deviceKey = "device_key"
 }
 
 /// How an auth event ended.
@@ -180,6 +182,38 @@ public enum AuthPlatform: String, Sendable, Hashable, Codable, CaseIterable {
     case android
     case iosOrWeb = "ios_or_web"
     case web
+}
+
+/// The platform a device or a request runs on (the migration rules and the adoption statistics):
+/// Apple's platforms count as `ios`.
+public enum ClientPlatform: String, Sendable, Hashable, Codable, CaseIterable {
+    case ios
+    case android
+    case web
+}
+
+/// A legacy device key's state (API.md §8).
+public enum DeviceKeyState: String, Sendable, Hashable, Codable, CaseIterable {
+    case active
+    /// Its user enrolled a passkey after re-authenticating with it; it works until the grace period ends.
+    case migrated
+    /// Revoked through the Management API; it never works again.
+    case revoked
+}
+
+/// Whether a passkey can leave its device (its backup-eligible flag, WebAuthn §6.1).
+public enum PasskeyKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case synced
+    case deviceBound = "device_bound"
+}
+
+/// The methods the adoption statistics count authentications by (API.md §11).
+public enum AuthStatsMethod: String, Sendable, Hashable, Codable, CaseIterable {
+    case passkey
+    case deviceKey = "device_key"
+    case password
+    case apple
+    case refresh
 }
 
 /// Says which field of a stored record failed to decode, for `StoreError.corrupt`.

@@ -48,6 +48,13 @@ struct StoreCopyCommandTests {
                         familyID: "rtf_\(index)", clientID: "c", userID: id, scope: "openid", audience: nil,
                         amr: ["pop"], authTime: now, createdAt: now, expiresAt: now + 3_600, idleExpiresAt: now + 3_600)
                 )
+                if index < 3 {
+                    try tx.deviceKeys.insert(
+                        DeviceKeyRecord(
+                            tenantID: tenant.id, id: "key-\(index)", userID: id, clientID: "c",
+                            publicKey: [4] + Array(repeating: 1, count: 64), deviceID: "install-\(index)",
+                            deviceName: "Phone", platform: .android, osVersion: "8.1", createdAt: now))
+                }
             }
             try tx.authEvents.insert(
                 (0..<120).map {
@@ -68,7 +75,7 @@ struct StoreCopyCommandTests {
         #expect(
             run.stdout
                 == "Copied 1 tenants, 2 clients, 1 connections, 1 APIs, 0 signing keys, 150 users, 150 passkeys, "
-                + "150 refresh tokens, 120 auth events; the counts match. Serve it with the same master key.\n")
+                + "3 device keys, 150 refresh tokens, 120 auth events; the counts match. Serve it with the same master key.\n")
         let copy = try PostgresStore(dsn: target.dsn)
         #expect(try copy.read { try $0.tenants.get(host: "login.example.com") } == tenant)
         #expect(
@@ -78,6 +85,14 @@ struct StoreCopyCommandTests {
             try copy.read { try $0.refreshTokens.get(tenantID: tenant.id, tokenHash: Array(repeating: 7, count: 32)) }?
                 .id
                 == "rt_7")
+
+        #expect(try copy.read { try $0.deviceKeys.get(tenantID: tenant.id, id: "key-2") }?.userID == "sesame|2")
+        // The adoption statistics' roll-up is rebuilt from the copied events.
+        let day = AuthDailyCount.day(of: now)
+        let copied = try copy.read {
+            try $0.authEvents.dailyCounts(tenantID: tenant.id, from: "2000-01-01", to: "2100-01-01", clientID: nil, connectionID: nil)
+        }
+        #expect(copied.map(\.count).reduce(0, +) == 120 && copied.first?.day == day)
 
         let again = CLI.run(["store", "copy", "--from", data, "--to", target.dsn])
         #expect(again.status == 2)

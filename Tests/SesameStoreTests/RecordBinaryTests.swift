@@ -15,6 +15,8 @@ struct RecordBinaryTests {
         user.userMetadata = ["plan": "pro", "team": "🚀", "": "empty key"]
         user.blocked = true
         user.lastLoginAt = Fixture.time(123.456)
+        user.passkeyPromptSnoozedUntil = Fixture.time(86_400)
+        user.passkeyPlatforms = [.ios, .web]
         return user
     }
 
@@ -61,11 +63,34 @@ struct RecordBinaryTests {
         full.clientID = "c1"
         full.userID = "sesame|01"
         full.platform = .iosOrWeb
+        full.connectionID = "con1"
+        full.passkeyKind = .deviceBound
+        full.aaguid = Array(0..<16)
+        full.clientPlatform = .android
         for event in [Fixture.event("e2", at: 0), full] {
             #expect(
                 try RecordBinary.decode(AuthEventRecord.self, from: RecordBinary.encode(event), table: "auth_events")
                     == event)
         }
+    }
+
+    @Test func deviceKeysAndMigrationRulesRoundTrip() throws {
+        var key = StoreConformanceTests.deviceKey("k1", at: 1)
+        key.state = .migrated
+        key.migratedAt = Fixture.time(2)
+        key.migratedToPasskeyID = "passkey|01"
+        key.expiresAt = Fixture.time(3)
+        key.lastUsedAt = Fixture.time(2)
+        for record in [StoreConformanceTests.deviceKey("k2", at: 0), key] {
+            #expect(try RecordBinary.decode(DeviceKeyRecord.self, from: RecordBinary.encode(record), table: "k") == record)
+        }
+        var connection = ConnectionRecord(tenantID: "t1", id: "con1", name: "db", createdAt: Fixture.t0, updatedAt: Fixture.t0)
+        connection.passkey.migration = PasskeyMigrationPolicy(
+            minIOSVersion: "17", minAndroidVersion: "10", minIOSWebViewVersion: "17.1", minAndroidWebViewVersion: "14",
+            deviceKeyGraceDays: 7, promptSnoozeDays: 3)
+        #expect(
+            try RecordBinary.decode(ConnectionRecord.self, from: RecordBinary.encode(connection), table: "c")
+                == connection)
     }
 
     @Test func theSameRecordAlwaysGivesTheSameBytes() {
@@ -99,11 +124,14 @@ struct RecordBinaryTests {
         #expect(throws: StoreError.corrupt("a row of users does not decode: field end: bytes follow the last field")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
-        // The blocked flag is the byte after the metadata: make it neither 0 nor 1.
+        // The blocked flag is the byte after the metadata: make it neither 0 nor 1. (After it: two
+        // dates, no last login, no password, no factors, no snooze, no passkey platforms.)
         user.lastLoginAt = nil
         user.password = nil
+        user.passkeyPromptSnoozedUntil = nil
+        user.passkeyPlatforms = []
         bytes = RecordBinary.encode(user)
-        bytes[bytes.count - 4 - 1 - 1 - 8 - 8 - 1] = 7
+        bytes[bytes.count - 4 - 1 - 4 - 1 - 1 - 8 - 8 - 1] = 7
         #expect(throws: StoreError.corrupt("a row of users does not decode: field blocked: not a boolean")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
@@ -138,8 +166,8 @@ struct RecordBinaryTests {
 
     @Test func aRowFromANewerSesameIsRefused() {
         var bytes = RecordBinary.encode(Fixture.user())
-        bytes[1] = 3
-        #expect(throws: StoreError.corrupt("a row of users has version 3, newer than this Sesame reads (2)")) {
+        bytes[1] = 4
+        #expect(throws: StoreError.corrupt("a row of users has version 4, newer than this Sesame reads (3)")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
     }

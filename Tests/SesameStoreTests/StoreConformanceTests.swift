@@ -474,6 +474,133 @@ import Testing
         #expect(try s.read { try $0.ssoSessions.list(tenantID: "t2", userID: "u1") }.count == 1)
     }
 
+    // MARK: Device keys
+
+    static func deviceKey(_ id: String, user: String = "sesame|01", tenant: String = "t1", at seconds: Double)
+        -> DeviceKeyRecord
+    {
+        DeviceKeyRecord(
+            tenantID: tenant, id: id, userID: user, clientID: "app", publicKey: [4] + Array(repeating: 7, count: 64),
+            deviceID: "install-\(id)", deviceName: "Taro's iPhone", platform: .ios, osVersion: "16.3",
+            model: "iPhone12,1", createdAt: Fixture.time(seconds))
+    }
+
+    @Test(arguments: StoreKind.allCases) func deviceKeys(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx in
+            try tx.users.insert(Fixture.user())
+            try tx.deviceKeys.insert(Self.deviceKey("k2", at: 2))
+            try tx.deviceKeys.insert(Self.deviceKey("k1", at: 1))
+            try tx.deviceKeys.insert(Self.deviceKey("k3", user: "sesame|02", at: 3))
+            try tx.deviceKeys.insert(Self.deviceKey("k1", tenant: "t2", at: 4))
+        }
+        #expect(try s.read { try $0.deviceKeys.get(tenantID: "t1", id: "k1") } == Self.deviceKey("k1", at: 1))
+        #expect(try s.read { try $0.deviceKeys.get(tenantID: "t1", id: "nope") } == nil)
+        #expect(try s.read { try $0.deviceKeys.list(tenantID: "t1", userID: "sesame|01") }.map(\.id) == ["k1", "k2"])
+        #expect(try s.read { try $0.deviceKeys.list(tenantID: "t1", page: Page()) }.map(\.id) == ["k1", "k2", "k3"])
+        #expect(throws: StoreError.conflict(.deviceKeyID)) {
+            try s.write { try $0.deviceKeys.insert(Self.deviceKey("k2", at: 9)) }
+        }
+        var migrated = Self.deviceKey("k2", at: 2)
+        migrated.state = .migrated
+        migrated.migratedAt = Fixture.time(10)
+        migrated.migratedToPasskeyID = "passkey|01"
+        migrated.expiresAt = Fixture.time(100)
+        migrated.lastUsedAt = Fixture.time(9)
+        try s.write { try $0.deviceKeys.update(migrated) }
+        #expect(try s.read { try $0.deviceKeys.get(tenantID: "t1", id: "k2") } == migrated)
+        #expect(migrated.isUsable(at: Fixture.time(99)) && !migrated.isUsable(at: Fixture.time(100)))
+        #expect(throws: StoreError.notFound("device key gone")) {
+            try s.write { try $0.deviceKeys.update(Self.deviceKey("gone", at: 0)) }
+        }
+        #expect(try s.write { try $0.deviceKeys.delete(tenantID: "t1", id: "k3") } == true)
+        #expect(try s.write { try $0.deviceKeys.delete(tenantID: "t1", id: "k3") } == false)
+        // Deleting the user deletes its keys, and only its own tenant's.
+        try s.write { try $0.users.delete(tenantID: "t1", id: "sesame|01") }
+        #expect(try s.read { try $0.deviceKeys.list(tenantID: "t1", userID: "sesame|01") }.isEmpty)
+        #expect(try s.read { try $0.deviceKeys.get(tenantID: "t2", id: "k1") } != nil)
+    }
+
+    @Test(arguments: StoreKind.allCases) func adoptionCounts(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx in
+            for index in 1...5 {
+                try tx.users.insert(
+                    Fixture.user(
+                        "sesame|0\(index)", connection: index == 5 ? "con2" : "con1", handle: UInt8(index),
+                        email: "u\(index)@example.com", phone: nil, username: nil))
+            }
+            // 1: passkey and key; 2: passkey; 3: key only; 4: a revoked key only; 5: key only, other connection.
+            try tx.passkeys.insert(Fixture.passkey("passkey|1", user: "sesame|01", credential: [1]))
+            try tx.passkeys.insert(Fixture.passkey("passkey|2", user: "sesame|02", credential: [2]))
+            try tx.passkeys.insert(Fixture.passkey("passkey|3", user: "sesame|02", credential: [3]))
+            try tx.deviceKeys.insert(Self.deviceKey("k1", user: "sesame|01", at: 0))
+            try tx.deviceKeys.insert(Self.deviceKey("k3", user: "sesame|03", at: 0))
+            var revoked = Self.deviceKey("k4", user: "sesame|04", at: 0)
+            revoked.state = .revoked
+            try tx.deviceKeys.insert(revoked)
+            try tx.deviceKeys.insert(Self.deviceKey("k5", user: "sesame|05", at: 0))
+            try tx.deviceKeys.insert(Self.deviceKey("k9", user: "sesame|09", tenant: "t2", at: 0))
+        }
+        let all = try s.read { try $0.users.adoption(tenantID: "t1", connectionID: nil) }
+        #expect(all == UserAdoption(total: 5, withPasskey: 2, withDeviceKeyOnly: 2))
+        #expect(all.passwordOnly == 1)
+        let con1 = try s.read { try $0.users.adoption(tenantID: "t1", connectionID: "con1") }
+        #expect(con1 == UserAdoption(total: 4, withPasskey: 2, withDeviceKeyOnly: 1))
+        #expect(try s.read { try $0.users.adoption(tenantID: "t3", connectionID: nil) }.total == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases) func dailyRollUp(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let day = 86_400.0
+        // Fixture.t0 is 2025-05-27T00:53:20Z; each event is an hour into its day or later.
+        func event(
+            _ id: String, _ type: AuthEventKind, _ method: AuthEventMethod, day index: Double,
+            outcome: AuthEventOutcome = .success, client: String = "app", kind: PasskeyKind? = nil,
+            platform: ClientPlatform? = nil, tenant: String = "t1"
+        ) -> AuthEventRecord {
+            AuthEventRecord(
+                tenantID: tenant, id: id, at: Fixture.time(index * day + 3_600), type: type, method: method,
+                outcome: outcome, clientID: client, userID: "u", connectionID: "con1", passkeyKind: kind,
+                aaguid: kind == nil ? nil : Array(repeating: 0xab, count: 16), clientPlatform: platform)
+        }
+        try s.write { tx in
+            try tx.authEvents.insert([
+                event("e1", .login, .passkey, day: 0, kind: .synced, platform: .ios),
+                event("e2", .login, .passkey, day: 0, kind: .synced, platform: .ios),
+                event("e3", .signup, .passkey, day: 0, kind: .deviceBound, platform: .android),
+                event("e4", .login, .deviceKey, day: 0, platform: .ios),
+                event("e5", .login, .password, day: 0, outcome: .invalidGrant),
+                event("e6", .enroll, .passkey, day: 0, kind: .synced),
+                event("e7", .refresh, .refreshToken, day: 1, client: "web"),
+                event("e8", .login, .password, day: 1, client: "web", platform: .web),
+                event("e9", .login, .passkey, day: 1, tenant: "t2"),
+            ])
+        }
+        // A second batch adds to the same cells.
+        try s.write { try $0.authEvents.insert([event("e10", .login, .passkey, day: 0, kind: .synced, platform: .ios)]) }
+        let first = AuthDailyCount.day(of: Fixture.time(3_600))
+        let second = AuthDailyCount.day(of: Fixture.time(day + 3_600))
+        #expect(first == "2025-05-27" && second == "2025-05-28")
+        let cells = try s.read {
+            try $0.authEvents.dailyCounts(tenantID: "t1", from: first, to: second, clientID: nil, connectionID: nil)
+        }
+        let synced = cells.first { $0.method == .passkey && $0.passkeyKind == .synced }
+        #expect(synced?.count == 3 && synced?.aaguid == String(repeating: "ab", count: 16) && synced?.platform == .ios)
+        #expect(cells.filter { $0.day == first }.map(\.count).reduce(0, +) == 5)
+        #expect(cells.filter { $0.day == second }.map(\.count).reduce(0, +) == 2)
+        #expect(cells.contains { $0.method == .deviceKey && $0.count == 1 && $0.passkeyKind == nil })
+        #expect(!cells.contains { $0.method == .password && $0.day == first })
+        let web = try s.read {
+            try $0.authEvents.dailyCounts(tenantID: "t1", from: first, to: second, clientID: "web", connectionID: "con1")
+        }
+        #expect(Set(web.map(\.method)) == [.refresh, .password])
+        #expect(
+            try s.read {
+                try $0.authEvents.dailyCounts(tenantID: "t1", from: second, to: second, clientID: "app", connectionID: nil)
+            }.isEmpty)
+    }
+
     // MARK: Users
 
     @Test(arguments: StoreKind.allCases) func userRoundTripAndLookups(_ kind: StoreKind) throws {
