@@ -31,6 +31,8 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
     case mfaOTP = "http://auth0.com/oauth/grant-type/mfa-otp"
     case mfaOOB = "http://auth0.com/oauth/grant-type/mfa-oob"
     case mfaRecoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
+    /// Sesame's re-authentication with a legacy device key (API.md §8); never a first factor.
+    case deviceKey = "urn:sesame:params:oauth:grant-type:device-key"
 
     /// The `method` label of the login metric.
     public var metricLabel: String {
@@ -41,6 +43,7 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
         case .clientCredentials: return "client_credentials"
         case .password, .passwordRealm: return "password"
         case .mfaOTP, .mfaOOB, .mfaRecoveryCode: return "mfa"
+        case .deviceKey: return "device_key"
         }
     }
 }

@@ -196,7 +196,18 @@ extension SesameApplication {
         if let passkey = try options.object("passkey_options") {
             try passkey.allowOnly([
                 "challenge_ui", "progressive_enrollment_enabled", "local_enrollment_enabled", "user_verification",
+                "min_os_versions", "device_key_grace_days", "enrollment_snooze_days",
             ])
+            if let versions = try passkey.object("min_os_versions") {
+                try versions.allowOnly(["ios", "android", "ios_webview", "android_webview"])
+                var parsed: [String: String] = [:]
+                for name in ["ios", "android", "ios_webview", "android_webview"] {
+                    if let value = try versions.string(name, maxLength: 32) { parsed[name] = value }
+                }
+                input.minOSVersions = parsed
+            }
+            input.deviceKeyGraceDays = try passkey.int("device_key_grace_days")
+            input.enrollmentSnoozeDays = try passkey.int("enrollment_snooze_days")
             input.challengeUI = try passkey.string("challenge_ui", maxLength: 64)
             input.progressiveEnrollmentEnabled = try passkey.bool("progressive_enrollment_enabled")
             input.localEnrollmentEnabled = try passkey.bool("local_enrollment_enabled")

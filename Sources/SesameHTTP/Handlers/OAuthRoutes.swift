@@ -47,6 +47,7 @@ extension SesameApplication {
             refreshToken: try body.optionalString("refresh_token", maxLength: 512),
             dpop: Self.dpopRequest(request, tenant: tenant))
         tokenRequest.authnResponse = try body.credentialJSON("authn_response")
+        tokenRequest.clientPlatform = Self.clientPlatform(request)
         // What only the password and MFA grants read is read only for them (a passkey login or a
         // refresh is the hot path).
         let method = OAuthGrantType(rawValue: grantType)
@@ -64,6 +65,9 @@ extension SesameApplication {
             tokenRequest.oobCode = try body.optionalString("oob_code", maxLength: 256)
             tokenRequest.bindingCode = try body.optionalString("binding_code", maxLength: 64)
             tokenRequest.recoveryCode = try body.optionalString("recovery_code", maxLength: 64)
+        } else if method == .deviceKey {
+            tokenRequest.keyID = try body.optionalString("key_id", maxLength: 64)
+            tokenRequest.signature = try body.optionalString("signature", maxLength: 200)
         }
         let label = method?.metricLabel ?? "other"
         let response: TokenResponse

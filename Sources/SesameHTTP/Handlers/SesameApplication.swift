@@ -19,6 +19,8 @@ public final class SesameApplication: Sendable {
     public let tokens: TokenService
     public let management: ManagementService
     public let myAccount: MyAccountService
+    /// The migration's method hints and the passkey prompt's snooze.
+    public let methodHints: MethodHintService
     /// SSO sessions of the hosted pages.
     public let sessions: SSOSessionService
     /// `/authorize`, codes and RP-initiated logout.
@@ -93,6 +95,7 @@ public final class SesameApplication: Sendable {
         self.management = ManagementService(
             store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
+        self.methodHints = MethodHintService(store: store, clock: clock)
         let sessions = SSOSessionService(store: store, clock: clock, random: random)
         self.sessions = sessions
         let authorization = AuthorizationService(
@@ -170,6 +173,7 @@ public final class SesameApplication: Sendable {
 
         var ceremonies = root.limited(by: limiter(.ceremonies)).tenant(tenancy)
         addPasskeyRoutes(to: &ceremonies)
+        addDeviceKeyRoutes(to: &ceremonies)
         router.add(ceremonies)
         let tokenRoutes = root.limited(by: limiter(.tokens)).tenant(tenancy)
         var oauth = tokenRoutes
@@ -195,6 +199,7 @@ public final class SesameApplication: Sendable {
         var myAccount = RouteGroup.root(errorStyle: .problem, pathPrefix: "/me/").tenant(tenancy)
             .principal(tokens, audience: TokenService.myAccountAudience)
         addMyAccountRoutes(to: &myAccount)
+        addMigrationAccountRoutes(to: &myAccount)
         router.add(myAccount)
         return router
     }

@@ -22,14 +22,16 @@ public final class AuthEventRecorder: Sendable {
     /// or a UUID's if that fails, so ids never collide and a batch never fails on a duplicate).
     public func record(
         tenantID: String, type: AuthEventKind, method: AuthEventMethod, outcome: AuthEventOutcome, at: Date,
-        clientID: String?, userID: String?, platform: AuthPlatform? = nil
+        clientID: String?, userID: String?, platform: AuthPlatform? = nil, connectionID: String? = nil,
+        passkeyKind: PasskeyKind? = nil, aaguid: [UInt8]? = nil, clientPlatform: ClientPlatform? = nil
     ) {
         let suffix = (try? random.bytes(count: 6)) ?? withUnsafeBytes(of: UUID().uuid) { Array($0.prefix(6)) }
         let id = Self.eventID(at: at, suffix: suffix)
         record(
             AuthEventRecord(
                 tenantID: tenantID, id: id, at: at, type: type, method: method, outcome: outcome, clientID: clientID,
-                userID: userID, platform: platform))
+                userID: userID, platform: platform, connectionID: connectionID, passkeyKind: passkeyKind,
+                aaguid: aaguid, clientPlatform: clientPlatform))
     }
 
     /// `evt_`, the event's time in milliseconds since 1970 as 12 hex digits, then `suffix` in hex.

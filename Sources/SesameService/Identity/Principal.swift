@@ -26,6 +26,8 @@ public struct Principal: Sendable {
     public let scopes: Set<String>
     /// When the user last authenticated (`auth_time`), if the credential says.
     public let authTime: Date?
+    /// The device key a device-key re-authentication used (the token's `device_key_id`).
+    public let deviceKeyID: String?
 
     init(token: VerifiedJWT, tenantID: String, audience: String) {
         self.credential = .accessToken
@@ -35,6 +37,7 @@ public struct Principal: Sendable {
         self.clientID = token.string("client_id") ?? token.string("azp")
         self.scopes = Set(token.scopes)
         self.authTime = token.claims["auth_time"]?.intValue.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        self.deviceKeyID = token.string(TokenService.deviceKeyClaim)
     }
 
     /// True when the principal is a user (not a machine-to-machine client).

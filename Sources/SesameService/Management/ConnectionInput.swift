@@ -30,6 +30,13 @@ public struct ConnectionInput: Sendable {
     public var passwordHashing: Argon2Input?
     /// `enabled_clients`: client ids; empty means every client.
     public var enabledClients: [String]?
+    /// `options.passkey_options.min_os_versions` (Sesame, API.md §8): `ios`, `android`,
+    /// `ios_webview`, `android_webview`, each a version such as "16.4".
+    public var minOSVersions: [String: String]?
+    /// `options.passkey_options.device_key_grace_days` (Sesame): how long a migrated device key works.
+    public var deviceKeyGraceDays: Int?
+    /// `options.passkey_options.enrollment_snooze_days` (Sesame): how long a snooze hides the prompt.
+    public var enrollmentSnoozeDays: Int?
 
     public init(
         name: String? = nil, strategy: String? = nil, passwordEnabled: Bool? = nil, passkeyEnabled: Bool? = nil,

@@ -17,7 +17,13 @@ public struct ManagedConnection: Encodable, Sendable {
         public var localEnrollmentEnabled: Bool
         public var userVerification: UserVerificationPolicy
         public var maxPasskeysPerUser: Int
+        public var minOSVersions: [String: String]
+        public var deviceKeyGraceDays: Int
+        public var enrollmentSnoozeDays: Int
         enum CodingKeys: String, CodingKey {
+            case minOSVersions = "min_os_versions"
+            case deviceKeyGraceDays = "device_key_grace_days"
+            case enrollmentSnoozeDays = "enrollment_snooze_days"
             case challengeUI = "challenge_ui"
             case progressiveEnrollmentEnabled = "progressive_enrollment_enabled"
             case localEnrollmentEnabled = "local_enrollment_enabled"
@@ -124,7 +130,14 @@ public struct ManagedConnection: Encodable, Sendable {
                 progressiveEnrollmentEnabled: record.passkey.progressiveEnrollmentEnabled,
                 localEnrollmentEnabled: record.passkey.localEnrollmentEnabled,
                 userVerification: record.passkey.userVerification,
-                maxPasskeysPerUser: record.passkey.maxPasskeysPerUser),
+                maxPasskeysPerUser: record.passkey.maxPasskeysPerUser,
+                minOSVersions: [
+                    "ios": record.passkey.migration.minIOSVersion,
+                    "android": record.passkey.migration.minAndroidVersion,
+                    "ios_webview": record.passkey.migration.minIOSWebViewVersion,
+                    "android_webview": record.passkey.migration.minAndroidWebViewVersion,
+                ], deviceKeyGraceDays: record.passkey.migration.deviceKeyGraceDays,
+                enrollmentSnoozeDays: record.passkey.migration.promptSnoozeDays),
             attributes: Attributes(
                 email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),
                 username: Attribute(record.identifiers.username)),

@@ -190,6 +190,31 @@ extension ManagementService {
             record.passkey.userVerification = try V.oneOf(
                 value, "options.passkey_options.user_verification", as: UserVerificationPolicy.self)
         }
+        if let versions = input.minOSVersions {
+            var migration = record.passkey.migration
+            for (platform, version) in versions {
+                let field = "options.passkey_options.min_os_versions.\(platform.prefix(32))"
+                guard OSVersion(version) != nil else { throw .invalidRequest("\(field) must look like 16.4 or 9") }
+                switch platform {
+                case "ios": migration.minIOSVersion = version
+                case "android": migration.minAndroidVersion = version
+                case "ios_webview": migration.minIOSWebViewVersion = version
+                case "android_webview": migration.minAndroidWebViewVersion = version
+                default:
+                    throw .invalidRequest(
+                        "options.passkey_options.min_os_versions takes ios, android, ios_webview and android_webview")
+                }
+            }
+            record.passkey.migration = migration
+        }
+        if let days = input.deviceKeyGraceDays {
+            record.passkey.migration.deviceKeyGraceDays = try V.bounded(
+                days, "options.passkey_options.device_key_grace_days", 0...3_650)
+        }
+        if let days = input.enrollmentSnoozeDays {
+            record.passkey.migration.promptSnoozeDays = try V.bounded(
+                days, "options.passkey_options.enrollment_snooze_days", 1...3_650)
+        }
         if let rules = input.passwordRules {
             record.password.rules = try Self.passwordRules(rules)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import SesameStore
 
 /// Proof that a My Account request carried a valid user access token: only
@@ -11,8 +12,17 @@ public struct AccountCaller: Sendable {
     public let clientID: String
     /// The token's scopes.
     public let scopes: Set<String>
+    /// When the user last proved who they are (the token's `auth_time`), if it says.
+    public let authTime: Date?
+    /// The device key the token's sign-in used, when it was a device-key re-authentication.
+    public let deviceKeyID: String?
 
-    init(tenant: TenantRecord, userID: String, clientID: String, scopes: Set<String>) {
+    init(
+        tenant: TenantRecord, userID: String, clientID: String, scopes: Set<String>, authTime: Date? = nil,
+        deviceKeyID: String? = nil
+    ) {
+        self.authTime = authTime
+        self.deviceKeyID = deviceKeyID
         self.tenant = tenant
         self.userID = userID
         self.clientID = clientID

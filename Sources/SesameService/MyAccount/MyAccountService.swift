@@ -28,7 +28,9 @@ public final class MyAccountService: Sendable {
         guard principal.isUser, let subject = principal.subject, let clientID = principal.clientID else {
             throw .invalidToken("the access token is not a user's token")
         }
-        let caller = AccountCaller(tenant: tenant, userID: subject, clientID: clientID, scopes: principal.scopes)
+        let caller = AccountCaller(
+            tenant: tenant, userID: subject, clientID: clientID, scopes: principal.scopes, authTime: principal.authTime,
+            deviceKeyID: principal.deviceKeyID)
         try caller.require(scope)
         return caller
     }
@@ -38,7 +40,7 @@ public final class MyAccountService: Sendable {
     public func caller(session: SSOSession, tenant: TenantRecord) -> AccountCaller {
         AccountCaller(
             tenant: tenant, userID: session.user.id, clientID: AccountClient.id,
-            scopes: Set(MyAccountScope.allCases.map(\.rawValue)))
+            scopes: Set(MyAccountScope.allCases.map(\.rawValue)), authTime: session.record.authTime)
     }
 
     /// What the account page shows: the user, their connection, and their passkeys oldest first.
@@ -112,7 +114,7 @@ public final class MyAccountService: Sendable {
         try caller.require(.create)
         let (passkey, user) = try passkeys.finishEnrollment(
             tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, authSession: authSession,
-            response: response)
+            response: response, migratingDeviceKey: caller.deviceKeyID)
         return AuthenticationMethod.myAccount(passkey, user: user, rpID: caller.tenant.rpID)
     }
 

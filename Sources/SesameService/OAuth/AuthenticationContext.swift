@@ -35,10 +35,12 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable {
     case refresh
 
     /// The method a sign-in's RFC 8176 methods name: possession of a passkey (`pop`), a password
-    /// (`pwd`); nil for none of them.
+    /// (`pwd`), a device key (`hwk` alone); nil for none of them.
     public static func of(amr: [String]) -> SignInMethod? {
         if amr.contains("pop") { return .passkey }
         if amr.contains("pwd") { return .password }
+        // A hardware key without a passkey's proof of possession: a legacy device key.
+        if amr.contains("hwk") { return .deviceKey }
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import SesameStore
 import WebAuthn
 
 /// A `POST /oauth/token` request after the transport decoded it (JSON or form).
@@ -30,6 +31,12 @@ public struct TokenRequest: Sendable {
     public var oobCode: String?
     public var bindingCode: String?
     public var recoveryCode: String?
+    /// The device-key grant: the key id and the signature of the challenge (base64url).
+    public var keyID: String?
+    public var signature: String?
+    /// The platform the client says it runs on (its `Auth0-Client` header), for the statistics
+    /// and the prefer-passkey flag.
+    public var clientPlatform: ClientPlatform?
 
     public init(
         grantType: String, credentials: ClientCredentials, authSession: String? = nil, authnResponse: [UInt8]? = nil,

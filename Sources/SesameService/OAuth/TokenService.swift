@@ -20,6 +20,8 @@ public final class TokenService: Sendable {
     public let dpop: DPoPVerifier
     /// Authorization codes (issued by `/authorize`, redeemed here).
     let codes: AuthorizationCodes
+    /// Legacy device keys (registration at My Account, re-authentication here).
+    public let deviceKeys: DeviceKeyService
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
@@ -37,6 +39,7 @@ public final class TokenService: Sendable {
         self.passkeys = passkeys
         self.events = events
         self.codes = AuthorizationCodes(access: access, clock: clock, random: random)
+        self.deviceKeys = DeviceKeyService(store: store, clock: clock, random: random, events: events)
     }
 
     // MARK: Audiences
@@ -71,6 +74,7 @@ public final class TokenService: Sendable {
             return try passwordGrant(grant, tenant: tenant, request: request, proof: proof)
         case .mfaOTP, .mfaOOB, .mfaRecoveryCode:
             return try mfaGrant(grant, tenant: tenant, request: request, proof: proof)
+        case .deviceKey: return try deviceKeyGrant(tenant: tenant, request: request, proof: proof)
         }
     }
 
@@ -145,12 +149,50 @@ public final class TokenService: Sendable {
         }
         let (scopes, audience) = try loginScopes(scope, audience: audienceName, tenant: tenant, client: client)
         let authenticated = try passkeys.finish(
-            tenant: tenant, client: client, authSession: handle, response: response, realm: request.realm)
+            tenant: tenant, client: client, authSession: handle, response: response, realm: request.realm,
+            clientPlatform: request.clientPlatform)
+        notePasskeyPlatform(tenant: tenant, user: authenticated.user, platform: authenticated.platform)
         return try issueUserTokens(
             tenant: tenant, client: client, user: authenticated.user, scopes: scopes, audience: audience,
             amr: authenticated.amr, authTime: authenticated.authTime,
             refresh: .newFamily(passkeyID: authenticated.passkeyID), proof: proof)
     }
+
+    /// Remembers that the user signed in with a passkey on `platform` (the method hints'
+    /// `prefer_passkey`): one write the first time per platform, none after. A failure costs only
+    /// the hint, never the sign-in.
+    func notePasskeyPlatform(tenant: TenantRecord, user: UserRecord, platform: ClientPlatform?) {
+        guard let platform, !user.passkeyPlatforms.contains(platform) else { return }
+        try? access.write(.relaxed) { transaction in
+            guard var stored = try transaction.users.get(tenantID: tenant.id, id: user.id),
+                !stored.passkeyPlatforms.contains(platform)
+            else { return }
+            stored.passkeyPlatforms.append(platform)
+            try transaction.users.update(stored)
+        }
+    }
+
+    /// Sesame's device-key grant (API.md §8): a signed-in user re-authenticates with the legacy
+    /// key on their device. The answer is the usual token response with a fresh `auth_time`,
+    /// `amr: ["hwk", "user"]`, and the passkey prompt when the device could have a passkey.
+    private func deviceKeyGrant(
+        tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
+    ) throws(ServiceError) -> TokenResponse {
+        let client = try authenticate(request.credentials, tenant: tenant, grant: .deviceKey)
+        let (scopes, audience) = try loginScopes(
+            request.scope, audience: request.audience, tenant: tenant, client: client)
+        let proved = try deviceKeys.reauthenticate(
+            tenant: tenant, client: client, authSession: request.authSession, keyID: request.keyID,
+            signature: request.signature)
+        // The access token names the key, so a passkey enrolled with it migrates that key.
+        return try issueUserTokens(
+            tenant: tenant, client: client, user: proved.user, scopes: scopes, audience: audience, amr: proved.amr,
+            authTime: proved.authTime, refresh: .newFamily(passkeyID: nil), proof: proof,
+            accessClaims: [Self.deviceKeyClaim: .string(proved.key.id)])
+    }
+
+    /// The access-token claim that names the device key a re-authentication used.
+    public static let deviceKeyClaim = "device_key_id"
 
     /// The password grants: Auth0's `password-realm` (the connection as `realm`) and RFC 6749
     /// §4.3's `password` (the tenant's default connection).
@@ -437,7 +479,7 @@ public final class TokenService: Sendable {
         tenant: TenantRecord, client: ClientRecord, user: UserRecord, scopes: [String],
         audience target: UserTokenAudience,
         amr: [String], authTime: Date, refresh: RefreshIssue, proof: DPoPProof? = nil, nonce: String? = nil,
-        sessionID: String? = nil
+        sessionID: String? = nil, accessClaims extraAccessClaims: [String: JWTClaimValue] = [:]
     ) throws(ServiceError) -> TokenResponse {
         let now = clock.now()
         let iat = Int64(now.timeIntervalSince1970)
@@ -455,6 +497,7 @@ public final class TokenService: Sendable {
             "auth_time": .int(Int64(authTime.timeIntervalSince1970)), "amr": .strings(amr),
         ]
         accessClaims["cnf"] = Self.confirmation(proof)
+        for (name, value) in extraAccessClaims where accessClaims[name] == nil { accessClaims[name] = value }
         let accessToken = try sign(
             accessClaims, type: .accessToken, tenant: tenant, algorithm: target.accessTokenAlgorithm(client))
         var idToken: String?

@@ -51,9 +51,12 @@ extension PasskeyService {
     }
 
     /// Completes an enrollment begun by `beginEnrollment` for the same client and user. The auth
-    /// session is consumed first, so it is single-use whether this succeeds or not.
+    /// session is consumed first, so it is single-use whether this succeeds or not. With
+    /// `migratingDeviceKey` (the sign-in was a re-authentication with that device key), the key
+    /// becomes `migrated` in the same write (API.md §8).
     public func finishEnrollment(
-        tenant: TenantRecord, clientID: String, userID: String, authSession handle: String, response: [UInt8]
+        tenant: TenantRecord, clientID: String, userID: String, authSession handle: String, response: [UInt8],
+        migratingDeviceKey: String? = nil
     ) throws(ServiceError) -> (PasskeyRecord, UserRecord) {
         let now = clock.now()
         guard let session = sessions.consume(handle) else {
@@ -94,6 +97,17 @@ extension PasskeyService {
                 throw ServiceError.invalidGrant("this credential is already registered")
             }
             try transaction.passkeys.insert(passkey)
+            if let migratingDeviceKey,
+                var key = try transaction.deviceKeys.get(tenantID: tenant.id, id: migratingDeviceKey),
+                key.userID == user.id, key.state == .active
+            {
+                key.state = .migrated
+                key.migratedAt = now
+                key.migratedToPasskeyID = passkey.id
+                key.expiresAt = now.addingTimeInterval(
+                    TimeInterval(max(0, connection.passkey.migration.deviceKeyGraceDays)) * 86_400)
+                try transaction.deviceKeys.update(key)
+            }
         }
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
         record(tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now)

@@ -15,6 +15,9 @@ public struct AuthenticatedUser: Sendable {
     /// True when this ceremony created the user.
     public var createdUser: Bool
     public var passkeyID: String
+    /// Where the ceremony ran: the request's own word, else the origin (nil when it cannot tell
+    /// an iOS app from a browser).
+    public var platform: ClientPlatform?
 }
 
 /// The native passkey API: signup and login challenges, and the webauthn grant's verification.
@@ -161,7 +164,7 @@ public final class PasskeyService: Sendable {
     /// single-use whether this succeeds or not. `client` is already authenticated and granted.
     public func finish(
         tenant: TenantRecord, client: ClientRecord, authSession handle: String, response: CredentialJSONInput,
-        realm: String?
+        realm: String?, clientPlatform: ClientPlatform? = nil
     ) throws(ServiceError) -> AuthenticatedUser {
         let now = clock.now()
         guard let session = sessions.consume(handle) else {
@@ -188,11 +191,11 @@ public final class PasskeyService: Sendable {
             let (profile, metadata) = try pending.unpack()
             return try finishSignup(
                 relyingParty, state: state, profile: profile, metadata: metadata, response: response, tenant: tenant,
-                client: client, connection: connection, now: now)
+                client: client, connection: connection, hint: clientPlatform, now: now)
         case .login(let state):
             return try finishLogin(
                 relyingParty, state: state, response: response, tenant: tenant, client: client,
-                connection: connection, now: now)
+                connection: connection, hint: clientPlatform, now: now)
         case .enroll:
             throw .invalidGrant("this auth_session enrolls a passkey; complete it at My Account")
         }
@@ -201,7 +204,7 @@ public final class PasskeyService: Sendable {
     private func finishSignup(
         _ relyingParty: RelyingParty, state: RegistrationState, profile: UserProfile, metadata: [String: String],
         response: CredentialJSONInput, tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord,
-        now: Date
+        hint: ClientPlatform?, now: Date
     ) throws(ServiceError) -> AuthenticatedUser {
         let verified: VerifiedRegistration
         do {
@@ -233,16 +236,19 @@ public final class PasskeyService: Sendable {
             throw .invalidSignup("Invalid sign up")
         }
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
-        record(tenant, .signup, outcome: .success, client: client.id, user: userID, platform: platform, now: now)
+        let clientPlatform = hint ?? Self.clientPlatform(platform)
+        record(
+            tenant, .signup, outcome: .success, client: client.id, user: userID, platform: platform, now: now,
+            passkey: passkey, connectionID: connection.id, clientPlatform: clientPlatform)
         return AuthenticatedUser(
             user: user, client: client, connection: connection,
             amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
-            authTime: now, createdUser: true, passkeyID: passkeyID)
+            authTime: now, createdUser: true, passkeyID: passkeyID, platform: clientPlatform)
     }
 
     private func finishLogin(
         _ relyingParty: RelyingParty, state: AuthenticationState, response: CredentialJSONInput, tenant: TenantRecord,
-        client: ClientRecord, connection: ConnectionRecord, now: Date
+        client: ClientRecord, connection: ConnectionRecord, hint: ClientPlatform?, now: Date
     ) throws(ServiceError) -> AuthenticatedUser {
         let credential: AuthenticationCredential
         do {
@@ -300,11 +306,14 @@ public final class PasskeyService: Sendable {
         var updatedUser = user
         updatedUser.lastLoginAt = now
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
-        record(tenant, .login, outcome: .success, client: client.id, user: user.id, platform: platform, now: now)
+        let clientPlatform = hint ?? Self.clientPlatform(platform)
+        record(
+            tenant, .login, outcome: .success, client: client.id, user: user.id, platform: platform, now: now,
+            passkey: passkey, connectionID: connection.id, clientPlatform: clientPlatform)
         return AuthenticatedUser(
             user: updatedUser, client: client, connection: connection,
             amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
-            authTime: now, createdUser: false, passkeyID: passkey.id)
+            authTime: now, createdUser: false, passkeyID: passkey.id, platform: clientPlatform)
     }
 
     /// Drops expired auth sessions (the server calls this every second).
@@ -374,10 +383,23 @@ public final class PasskeyService: Sendable {
 
     func record(
         _ tenant: TenantRecord, _ type: AuthEventKind, outcome: AuthEventOutcome, client: String?, user: String?,
-        platform: AuthPlatform?, now: Date
+        platform: AuthPlatform?, now: Date, passkey: PasskeyRecord? = nil, connectionID: String? = nil,
+        clientPlatform: ClientPlatform? = nil
     ) {
         events.record(
             tenantID: tenant.id, type: type, method: .passkey, outcome: outcome, at: now, clientID: client,
-            userID: user, platform: platform)
+            userID: user, platform: platform, connectionID: connectionID,
+            passkeyKind: passkey.map { $0.backupEligible ? .synced : .deviceBound }, aaguid: passkey?.aaguid,
+            clientPlatform: clientPlatform)
+    }
+
+    /// The platform an origin shows for certain: an Android app, or a web origin other than the
+    /// site's own; nil for the site's own origin, which an iOS app and a browser share.
+    static func clientPlatform(_ platform: AuthPlatform) -> ClientPlatform? {
+        switch platform {
+        case .android: return .android
+        case .web: return .web
+        case .iosOrWeb: return nil
+        }
     }
 }

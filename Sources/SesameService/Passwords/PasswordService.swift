@@ -233,7 +233,8 @@ public final class PasswordService: Sendable {
                 try transaction.users.touch(tenantID: tenant.id, id: user.id, lastLoginAt: now)
             }
         }
-        record(tenant, .login, outcome: .success, client: client.id, user: user.id, now: now)
+        record(
+            tenant, .login, outcome: .success, client: client.id, user: user.id, now: now, connectionID: connection.id)
         return PasswordLogin(user: current, connection: connection, amr: ["pwd"], authTime: now, status: status)
     }
 
@@ -431,10 +432,10 @@ public final class PasswordService: Sendable {
 
     private func record(
         _ tenant: TenantRecord, _ type: AuthEventKind, outcome: AuthEventOutcome, client: String?, user: String?,
-        now: Date
+        now: Date, connectionID: String? = nil
     ) {
         events.record(
             tenantID: tenant.id, type: type, method: .password, outcome: outcome, at: now, clientID: client,
-            userID: user)
+            userID: user, connectionID: connectionID)
     }
 }

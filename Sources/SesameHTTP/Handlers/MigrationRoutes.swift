@@ -1,0 +1,116 @@
+import Foundation
+import SesameService
+import SesameStore
+import SesameWire
+
+extension SesameApplication {
+    /// `/me/v1` routes of the migration from device keys (API.md §8): register, list and delete
+    /// device keys, the method hints, and the passkey prompt's snooze.
+    func addMigrationAccountRoutes(to router: inout RouteGroup<PrincipalContext>) {
+        router.post("/me/v1/device-keys/challenge") { [self] _, context in
+            let caller = try accountCaller(context, .create)
+            return try .noStoreJSON(tokens.deviceKeys.registrationChallenge(caller))
+        }
+
+        router.post("/me/v1/device-keys") { [self] request, context in
+            let caller = try accountCaller(context, .create)
+            let body = try APIBody.json(request)
+            try body.allowOnly(["auth_session", "public_key", "signature", "device"])
+            guard let jwk = try body.object("public_key") else {
+                throw ServiceError.invalidRequest("public_key is required")
+            }
+            try jwk.allowOnly(["kty", "crv", "x", "y", "alg", "use", "kid", "key_ops", "ext"])
+            guard let device = try body.object("device") else {
+                throw ServiceError.invalidRequest("device is required")
+            }
+            try device.allowOnly(["id", "name", "platform", "os_version", "model"])
+            let platformName = try device.requiredString("platform", maxLength: 16)
+            guard let platform = DevicePlatform(rawValue: platformName) else {
+                throw ServiceError.invalidRequest("device.platform must be one of ios, android, web")
+            }
+            var key = ECPublicKeyJWK(
+                x: try jwk.requiredString("x", maxLength: 64), y: try jwk.requiredString("y", maxLength: 64))
+            key.kty = try jwk.requiredString("kty", maxLength: 8)
+            key.crv = try jwk.requiredString("crv", maxLength: 16)
+            let registration = DeviceKeyRegistration(
+                authSession: try body.requiredString("auth_session", maxLength: 256), publicKey: key,
+                signature: try body.requiredString("signature", maxLength: 200),
+                device: DeviceKeyDevice(
+                    id: try device.requiredString("id", maxLength: 128),
+                    name: try device.requiredString("name", maxLength: 400), platform: platform,
+                    osVersion: try device.requiredString("os_version", maxLength: 32),
+                    model: try device.optionalString("model", maxLength: 256)))
+            let stored = try tokens.deviceKeys.register(caller, registration)
+            return try .noStoreJSON(stored.response(includeUser: false), status: 201)
+        }
+
+        router.get("/me/v1/device-keys") { [self] _, context in
+            let caller = try accountCaller(context, .read)
+            return try .noStoreJSON(tokens.deviceKeys.list(caller).map { $0.response(includeUser: false) })
+        }
+
+        router.delete("/me/v1/device-keys/{id}") { [self] _, context in
+            let caller = try accountCaller(context, .delete)
+            try tokens.deviceKeys.delete(caller, id: try context.pathParameter("id"))
+            return .empty()
+        }
+
+        router.get("/me/v1/method-hints") { [self] request, context in
+            let caller = try accountCaller(context, .read)
+            let device = try MethodHintService.device(
+                platform: request.query("platform"), osVersion: request.query("os_version"),
+                webView: request.query("webview"))
+            return try .noStoreJSON(methodHints.hints(caller, device: device))
+        }
+
+        router.post("/me/v1/passkey-enrollment/snooze") { [self] _, context in
+            let caller = try accountCaller(context, .update)
+            return try .noStoreJSON(["snoozed_until": try methodHints.snooze(caller)])
+        }
+    }
+
+    /// The public migration routes: the unauthenticated method hint and the device-key
+    /// re-authentication challenge (which needs the user's access token on the call).
+    func addDeviceKeyRoutes(to router: inout RouteGroup<TenantContext>) {
+        router.get("/passkey/method-hints") { [self] request, context in
+            let device = try MethodHintService.device(
+                platform: request.query("platform"), osVersion: request.query("os_version"),
+                webView: request.query("webview"))
+            return try .noStoreJSON(
+                methodHints.registerHint(tenant: context.tenant, clientID: request.query("client_id"), device: device))
+        }
+
+        router.post("/device-key/challenge") { [self] request, context in
+            let body = try APIBody.json(request)
+            try body.allowOnly(["client_id", "key_id"])
+            let principal = try tokens.userPrincipal(
+                Self.presentedToken(request, tenant: context.tenant), tenant: context.tenant)
+            let challenge = try tokens.deviceKeys.reauthChallenge(
+                tenant: context.tenant, principal: principal,
+                request: DeviceKeyChallengeRequest(
+                    clientID: try body.requiredString("client_id", maxLength: 128),
+                    keyID: try body.requiredString("key_id", maxLength: 64)))
+            return try .noStoreJSON(challenge)
+        }
+    }
+
+    /// The platform an SDK's `Auth0-Client` header names (base64url JSON whose `env` has the OS as
+    /// a key, as Auth0.swift, Auth0.Android and Sesame's SDK send it): Apple's systems count as
+    /// `ios`, Android as `android`, a browser SDK as `web`; nil when absent or unreadable.
+    static func clientPlatform(_ request: HTTPRequest) -> ClientPlatform? {
+        guard let header = request.headers["Auth0-Client"], header.utf8.count <= 2_048 else { return nil }
+        var text = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        guard let data = Data(base64Encoded: text),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        let env = (object["env"] as? [String: Any]).map { Set($0.keys.map { $0.lowercased() }) } ?? []
+        if !env.isDisjoint(with: ["ios", "ipados", "macos", "visionos", "tvos", "watchos", "maccatalyst"]) {
+            return .ios
+        }
+        if env.contains("android") { return .android }
+        let name = (object["name"] as? String)?.lowercased() ?? ""
+        if name.contains("spa-js") || name.contains("auth0.js") || name.contains("lock") { return .web }
+        return nil
+    }
+}
