@@ -263,7 +263,10 @@ enum PostgresMigrations {
                     PRIMARY KEY (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
             );
             """),
-        .records { try StoredRecord.rebuildDailyCounts($0) },
+        .records {
+            try StoredRecord.rebuildDailyCounts($0)
+            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeStats, ["read:stats"])
+        },
     ]
 
     /// Each named unique constraint and the rule it holds.

@@ -114,6 +114,9 @@ public enum StoredRecord {
         "update:mfa_policies", "read:attack_protection", "update:attack_protection",
     ]
 
+    /// Every Management API scope before the adoption statistics (SQLite 15 / PostgreSQL 8 add `read:stats`).
+    public static var scopesBeforeStats: Set<String> { scopesBeforeCreateUsers.union(scopesOfPasswords) }
+
     /// A data step: every client grant holding all of `held` also gets `added` (so a full
     /// management client keeps full access when a release adds scopes).
     public static func grantScopes(

@@ -297,7 +297,10 @@ enum Migrations {
                 PRIMARY KEY (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
             ) WITHOUT ROWID;
             """),
-        .records { try StoredRecord.rebuildDailyCounts($0) },
+        .records {
+            try StoredRecord.rebuildDailyCounts($0)
+            try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeStats, ["read:stats"])
+        },
     ]
 
     /// The Management API scopes migration 5 adds.

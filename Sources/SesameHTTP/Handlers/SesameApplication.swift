@@ -194,6 +194,7 @@ public final class SesameApplication: Sendable {
         addManagementRoutes(to: &management)
         addClientGrantRoutes(to: &management)
         addResourceServerRoutes(to: &management)
+        addMigrationManagementRoutes(to: &management)
         router.add(management)
 
         var myAccount = RouteGroup.root(errorStyle: .problem, pathPrefix: "/me/").tenant(tenancy)

@@ -38,4 +38,6 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case updateMFAPolicies = "update:mfa_policies"
     case readTenantSettings = "read:tenant_settings"
     case updateTenantSettings = "update:tenant_settings"
+    /// The adoption statistics (`/api/v2/stats/*`, Auth0's scope name).
+    case readStats = "read:stats"
 }

@@ -279,6 +279,36 @@ public final class DeviceKeyService: Sendable {
         return point
     }
 
+    /// The uncompressed point of an imported key: a JWK, PEM or base64 SPKI, or the base64 point.
+    static func importedPoint(_ input: DeviceKeyImport.PublicKeyInput) throws(ServiceError) -> [UInt8] {
+        switch input {
+        case .jwk(let x, let y, let kty, let crv):
+            var jwk = ECPublicKeyJWK(x: x, y: y)
+            jwk.kty = kty
+            jwk.crv = crv
+            return try point(jwk)
+        case .text(let text):
+            let invalid = ServiceError.invalidRequest(
+                "public_key must be a P-256 JWK, an SPKI (PEM or base64 DER) or a base64 uncompressed point")
+            guard text.utf8.count <= 4_096 else { throw invalid }
+            let key: PublicKey?
+            if text.hasPrefix("-----BEGIN") {
+                key = try? PublicKey(pem: text)
+            } else {
+                let compact = text.filter { !$0.isWhitespace }
+                var base64 = compact.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+                guard let data = Data(base64Encoded: base64) else { throw invalid }
+                let bytes = Array(data)
+                key =
+                    bytes.count == 65 && bytes.first == 0x04
+                    ? try? PublicKey(curve: .p256, uncompressedPoint: bytes) : try? PublicKey(spkiDER: bytes)
+            }
+            guard let key, case .ec(.p256, let x, let y) = key.components else { throw invalid }
+            return [0x04] + x + y
+        }
+    }
+
     static func decodeKeyID(_ text: String) throws(ServiceError) -> [UInt8] {
         guard text.utf8.count <= 64, let bytes = try? Base64URL.decode(text), bytes.count == 16 else {
             throw .invalidRequest("key_id must be 16 bytes, base64url")

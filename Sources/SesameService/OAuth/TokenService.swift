@@ -350,7 +350,8 @@ public final class TokenService: Sendable {
         }
         guard case .rotated = outcome else { throw refused(outcome) }
         recordEvent(
-            tenant, .refresh, method: .refreshToken, outcome: .success, client: client.id, user: grant.user.id)
+            tenant, .refresh, method: .refreshToken, outcome: .success, client: client.id, user: grant.user.id,
+            connection: grant.user.connectionID)
         return response
     }
 
@@ -588,11 +589,11 @@ public final class TokenService: Sendable {
 
     private func recordEvent(
         _ tenant: TenantRecord, _ type: AuthEventKind, method: AuthEventMethod, outcome: AuthEventOutcome,
-        client: String?, user: String? = nil
+        client: String?, user: String? = nil, connection: String? = nil
     ) {
         events.record(
             tenantID: tenant.id, type: type, method: method, outcome: outcome, at: clock.now(), clientID: client,
-            userID: user)
+            userID: user, connectionID: connection)
     }
 
     // MARK: Revocation, userinfo, bearer tokens

@@ -32,6 +32,7 @@ struct PublicRateLimitTests {
                 "/account/sessions/end-all", "/account/logout", "/.well-known/change-password",
                 "/u/passkey-enroll", "/u/passkey-enroll/skip", "/admin", "/admin/setup", "/admin/clients",
                 "/admin/clients/{id}", "/u/recover", "/u/recover/verify", "/u/recover/password",
+                "/passkey/method-hints", "/device-key/challenge",
             ])
     }
 

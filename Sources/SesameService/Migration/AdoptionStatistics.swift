@@ -1,0 +1,270 @@
+import Foundation
+import SesameStore
+import WebAuthn
+
+/// The adoption statistics (API.md §11): successful authentications per UTC day from the auth
+/// events' daily roll-up, by method, passkey kind, provider and platform, with the day's
+/// `device_auth_passkey_share` (passkey / (passkey + device key), the figure Yahoo JAPAN reports)
+/// and the user base's split. Reading a year is reading the roll-up's cells for 366 days, not
+/// the events.
+public struct AdoptionReport: Sendable, Equatable, Encodable {
+    public struct Methods: Sendable, Equatable, Encodable {
+        public var passkey = 0
+        public var deviceKey = 0
+        public var password = 0
+        public var apple = 0
+        public var refresh = 0
+        enum CodingKeys: String, CodingKey {
+            case passkey, password, apple, refresh
+            case deviceKey = "device_key"
+        }
+
+        subscript(method: AuthStatsMethod) -> Int {
+            get {
+                switch method {
+                case .passkey: return passkey
+                case .deviceKey: return deviceKey
+                case .password: return password
+                case .apple: return apple
+                case .refresh: return refresh
+                }
+            }
+            set {
+                switch method {
+                case .passkey: passkey = newValue
+                case .deviceKey: deviceKey = newValue
+                case .password: password = newValue
+                case .apple: apple = newValue
+                case .refresh: refresh = newValue
+                }
+            }
+        }
+    }
+
+    public struct Kinds: Sendable, Equatable, Encodable {
+        public var synced = 0
+        public var deviceBound = 0
+        enum CodingKeys: String, CodingKey {
+            case synced
+            case deviceBound = "device_bound"
+        }
+    }
+
+    public struct Platforms: Sendable, Equatable, Encodable {
+        public var ios = 0
+        public var android = 0
+        public var web = 0
+    }
+
+    public struct Day: Sendable, Equatable, Encodable {
+        /// `YYYY-MM-DD`, UTC.
+        public var date: String
+        public var total = 0
+        public var byMethod = Methods()
+        public var passkey = Kinds()
+        /// Provider names (from the AAGUID table) and their passkey authentications.
+        public var providers: [String: Int] = [:]
+        public var platforms = Platforms()
+
+        /// passkey / (passkey + device key); nil on a day without either.
+        public var deviceAuthPasskeyShare: Double? {
+            let devices = byMethod.passkey + byMethod.deviceKey
+            return devices == 0 ? nil : Double(byMethod.passkey) / Double(devices)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case date, total, passkey, providers, platforms
+            case byMethod = "by_method"
+            case deviceAuthPasskeyShare = "device_auth_passkey_share"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(date, forKey: .date)
+            try container.encode(total, forKey: .total)
+            try container.encode(byMethod, forKey: .byMethod)
+            try container.encode(passkey, forKey: .passkey)
+            try container.encode(providers, forKey: .providers)
+            try container.encode(platforms, forKey: .platforms)
+            // Four decimals are plenty for a share, and a null says "no device authentications".
+            if let share = deviceAuthPasskeyShare {
+                try container.encode((share * 10_000).rounded() / 10_000, forKey: .deviceAuthPasskeyShare)
+            } else {
+                try container.encodeNil(forKey: .deviceAuthPasskeyShare)
+            }
+        }
+    }
+
+    public struct Users: Sendable, Equatable, Encodable {
+        public var total: Int
+        public var withPasskey: Int
+        public var withDeviceKeyOnly: Int
+        public var passwordOnly: Int
+        enum CodingKeys: String, CodingKey {
+            case total
+            case withPasskey = "with_passkey"
+            case withDeviceKeyOnly = "with_device_key_only"
+            case passwordOnly = "password_only"
+        }
+    }
+
+    public var days: [Day]
+    public var users: Users
+
+    /// The report of `cells` for every day from `from` through `to` (days without events are zeros).
+    public static func make(cells: [AuthDailyCount], days: [String], users: UserAdoption) -> AdoptionReport {
+        var byDay: [String: Day] = [:]
+        for day in days { byDay[day] = Day(date: day) }
+        for cell in cells {
+            guard var day = byDay[cell.day] else { continue }
+            day.total += cell.count
+            day.byMethod[cell.method] += cell.count
+            if cell.method == .passkey {
+                switch cell.passkeyKind {
+                case .synced?: day.passkey.synced += cell.count
+                case .deviceBound?: day.passkey.deviceBound += cell.count
+                case nil: break
+                }
+                if let name = providerName(cell.aaguid) { day.providers[name, default: 0] += cell.count }
+            }
+            switch cell.platform {
+            case .ios?: day.platforms.ios += cell.count
+            case .android?: day.platforms.android += cell.count
+            case .web?: day.platforms.web += cell.count
+            case nil: break
+            }
+            byDay[cell.day] = day
+        }
+        return AdoptionReport(
+            days: days.compactMap { byDay[$0] },
+            users: Users(
+                total: users.total, withPasskey: users.withPasskey, withDeviceKeyOnly: users.withDeviceKeyOnly,
+                passwordOnly: users.passwordOnly))
+    }
+
+    /// The provider an AAGUID (32 hex digits) names: the AAGUID table's name, "Unknown" for the
+    /// all-zero AAGUID (authenticators that do not say), else the AAGUID in its 8-4-4-4-12 form.
+    static func providerName(_ hex: String) -> String? {
+        guard hex.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        if bytes.allSatisfy({ $0 == 0 }) { return "Unknown" }
+        return AAGUIDRegistry.name(for: bytes) ?? AAGUIDRegistry.format(bytes)
+    }
+
+    /// Every UTC day from `from` through `to`.
+    static func days(from: Date, to: Date) -> [String] {
+        var days: [String] = []
+        var day = Date(timeIntervalSince1970: (from.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        while day <= to {
+            days.append(AuthDailyCount.day(of: day))
+            day += 86_400
+        }
+        return days
+    }
+}
+
+/// What a statistics request asks for.
+public struct AdoptionQuery: Sendable {
+    /// The longest range one request reads.
+    public static let maxDays = 366
+    /// Without `from`, this many days up to `to`.
+    public static let defaultDays = 30
+
+    public var from: String?
+    public var to: String?
+    public var clientID: String?
+    /// A connection name.
+    public var connection: String?
+
+    public init(from: String? = nil, to: String? = nil, clientID: String? = nil, connection: String? = nil) {
+        self.from = from
+        self.to = to
+        self.clientID = clientID
+        self.connection = connection
+    }
+
+    /// A `YYYY-MM-DD` date at 00:00 UTC, or the error naming `field`.
+    static func date(_ text: String, _ field: String) throws(ServiceError) -> Date {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
+            let day = Int(parts[2]), (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { throw .invalidRequest("\(field) must be a date like 2027-01-15") }
+        // Howard Hinnant's days-from-civil; a day past the month's end comes back as another date.
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let date = Date(timeIntervalSince1970: TimeInterval(era * 146_097 + dayOfEra - 719_468) * 86_400)
+        guard AuthDailyCount.day(of: date) == text else {
+            throw .invalidRequest("\(field) must be a date like 2027-01-15")
+        }
+        return date
+    }
+}
+
+/// Reads the report for a tenant (the Management API, the admin page, `sesame stats`).
+struct AdoptionStatistics: Sendable {
+    let access: StoreAccess
+    let clock: any ServiceClock
+
+    func report(tenant: TenantRecord, _ query: AdoptionQuery) throws(ServiceError) -> AdoptionReport {
+        let today = Date(timeIntervalSince1970: (clock.now().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        let to = try query.to.map { (text) throws(ServiceError) in try AdoptionQuery.date(text, "to") } ?? today
+        let from =
+            try query.from.map { (text) throws(ServiceError) in try AdoptionQuery.date(text, "from") }
+            ?? to - TimeInterval(AdoptionQuery.defaultDays - 1) * 86_400
+        guard from <= to else { throw .invalidRequest("from must not be after to") }
+        let days = AdoptionReport.days(from: from, to: to)
+        guard days.count <= AdoptionQuery.maxDays else {
+            throw .invalidRequest("a report covers at most \(AdoptionQuery.maxDays) days")
+        }
+        if let clientID = query.clientID {
+            guard !clientID.isEmpty, clientID.utf8.count <= 128 else { throw .invalidRequest("client_id is not valid") }
+        }
+        return try access.read { transaction in
+            var connectionID: String?
+            if let name = query.connection {
+                guard name.utf8.count <= 128,
+                    let connection = try transaction.connections.get(tenantID: tenant.id, name: name)
+                else { throw ServiceError.invalidRequest("connection is not a connection of this tenant") }
+                connectionID = connection.id
+            }
+            let cells = try transaction.authEvents.dailyCounts(
+                tenantID: tenant.id, from: days[0], to: days[days.count - 1], clientID: query.clientID,
+                connectionID: connectionID)
+            let users = try transaction.users.adoption(tenantID: tenant.id, connectionID: connectionID)
+            return AdoptionReport.make(cells: cells, days: days, users: users)
+        }
+    }
+}
+
+/// The report as CSV (RFC 4180): one row per day, the users' split left out (it is not per day).
+public enum AdoptionCSV {
+    public static let header =
+        "date,total,passkey,device_key,password,apple,refresh,synced,device_bound,ios,android,web,"
+        + "device_auth_passkey_share"
+
+    public static func text(_ report: AdoptionReport) -> String {
+        var lines = [header]
+        for day in report.days {
+            let methods = day.byMethod
+            let share = day.deviceAuthPasskeyShare.map { String(format: "%.4f", $0) } ?? ""
+            let fields: [String] = [
+                day.date, String(day.total), String(methods.passkey), String(methods.deviceKey),
+                String(methods.password), String(methods.apple), String(methods.refresh), String(day.passkey.synced),
+                String(day.passkey.deviceBound), String(day.platforms.ios), String(day.platforms.android),
+                String(day.platforms.web), share,
+            ]
+            lines.append(fields.joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}
