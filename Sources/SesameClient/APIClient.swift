@@ -26,6 +26,9 @@ struct APIClient: Sendable {
         request.httpMethod = method
         request.timeoutInterval = configuration.timeout
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let clientInfo = configuration.clientInfo {
+            request.setValue(clientInfo.headerValue, forHTTPHeaderField: SesameClientInfo.headerName)
+        }
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
