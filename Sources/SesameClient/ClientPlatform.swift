@@ -4,6 +4,7 @@ import SesameWire
 public enum ClientPlatform: Sendable, Hashable, CustomStringConvertible {
     /// iOS and iPadOS.
     case iOS
+    /// Android.
     case android
     /// A browser page (not an app's web view: see `DeviceContext.WebView`).
     case web

@@ -17,10 +17,12 @@ public struct DeviceContext: Sendable, Hashable {
         case unlinked
     }
 
+    /// The platform the sign-in runs on.
     public var platform: ClientPlatform
     /// The OS version as the system reports it ("17.4", "14"); parsed by the selector, and sent
     /// as it is in method-hint queries.
     public var osVersion: String
+    /// Whether it runs in an app's web view, and whether that one can do WebAuthn.
     public var webView: WebView
 
     /// A context from its parts.

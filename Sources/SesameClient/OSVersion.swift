@@ -52,14 +52,17 @@ public struct OSVersion: Sendable, Hashable, Comparable, CustomStringConvertible
     /// "16.4".
     public var description: String { components.map(String.init).joined(separator: ".") }
 
+    /// Equal when the components are, trailing zeros aside.
     public static func == (lhs: OSVersion, rhs: OSVersion) -> Bool {
         lhs.significant.elementsEqual(rhs.significant)
     }
 
+    /// Hashes the components without trailing zeros, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         for component in significant { hasher.combine(component) }
     }
 
+    /// Older: the first component that differs is smaller (a missing one counts as 0).
     public static func < (lhs: OSVersion, rhs: OSVersion) -> Bool {
         let count = max(lhs.components.count, rhs.components.count)
         for index in 0..<count {

@@ -3,7 +3,9 @@ import SesameWire
 
 /// What a method that was tried before the one that worked failed with.
 public struct ReauthenticationFailure: Sendable, Equatable {
+    /// The method that failed.
     public var method: RegistrationMethod
+    /// Why it failed.
     public var error: AuthenticationError
 
     /// A failure from its parts.

@@ -18,7 +18,9 @@ public struct RegistrationState: Sendable, Hashable {
 /// methods to re-authenticate with, the first to try first. An empty `reauthenticate` means none
 /// can: the user signs in again.
 public struct SignInMethods: Sendable, Hashable {
+    /// The kind of credential to create on this device.
     public var register: RegistrationMethod
+    /// The methods to re-authenticate with, the first to try first.
     public var reauthenticate: [RegistrationMethod]
 
     /// Methods from their parts.
