@@ -127,7 +127,10 @@ let package = Package(
                 "SesameHTTP", "SesameService", "SesameStore", "SesameSQLite", "SesamePostgres", "SesameTesting",
                 "SesameSoftwareAuthenticator", "SesameWire",
             ]),
-        .testTarget(name: "SesameClientTests", dependencies: ["SesameClient", "SesameWire"]),
+        // The software device-key provider is tested here too (its signatures checked with SesameCrypto).
+        .testTarget(
+            name: "SesameClientTests",
+            dependencies: ["SesameClient", "SesameWire", "SesameSoftwarePasskey", "SesameCrypto"]),
         .testTarget(
             name: "SesameClientLiveTests",
             dependencies: [

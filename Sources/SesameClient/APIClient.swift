@@ -17,6 +17,13 @@ struct APIClient: Sendable {
     func send(
         _ method: String, _ path: String, json: JSONObject? = nil, bearer: String? = nil
     ) async throws(AuthenticationError) -> (Data, HTTPURLResponse) {
+        try await send(method, path, body: json.map(JSONBody.object), bearer: bearer)
+    }
+
+    /// Sends a request with any JSON body (an object built here, or a wire type's encoding).
+    func send(
+        _ method: String, _ path: String, body: JSONBody?, bearer: String? = nil
+    ) async throws(AuthenticationError) -> (Data, HTTPURLResponse) {
         guard let url = URL(string: configuration.base + path) else {
             throw AuthenticationError(
                 kind: .invalidResponse, code: "invalid_configuration",
@@ -26,10 +33,13 @@ struct APIClient: Sendable {
         request.httpMethod = method
         request.timeoutInterval = configuration.timeout
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let clientInfo = configuration.clientInfo {
+            request.setValue(clientInfo.headerValue, forHTTPHeaderField: SesameClientInfo.headerName)
+        }
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let json {
+        if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(JSONBody.object(json).text.utf8)
+            request.httpBody = Data(body.text.utf8)
         }
         let data: Data
         let response: HTTPURLResponse
@@ -60,6 +70,13 @@ struct APIClient: Sendable {
             throw AuthenticationError.invalidResponse(
                 "the server's answer is not a valid \(type): \(describe(error))", statusCode: status)
         }
+    }
+
+    /// A query string, `?name=value&…`, each part percent-encoded (so `+` is never a space).
+    static func query(_ items: [(String, String)]) -> String {
+        "?"
+            + items.map { WebAuthTransaction.encode($0.0) + "=" + WebAuthTransaction.encode($0.1) }
+            .joined(separator: "&")
     }
 
     /// Percent-encodes one path segment (ids such as `passkey|…` carry `|`).

@@ -26,6 +26,9 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
         case invalidResponse
         /// The passkey ceremony failed on this device (no credential, bad options, authenticator error).
         case passkey
+        /// A device key could not be made or used on this device (no such key, the Secure Enclave
+        /// refused, the biometry it was bound to changed).
+        case deviceKey
         /// Reading or writing stored credentials failed (`CredentialsStore`).
         case storage
     }
@@ -33,7 +36,7 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
     /// Where the failure came from.
     public var kind: Kind
     /// The server's `error` (`invalid_grant`, `invalid_client`, …) or a local code
-    /// (`network_error`, `timeout`, `cancelled`, `invalid_response`, `passkey_error`, …).
+    /// (`network_error`, `timeout`, `cancelled`, `invalid_response`, `passkey_error`, `device_key_error`, …).
     public var code: String
     /// The server's `error_description`, or a local explanation. Safe to log; never a secret.
     public var errorDescription: String
@@ -63,7 +66,7 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
         switch kind {
         case .network, .timeout: return true
         case .server: return [429, 502, 503, 504].contains(statusCode ?? 0)
-        case .cancelled, .unauthorized, .invalidResponse, .passkey, .storage: return false
+        case .cancelled, .unauthorized, .invalidResponse, .passkey, .deviceKey, .storage: return false
         }
     }
 
@@ -94,6 +97,11 @@ public struct AuthenticationError: Error, Sendable, Equatable, CustomStringConve
     /// A passkey ceremony failed on this device.
     public static func passkey(_ description: String, code: String = "passkey_error") -> AuthenticationError {
         AuthenticationError(kind: .passkey, code: code, errorDescription: description)
+    }
+
+    /// A device key could not be made or used on this device.
+    public static func deviceKey(_ description: String, code: String = "device_key_error") -> AuthenticationError {
+        AuthenticationError(kind: .deviceKey, code: code, errorDescription: description)
     }
 
     /// The server's answer does not follow the API.

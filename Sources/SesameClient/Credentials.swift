@@ -26,6 +26,9 @@ public struct Credentials: Codable, Sendable, Equatable {
     /// How the user signed in (`passkey`, `device_key`, `password`, `apple`; `refresh` after a
     /// renewal), Sesame's `auth_method`. Not stored.
     public var authMethod: String?
+    /// After a device-key re-authentication or a password login: the server recommends creating a
+    /// passkey now (`passkey_enrollment`, with the hosted page to do it). Not stored.
+    public var passkeyEnrollment: PasskeyEnrollmentPrompt?
 
     /// Seconds before `expiresAt` from which the access token counts as expired (clock skew and
     /// time in flight).
@@ -56,6 +59,7 @@ public struct Credentials: Codable, Sendable, Equatable {
         passwordStatus = tokenResponse.passwordStatus
         recommendedUpgrades = tokenResponse.recommendedUpgrades
         authMethod = tokenResponse.authMethod
+        passkeyEnrollment = tokenResponse.passkeyEnrollment
     }
 
     /// Whether the access token has expired, or will within `expiryLeeway`, now.
@@ -74,6 +78,7 @@ public struct Credentials: Codable, Sendable, Equatable {
             accessToken: fresh.accessToken, tokenType: fresh.tokenType, idToken: fresh.idToken ?? idToken,
             refreshToken: fresh.refreshToken ?? refreshToken, expiresAt: fresh.expiresAt, scope: fresh.scope ?? scope)
         renewed.authMethod = fresh.authMethod
+        renewed.passkeyEnrollment = fresh.passkeyEnrollment
         return renewed
     }
 

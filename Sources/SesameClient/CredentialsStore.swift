@@ -10,7 +10,7 @@ public protocol CredentialsStore: Sendable {
     func clear() throws
 }
 
-/// Why a credentials store failed.
+/// Why a credentials store (or a prefer-passkey store) failed.
 public struct CredentialsStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure.
     public enum Kind: Sendable, Equatable {

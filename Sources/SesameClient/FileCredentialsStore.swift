@@ -65,7 +65,7 @@ public final class FileCredentialsStore: CredentialsStore {
     /// Removes the file; no error when it does not exist.
     public func clear() throws {
         guard unlink(path) == 0 || errno == ENOENT else {
-            throw CredentialsStoreError(.io, "cannot remove credentials file \(path): \(Self.errnoText())")
+            throw CredentialsStoreError(.io, "cannot remove credentials file \(path): \(AtomicFile.errnoText())")
         }
     }
 
@@ -75,57 +75,12 @@ public final class FileCredentialsStore: CredentialsStore {
             "credentials file \(path) is corrupt: \(reason); it was left as it is: remove it to sign in again")
     }
 
-    // MARK: Atomic write
-
     private func write(_ data: Data) throws {
-        let file = URL(fileURLWithPath: path)
-        let directory = file.deletingLastPathComponent().path
-        if !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw CredentialsStoreError(.io, "cannot create directory \(directory): \(error.localizedDescription)")
-            }
+        do {
+            try AtomicFile.write(data, to: path)
+        } catch {
+            throw CredentialsStoreError(.io, error.message)
         }
-        let temporary = directory + "/." + file.lastPathComponent + ".tmp-" + UUID().uuidString
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            throw CredentialsStoreError(.io, "cannot create \(temporary): \(Self.errnoText())")
-        }
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                guard let base = buffer.baseAddress else { break }
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = "cannot write \(temporary): \(Self.errnoText())"
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = "cannot flush \(temporary): \(Self.errnoText())" }
-        if close(descriptor) != 0, failure == nil { failure = "cannot close \(temporary): \(Self.errnoText())" }
-        if failure == nil, rename(temporary, path) != 0 {
-            failure = "cannot replace \(path): \(Self.errnoText())"
-        }
-        if let failure {
-            unlink(temporary)
-            throw CredentialsStoreError(.io, failure)
-        }
-        // Make the rename durable too.
-        let directoryDescriptor = open(directory, O_RDONLY)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
-    }
-
-    private static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }
 

@@ -25,6 +25,17 @@ enum JSONBody: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByDic
         return .verbatim(String(decoding: data, as: UTF8.self))
     }
 
+    /// The JSON of an `Encodable` value (a wire type), embedded as it is.
+    static func encoded(_ value: some Encodable, what: String) throws(AuthenticationError) -> JSONBody {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return .verbatim(String(decoding: try encoder.encode(value), as: UTF8.self))
+        } catch {
+            throw AuthenticationError.invalidResponse("cannot encode \(what): \(error)")
+        }
+    }
+
     /// A string-to-string object.
     static func strings(_ values: [String: String]) -> JSONBody {
         .object(values.mapValues(JSONBody.string))

@@ -9,20 +9,28 @@ public final class MyAccount: Sendable {
     public let configuration: SesameConfiguration
     let accessToken: String
     let api: APIClient
+    /// Where the prefer-passkey flag is set when a passkey enrollment succeeds.
+    public let preferPasskeyStore: (any PreferPasskeyStore)?
 
     /// The My Account audience for a tenant domain: `<domain>/me/`.
     public static func myAccountAudience(_ domain: URL) -> String {
         SesameConfiguration(domain: domain, clientID: "").myAccountAudience
     }
 
-    /// A client acting with `accessToken` (audience `<domain>/me/`).
+    /// A client acting with `accessToken` (audience `<domain>/me/`). With a `preferPasskeyStore`,
+    /// a passkey enrollment that succeeds sets the user's prefer-passkey flag there.
     public init(
-        configuration: SesameConfiguration, accessToken: String, transport: any HTTPTransport = URLSessionTransport()
+        configuration: SesameConfiguration, accessToken: String, transport: any HTTPTransport = URLSessionTransport(),
+        preferPasskeyStore: (any PreferPasskeyStore)? = nil
     ) {
         self.configuration = configuration
         self.accessToken = accessToken
+        self.preferPasskeyStore = preferPasskeyStore
         api = APIClient(configuration: configuration, transport: transport)
     }
+
+    /// The user this client acts for: its access token's `sub`.
+    public var userID: String? { JWTSubject.of(accessToken) }
 
     /// The user's passkeys (`GET /me/v1/authentication-methods`, passkeys only).
     public func passkeys() async throws(AuthenticationError) -> [PasskeyAuthenticationMethod] {
@@ -94,11 +102,26 @@ public final class MyAccount: Sendable {
             "auth_session": .string(challenge.challenge.authSession),
             "authn_response": try JSONBody.raw(passkey.json, what: "the passkey credential"),
         ]
-        let method = try await api.send(
-            AuthenticationMethodResponse.self, "POST",
-            "/me/v1/authentication-methods/" + APIClient.segment(challenge.methodID) + "/verify", json: body,
-            bearer: accessToken)
+        let method: AuthenticationMethodResponse
+        do {
+            method = try await api.send(
+                AuthenticationMethodResponse.self, "POST",
+                "/me/v1/authentication-methods/" + APIClient.segment(challenge.methodID) + "/verify", json: body,
+                bearer: accessToken)
+        } catch  where error.code == "already_registered" {
+            // The user has a passkey from this provider already: that one is worth offering first.
+            notePasskey()
+            throw error
+        }
+        notePasskey()
         return try PasskeyAuthenticationMethod(method)
+    }
+
+    /// Sets the user's prefer-passkey flag. Best effort, as for token responses: the passkey
+    /// exists whatever the flag says.
+    private func notePasskey() {
+        guard let preferPasskeyStore, let userID else { return }
+        try? preferPasskeyStore.setPrefersPasskey(PreferPasskeyKey(configuration: configuration, userID: userID))
     }
 
     /// Adds a passkey in one call: enrollment challenge, `provider.register`, verify.

@@ -58,7 +58,7 @@ extension SesameAuthentication {
             "scope": .string(scope),
         ]
         if let audience { body["audience"] = .string(audience) }
-        return try await tokenRequest(body)
+        return try await token(body)
     }
 
     /// Creates a password user in `connection` (`POST /dbconnections/signup`). It signs nobody
@@ -100,7 +100,7 @@ extension SesameAuthentication {
 
     /// Finishes a login with a TOTP code.
     public func login(withOTP otp: String, mfaToken: String) async throws(AuthenticationError) -> Credentials {
-        try await tokenRequest([
+        try await token([
             "grant_type": .string(MFAGrant.otp), "client_id": .string(configuration.clientID),
             "mfa_token": .string(mfaToken), "otp": .string(otp),
         ])
@@ -115,14 +115,14 @@ extension SesameAuthentication {
             "mfa_token": .string(mfaToken), "oob_code": .string(oobCode),
         ]
         if let bindingCode { body["binding_code"] = .string(bindingCode) }
-        return try await tokenRequest(body)
+        return try await token(body)
     }
 
     /// Finishes a login with a recovery code; `Credentials.recoveryCode` is the new one.
     public func login(withRecoveryCode recoveryCode: String, mfaToken: String) async throws(AuthenticationError)
         -> Credentials
     {
-        try await tokenRequest([
+        try await token([
             "grant_type": .string(MFAGrant.recoveryCode), "client_id": .string(configuration.clientID),
             "mfa_token": .string(mfaToken), "recovery_code": .string(recoveryCode),
         ])
@@ -148,12 +148,6 @@ extension SesameAuthentication {
         -> [MultifactorAuthenticator]
     {
         try await api.send([MultifactorAuthenticator].self, "GET", "/mfa/authenticators", bearer: token)
-    }
-
-    private func tokenRequest(_ body: APIClient.JSONObject) async throws(AuthenticationError) -> Credentials {
-        let (data, response) = try await api.send("POST", "/oauth/token", json: body)
-        let tokens = try APIClient.decode(TokenResponse.self, from: data, status: response.statusCode)
-        return Credentials(tokenResponse: tokens, receivedAt: now())
     }
 }
 

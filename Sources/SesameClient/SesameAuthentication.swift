@@ -14,18 +14,22 @@ public final class SesameAuthentication: Sendable {
     /// The clock `Credentials.expiresAt` is computed with.
     let now: @Sendable () -> Date
     let api: APIClient
+    /// Where the prefer-passkey flag is set when a token response says `auth_method: passkey`.
+    public let preferPasskeyStore: (any PreferPasskeyStore)?
 
     /// The scope asked for when none is given: an id token with the profile and a refresh token.
     public static let defaultScope = "openid profile email offline_access"
 
     /// A client for `configuration`, sending through `transport` (URLSession by default), with
-    /// `now` as the clock for token expiry.
+    /// `now` as the clock for token expiry. With a `preferPasskeyStore`, every token response that
+    /// says `auth_method: passkey` sets the signed-in user's prefer-passkey flag there.
     public init(
         configuration: SesameConfiguration, transport: any HTTPTransport = URLSessionTransport(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, preferPasskeyStore: (any PreferPasskeyStore)? = nil
     ) {
         self.configuration = configuration
         self.now = now
+        self.preferPasskeyStore = preferPasskeyStore
         api = APIClient(configuration: configuration, transport: transport)
     }
 
@@ -117,9 +121,12 @@ public final class SesameAuthentication: Sendable {
             let credentials = try await token(body)
             // Keep the refresh token when a server does not rotate.
             guard credentials.refreshToken == nil else { return credentials }
-            return Credentials(
+            var kept = Credentials(
                 accessToken: credentials.accessToken, tokenType: credentials.tokenType, idToken: credentials.idToken,
                 refreshToken: refreshToken, expiresAt: credentials.expiresAt, scope: credentials.scope)
+            kept.authMethod = credentials.authMethod
+            kept.passkeyEnrollment = credentials.passkeyEnrollment
+            return kept
         } catch  where error.kind == .server && error.code == "invalid_grant" {
             var unauthorized = error
             unauthorized.kind = .unauthorized
@@ -143,10 +150,21 @@ public final class SesameAuthentication: Sendable {
         return try UserInfo(json: data)
     }
 
+    /// Every grant goes through here: the credentials of a token response, after noting a passkey
+    /// sign-in in the prefer-passkey store.
     func token(_ body: APIClient.JSONObject) async throws(AuthenticationError) -> Credentials {
         let (data, response) = try await api.send("POST", "/oauth/token", json: body)
         let tokens = try APIClient.decode(TokenResponse.self, from: data, status: response.statusCode)
-        return Credentials(tokenResponse: tokens, receivedAt: now())
+        let credentials = Credentials(tokenResponse: tokens, receivedAt: now())
+        if credentials.authMethod == "passkey" { notePasskey(credentials: credentials) }
+        return credentials
+    }
+
+    /// Sets the prefer-passkey flag of the user `credentials` belong to. Best effort: the flag is
+    /// a hint, and a sign-in that succeeded is not failed because it could not be written.
+    func notePasskey(credentials: Credentials, in store: (any PreferPasskeyStore)? = nil) {
+        guard let store = store ?? preferPasskeyStore, let userID = credentials.userID else { return }
+        try? store.setPrefersPasskey(PreferPasskeyKey(configuration: configuration, userID: userID))
     }
 
     // MARK: Convenience flows

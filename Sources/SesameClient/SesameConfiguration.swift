@@ -8,12 +8,19 @@ public struct SesameConfiguration: Sendable, Hashable {
     public var clientID: String
     /// Seconds every request may take before it fails with `AuthenticationError.Kind.timeout`.
     public var timeout: TimeInterval
+    /// What the `Auth0-Client` header of every request says (this SDK and this device's OS by
+    /// default); nil sends no such header.
+    public var clientInfo: SesameClientInfo?
 
-    /// A configuration; `timeout` applies to every request.
-    public init(domain: URL, clientID: String, timeout: TimeInterval = 15) {
+    /// A configuration; `timeout` applies to every request, `clientInfo` is sent with each.
+    public init(
+        domain: URL, clientID: String, timeout: TimeInterval = 15,
+        clientInfo: SesameClientInfo? = SesameClientInfo.current()
+    ) {
         self.domain = domain
         self.clientID = clientID
         self.timeout = timeout
+        self.clientInfo = clientInfo
     }
 
     /// The domain without a trailing slash, the base of every route.

@@ -28,9 +28,7 @@ public struct WebAuth: Sendable {
     init(authentication: SesameAuthentication, redirectURL: URL) {
         self.authentication = authentication
         self.redirectURL = redirectURL
-        #if canImport(CryptoKit)
-            digest = CryptoKitDigest()
-        #endif
+        digest = PlatformDigest.default
     }
 
     public func scope(_ scope: String) -> WebAuth { with { $0.scope = scope } }

@@ -159,6 +159,31 @@ struct SesameAuthenticationTests {
         #expect(renewed.refreshToken == "rt-1")
     }
 
+    @Test func renewWithoutRotationKeepsHowTheUserSignedIn() async throws {
+        let transport = StubTransport([
+            .http(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":60,"auth_method":"refresh"}"#)
+        ])
+        let renewed = try await Fixture.authentication(transport).renew(withRefreshToken: "rt-1")
+        #expect(renewed.authMethod == "refresh")
+    }
+
+    @Test func theEnrollmentPromptOfATokenResponseIsRead() async throws {
+        let transport = StubTransport([
+            .http(
+                200,
+                #"{"access_token":"at-2","token_type":"Bearer","expires_in":60,"auth_method":"password","#
+                    + #""passkey_enrollment":{"recommended":true,"reason":"progressive","#
+                    + #""enroll_url":"https://login.example.com/u/passkey-enroll?ticket=t1"}}"#)
+        ])
+        let credentials = try await Fixture.authentication(transport).login(
+            usernameOrEmail: "ada", password: "pw", realmOrConnection: "db")
+        #expect(credentials.passkeyEnrollment?.reason == .progressive)
+        #expect(credentials.passkeyEnrollment?.enrollURL == "https://login.example.com/u/passkey-enroll?ticket=t1")
+        // Not stored: the stored form has no such member.
+        let stored = String(decoding: try JSONEncoder().encode(credentials), as: UTF8.self)
+        #expect(!stored.contains("enroll"))
+    }
+
     @Test func revokeSendsTheTokenAndUserInfoSendsTheBearer() async throws {
         let transport = StubTransport([
             .http(200, "{}"),

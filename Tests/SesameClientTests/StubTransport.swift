@@ -90,6 +90,20 @@ enum Fixture {
             #"{"id":"Y3JlZC0x","rawId":"Y3JlZC0x","type":"public-key","response":{"clientDataJSON":"e30"}}"#.utf8),
         id: "Y3JlZC0x")
 
+    /// An unsigned JWT whose payload is `{"sub": sub}` (the SDK reads `sub`, never the signature).
+    static func jwt(sub: String) -> String {
+        func encode(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        return encode(#"{"alg":"none"}"#) + "." + encode(#"{"sub":"\#(sub)"}"#) + ".c2ln"
+    }
+
+    /// The prefer-passkey key of `userID` at the fixture tenant.
+    static func user(_ userID: String) -> PreferPasskeyKey {
+        PreferPasskeyKey(configuration: configuration, userID: userID)
+    }
+
     static func authentication(_ transport: StubTransport, now: Date = start) -> SesameAuthentication {
         SesameAuthentication(configuration: configuration, transport: transport, now: { now })
     }

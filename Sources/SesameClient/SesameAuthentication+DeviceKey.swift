@@ -1,0 +1,68 @@
+import Foundation
+import SesameWire
+
+/// Device-key re-authentication and the unauthenticated method hints (API.md §8).
+extension SesameAuthentication {
+    /// Asks for a re-authentication challenge for a device key (`POST /device-key/challenge`),
+    /// with the signed-in user's current access token: a device key only re-authenticates a user
+    /// who is already signed in on this device.
+    public func deviceKeyChallenge(keyID: String, accessToken: String) async throws(AuthenticationError)
+        -> DeviceKeyChallenge
+    {
+        let body = DeviceKeyChallengeRequest(clientID: configuration.clientID, keyID: keyID)
+        let (data, response) = try await api.send(
+            "POST", "/device-key/challenge", body: try JSONBody.encoded(body, what: "the challenge request"),
+            bearer: accessToken)
+        return try APIClient.decode(DeviceKeyChallenge.self, from: data, status: response.statusCode)
+    }
+
+    /// Completes a re-authentication: signs the `reauth` message (API.md §8) with the device key
+    /// and sends it to `/oauth/token` (device-key grant). The answer may carry
+    /// `Credentials.passkeyEnrollment`, the server's advice to create a passkey now.
+    public func login(
+        deviceKey: RegisteredDeviceKey, challenge: DeviceKeyChallenge, provider: any DeviceKeyProvider,
+        digest: (any PKCEDigest)? = nil, audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+    ) async throws(AuthenticationError) -> Credentials {
+        let digest = try PlatformDigest.resolve(digest)
+        let message = DeviceKeySignedBytes.message(
+            purpose: .reauth, challenge: try DeviceKeyBytes.decode(challenge.challenge, "challenge"),
+            clientIDDigest: digest.sha256(Array(configuration.clientID.utf8)),
+            keyID: try DeviceKeyBytes.decode(deviceKey.keyID, "key_id"))
+        let signature: [UInt8]
+        do {
+            signature = try await provider.sign(message, handle: deviceKey.handle)
+        } catch {
+            throw AuthenticationError.deviceKeyProvider(error)
+        }
+        var body: APIClient.JSONObject = [
+            "grant_type": .string(GrantType.deviceKey), "client_id": .string(configuration.clientID),
+            "auth_session": .string(challenge.authSession), "key_id": .string(deviceKey.keyID),
+            "signature": .string(Base64URL.encode(Data(signature))), "scope": .string(scope),
+        ]
+        if let audience { body["audience"] = .string(audience) }
+        return try await token(body)
+    }
+
+    /// Re-authenticates the signed-in user with a device key in one call: challenge (with
+    /// `accessToken`, the user's current one), signature, token.
+    public func reauthenticate(
+        deviceKey: RegisteredDeviceKey, accessToken: String, provider: any DeviceKeyProvider,
+        digest: (any PKCEDigest)? = nil, audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+    ) async throws(AuthenticationError) -> Credentials {
+        let challenge = try await deviceKeyChallenge(keyID: deviceKey.keyID, accessToken: accessToken)
+        return try await login(
+            deviceKey: deviceKey, challenge: challenge, provider: provider, digest: digest, audience: audience,
+            scope: scope)
+    }
+
+    /// The method the server advises registering on `device` before anyone signs in
+    /// (`GET /passkey/method-hints`): only `register` is answered. Only the platforms the server
+    /// knows (iOS, Android, web) can be asked about.
+    public func methodHints(device: DeviceContext) async throws(AuthenticationError) -> MethodHints {
+        let platform = try DeviceKeyBytes.platform(device)
+        let query = APIClient.query([
+            ("client_id", configuration.clientID), ("platform", platform.rawValue), ("os_version", device.osVersion),
+        ])
+        return try await api.send(MethodHints.self, "GET", "/passkey/method-hints" + query)
+    }
+}
