@@ -202,7 +202,7 @@ public enum RegistrationMethod: String, Sendable, Hashable, Codable, CaseIterabl
 }
 
 /// The answer of `GET /me/v1/method-hints` (every member) and `GET /passkey/method-hints`
-/// (`register` only).
+/// (`register` and `min_os_versions`).
 public struct MethodHints: Codable, Sendable, Hashable {
     public var register: RegistrationMethod
     /// Re-authentication methods, the preferred first.
@@ -211,9 +211,13 @@ public struct MethodHints: Codable, Sendable, Hashable {
     public var hasDeviceKey: Bool?
     public var promptPasskeyEnrollment: Bool?
     public var preferPasskey: Bool?
+    /// The connection's minimum OS versions (`ios`, `android`, `ios_webview`, `android_webview`),
+    /// so an app can run the same rule offline.
+    public var minOSVersions: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case register, reauth
+        case minOSVersions = "min_os_versions"
         case hasPasskey = "has_passkey"
         case hasDeviceKey = "has_device_key"
         case promptPasskeyEnrollment = "prompt_passkey_enrollment"
@@ -222,8 +226,10 @@ public struct MethodHints: Codable, Sendable, Hashable {
 
     public init(
         register: RegistrationMethod, reauth: [RegistrationMethod]? = nil, hasPasskey: Bool? = nil,
-        hasDeviceKey: Bool? = nil, promptPasskeyEnrollment: Bool? = nil, preferPasskey: Bool? = nil
+        hasDeviceKey: Bool? = nil, promptPasskeyEnrollment: Bool? = nil, preferPasskey: Bool? = nil,
+        minOSVersions: [String: String]? = nil
     ) {
+        self.minOSVersions = minOSVersions
         self.register = register
         self.reauth = reauth
         self.hasPasskey = hasPasskey
@@ -263,4 +269,17 @@ public struct PasskeyEnrollmentPrompt: Codable, Sendable, Hashable {
 /// The grant type of a device-key re-authentication.
 extension GrantType {
     public static let deviceKey = "urn:sesame:params:oauth:grant-type:device-key"
+}
+
+/// The answer of `GET /me/v1/device-keys`.
+public struct DeviceKeyList: Codable, Sendable, Hashable {
+    public var deviceKeys: [DeviceKeyResponse]
+
+    enum CodingKeys: String, CodingKey {
+        case deviceKeys = "device_keys"
+    }
+
+    public init(deviceKeys: [DeviceKeyResponse]) {
+        self.deviceKeys = deviceKeys
+    }
 }

@@ -146,6 +146,46 @@ extension SesameApplication {
                 return try enrollPromptAgain(pending, reason: held.reason, error: error, context: context)
             }
         }
+        // A token response's passkey_enrollment link (API.md §8): the ticket starts an enrollment
+        // the page holds under its own handle.
+        router.get("/u/passkey-enroll") { [self] request, context in
+            guard let ticket = request.query("ticket") else { throw AuthorizationService.expiredError }
+            let enrollment = try tokens.enrollmentTickets.open(
+                tenant: context.tenant, ticket: ticket, requester: requester(context))
+            return page(SignInPages.ticketEnroll(context: context, enrollment: enrollment), context, nil)
+        }
+        router.post("/u/passkey-enroll/ticket") { [self] request, context in
+            let form = try APIBody.form(request)
+            try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+            let handle = try form.optionalString("enrollment", maxLength: 256) ?? ""
+            let tickets = tokens.enrollmentTickets
+            do {
+                let (outcome, returnTo) = try tickets.finish(
+                    tenant: context.tenant, handle: handle,
+                    ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
+                    response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+                return page(
+                    SignInPages.enrollDone(context: context, outcome: outcome, returnTo: returnTo), context, nil)
+            } catch ServiceError.alreadyRegistered(let provider) {
+                return page(
+                    SignInPages.enrollDone(
+                        context: context, outcome: .alreadyRegistered, provider: provider, returnTo: nil), context, nil)
+            } catch let error where (error as? ServiceError) != AuthorizationService.expiredError {
+                let enrollment = try tickets.resume(
+                    tenant: context.tenant, handle: handle, requester: requester(context))
+                return page(
+                    SignInPages.ticketEnroll(
+                        context: context, enrollment: enrollment, error: error, status: Self.status(error)), context,
+                    nil)
+            }
+        }
+        router.post("/u/passkey-enroll/ticket/skip") { [self] request, context in
+            let form = try APIBody.form(request)
+            try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+            let returnTo = try tokens.enrollmentTickets.skip(
+                tenant: context.tenant, handle: try form.optionalString("enrollment", maxLength: 256) ?? "")
+            return page(SignInPages.enrollDone(context: context, outcome: .skipped, returnTo: returnTo), context, nil)
+        }
         router.post("/u/passkey-enroll/skip") { [self] request, context in
             let (form, pending) = try pendingForm(request, context)
             let never = try form.optionalString("choice", maxLength: 16) == "never"

@@ -46,7 +46,8 @@ extension SesameApplication {
 
         router.get("/me/v1/device-keys") { [self] _, context in
             let caller = try accountCaller(context, .read)
-            return try .noStoreJSON(tokens.deviceKeys.list(caller).map { $0.response(includeUser: false) })
+            return try .noStoreJSON(
+                DeviceKeyList(deviceKeys: tokens.deviceKeys.list(caller).map { $0.response(includeUser: false) }))
         }
 
         router.delete("/me/v1/device-keys/{id}") { [self] _, context in

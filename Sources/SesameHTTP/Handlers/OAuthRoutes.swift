@@ -55,6 +55,7 @@ extension SesameApplication {
             tokenRequest.username = try body.optionalString("username", maxLength: 320)
             tokenRequest.password = try body.optionalString("password", maxLength: 4_096)
             tokenRequest.clientAddress = IPAddressRange.clientKey(request.clientIP)
+            tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
         } else if method == .authorizationCode {
             tokenRequest.code = try body.optionalString("code", maxLength: 256)
             tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
@@ -68,6 +69,8 @@ extension SesameApplication {
         } else if method == .deviceKey {
             tokenRequest.keyID = try body.optionalString("key_id", maxLength: 64)
             tokenRequest.signature = try body.optionalString("signature", maxLength: 200)
+            tokenRequest.osVersion = try body.optionalString("os_version", maxLength: 32)
+            tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
         }
         let label = method?.metricLabel ?? "other"
         let response: TokenResponse

@@ -36,6 +36,10 @@ extension ServiceError: HTTPErrorConvertible {
             return HTTPError(status: 404, error: code, description: message)
         case .conflict:
             return HTTPError(status: 409, error: code, description: message)
+        case .alreadyRegistered(let provider):
+            return HTTPError(
+                status: 409, error: code, description: message,
+                members: [JSONMember(name: "provider", value: .string(provider))])
         case .tooManyRequests(_, let seconds), .tooManyAttempts(_, let seconds):
             return HTTPError(
                 status: 429, error: code, description: message, headers: ["Retry-After": String(max(1, seconds))])

@@ -70,6 +70,7 @@ extension TokenResponse: WireJSONWritable {
         writer.string("auth_method", authMethod)
         writer.integer("expires_in", expiresIn)
         writer.string("id_token", idToken)
+        if let passkeyEnrollment { writer.raw("passkey_enrollment", passkeyEnrollment.wireJSON.serialized) }
         writer.string("password_status", passwordStatus)
         if let recommendedUpgrades {
             writer.raw("recommended_upgrades", JSONValue.array(recommendedUpgrades.map(JSONValue.string)).serialized)
@@ -90,6 +91,16 @@ extension TokenResponse: WireJSONWritable {
             ("password_status", passwordStatus.map(JSONValue.string)),
             ("recommended_upgrades", recommendedUpgrades.map { .array($0.map(JSONValue.string)) }),
             ("auth_method", authMethod.map(JSONValue.string)),
+            ("passkey_enrollment", passkeyEnrollment?.wireJSON),
+        ])
+    }
+}
+
+extension PasskeyEnrollmentPrompt: WireJSONWritable {
+    var wireJSON: JSONValue {
+        .sortedObject([
+            ("enroll_url", .string(enrollURL)), ("reason", .string(reason.rawValue)),
+            ("recommended", .bool(recommended)),
         ])
     }
 }

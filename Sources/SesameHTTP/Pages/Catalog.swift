@@ -30,6 +30,8 @@ enum Text: CaseIterable {
     case signOutEverywhereButton, signOutButton, neverUsed, addPasskeyLead
     case doneRenamed, doneDeleted, doneAdded, donePassword, doneFactor, doneSession, errorReauth
     case enrollPromptTitle, enrollPromptLead, localEnrollTitle, localEnrollLead, notNowButton, neverAskButton
+    case deviceKeyEnrollTitle, deviceKeyEnrollLead, enrollDoneTitle, enrollDoneLead, enrollSkippedTitle
+    case enrollSkippedLead, alreadyRegisteredTitle, alreadyRegisteredLead, errorAlreadyRegistered
     case adminTitle, adminSetupTitle, adminSetupLead, adminSetupButton, adminUsers, adminClients
     case adminConnections, adminNewClient, adminClientName, adminClientType, adminCreateButton, adminSaveButton
     case adminCallbacks, adminLogoutURLs, adminOrigins, adminGrantTypes, adminIOS, adminTeamID, adminBundleID
@@ -223,6 +225,18 @@ enum Catalog {
             return "You signed in with a passkey from another device. Create one here to sign in directly next time."
         case .notNowButton: return "Not now"
         case .neverAskButton: return "Don't ask again on this device"
+        case .deviceKeyEnrollTitle: return "Switch to a passkey"
+        case .deviceKeyEnrollLead:
+            return
+                "Create a passkey for %1: it signs you in on this and your other devices, and it is kept safe if you change phones."
+        case .enrollDoneTitle: return "Passkey created"
+        case .enrollDoneLead: return "Next time, sign in with your passkey. You can return to the app."
+        case .enrollSkippedTitle: return "No passkey for now"
+        case .enrollSkippedLead: return "You can create one later from your account. You can return to the app."
+        case .alreadyRegisteredTitle: return "You already have a passkey"
+        case .alreadyRegisteredLead:
+            return "This account already has a passkey in %1. Sign in with it next time; there is nothing to create."
+        case .errorAlreadyRegistered: return "This account already has a passkey from this provider."
         case .adminTitle: return "Administration"
         case .adminSetupTitle: return "Become the administrator"
         case .adminSetupLead: return "You are signed in as %1. Make this account the administrator of %2?"
@@ -397,6 +411,16 @@ enum Catalog {
         case .localEnrollLead: return "別のデバイスのパスキーでログインしました。このデバイスにも作成すると、次回から直接ログインできます。"
         case .notNowButton: return "今はしない"
         case .neverAskButton: return "このデバイスでは今後表示しない"
+        case .deviceKeyEnrollTitle: return "パスキーに切り替える"
+        case .deviceKeyEnrollLead:
+            return "%1 のパスキーを作成すると、このデバイスでもほかのデバイスでもログインでき、機種変更のときも引き継がれます。"
+        case .enrollDoneTitle: return "パスキーを作成しました"
+        case .enrollDoneLead: return "次回からパスキーでログインできます。アプリに戻ってください。"
+        case .enrollSkippedTitle: return "今はパスキーを作成しません"
+        case .enrollSkippedLead: return "アカウントページからいつでも作成できます。アプリに戻ってください。"
+        case .alreadyRegisteredTitle: return "パスキーはすでにあります"
+        case .alreadyRegisteredLead: return "このアカウントには %1 のパスキーがすでにあります。次回からそのパスキーでログインしてください。"
+        case .errorAlreadyRegistered: return "このアカウントには、このプロバイダのパスキーがすでにあります。"
         case .adminTitle: return "管理"
         case .adminSetupTitle: return "管理者になる"
         case .adminSetupLead: return "%1 としてログインしています。このアカウントを %2 の管理者にしますか？"
@@ -459,6 +483,7 @@ enum Catalog {
                 }
             case .invalidGrant: key = .errorPasskeyFailed
             case .reauthenticationRequired: key = .errorReauth
+            case .alreadyRegistered: key = .errorAlreadyRegistered
             case .insufficientScope: key = .adminNotAdmin
             case .conflict(let text), .notFound(let text):
                 return locale == .en ? HTMLText.escape(text) : Catalog.text(.errorGeneric, locale)

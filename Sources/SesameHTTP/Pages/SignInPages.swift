@@ -319,6 +319,71 @@ enum SignInPages {
             data: SignInPages.creationJSON(challenge), formTargets: [pending.request.redirectURI])
     }
 
+    /// `/u/passkey-enroll?ticket=…`: the enrollment a token response's `passkey_enrollment` link
+    /// opens in the app's web view. "Not now" ends it (a progressive prompt is snoozed).
+    static func ticketEnroll(
+        context: HostedContext, enrollment: PasskeyEnrollmentTickets.Enrollment, error: (any Error)? = nil,
+        status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: nil)
+        let (title, lead): (Text, Text)
+        switch enrollment.reason {
+        case .deviceKeyReauth: (title, lead) = (.deviceKeyEnrollTitle, .deviceKeyEnrollLead)
+        case .progressive: (title, lead) = (.enrollPromptTitle, .enrollPromptLead)
+        }
+        let hidden =
+            PageLayout.hiddenFields(context, transaction: nil)
+            + "<input type=\"hidden\" name=\"enrollment\" value=\"\(E.escape(enrollment.handle))\">"
+        let body = """
+            <h1>\(Catalog.text(title, locale))</h1>
+            <p class="lead">\(Catalog.text(lead, locale, enrollment.client.name))</p>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            \(PageLayout.clientErrorBox)
+            \(SignInPages.createPasskeyForm(action: "/u/passkey-enroll/ticket", hidden: hidden, ceremony: enrollment.challenge.authSession, locale: locale))
+            <form method="post" action="/u/passkey-enroll/ticket/skip">
+            \(hidden)
+            <button type="submit" class="secondary">\(Catalog.text(.notNowButton, locale))</button>
+            </form>
+            """
+        return HostedPage(
+            name: "enroll", title: title, body: body, status: status,
+            data: SignInPages.creationJSON(enrollment.challenge))
+    }
+
+    /// The end of a ticket's enrollment: created, skipped, or already registered; with a link back
+    /// to the app when it gave a callback (`?passkey_enrollment=<outcome>` added).
+    static func enrollDone(
+        context: HostedContext, outcome: PasskeyEnrollmentTickets.Outcome, provider: String? = nil,
+        returnTo: String?
+    ) -> HostedPage {
+        let locale = context.locale(for: nil)
+        let (title, lead): (Text, String)
+        switch outcome {
+        case .created: (title, lead) = (.enrollDoneTitle, Catalog.text(.enrollDoneLead, locale))
+        case .skipped: (title, lead) = (.enrollSkippedTitle, Catalog.text(.enrollSkippedLead, locale))
+        case .alreadyRegistered:
+            (title, lead) = (.alreadyRegisteredTitle, Catalog.text(.alreadyRegisteredLead, locale, provider ?? ""))
+        }
+        var link = ""
+        if let returnTo {
+            let separator = returnTo.contains("?") ? "&" : "?"
+            let target = returnTo + separator + "passkey_enrollment=" + outcome.rawValue
+            link = """
+                <div class="links"><p><a id="return-to-app" href="\(E.escape(target))">\
+                \(Catalog.text(.continueToApp, locale))</a></p></div>
+                """
+        }
+        let role = outcome == .alreadyRegistered ? " role=\"alertdialog\" aria-labelledby=\"done-title\"" : ""
+        let body = """
+            <section\(role)>
+            <h1 id="done-title">\(Catalog.text(title, locale))</h1>
+            <p class="lead">\(lead)</p>
+            </section>
+            \(link)
+            """
+        return HostedPage(name: "enroll-done", title: title, body: body)
+    }
+
     /// `response_mode=form_post`: the answer as a form the script posts at once.
     static func formPost(context: HostedContext, response: AuthorizationResponse, locale: PageLocale) -> HostedPage {
         var fields = ""

@@ -140,9 +140,15 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
 
     /// The RFC 9457 (was 7807) problem: `type` is `urn:sesame:error:<error>`, `title` the stable
     /// error code (Auth0.Android reads it as the code), `detail` the description.
+    /// The error's own members follow as extension members (§3.2).
     var problemBody: String {
-        "{\"type\":\(JSONText.quote("urn:sesame:error:" + error)),\"status\":\(status),"
-            + "\"title\":\(JSONText.quote(error)),\"detail\":\(JSONText.quote(errorDescription))}"
+        var body =
+            "{\"type\":\(JSONText.quote("urn:sesame:error:" + error)),\"status\":\(status),"
+            + "\"title\":\(JSONText.quote(error)),\"detail\":\(JSONText.quote(errorDescription))"
+        for member in members where !["type", "status", "title", "detail"].contains(member.name) {
+            body += "," + JSONText.quote(member.name) + ":" + String(decoding: member.value.serialized, as: UTF8.self)
+        }
+        return body + "}"
     }
 
     /// 400 `invalid_request` with a description of the problem.

@@ -99,6 +99,9 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCredential(rpID: String, credentialID: String)
     /// 401 `reauthentication_required`: the change needs a sign-in newer than the session's.
     case reauthenticationRequired
+    /// 409 `already_registered`: the user already has a passkey from this provider (named), so
+    /// another would only be a duplicate (API.md §8).
+    case alreadyRegistered(provider: String)
 
     /// The OAuth-style error code.
     public var code: String {
@@ -127,6 +130,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyRequests: return "too_many_requests"
         case .unavailable: return "temporarily_unavailable"
         case .reauthenticationRequired: return "reauthentication_required"
+        case .alreadyRegistered: return "already_registered"
         }
     }
 
@@ -150,6 +154,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .mfaRefused(_, let text): return text
         case .unknownCredential: return "unknown credential"
         case .reauthenticationRequired: return "sign in again to make this change"
+        case .alreadyRegistered(let provider):
+            return "you already have a passkey in \(provider) for this account; sign in with it"
         }
     }
 

@@ -131,12 +131,8 @@ public struct ManagedConnection: Encodable, Sendable {
                 localEnrollmentEnabled: record.passkey.localEnrollmentEnabled,
                 userVerification: record.passkey.userVerification,
                 maxPasskeysPerUser: record.passkey.maxPasskeysPerUser,
-                minOSVersions: [
-                    "ios": record.passkey.migration.minIOSVersion,
-                    "android": record.passkey.migration.minAndroidVersion,
-                    "ios_webview": record.passkey.migration.minIOSWebViewVersion,
-                    "android_webview": record.passkey.migration.minAndroidWebViewVersion,
-                ], deviceKeyGraceDays: record.passkey.migration.deviceKeyGraceDays,
+                minOSVersions: MethodChoice.minimums(record.passkey.migration),
+                deviceKeyGraceDays: record.passkey.migration.deviceKeyGraceDays,
                 enrollmentSnoozeDays: record.passkey.migration.promptSnoozeDays),
             attributes: Attributes(
                 email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),

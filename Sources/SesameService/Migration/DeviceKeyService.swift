@@ -163,9 +163,15 @@ public final class DeviceKeyService: Sendable {
     /// The device-key grant's check: consumes the challenge, verifies the signature against the
     /// key it named, and records the use. The challenge is spent whatever the outcome.
     func reauthenticate(
-        tenant: TenantRecord, client: ClientRecord, authSession: String?, keyID: String?, signature: String?
+        tenant: TenantRecord, client: ClientRecord, authSession: String?, keyID: String?, signature: String?,
+        osVersion: String? = nil
     ) throws(ServiceError) -> Reauthentication {
         let now = clock.now()
+        if let osVersion {
+            guard osVersion.utf8.count <= 32, OSVersion(osVersion) != nil else {
+                throw .invalidRequest("os_version must look like 16.4 or 9")
+            }
+        }
         guard let authSession, !authSession.isEmpty else { throw .invalidRequest("auth_session is required") }
         guard let keyID, !keyID.isEmpty else { throw .invalidRequest("key_id is required") }
         guard let signature, !signature.isEmpty else { throw .invalidRequest("signature is required") }
@@ -204,6 +210,8 @@ public final class DeviceKeyService: Sendable {
             else { throw ServiceError.invalidGrant("this device key no longer works") }
             var touched = current
             touched.lastUsedAt = now
+            // The device may have been updated since the key was made: the prompt goes by today's OS.
+            if let osVersion { touched.osVersion = osVersion }
             try transaction.deviceKeys.update(touched)
             used = touched
         }

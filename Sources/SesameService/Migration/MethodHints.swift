@@ -77,6 +77,15 @@ public enum MethodChoice {
         return version >= floor
     }
 
+    /// The minimums as the hints and the Management API name them.
+    public static func minimums(_ policy: PasskeyMigrationPolicy) -> [String: String] {
+        [
+            "ios": policy.minIOSVersion, "android": policy.minAndroidVersion,
+            "ios_webview": policy.minIOSWebViewVersion,
+            "android_webview": policy.minAndroidWebViewVersion,
+        ]
+    }
+
     /// `register`: a passkey where the device supports them and the connection has them on, else
     /// a device key.
     public static func register(
@@ -146,7 +155,9 @@ public final class MethodHintService: Sendable {
             return try ConnectionLookup.connection(
                 named: nil, field: "connection", tenant: tenant, client: client, in: transaction)
         }
-        return MethodHints(register: MethodChoice.register(device, connection: connection))
+        return MethodHints(
+            register: MethodChoice.register(device, connection: connection),
+            minOSVersions: MethodChoice.minimums(connection.passkey.migration))
     }
 
     /// The signed-in form: every member, for the caller.
@@ -170,7 +181,8 @@ public final class MethodHintService: Sendable {
             register: register,
             reauth: MethodChoice.reauth(hasPasskey: hasPasskey, hasDeviceKey: hasDeviceKey, preferPasskey: prefer),
             hasPasskey: hasPasskey, hasDeviceKey: hasDeviceKey,
-            promptPasskeyEnrollment: register == .passkey && !hasPasskey && !snoozed, preferPasskey: prefer)
+            promptPasskeyEnrollment: register == .passkey && !hasPasskey && !snoozed, preferPasskey: prefer,
+            minOSVersions: MethodChoice.minimums(connection.passkey.migration))
     }
 
     /// `POST /me/v1/passkey-enrollment/snooze`: hides the prompt for the connection's snooze

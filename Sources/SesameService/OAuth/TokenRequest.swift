@@ -34,6 +34,9 @@ public struct TokenRequest: Sendable {
     /// The device-key grant: the key id and the signature of the challenge (base64url).
     public var keyID: String?
     public var signature: String?
+    /// The device-key grant: the device's OS version now (it may have been updated since the key
+    /// was registered), for the passkey prompt.
+    public var osVersion: String?
     /// The platform the client says it runs on (its `Auth0-Client` header), for the statistics
     /// and the prefer-passkey flag.
     public var clientPlatform: ClientPlatform?

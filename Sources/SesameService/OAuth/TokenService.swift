@@ -22,6 +22,8 @@ public final class TokenService: Sendable {
     let codes: AuthorizationCodes
     /// Legacy device keys (registration at My Account, re-authentication here).
     public let deviceKeys: DeviceKeyService
+    /// The `passkey_enrollment` prompts and the hosted page their links open.
+    public let enrollmentTickets: PasskeyEnrollmentTickets
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
@@ -40,6 +42,8 @@ public final class TokenService: Sendable {
         self.events = events
         self.codes = AuthorizationCodes(access: access, clock: clock, random: random)
         self.deviceKeys = DeviceKeyService(store: store, clock: clock, random: random, events: events)
+        self.enrollmentTickets = PasskeyEnrollmentTickets(
+            store: store, clock: clock, random: random, passkeys: passkeys)
     }
 
     // MARK: Audiences
@@ -183,12 +187,28 @@ public final class TokenService: Sendable {
             request.scope, audience: request.audience, tenant: tenant, client: client)
         let proved = try deviceKeys.reauthenticate(
             tenant: tenant, client: client, authSession: request.authSession, keyID: request.keyID,
-            signature: request.signature)
+            signature: request.signature, osVersion: request.osVersion)
         // The access token names the key, so a passkey enrolled with it migrates that key.
-        return try issueUserTokens(
+        var response = try issueUserTokens(
             tenant: tenant, client: client, user: proved.user, scopes: scopes, audience: audience, amr: proved.amr,
             authTime: proved.authTime, refresh: .newFamily(passkeyID: nil), proof: proof,
             accessClaims: [Self.deviceKeyClaim: .string(proved.key.id)])
+        let version = proved.key.osVersion
+        response.passkeyEnrollment = try enrollmentTickets.prompt(
+            .deviceKeyReauth, tenant: tenant, client: client, user: proved.user, connection: proved.connection,
+            device: HintedDevice(platform: proved.key.platform, osVersion: OSVersion(version), webView: false),
+            deviceKeyID: proved.key.id, returnTo: try Self.returnTo(request.redirectURI, client: client))
+        return response
+    }
+
+    /// Where the enrollment page returns: `redirect_uri` when it is exactly one of the client's
+    /// callbacks (the same rule as `/authorize`); nil without one.
+    static func returnTo(_ redirectURI: String?, client: ClientRecord) throws(ServiceError) -> String? {
+        guard let redirectURI, !redirectURI.isEmpty else { return nil }
+        guard client.callbacks.contains(redirectURI) else {
+            throw .invalidRequest("redirect_uri is not one of this client's callback URLs")
+        }
+        return redirectURI
     }
 
     /// The access-token claim that names the device key a re-authentication used.
@@ -221,6 +241,9 @@ public final class TokenService: Sendable {
             authTime: login.authTime, refresh: .newFamily(passkeyID: nil), proof: proof)
         response.passwordStatus = login.status.rawValue
         response.recommendedUpgrades = upgrades
+        response.passkeyEnrollment = try enrollmentTickets.prompt(
+            .progressive, tenant: tenant, client: client, user: login.user, connection: login.connection, device: nil,
+            returnTo: try Self.returnTo(request.redirectURI, client: client))
         return response
     }
 
@@ -262,6 +285,16 @@ public final class TokenService: Sendable {
             tenant: tenant, client: client, user: completion.user, scopes: scopes, audience: audience,
             amr: completion.amr, authTime: clock.now(), refresh: .newFamily(passkeyID: nil), proof: proof)
         response.recoveryCode = completion.newRecoveryCode
+        // The second factor of a password login: progressive enrollment as after the password alone.
+        if completion.ticket.amr.contains("pwd"),
+            let connection = try access.read({
+                try $0.connections.get(tenantID: tenant.id, id: completion.user.connectionID)
+            })
+        {
+            response.passkeyEnrollment = try enrollmentTickets.prompt(
+                .progressive, tenant: tenant, client: client, user: completion.user, connection: connection,
+                device: nil, returnTo: nil)
+        }
         if !completion.ticket.passwordStatus.isEmpty {
             response.passwordStatus = completion.ticket.passwordStatus
             response.recommendedUpgrades =

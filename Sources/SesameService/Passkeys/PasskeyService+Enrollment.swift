@@ -88,11 +88,48 @@ extension PasskeyService {
         let passkey = try Self.passkeyRecord(
             verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
             now: now)
+        let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
+        // A synced passkey from a provider the AAGUID table names, beside one the user already
+        // holds there, would only be a duplicate: 409 already_registered, and the user evidently
+        // prefers passkeys on this platform (checked in the write, so two at once cannot both land).
+        let provider = verified.backupEligible ? AAGUIDRegistry.name(for: verified.aaguid) : nil
+        do {
+            try storeEnrolled(
+                passkey, user: user, connection: connection, provider: provider, migratingDeviceKey: migratingDeviceKey,
+                tenant: tenant, now: now)
+        } catch .alreadyRegistered(let name) {
+            if let known = Self.clientPlatform(platform) {
+                try? access.write(.relaxed) { transaction in
+                    guard var stored = try transaction.users.get(tenantID: tenant.id, id: user.id),
+                        !stored.passkeyPlatforms.contains(known)
+                    else { return }
+                    stored.passkeyPlatforms.append(known)
+                    try transaction.users.update(stored)
+                }
+            }
+            record(
+                tenant, .enroll, outcome: .invalidGrant, client: clientID, user: user.id, platform: platform, now: now)
+            throw .alreadyRegistered(provider: name)
+        }
+        record(tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now)
+        return (passkey, user)
+    }
+
+    /// The enrollment's durable write: the room and duplicate checks, the passkey, and the
+    /// device key it migrates.
+    private func storeEnrolled(
+        _ passkey: PasskeyRecord, user: UserRecord, connection: ConnectionRecord, provider: String?,
+        migratingDeviceKey: String?, tenant: TenantRecord, now: Date
+    ) throws(ServiceError) {
         try access.write(.durable) { transaction in
             guard try transaction.users.get(tenantID: tenant.id, id: user.id) != nil else {
                 throw ServiceError.invalidGrant("the user no longer exists")
             }
-            try Self.requireRoom(try transaction.passkeys.list(tenantID: tenant.id, userID: user.id).count, connection)
+            let held = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id)
+            if let provider, held.contains(where: { $0.backupEligible && $0.aaguid == passkey.aaguid }) {
+                throw ServiceError.alreadyRegistered(provider: provider)
+            }
+            try Self.requireRoom(held.count, connection)
             if try transaction.passkeys.get(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
                 throw ServiceError.invalidGrant("this credential is already registered")
             }
@@ -109,9 +146,6 @@ extension PasskeyService {
                 try transaction.deviceKeys.update(key)
             }
         }
-        let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
-        record(tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now)
-        return (passkey, user)
     }
 
     /// The user (existing, not blocked), the client (existing) and the user's connection (enabled

@@ -117,7 +117,8 @@ struct DeviceKeyTests {
         #expect(stored.userID == session.userID && stored.platform == .ios && stored.clientID == api.bootstrap.clientID)
 
         let listed = api.send(.get, "/me/v1/device-keys", token: session.accessToken)
-        #expect(listed.status == 200 && listed.list.map { $0["id"] as? String } == [keyID])
+        let keys = listed.json["device_keys"] as? [[String: Any]] ?? []
+        #expect(listed.status == 200 && keys.map { $0["id"] as? String } == [keyID])
 
         // A day later the user re-authenticates with the key: a fresh auth_time, hwk + user.
         api.clock.advance(by: 86_400)
@@ -336,7 +337,7 @@ struct DeviceKeyTests {
         let migrated = try #require(try api.store.read { try $0.deviceKeys.get(tenantID: api.tenant.id, id: keyID) })
         #expect(migrated.state == .migrated && migrated.migratedAt == api.clock.now())
         #expect(migrated.expiresAt == api.clock.now().addingTimeInterval(30 * 86_400))
-        let listed = api.send(.get, "/me/v1/device-keys", token: token).list.first
+        let listed = (api.send(.get, "/me/v1/device-keys", token: token).json["device_keys"] as? [[String: Any]])?.first
         #expect(listed?["status"] as? String == "migrated" && listed?["expires_at"] != nil)
         // Inside the grace period it still works; after it, no more.
         api.clock.advance(by: 29 * 86_400)

@@ -32,7 +32,8 @@ struct PublicRateLimitTests {
                 "/account/sessions/end-all", "/account/logout", "/.well-known/change-password",
                 "/u/passkey-enroll", "/u/passkey-enroll/skip", "/admin", "/admin/setup", "/admin/clients",
                 "/admin/clients/{id}", "/u/recover", "/u/recover/verify", "/u/recover/password",
-                "/passkey/method-hints", "/device-key/challenge",
+                "/passkey/method-hints", "/device-key/challenge", "/u/passkey-enroll/ticket",
+                "/u/passkey-enroll/ticket/skip",
             ])
     }
 
