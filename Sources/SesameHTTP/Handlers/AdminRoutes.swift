@@ -49,6 +49,26 @@ extension SesameApplication {
                 AdminPages.overview(context: context, overview: try adminOverview(caller)), context: context,
                 locale: context.locale)
         }
+        router.get("/admin/adoption") { [self] request, context in
+            guard let session = currentSession(context) else { return try accountSignIn("/admin/adoption", context) }
+            let caller = try management.adminCaller(session: session, tenant: context.tenant)
+            let query = Self.adoptionQuery(request)
+            return PageLayout.response(
+                AdminPages.adoption(
+                    context: context, report: try management.authenticationStats(caller, query), query: query),
+                context: context, locale: context.locale)
+        }
+        router.get("/admin/adoption.csv") { [self] request, context in
+            guard let session = currentSession(context) else { return try accountSignIn("/admin/adoption", context) }
+            let caller = try management.adminCaller(session: session, tenant: context.tenant)
+            let report = try management.authenticationStats(caller, Self.adoptionQuery(request))
+            var response = HTTPResponse(status: 200, body: Array(AdoptionCSV.text(report).utf8))
+            response.headers.replaceOrAdd(name: "Content-Type", value: "text/csv; charset=utf-8")
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            let name = "adoption-\(report.days.first?.date ?? "")-\(report.days.last?.date ?? "").csv"
+            response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"\(name)\"")
+            return response
+        }
         router.post("/admin/clients") { [self] request, context in
             let (form, session) = try accountForm(request, context)
             let caller = try management.adminCaller(session: session, tenant: context.tenant)
@@ -117,6 +137,13 @@ extension SesameApplication {
             package.isEmpty && fingerprints.isEmpty
             ? .remove : .set(AndroidAppInput(packageName: package, sha256CertFingerprints: fingerprints))
         return input
+    }
+
+    /// The statistics query of an admin page's URL (empty fields are absent, as the form sends them).
+    static func adoptionQuery(_ request: HTTPRequest) -> AdoptionQuery {
+        func value(_ name: String) -> String? { request.query(name).flatMap { $0.isEmpty ? nil : $0 } }
+        return AdoptionQuery(
+            from: value("from"), to: value("to"), clientID: value("client_id"), connection: value("connection"))
     }
 
     /// The overview: totals, the newest 50 users with their methods, every client and connection.

@@ -75,10 +75,104 @@ enum AdminPages {
                 + "<td>\(password ? "✓" : "—")</td></tr>"
         }
         body += "</tbody></table></section>"
+        body += "<p><a href=\"/admin/adoption\">\(Catalog.text(.adoptionTitle, locale))</a></p>"
         return HostedPage(name: "admin", title: .adminTitle, body: body, languageBase: "/admin")
     }
 
     static func lines(_ values: [String]) -> String { E.escape(values.joined(separator: "\n")) }
+
+    /// `/admin/adoption`: the passkey share of device authentications as a server-drawn SVG chart
+    /// (no script, no chart library), the days in a table beneath, and the CSV of the same query.
+    static func adoption(context: HostedContext, report: AdoptionReport, query: AdoptionQuery) -> HostedPage {
+        let locale = context.locale
+        let first = report.days.first?.date ?? ""
+        let last = report.days.last?.date ?? ""
+        var parameters: [(String, String)] = [("from", first), ("to", last)]
+        if let client = query.clientID { parameters.append(("client_id", client)) }
+        if let connection = query.connection { parameters.append(("connection", connection)) }
+        let csv = "/admin/adoption.csv?" + parameters.map { "\($0)=\(PathSegment.encode($1))" }.joined(separator: "&")
+        let users = report.users
+        var body = """
+            <h1>\(Catalog.text(.adoptionTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.adoptionLead, locale))</p>
+            <form method="get" action="/admin/adoption" class="inline">
+            <label for="from">\(Catalog.text(.adoptionFrom, locale))</label>
+            <input id="from" name="from" type="date" value="\(E.escape(first))">
+            <label for="to">\(Catalog.text(.adoptionTo, locale))</label>
+            <input id="to" name="to" type="date" value="\(E.escape(last))">
+            <button type="submit" class="secondary">\(Catalog.text(.adoptionShow, locale))</button>
+            </form>
+            \(chart(report, label: Catalog.text(.adoptionChartLabel, locale, first, last)))
+            <p>\(Catalog.text(.adoptionUsers, locale, String(users.total), String(users.withPasskey), String(users.withDeviceKeyOnly), String(users.passwordOnly)))</p>
+            <p><a href="\(E.escape(csv))" download>\(Catalog.text(.adoptionDownload, locale))</a></p>
+            <table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th><th>total</th><th>passkey</th>\
+            <th>device_key</th><th>password</th><th>apple</th><th>refresh</th><th>share</th></tr></thead><tbody>
+            """
+        for day in report.days.reversed() {
+            let methods = day.byMethod
+            let share = day.deviceAuthPasskeyShare.map { String(format: "%.1f%%", $0 * 100) } ?? "—"
+            body +=
+                "<tr><td>\(day.date)</td><td>\(day.total)</td><td>\(methods.passkey)</td><td>\(methods.deviceKey)</td>"
+                + "<td>\(methods.password)</td><td>\(methods.apple)</td><td>\(methods.refresh)</td><td>\(share)</td></tr>"
+        }
+        body += "</tbody></table>"
+        return HostedPage(name: "admin", title: .adoptionTitle, body: body, languageBase: "/admin/adoption")
+    }
+
+    /// The share as a line over the days (0–100 %), with gridlines at 0, 25, 50, 75 and 100 % and
+    /// the first and last dates; a day without device authentications breaks the line.
+    static func chart(_ report: AdoptionReport, label: String) -> String {
+        let width = 720.0
+        let height = 240.0
+        let left = 44.0
+        let right = 12.0
+        let top = 12.0
+        let bottom = 28.0
+        let plotWidth = width - left - right
+        let plotHeight = height - top - bottom
+        let count = max(1, report.days.count - 1)
+        func x(_ index: Int) -> String { String(format: "%.1f", left + plotWidth * Double(index) / Double(count)) }
+        func y(_ share: Double) -> String { String(format: "%.1f", top + plotHeight * (1 - share)) }
+        var svg = """
+            <svg class="chart" role="img" aria-label="\(E.escape(label))" viewBox="0 0 \(Int(width)) \(Int(height))" \
+            xmlns="http://www.w3.org/2000/svg"><title>\(E.escape(label))</title>
+            """
+        for step in 0...4 {
+            let share = Double(step) / 4
+            svg +=
+                "<line x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(y(share))\" y2=\"\(y(share))\" "
+                + "stroke=\"#d0d4dc\" stroke-width=\"1\"/>"
+                + "<text x=\"\(Int(left) - 6)\" y=\"\(y(share))\" text-anchor=\"end\" dominant-baseline=\"middle\" "
+                + "font-size=\"11\" fill=\"#5b6472\">\(step * 25)%</text>"
+        }
+        // One polyline per run of days that have a share.
+        var runs: [[String]] = [[]]
+        for (index, day) in report.days.enumerated() {
+            if let share = day.deviceAuthPasskeyShare {
+                runs[runs.count - 1].append("\(x(index)),\(y(share))")
+            } else if !(runs.last?.isEmpty ?? true) {
+                runs.append([])
+            }
+        }
+        for run in runs where !run.isEmpty {
+            if run.count == 1, let point = run.first {
+                let parts = point.split(separator: ",")
+                svg += "<circle cx=\"\(parts[0])\" cy=\"\(parts[1])\" r=\"2.5\" fill=\"#2f6fdf\"/>"
+            } else {
+                svg +=
+                    "<polyline points=\"\(run.joined(separator: " "))\" fill=\"none\" stroke=\"#2f6fdf\" "
+                    + "stroke-width=\"2\" stroke-linejoin=\"round\"/>"
+            }
+        }
+        if let first = report.days.first, let last = report.days.last {
+            let baseline = Int(height - 8)
+            svg +=
+                "<text x=\"\(Int(left))\" y=\"\(baseline)\" font-size=\"11\" fill=\"#5b6472\">\(first.date)</text>"
+                + "<text x=\"\(Int(width - right))\" y=\"\(baseline)\" text-anchor=\"end\" font-size=\"11\" "
+                + "fill=\"#5b6472\">\(last.date)</text>"
+        }
+        return svg + "</svg>"
+    }
 
     static func client(
         context: HostedContext, client: ManagedClient, notice: Bool = false, error: (any Error)? = nil,

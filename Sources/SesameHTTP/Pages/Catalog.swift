@@ -37,6 +37,8 @@ enum Text: CaseIterable {
     case adminCallbacks, adminLogoutURLs, adminOrigins, adminGrantTypes, adminIOS, adminTeamID, adminBundleID
     case adminAndroid, adminPackage, adminFingerprints, adminOnePerLine, adminSecretOnce, adminSaved, adminBack
     case adminPasskeyCount, adminHasPassword, adminNotAdmin
+    case adoptionTitle, adoptionLead, adoptionChartLabel, adoptionDownload, adoptionUsers, adoptionShow
+    case adoptionFrom, adoptionTo, adoptionDate
     case recoverLink, recoverTitle, recoverLead, sendCodeButton, recoverCodeLead, recoveryEnrollTitle
     case recoveryEnrollLead, recoveryPasswordLead
     case poweredBy
@@ -238,6 +240,16 @@ enum Catalog {
             return "This account already has a passkey in %1. Sign in with it next time; there is nothing to create."
         case .errorAlreadyRegistered: return "This account already has a passkey from this provider."
         case .adminTitle: return "Administration"
+        case .adoptionTitle: return "Passkey adoption"
+        case .adoptionLead:
+            return "The passkey share of device authentications (passkey ÷ (passkey + device key)), day by day, in UTC."
+        case .adoptionChartLabel: return "Passkey share of device authentications from %1 to %2"
+        case .adoptionDownload: return "Download CSV"
+        case .adoptionUsers: return "%1 users: %2 with a passkey, %3 with a device key only, %4 with neither"
+        case .adoptionShow: return "Show"
+        case .adoptionFrom: return "From"
+        case .adoptionTo: return "To"
+        case .adoptionDate: return "Date"
         case .adminSetupTitle: return "Become the administrator"
         case .adminSetupLead: return "You are signed in as %1. Make this account the administrator of %2?"
         case .adminSetupButton: return "Become the administrator"
@@ -422,6 +434,15 @@ enum Catalog {
         case .alreadyRegisteredLead: return "このアカウントには %1 のパスキーがすでにあります。次回からそのパスキーでログインしてください。"
         case .errorAlreadyRegistered: return "このアカウントには、このプロバイダのパスキーがすでにあります。"
         case .adminTitle: return "管理"
+        case .adoptionTitle: return "パスキーの普及"
+        case .adoptionLead: return "デバイス認証に占めるパスキーの割合（パスキー ÷ (パスキー + デバイスキー)）を日ごと（UTC）に示します。"
+        case .adoptionChartLabel: return "%1 から %2 までのデバイス認証に占めるパスキーの割合"
+        case .adoptionDownload: return "CSV をダウンロード"
+        case .adoptionUsers: return "ユーザー %1 人: パスキーあり %2 人、デバイスキーのみ %3 人、どちらもなし %4 人"
+        case .adoptionShow: return "表示"
+        case .adoptionFrom: return "開始日"
+        case .adoptionTo: return "終了日"
+        case .adoptionDate: return "日付"
         case .adminSetupTitle: return "管理者になる"
         case .adminSetupLead: return "%1 としてログインしています。このアカウントを %2 の管理者にしますか？"
         case .adminSetupButton: return "管理者になる"

@@ -122,4 +122,45 @@ struct HostedAdminTests {
             ]), contentType: "application/x-www-form-urlencoded")
         #expect(tokens.status == 200, "\(String(decoding: tokens.body, as: UTF8.self))")
     }
+
+    @Test(
+        "the adoption page draws the share as SVG, lists the days, and downloads the same as CSV",
+        arguments: HarnessStore.allCases)
+    func adoption(_ kind: HarnessStore) throws {
+        let (api, outsider, _) = try F.world(kind)
+        // Yesterday one passkey sign-in and three device-key re-authentications; today one of each.
+        let phone = api.authenticator()
+        let session = try api.signUp(phone, email: "mover@example.com")
+        let device = try TestDeviceKey()
+        let keyID = try #require(try api.registerDeviceKey(device, token: session.accessToken).json["id"] as? String)
+        for _ in 0..<3 {
+            #expect(try api.reauthenticate(device, keyID: keyID, token: session.accessToken).status == 200)
+        }
+        let yesterday = AuthDailyCount.day(of: api.clock.now())
+        api.clock.advance(by: 86_400)
+        _ = try api.logIn(phone)
+        #expect(try api.reauthenticate(device, keyID: keyID, token: try api.logIn(phone).accessToken).status == 200)
+        api.application.flush()
+        let browser = try Self.admin(api)
+        #expect(browser.html.contains("href=\"/admin/adoption\""))
+        let today = AuthDailyCount.day(of: api.clock.now())
+        browser.send(.get, "/admin/adoption?from=\(yesterday)&to=\(today)")
+        #expect(browser.last.status == 200, "\(browser.html)")
+        #expect(browser.html.contains("<svg class=\"chart\" role=\"img\""))
+        #expect(browser.html.contains("<polyline points=") || browser.html.contains("<circle"))
+        // Yesterday: 1 passkey (the signup) / (1 + 3) = 25 %.
+        #expect(browser.html.contains("<td>\(yesterday)</td><td>4</td><td>1</td><td>3</td>"), "\(browser.html)")
+        #expect(browser.html.contains("25.0%"))
+        let csvLink = "/admin/adoption.csv?from=\(yesterday)&amp;to=\(today)"
+        #expect(browser.html.contains(csvLink))
+        browser.send(.get, "/admin/adoption.csv?from=\(yesterday)&to=\(today)")
+        #expect(browser.last.headers["Content-Type"] == "text/csv; charset=utf-8")
+        #expect(browser.html.hasPrefix(AdoptionCSV.header + "\r\n\(yesterday),4,1,3,"))
+        #expect(browser.last.headers["Content-Disposition"]?.contains("adoption-\(yesterday)-\(today).csv") == true)
+        // A bad date is the form's error; a stranger is sent to sign in.
+        browser.send(.get, "/admin/adoption?from=2024-13-01")
+        #expect(browser.last.status == 400)
+        outsider.send(.get, "/admin/adoption")
+        #expect(outsider.location?.hasPrefix("/u/login?tx=") == true)
+    }
 }
