@@ -41,6 +41,18 @@ enum APICommand {
         OptionSpec("json", .flag),
     ])
 
+    static let statsSpec = CommandSpec(options: [
+        OptionSpec("server", .single, placeholder: "URL"),
+        OptionSpec("from", .single, placeholder: "YYYY-MM-DD"),
+        OptionSpec("to", .single, placeholder: "YYYY-MM-DD"),
+        OptionSpec("client", .single, placeholder: "CLIENT_ID"),
+        OptionSpec("connection", .single, placeholder: "NAME"),
+        OptionSpec("client-id", .single, placeholder: "ID"),
+        OptionSpec("client-secret-file", .single, placeholder: "FILE"),
+        OptionSpec("json", .flag),
+        OptionSpec("csv", .flag),
+    ])
+
     /// The algorithms an API may sign its access tokens with.
     static let algorithms = ["RS256", "ES256", "EdDSA"]
 
@@ -52,6 +64,8 @@ enum APICommand {
             case list
             /// `sesame outbox [--to ADDRESS]`.
             case outbox(to: String?)
+            /// `sesame stats`: the query string of `GET /api/v2/stats/authentications`.
+            case stats(query: String, csv: Bool)
         }
         var action: Action
         var server: String
@@ -111,6 +125,64 @@ enum APICommand {
             return .success(base)
         } catch {
             return .failure(Exit(status: SesameCommandLine.usageError("outbox", error.message, environment)))
+        }
+    }
+
+    /// `sesame stats`: the adoption statistics, through the Management API.
+    static func runStats(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        switch parseStats(arguments, environment: environment) {
+        case .failure(let exit): return exit.status
+        case .success(let invocation):
+            return EnvironmentBox.waiting(for: environment) { await execute(invocation, environment: $0) }
+        }
+    }
+
+    /// The same from asynchronous code (tests).
+    static func runStats(_ arguments: [String], environment: CommandEnvironment) async -> Int32 {
+        switch parseStats(arguments, environment: environment) {
+        case .failure(let exit): return exit.status
+        case .success(let invocation): return await execute(invocation, environment: environment)
+        }
+    }
+
+    static func parseStats(_ arguments: [String], environment: CommandEnvironment) -> Result<Invocation, Exit> {
+        do throws(UsageError) {
+            let parsed = try ArgumentParser.parse(arguments, spec: statsSpec)
+            if parsed.helpRequested {
+                environment.writeOutput(Usage.stats)
+                return .failure(Exit(status: SesameCommandLine.success))
+            }
+            // The query's own arguments first: they are wrong whatever the credentials.
+            var query: [String] = []
+            for (option, name) in [("from", "from"), ("to", "to")] {
+                guard let value = parsed.value(option) else { continue }
+                guard Self.isDate(value) else { throw UsageError("--\(option) must be a date like 2027-01-15") }
+                query.append("\(name)=\(value)")
+            }
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+            for (option, name) in [("client", "client_id"), ("connection", "connection")] {
+                guard let value = parsed.value(option) else { continue }
+                guard !value.isEmpty, value.utf8.count <= 128 else {
+                    throw UsageError("--\(option) must be 1 to 128 characters")
+                }
+                query.append("\(name)=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""))
+            }
+            let csv = parsed.flag("csv")
+            if csv, parsed.flag("json") { throw UsageError("--csv and --json cannot be used together") }
+            var base = try self.invocation("list", parsed, environment: environment)
+            base.action = .stats(query: query.joined(separator: "&"), csv: csv)
+            return .success(base)
+        } catch {
+            return .failure(Exit(status: SesameCommandLine.usageError("stats", error.message, environment)))
+        }
+    }
+
+    /// `YYYY-MM-DD` in shape (the server checks that the day exists).
+    static func isDate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
+        return bytes.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
     }
 
@@ -238,6 +310,18 @@ enum APICommand {
                     let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
                     environment.writeOutput(list.isEmpty ? "No messages.\n" : list.map(message).joined())
                 }
+            case .stats(let query, let csv):
+                var url = invocation.server + "/api/v2/stats/authentications"
+                let parameters = [query, csv ? "format=csv" : ""].filter { !$0.isEmpty }.joined(separator: "&")
+                if !parameters.isEmpty { url += "?" + parameters }
+                let (status, data) = try await send("GET", url, body: nil, bearer: token)
+                guard status == 200 else { throw failure(status, data) }
+                if csv || invocation.json {
+                    let text = String(decoding: data, as: UTF8.self)
+                    environment.writeOutput(csv ? text : text + "\n")
+                } else {
+                    environment.writeOutput(StatsTable.text(try object(data)))
+                }
             case .list:
                 let (status, data) = try await send(
                     "GET", invocation.server + "/api/v2/resource-servers", body: nil, bearer: token)
@@ -252,7 +336,11 @@ enum APICommand {
             return SesameCommandLine.success
         } catch {
             let command: String
-            if case .outbox = invocation.action { command = "outbox" } else { command = "api" }
+            switch invocation.action {
+            case .outbox: command = "outbox"
+            case .stats: command = "stats"
+            case .create, .list: command = "api"
+            }
             environment.writeError("sesame: \(command): \(SesameCommandLine.oneLine(error.message))\n")
             return SesameCommandLine.failure
         }

@@ -42,6 +42,10 @@ public enum SesameCommandLine {
             return InitCommand.run(rest, environment: environment)
         case "api":
             return APICommand.run(rest, environment: environment)
+        case "demo":
+            return DemoCommand.run(rest, environment: environment)
+        case "stats":
+            return APICommand.runStats(rest, environment: environment)
         case "outbox":
             return APICommand.runOutbox(rest, environment: environment)
         case "store":
@@ -95,6 +99,8 @@ public enum SesameCommandLine {
         case ["passkeys"]: text = Usage.passkeys
         case ["mfa"]: text = Usage.mfa
         case ["outbox"]: text = Usage.outbox
+        case ["stats"]: text = Usage.stats
+        case ["demo"]: text = Usage.demo
         case ["api"]: text = Usage.api
         case ["store"]: text = Usage.store
         case ["password-rules"]: text = Usage.passwordRules

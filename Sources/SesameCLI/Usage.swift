@@ -20,6 +20,8 @@ enum Usage {
           api create|list             register or list your backend APIs (Management API)
           mfa enroll|list             enroll or list second factors of a password account
           outbox                      print the messages the server kept (reset links, codes)
+          stats                       the passkey adoption statistics, day by day (Management API)
+          demo migration              fill a data directory with a year of a device-key-to-passkey move
           store copy                  move a SQLite deployment to PostgreSQL
           password-rules check RULES [PASSWORD]
                                       read a password-rules string as Apple's parser does,
@@ -317,6 +319,39 @@ extension Usage {
         client 'sesame init' printed: --client-id or SESAME_MANAGEMENT_CLIENT_ID, and its secret in
         --client-secret-file or SESAME_MANAGEMENT_CLIENT_SECRET. The outbox is the default sender;
         a server started with --messages-webhook sends instead and keeps nothing.
+
+        Exit status: 0 printed, 1 the server refused or cannot be reached, 2 bad arguments.
+
+        """
+
+    static let demo = """
+        usage: sesame demo migration [--data DIR] [--store URI] [--users N] [--days D] [--seed S]
+                                     [--public-url URL]
+
+        Fills an empty data directory (initialising it when needed; default ./data, or the store
+        --store names) with a simulated move from legacy device keys to passkeys: N users (default
+        1000; iOS and Android apps with device keys, web users with passwords) over D days up to
+        today (default 365, at most 366). Every day each user signs in with some probability; after
+        a device-key re-authentication on a device that can have passkeys (the connection's
+        minimum OS versions; some devices are updated during the year) some create a passkey, which
+        migrates their key. The same seed (--seed, default 1) gives the same year. Then serve it
+        and open /admin/adoption, or run 'sesame stats'.
+
+        Exit status: 0 written, 1 the store failed, 2 bad arguments or a directory that has users.
+
+        """
+
+    static let stats = """
+        usage: sesame stats --server URL [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--client CLIENT_ID]
+                            [--connection NAME] [--client-id ID] [--client-secret-file FILE] [--json | --csv]
+
+        Prints the adoption statistics (GET /api/v2/stats/authentications, scope read:stats): for
+        each UTC day the successful authentications by method and the passkey share of device
+        authentications (passkey / (passkey + device key)) with a bar, then how the users sign in.
+        Without --from, the 30 days up to --to (default today); at most 366 days. --client and
+        --connection narrow it to one application or connection. --json prints the server's JSON,
+        --csv its CSV. The management client is --client-id or SESAME_MANAGEMENT_CLIENT_ID, its
+        secret in --client-secret-file or SESAME_MANAGEMENT_CLIENT_SECRET.
 
         Exit status: 0 printed, 1 the server refused or cannot be reached, 2 bad arguments.
 
