@@ -70,6 +70,8 @@ bench: deps
 		./.build/release/sesame-bench
 	$(SWIFT) build -c release --product sesame-bench-limits
 	./.build/release/sesame-bench-limits
+	$(SWIFT) build -c release --product sesame-bench-stats
+	./.build/release/sesame-bench-stats
 	./scripts/load-bench.sh
 	LOADBENCH_POSTGRES=1 LOADBENCH_LOGINS=20000 LOADBENCH_REFRESHES=20000 ./scripts/load-bench.sh
 

@@ -97,6 +97,10 @@ let package = Package(
         .executableTarget(
             name: "sesame-bench-limits", dependencies: ["SesameHTTP", "SesameService", "SesameStore", "SesameCrypto"],
             path: "Benchmarks/sesame-bench-limits"),
+        // The adoption statistics over a year for 100,000 users (`make bench`), on SQLite.
+        .executableTarget(
+            name: "sesame-bench-stats", dependencies: ["SesameService", "SesameStore", "SesameSQLite", "SesameCrypto"],
+            path: "Benchmarks/sesame-bench-stats"),
         // Load generator (`scripts/load-bench.sh`): full logins against a release `sesame serve`.
         .executableTarget(
             name: "sesame-loadgen", dependencies: ["SesameSoftwareAuthenticator", "SesameCrypto"],

@@ -248,7 +248,7 @@ enum PostgresMigrations {
                 data BYTEA NOT NULL,
                 CONSTRAINT device_keys_pkey PRIMARY KEY (tenant_id, id)
             );
-            CREATE INDEX device_keys_user ON device_keys (tenant_id, user_id);
+            CREATE INDEX device_keys_user ON device_keys (tenant_id, user_id, state);
             CREATE TABLE auth_daily_counts (
                 tenant_id TEXT NOT NULL,
                 day TEXT NOT NULL,
@@ -260,7 +260,7 @@ enum PostgresMigrations {
                 platform TEXT NOT NULL,
                 count BIGINT NOT NULL,
                 CONSTRAINT auth_daily_counts_pkey
-                    PRIMARY KEY (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
+                    PRIMARY KEY (tenant_id, day, method, passkey_kind, aaguid, platform, client_id, connection_id)
             );
             """),
         .records {

@@ -505,26 +505,54 @@ struct SQLUsers: UserRepository {
 
     func adoption(tenantID: String, connectionID: String?) throws -> UserAdoption {
         try tx.checkOpen()
-        // The connection filter joins through users; without one the counts read the key tables alone.
-        let inConnection = connectionID == nil ? "" : " AND u.connection_id = ?"
+        if connectionID == nil { return try adoptionOfTenant(tenantID) }
+        // A connection's users: each user is looked up in the key tables' user indexes.
+        let inConnection = " AND u.connection_id = ?"
         let values: [SQLValue] = [.text(tenantID)] + (connectionID.map { [.text($0)] } ?? [])
-        let total = try tx.connection.query(
-            "SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)", values
-        ) { $0.integer(0) }.first ?? 0
-        let withPasskey = try tx.connection.query(
-            """
-            SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
-            AND EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
-            """, values
-        ) { $0.integer(0) }.first ?? 0
-        let keyOnly = try tx.connection.query(
-            """
-            SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
-            AND EXISTS (SELECT 1 FROM device_keys d WHERE d.tenant_id = u.tenant_id AND d.user_id = u.id
-                AND d.state <> 'revoked')
-            AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
-            """, values
-        ) { $0.integer(0) }.first ?? 0
+        let total =
+            try tx.connection.query(
+                "SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)", values
+            ) { $0.integer(0) }.first ?? 0
+        let withPasskey =
+            try tx.connection.query(
+                """
+                SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
+                AND EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
+                """, values
+            ) { $0.integer(0) }.first ?? 0
+        let keyOnly =
+            try tx.connection.query(
+                """
+                SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
+                AND EXISTS (SELECT 1 FROM device_keys d WHERE d.tenant_id = u.tenant_id AND d.user_id = u.id
+                    AND d.state <> 'revoked')
+                AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
+                """, values
+            ) { $0.integer(0) }.first ?? 0
+        return UserAdoption(total: Int(total), withPasskey: Int(withPasskey), withDeviceKeyOnly: Int(keyOnly))
+    }
+
+    /// The whole tenant: the key tables' user indexes are counted on their own, with no pass over
+    /// the users.
+    private func adoptionOfTenant(_ tenantID: String) throws -> UserAdoption {
+        let values: [SQLValue] = [.text(tenantID)]
+        let total =
+            try tx.connection.query("SELECT COUNT(*) FROM users WHERE tenant_id = ?", values) {
+                $0.integer(0)
+            }.first ?? 0
+        let withPasskey =
+            try tx.connection.query(
+                "SELECT COUNT(DISTINCT user_id) FROM passkeys WHERE tenant_id = ?", values
+            ) { $0.integer(0) }.first ?? 0
+        // A key whose user is gone does not count (deleting a user deletes its keys; this is belt and braces).
+        let keyOnly =
+            try tx.connection.query(
+                """
+                SELECT COUNT(DISTINCT d.user_id) FROM device_keys d WHERE d.tenant_id = ? AND d.state <> 'revoked'
+                AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = d.tenant_id AND p.user_id = d.user_id)
+                AND EXISTS (SELECT 1 FROM users u WHERE u.tenant_id = d.tenant_id AND u.id = d.user_id)
+                """, values
+            ) { $0.integer(0) }.first ?? 0
         return UserAdoption(total: Int(total), withPasskey: Int(withPasskey), withDeviceKeyOnly: Int(keyOnly))
     }
 }
@@ -873,7 +901,7 @@ struct SQLAuthEvents: AuthEventRepository {
                     INSERT INTO auth_daily_counts (tenant_id, day, client_id, connection_id, method, passkey_kind,
                         aaguid, platform, count)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
+                    ON CONFLICT (tenant_id, day, method, passkey_kind, aaguid, platform, client_id, connection_id)
                     DO UPDATE SET count = auth_daily_counts.count + excluded.count
                     """,
                     [
@@ -889,8 +917,12 @@ struct SQLAuthEvents: AuthEventRepository {
         tenantID: String, from: String, to: String, clientID: String?, connectionID: String?
     ) throws -> [AuthDailyCount] {
         try tx.checkOpen()
+        // Summed over the dimensions the query does not name (clients and connections), so a
+        // year reads one row per day and kind of authentication rather than one per client too.
+        let client = clientID == nil ? "''" : "client_id"
+        let connection = connectionID == nil ? "''" : "connection_id"
         var sql = """
-            SELECT day, client_id, connection_id, method, passkey_kind, aaguid, platform, count
+            SELECT day, \(client), \(connection), method, passkey_kind, aaguid, platform, SUM(count)
             FROM auth_daily_counts WHERE tenant_id = ? AND day >= ? AND day <= ?
             """
         var values: [SQLValue] = [.text(tenantID), .text(from), .text(to)]
@@ -902,7 +934,8 @@ struct SQLAuthEvents: AuthEventRepository {
             sql += " AND connection_id = ?"
             values.append(.text(connectionID))
         }
-        sql += " ORDER BY day"
+        // In the key's order, so SQLite groups as it reads.
+        sql += " GROUP BY day, method, passkey_kind, aaguid, platform, \(client), \(connection) ORDER BY day"
         return try tx.connection.query(sql, values) { row in
             let method = row.text(3) ?? ""
             let kind = row.text(4) ?? ""

@@ -283,7 +283,7 @@ enum Migrations {
                 data BLOB NOT NULL,
                 PRIMARY KEY (tenant_id, id)
             ) WITHOUT ROWID;
-            CREATE INDEX device_keys_user ON device_keys (tenant_id, user_id);
+            CREATE INDEX device_keys_user ON device_keys (tenant_id, user_id, state);
             CREATE TABLE auth_daily_counts (
                 tenant_id TEXT NOT NULL,
                 day TEXT NOT NULL,
@@ -294,7 +294,7 @@ enum Migrations {
                 aaguid TEXT NOT NULL,
                 platform TEXT NOT NULL,
                 count INTEGER NOT NULL,
-                PRIMARY KEY (tenant_id, day, client_id, connection_id, method, passkey_kind, aaguid, platform)
+                PRIMARY KEY (tenant_id, day, method, passkey_kind, aaguid, platform, client_id, connection_id)
             ) WITHOUT ROWID;
             """),
         .records {

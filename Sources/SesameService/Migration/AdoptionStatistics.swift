@@ -113,30 +113,39 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
 
     /// The report of `cells` for every day from `from` through `to` (days without events are zeros).
     public static func make(cells: [AuthDailyCount], days: [String], users: UserAdoption) -> AdoptionReport {
-        var byDay: [String: Day] = [:]
-        for day in days { byDay[day] = Day(date: day) }
+        var report = days.map { Day(date: $0) }
+        var index: [String: Int] = [:]
+        for (position, day) in days.enumerated() { index[day] = position }
+        var names: [String: String?] = [:]
+        // Each cell is added in place (a copy of the day would copy its providers too).
         for cell in cells {
-            guard var day = byDay[cell.day] else { continue }
-            day.total += cell.count
-            day.byMethod[cell.method] += cell.count
+            guard let at = index[cell.day] else { continue }
+            report[at].total += cell.count
+            report[at].byMethod[cell.method] += cell.count
             if cell.method == .passkey {
                 switch cell.passkeyKind {
-                case .synced?: day.passkey.synced += cell.count
-                case .deviceBound?: day.passkey.deviceBound += cell.count
+                case .synced?: report[at].passkey.synced += cell.count
+                case .deviceBound?: report[at].passkey.deviceBound += cell.count
                 case nil: break
                 }
-                if let name = providerName(cell.aaguid) { day.providers[name, default: 0] += cell.count }
+                let name: String?
+                if let known = names[cell.aaguid] {
+                    name = known
+                } else {
+                    name = providerName(cell.aaguid)
+                    names[cell.aaguid] = name
+                }
+                if let name { report[at].providers[name, default: 0] += cell.count }
             }
             switch cell.platform {
-            case .ios?: day.platforms.ios += cell.count
-            case .android?: day.platforms.android += cell.count
-            case .web?: day.platforms.web += cell.count
+            case .ios?: report[at].platforms.ios += cell.count
+            case .android?: report[at].platforms.android += cell.count
+            case .web?: report[at].platforms.web += cell.count
             case nil: break
             }
-            byDay[cell.day] = day
         }
         return AdoptionReport(
-            days: days.compactMap { byDay[$0] },
+            days: report,
             users: Users(
                 total: users.total, withPasskey: users.withPasskey, withDeviceKeyOnly: users.withDeviceKeyOnly,
                 passwordOnly: users.passwordOnly))
@@ -210,12 +219,21 @@ public struct AdoptionQuery: Sendable {
     }
 }
 
-/// Reads the report for a tenant (the Management API, the admin page, `sesame stats`).
-struct AdoptionStatistics: Sendable {
+/// Reads the report for a tenant (the Management API, the admin page, `sesame stats`, the bench).
+public struct AdoptionStatistics: Sendable {
     let access: StoreAccess
     let clock: any ServiceClock
 
-    func report(tenant: TenantRecord, _ query: AdoptionQuery) throws(ServiceError) -> AdoptionReport {
+    init(access: StoreAccess, clock: any ServiceClock) {
+        self.access = access
+        self.clock = clock
+    }
+
+    public init(store: any SesameStore, clock: any ServiceClock) {
+        self.init(access: StoreAccess(store: store), clock: clock)
+    }
+
+    public func report(tenant: TenantRecord, _ query: AdoptionQuery) throws(ServiceError) -> AdoptionReport {
         let today = Date(timeIntervalSince1970: (clock.now().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
         let to = try query.to.map { (text) throws(ServiceError) in try AdoptionQuery.date(text, "to") } ?? today
         let from =
