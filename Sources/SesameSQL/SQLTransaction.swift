@@ -935,7 +935,10 @@ struct SQLAuthEvents: AuthEventRepository {
             values.append(.text(connectionID))
         }
         // In the key's order, so SQLite groups as it reads.
-        sql += " GROUP BY day, method, passkey_kind, aaguid, platform, \(client), \(connection) ORDER BY day"
+        let named = [clientID == nil ? nil : "client_id", connectionID == nil ? nil : "connection_id"].compactMap { $0 }
+        sql +=
+            " GROUP BY " + (["day", "method", "passkey_kind", "aaguid", "platform"] + named).joined(separator: ", ")
+            + " ORDER BY day"
         return try tx.connection.query(sql, values) { row in
             let method = row.text(3) ?? ""
             let kind = row.text(4) ?? ""

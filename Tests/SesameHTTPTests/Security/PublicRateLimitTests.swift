@@ -33,7 +33,7 @@ struct PublicRateLimitTests {
                 "/u/passkey-enroll", "/u/passkey-enroll/skip", "/admin", "/admin/setup", "/admin/clients",
                 "/admin/clients/{id}", "/u/recover", "/u/recover/verify", "/u/recover/password",
                 "/passkey/method-hints", "/device-key/challenge", "/u/passkey-enroll/ticket",
-                "/u/passkey-enroll/ticket/skip",
+                "/u/passkey-enroll/ticket/skip", "/admin/adoption", "/admin/adoption.csv",
             ])
     }
 
