@@ -489,6 +489,7 @@ extension AuthEventRecord: BinaryCodedRecord {
         writer.optionalString(passkeyKind?.rawValue)
         writer.optionalBytes(aaguid)
         writer.optionalString(clientPlatform?.rawValue)
+        writer.optionalBool(conditional)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -510,6 +511,7 @@ extension AuthEventRecord: BinaryCodedRecord {
             passkeyKind = try reader.optionalValue(PasskeyKind.self, "passkeyKind")
             aaguid = try reader.optionalBytes("aaguid")
             clientPlatform = try reader.optionalValue(ClientPlatform.self, "clientPlatform")
+            conditional = try reader.optionalBool("conditional")
         }
         self.version = Self.currentVersion
     }

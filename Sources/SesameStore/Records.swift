@@ -898,12 +898,16 @@ public struct AuthEventRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// The platform the client runs on, when the request said (its `Auth0-Client` header, a
     /// device key's registration) or the origin shows it.
     public var clientPlatform: ClientPlatform?
+    /// An enrollment: true when the passkey came from a conditional create (the browser's
+    /// automatic upgrade after a password sign-in, with no user gesture).
+    public var conditional: Bool?
     public init(
         tenantID: String, id: String, at: Date, type: AuthEventKind, method: AuthEventMethod,
         outcome: AuthEventOutcome, clientID: String? = nil, userID: String? = nil, platform: AuthPlatform? = nil,
         connectionID: String? = nil, passkeyKind: PasskeyKind? = nil, aaguid: [UInt8]? = nil,
-        clientPlatform: ClientPlatform? = nil
+        clientPlatform: ClientPlatform? = nil, conditional: Bool? = nil
     ) {
+        self.conditional = conditional
         self.tenantID = tenantID
         self.id = id
         self.at = at

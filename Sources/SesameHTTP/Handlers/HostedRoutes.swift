@@ -322,10 +322,13 @@ extension SesameApplication {
             let (held, challenge) = try? hosted.hold(
                 tenant: context.tenant, pending: pending, proof: proof, reason: reason, requester: requester(context))
         {
+            let conditional = try? hosted.conditionalChallenge(
+                tenant: context.tenant, pending: held, requester: requester(context))
             return page(
-                SignInPages.enrollPrompt(context: context, pending: held, challenge: challenge, reason: reason),
-                context,
-                held)
+                SignInPages.enrollPrompt(
+                    context: context, pending: held, challenge: challenge, reason: reason,
+                    conditional: conditional ?? nil),
+                context, held)
         }
         return try completeSignIn(proof, pending: pending, request: request, context: context)
     }

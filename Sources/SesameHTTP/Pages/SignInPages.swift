@@ -270,7 +270,8 @@ enum SignInPages {
     /// own reasons and texts here), with "Not now" and "Don't ask again".
     static func enrollPrompt(
         context: HostedContext, pending: PendingAuthorization, challenge: PasskeySignupChallengeResponse,
-        reason: HeldSignIn.Reason, error: (any Error)? = nil, status: Int = 200
+        reason: HeldSignIn.Reason, error: (any Error)? = nil, status: Int = 200,
+        conditional: PasskeySignupChallengeResponse? = nil
     ) -> HostedPage {
         let locale = context.locale(for: pending)
         let (title, lead): (Text, String)
@@ -314,9 +315,15 @@ enum SignInPages {
             \(SignInPages.createPasskeyForm(action: "/u/passkey-enroll", hidden: hidden, ceremony: challenge.authSession, locale: locale))
             \(choices)
             """
+        // The automatic upgrade: the script tries a conditional create with this challenge first.
+        var data = SignInPages.creationJSON(challenge)
+        if let conditional, let encoded = try? JSONEncoder().encode(conditional.authnParamsPublicKey) {
+            data.append(("passkey-conditional", String(decoding: encoded, as: UTF8.self)))
+            data.append(("passkey-conditional-ceremony", JSONText.quote(conditional.authSession)))
+        }
         return HostedPage(
-            name: "enroll", title: title, body: body, status: status,
-            data: SignInPages.creationJSON(challenge), formTargets: [pending.request.redirectURI])
+            name: "enroll", title: title, body: body, status: status, data: data,
+            formTargets: [pending.request.redirectURI])
     }
 
     /// `/u/passkey-enroll?ticket=…`: the enrollment a token response's `passkey_enrollment` link

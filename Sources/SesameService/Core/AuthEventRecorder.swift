@@ -23,7 +23,8 @@ public final class AuthEventRecorder: Sendable {
     public func record(
         tenantID: String, type: AuthEventKind, method: AuthEventMethod, outcome: AuthEventOutcome, at: Date,
         clientID: String?, userID: String?, platform: AuthPlatform? = nil, connectionID: String? = nil,
-        passkeyKind: PasskeyKind? = nil, aaguid: [UInt8]? = nil, clientPlatform: ClientPlatform? = nil
+        passkeyKind: PasskeyKind? = nil, aaguid: [UInt8]? = nil, clientPlatform: ClientPlatform? = nil,
+        conditional: Bool = false
     ) {
         let suffix = (try? random.bytes(count: 6)) ?? withUnsafeBytes(of: UUID().uuid) { Array($0.prefix(6)) }
         let id = Self.eventID(at: at, suffix: suffix)
@@ -31,7 +32,7 @@ public final class AuthEventRecorder: Sendable {
             AuthEventRecord(
                 tenantID: tenantID, id: id, at: at, type: type, method: method, outcome: outcome, clientID: clientID,
                 userID: userID, platform: platform, connectionID: connectionID, passkeyKind: passkeyKind,
-                aaguid: aaguid, clientPlatform: clientPlatform))
+                aaguid: aaguid, clientPlatform: clientPlatform, conditional: conditional ? true : nil))
     }
 
     /// `evt_`, the event's time in milliseconds since 1970 as 12 hex digits, then `suffix` in hex.

@@ -48,6 +48,19 @@ extension HostedLoginService {
             timeout: PasskeyService.pageChallengeTimeout)
     }
 
+    /// After a password sign-in, a second challenge for the automatic upgrade: the page asks the
+    /// browser for a conditional create with it, and the server accepts that registration without
+    /// the UP flag because it began it as conditional (WebAuthn L3 §7.1 step 19). Nil for any other
+    /// prompt.
+    public func conditionalChallenge(tenant: TenantRecord, pending: PendingAuthorization, requester: String)
+        throws(ServiceError) -> PasskeySignupChallengeResponse?
+    {
+        guard let held = pending.held, held.reason == .progressive else { return nil }
+        return try passkeys.beginEnrollment(
+            tenant: tenant, clientID: pending.client.id, userID: held.userID, connection: nil, requester: requester,
+            timeout: PasskeyService.pageChallengeTimeout, mediation: .conditional)
+    }
+
     /// Stores the passkey the prompt created; the held sign-in, to complete.
     public func finishEnrollment(
         tenant: TenantRecord, pending: PendingAuthorization, ceremony: String, response: [UInt8]

@@ -13,7 +13,7 @@ extension PasskeyService {
     /// connection's maximum number of passkeys.
     public func beginEnrollment(
         tenant: TenantRecord, clientID: String, userID: String, connection realm: String?, requester: String,
-        timeout: TimeInterval = PasskeyService.challengeTimeout
+        timeout: TimeInterval = PasskeyService.challengeTimeout, mediation: RegistrationMediation? = nil
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         let now = clock.now()
         let (user, connection, existing) = try access.read { transaction in
@@ -30,7 +30,7 @@ extension PasskeyService {
         let verification = Self.userVerification(connection)
         let state = RegistrationState(
             challenge: challenge, userHandle: user.userHandle, userVerification: verification,
-            algorithms: Self.offeredAlgorithms)
+            algorithms: Self.offeredAlgorithms, mediation: mediation)
         let handle = try sessions.insert(
             AuthSession(
                 tenantID: tenant.id, clientID: clientID, connectionID: connection.id,
@@ -111,7 +111,9 @@ extension PasskeyService {
                 tenant, .enroll, outcome: .invalidGrant, client: clientID, user: user.id, platform: platform, now: now)
             throw .alreadyRegistered(provider: name)
         }
-        record(tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now)
+        record(
+            tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now,
+            passkey: passkey, connectionID: connection.id, conditional: state.mediation == .conditional)
         return (passkey, user)
     }
 

@@ -384,13 +384,13 @@ public final class PasskeyService: Sendable {
     func record(
         _ tenant: TenantRecord, _ type: AuthEventKind, outcome: AuthEventOutcome, client: String?, user: String?,
         platform: AuthPlatform?, now: Date, passkey: PasskeyRecord? = nil, connectionID: String? = nil,
-        clientPlatform: ClientPlatform? = nil
+        clientPlatform: ClientPlatform? = nil, conditional: Bool = false
     ) {
         events.record(
             tenantID: tenant.id, type: type, method: .passkey, outcome: outcome, at: now, clientID: client,
             userID: user, platform: platform, connectionID: connectionID,
             passkeyKind: passkey.map { $0.backupEligible ? .synced : .deviceBound }, aaguid: passkey?.aaguid,
-            clientPlatform: clientPlatform)
+            clientPlatform: clientPlatform, conditional: conditional)
     }
 
     /// The platform an origin shows for certain: an Android app, or a web origin other than the

@@ -76,7 +76,9 @@ public final class StoreAuthSessions: AuthSessionStore {
 /// or allowed credential ids (login), then the packed signup profile or the enrolling user's id.
 /// Strings and byte strings carry a 32-bit big-endian length.
 enum AuthSessionCodec {
-    static let format: UInt8 = 1
+    /// 2: a registration ends with its mediation (0 modal, 1 conditional). Format 1 is still read
+    /// (a ceremony begun before an upgrade finishes after it).
+    static let format: UInt8 = 2
 
     static func encode(_ session: AuthSession) -> [UInt8] {
         var out = Writer()
@@ -114,7 +116,11 @@ enum AuthSessionCodec {
 
     static func decode(_ bytes: [UInt8]) throws -> AuthSession {
         var input = Reader(buffer: bytes)
-        guard try input.byte() == format else { throw StoreError.corrupt("an auth session has an unknown format") }
+        let version = try input.byte()
+        guard version == 1 || version == format else {
+            throw StoreError.corrupt("an auth session has an unknown format")
+        }
+        input.format = version
         let tenantID = try input.string()
         let clientID = try input.string()
         let connectionID = try input.string()
@@ -198,12 +204,15 @@ enum AuthSessionCodec {
             byte(AuthSessionCodec.verificationCode(state.userVerification))
             uint32(UInt32(state.algorithms.count))
             for algorithm in state.algorithms { uint32(UInt32(bitPattern: Int32(algorithm.rawValue))) }
+            byte(state.mediation == .conditional ? 1 : 0)
         }
     }
 
     struct Reader {
         let buffer: [UInt8]
         var index = 0
+        /// The format being read (registrations carry their mediation from format 2).
+        var format = AuthSessionCodec.format
         var isAtEnd: Bool { index == buffer.count }
 
         mutating func byte() throws -> UInt8 {
@@ -249,8 +258,17 @@ enum AuthSessionCodec {
                 }
                 algorithms.append(algorithm)
             }
+            var mediation: RegistrationMediation?
+            if format >= 2 {
+                switch try byte() {
+                case 0: mediation = nil
+                case 1: mediation = .conditional
+                default: throw StoreError.corrupt("an auth session has an unknown mediation")
+                }
+            }
             return RegistrationState(
-                challenge: challenge, userHandle: userHandle, userVerification: verification, algorithms: algorithms)
+                challenge: challenge, userHandle: userHandle, userVerification: verification, algorithms: algorithms,
+                mediation: mediation)
         }
     }
 }

@@ -11,16 +11,26 @@ public struct RegistrationState: Sendable, Hashable, Codable {
     public var userVerification: UserVerificationRequirement
     /// The `pubKeyCredParams` offered, in preference order.
     public var algorithms: [COSEAlgorithm]
+    /// How the relying party asked the client to create it; nil for the usual modal ceremony.
+    public var mediation: RegistrationMediation?
 
     public init(
         challenge: [UInt8], userHandle: [UInt8], userVerification: UserVerificationRequirement,
-        algorithms: [COSEAlgorithm]
+        algorithms: [COSEAlgorithm], mediation: RegistrationMediation? = nil
     ) {
         self.challenge = challenge
         self.userHandle = userHandle
         self.userVerification = userVerification
         self.algorithms = algorithms
+        self.mediation = mediation
     }
+}
+
+/// `CredentialCreationOptions.mediation` (Credential Management; WebAuthn L3 §5.1.3).
+public enum RegistrationMediation: String, Sendable, Hashable, Codable {
+    /// A conditional create: the client's password manager makes the passkey on its own after a
+    /// password sign-in, with no gesture, so the UP flag may be clear (WebAuthn L3 §7.1 step 19).
+    case conditional
 }
 
 /// What `beginAuthentication` hands the caller to store until the assertion arrives.

@@ -34,8 +34,10 @@ public struct RelyingParty: Sendable {
         // Step 17: decode the attestation object.
         let attestationObject = try AttestationObject(bytes: credential.attestationObject)
         let authenticatorData = attestationObject.authenticatorData
-        // Steps 18–22: rpIdHash, UP, UV, BE/BS.
-        try checkAuthenticatorData(authenticatorData, userVerification: state.userVerification)
+        // Steps 18–22: rpIdHash, UP (not for a ceremony started as conditional, step 19), UV, BE/BS.
+        try checkAuthenticatorData(
+            authenticatorData, userVerification: state.userVerification,
+            requirePresence: state.mediation != .conditional)
         guard let attested = authenticatorData.attestedCredentialData else {
             throw WebAuthnError(.malformed, "authenticator data has no attested credential data (AT flag clear)")
         }
@@ -192,12 +194,13 @@ public struct RelyingParty: Sendable {
 
     /// §7.1 steps 18–22 / §7.2 steps 16–19.
     func checkAuthenticatorData(
-        _ authenticatorData: AuthenticatorData, userVerification: UserVerificationRequirement
+        _ authenticatorData: AuthenticatorData, userVerification: UserVerificationRequirement,
+        requirePresence: Bool = true
     ) throws(WebAuthnError) {
         guard constantTimeEquals(authenticatorData.rpIDHash, Digest.sha256(Array(policy.rpID.utf8))) else {
             throw WebAuthnError(.rpID, "rpIdHash is not the SHA-256 of the RP ID \"\(policy.rpID)\"")
         }
-        if policy.requireUserPresence, !authenticatorData.flags.contains(.userPresent) {
+        if policy.requireUserPresence, requirePresence, !authenticatorData.flags.contains(.userPresent) {
             throw WebAuthnError(.userPresence, "the user-present (UP) flag is not set")
         }
         if userVerification == .required || policy.userVerification == .required,

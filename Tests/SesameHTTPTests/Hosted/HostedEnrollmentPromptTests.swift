@@ -1,5 +1,6 @@
 import Foundation
 import SesameService
+import SesameSoftwareAuthenticator
 import SesameStore
 import Testing
 
@@ -129,5 +130,38 @@ struct HostedEnrollmentPromptTests {
         again.submit(
             "/u/login/passkey", [("ceremony", try #require(again.field("ceremony"))), ("credential", local.jsonString)])
         #expect(again.last.status == 303)
+    }
+
+    @Test(
+        "the automatic upgrade: a conditional create without UP is accepted for the conditional ceremony only",
+        arguments: HarnessStore.allCases)
+    func conditionalCreate(_ kind: HarnessStore) throws {
+        let (api, client) = try Self.world(kind, options: #"{"progressive_enrollment_enabled":true}"#)
+        var silent = AuthenticatorConfiguration()
+        silent.origin = .web(APIHarness.webOrigin)
+        silent.userPresence = false
+        let manager = SoftwareAuthenticator(configuration: silent)
+        // The modal ceremony refuses a registration without user presence.
+        let first = HostedBrowser(api)
+        try F.passwordSignIn(first, client)
+        let modal = try manager.makeCredential(optionsJSON: Array(try #require(first.data("passkey-creation")).utf8))
+        first.submit(
+            "/u/passkey-enroll",
+            [("ceremony", try #require(first.field("ceremony"))), ("credential", modal.jsonString)])
+        #expect(first.last.status == 400, "\(first.html)")
+        // The page's conditional ceremony takes it: the browser's manager made it with no gesture.
+        let browser = HostedBrowser(api)
+        try F.passwordSignIn(browser, client)
+        let options = try #require(browser.data("passkey-conditional"))
+        let ceremony = try #require(browser.data("passkey-conditional-ceremony"))
+        let credential = try manager.makeCredential(optionsJSON: Array(options.utf8))
+        browser.submit(
+            "/u/passkey-enroll",
+            [("ceremony", String(ceremony.dropFirst().dropLast())), ("credential", credential.jsonString)])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        #expect(browser.redirectParameters["code"] != nil)
+        api.application.flush()
+        let events = try api.store.read { try $0.authEvents.list(tenantID: api.tenant.id, page: Page(limit: 100)) }
+        #expect(events.contains { $0.type == .enroll && $0.outcome == .success && $0.conditional == true })
     }
 }

@@ -111,20 +111,37 @@
       showError(button.dataset.unsupported);
       return;
     }
+    const creation = (source) => ({
+      challenge: b64.decode(source.challenge), rp: source.rp, timeout: source.timeout,
+      user: { id: b64.decode(source.user.id), name: source.user.name, displayName: source.user.displayName },
+      pubKeyCredParams: source.pubKeyCredParams, authenticatorSelection: source.authenticatorSelection,
+      excludeCredentials: (source.excludeCredentials || []).map((c) => ({ ...c, id: b64.decode(c.id) })),
+      attestation: source.attestation || "none",
+    });
     button.addEventListener("click", async () => {
-      const publicKey = {
-        challenge: b64.decode(options.challenge), rp: options.rp, timeout: options.timeout,
-        user: { id: b64.decode(options.user.id), name: options.user.name, displayName: options.user.displayName },
-        pubKeyCredParams: options.pubKeyCredParams, authenticatorSelection: options.authenticatorSelection,
-        excludeCredentials: (options.excludeCredentials || []).map((c) => ({ ...c, id: b64.decode(c.id) })),
-        attestation: options.attestation || "none",
-      };
       try {
-        submitCredential(form, await navigator.credentials.create({ publicKey }));
+        submitCredential(form, await navigator.credentials.create({ publicKey: creation(options) }));
       } catch (error) {
         showError(error && error.name === "InvalidStateError" ? button.dataset.exists : button.dataset.failed);
       }
     });
+    // The automatic upgrade after a password sign-in: where the browser offers conditional
+    // create, its password manager may make the passkey at once, with no dialog. Anything else
+    // (no support, the manager declines) leaves the button.
+    const conditional = json("passkey-conditional");
+    const ceremony = json("passkey-conditional-ceremony");
+    if (!conditional || !ceremony || !window.PublicKeyCredential || !PublicKeyCredential.getClientCapabilities) return;
+    PublicKeyCredential.getClientCapabilities().then(async (capabilities) => {
+      if (!capabilities || !capabilities.conditionalCreate) return;
+      try {
+        const publicKey = creation(conditional);
+        const credential = await navigator.credentials.create({ publicKey, mediation: "conditional" });
+        form.elements.ceremony.value = ceremony;
+        submitCredential(form, credential);
+      } catch (error) {
+        // Declined or unavailable: the button stays.
+      }
+    }).catch(() => {});
   }
 
   // The Signal API (WebAuthn L3): tell the authenticator what the server knows, where it can.
