@@ -75,4 +75,5 @@ export SESAME_BIN
 # 4. The test. pytest's summary line ends the output; its status is this script's status.
 exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
     "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE \
-    tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py
+    tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py \
+    tests/browser/test_migration_pages.py
