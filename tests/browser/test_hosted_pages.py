@@ -68,14 +68,8 @@ def metadata(server):
 
 @pytest.fixture(scope="module")
 def driver(server):
-    browser = chromium.start(STEP_TIMEOUT)
-    try:
-        browser.set_window_size(1280, 900)
-        browser.execute_cdp_cmd("WebAuthn.enable", {})
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with chromium.webauthn_browser(STEP_TIMEOUT, ARTIFACTS) as browser:
         yield browser
-    finally:
-        browser.quit()
 
 
 @pytest.fixture

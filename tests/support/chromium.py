@@ -49,6 +49,20 @@ def start(timeout: float):
     return browser
 
 
+@contextlib.contextmanager
+def webauthn_browser(timeout: float, artifacts):
+    """`start(timeout)` at a desktop size with the CDP WebAuthn domain on and `artifacts` (a
+    directory for screenshots) made; quits the browser afterwards."""
+    browser = start(timeout)
+    try:
+        browser.set_window_size(1280, 900)
+        browser.execute_cdp_cmd("WebAuthn.enable", {})
+        artifacts.mkdir(parents=True, exist_ok=True)
+        yield browser
+    finally:
+        browser.quit()
+
+
 def add_virtual_authenticator(driver) -> str:
     """A CDP virtual platform authenticator: CTAP2, internal, resident keys, verified user."""
     return driver.execute_cdp_cmd(
