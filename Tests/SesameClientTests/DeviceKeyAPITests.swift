@@ -193,7 +193,12 @@ struct DeviceKeyAPITests {
     }
 
     @Test func publicHintsNeedNoTokenAndAnswerRegisterOnly() async throws {
-        let transport = StubTransport([.http(200, #"{"register":"device_key"}"#)])
+        let transport = StubTransport([
+            .http(
+                200,
+                #"{"register":"device_key","min_os_versions":{"android":"9","android_webview":"10","#
+                    + #""ios":"16.4","ios_webview":"16.4"}}"#)
+        ])
         let hints = try await Fixture.authentication(transport).methodHints(
             device: DeviceContext(platform: .android, osVersion: "8.1"))
         #expect(
@@ -201,7 +206,12 @@ struct DeviceKeyAPITests {
                 "GET https://login.example.com/passkey/method-hints?client_id=client-1&platform=android&os_version=8.1"
             ])
         #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == nil)
-        #expect(hints == MethodHints(register: .deviceKey))
+        #expect(hints.register == .deviceKey && hints.reauth == nil && hints.hasPasskey == nil)
+        #expect(
+            MinimumOSVersions(hints: hints)
+                == MinimumOSVersions(
+                    iOS: OSVersion(major: 16, minor: 4), android: OSVersion(major: 9),
+                    androidWebView: OSVersion(major: 10)))
     }
 
     @Test func platformsTheServerDoesNotKnowAreNotAskedAbout() async throws {
