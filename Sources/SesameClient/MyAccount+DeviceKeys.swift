@@ -71,7 +71,8 @@ extension MyAccount {
     }
 
     /// What the server advises for this user on `device` (`GET /me/v1/method-hints`): the method
-    /// to register, the re-authentication order, the user's credentials and `prefer_passkey`.
+    /// to register, the re-authentication order, the user's credentials, `prefer_passkey` and the
+    /// connection's `min_os_versions` (`MinimumOSVersions(hints:)`).
     /// Only the platforms the server knows (iOS, Android, web) can be asked about.
     public func methodHints(device: DeviceContext) async throws(AuthenticationError) -> MethodHints {
         let platform = try DeviceKeyBytes.platform(device)

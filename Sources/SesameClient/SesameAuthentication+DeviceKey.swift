@@ -56,12 +56,13 @@ extension SesameAuthentication {
     }
 
     /// The method the server advises registering on `device` before anyone signs in
-    /// (`GET /passkey/method-hints`): only `register` is answered. Only the platforms the server
-    /// knows (iOS, Android, web) can be asked about.
+    /// (`GET /passkey/method-hints`): `register` and the connection's `min_os_versions` are
+    /// answered. Only the platforms the server knows (iOS, Android, web) can be asked about.
     public func methodHints(device: DeviceContext) async throws(AuthenticationError) -> MethodHints {
         let platform = try DeviceKeyBytes.platform(device)
         let query = APIClient.query([
             ("client_id", configuration.clientID), ("platform", platform.rawValue), ("os_version", device.osVersion),
+            ("webview", device.isWebView ? "true" : "false"),
         ])
         return try await api.send(MethodHints.self, "GET", "/passkey/method-hints" + query)
     }

@@ -176,7 +176,8 @@ struct DeviceKeyAPITests {
             .http(
                 200,
                 #"{"register":"passkey","reauth":["device_key","passkey"],"has_passkey":true,"has_device_key":true,"#
-                    + #""prompt_passkey_enrollment":false,"prefer_passkey":false}"#)
+                    + #""prompt_passkey_enrollment":false,"prefer_passkey":false,"#
+                    + #""min_os_versions":{"android":"9","android_webview":"9","ios":"16.4","ios_webview":"17"}}"#)
         ])
         let hints = try await account(transport).methodHints(
             device: DeviceContext(platform: .iOS, osVersion: "16.4+beta", webView: .linkedToApp))
@@ -189,7 +190,9 @@ struct DeviceKeyAPITests {
             hints
                 == MethodHints(
                     register: .passkey, reauth: [.deviceKey, .passkey], hasPasskey: true, hasDeviceKey: true,
-                    promptPasskeyEnrollment: false, preferPasskey: false))
+                    promptPasskeyEnrollment: false, preferPasskey: false,
+                    minOSVersions: ["android": "9", "android_webview": "9", "ios": "16.4", "ios_webview": "17"]))
+        #expect(MinimumOSVersions(hints: hints)?.iOSWebView == OSVersion(major: 17))
     }
 
     @Test func publicHintsNeedNoTokenAndAnswerRegisterOnly() async throws {
@@ -204,6 +207,7 @@ struct DeviceKeyAPITests {
         #expect(
             transport.requests.map(line) == [
                 "GET https://login.example.com/passkey/method-hints?client_id=client-1&platform=android&os_version=8.1"
+                    + "&webview=false"
             ])
         #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == nil)
         #expect(hints.register == .deviceKey && hints.reauth == nil && hints.hasPasskey == nil)
@@ -212,6 +216,13 @@ struct DeviceKeyAPITests {
                 == MinimumOSVersions(
                     iOS: OSVersion(major: 16, minor: 4), android: OSVersion(major: 9),
                     androidWebView: OSVersion(major: 10)))
+    }
+
+    @Test func publicHintsSayWhenTheyAreAskedFromAWebView() async throws {
+        let transport = StubTransport([.http(200, #"{"register":"passkey"}"#)])
+        _ = try await Fixture.authentication(transport).methodHints(
+            device: DeviceContext(platform: .iOS, osVersion: "17.4", webView: .linkedToApp))
+        #expect(transport.requests.first?.url?.query == "client_id=client-1&platform=ios&os_version=17.4&webview=true")
     }
 
     @Test func platformsTheServerDoesNotKnowAreNotAskedAbout() async throws {
