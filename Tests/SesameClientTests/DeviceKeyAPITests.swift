@@ -282,6 +282,72 @@ struct DeviceKeyAPITests {
         #expect(credentials.passkeyEnrollment?.reason == .deviceKeyReauth)
     }
 
+    /// One device a grant is sent from, and the `os_version` it should carry.
+    struct GrantDevice: Sendable, CustomTestStringConvertible {
+        var device: DeviceContext?
+        var osVersion: String?
+        var testDescription: String {
+            "\(device.map { "\($0.platform) \($0.osVersion.debugDescription)" } ?? "nil") → \(osVersion ?? "none")"
+        }
+    }
+
+    static let grantDevices: [GrantDevice] = [
+        // The key's platform (iOS): today's version goes, as the server reads it.
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "17.4"), osVersion: "17.4"),
+        GrantDevice(
+            device: DeviceContext(platform: .iOS, osVersion: "18.0.1", webView: .linkedToApp), osVersion: "18.0.1"),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "016.04"), osVersion: "16.4"),
+        // What the server would refuse is left out, so the sign-in still works.
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "17.4 beta"), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: ""), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "1.2.3.4.5"), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "123456"), osVersion: nil),
+        // Another platform says nothing about the phone the key is on.
+        GrantDevice(device: DeviceContext(platform: .android, osVersion: "14"), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .other("linux"), osVersion: "6.8"), osVersion: nil),
+        GrantDevice(device: nil, osVersion: nil),
+    ]
+
+    @Test(arguments: grantDevices)
+    func theGrantCarriesTheDevicesOSVersionWhenItIsTheKeys(row: GrantDevice) async throws {
+        let provider = SoftwareDeviceKeyProvider()
+        let key = try await provider.createKey()
+        let registered = RegisteredDeviceKey(
+            keyID: DeviceKeyFixture.keyID, handle: key.handle, device: DeviceKeyFixture.device)
+        let transport = StubTransport([
+            .http(200, DeviceKeyFixture.reauthChallenge),
+            .http(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":600,"auth_method":"device_key"}"#),
+        ])
+        _ = try await Fixture.authentication(transport).reauthenticate(
+            deviceKey: registered, accessToken: "at-1", provider: provider, digest: SesameCryptoDigest(),
+            device: row.device)
+        let grant = try transport.body(1)
+        #expect(grant["os_version"] as? String == row.osVersion)
+        #expect(grant["redirect_uri"] == nil)
+    }
+
+    @Test func theGrantNamesWhereTheEnrollmentPageReturns() async throws {
+        let provider = SoftwareDeviceKeyProvider()
+        let key = try await provider.createKey()
+        let registered = RegisteredDeviceKey(
+            keyID: DeviceKeyFixture.keyID, handle: key.handle, device: DeviceKeyFixture.device)
+        let transport = StubTransport([
+            .http(200, DeviceKeyFixture.reauthChallenge),
+            .http(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":600,"auth_method":"device_key"}"#),
+        ])
+        let callback = try #require(URL(string: "com.example.notes://login.example.com/ios/callback"))
+        _ = try await Fixture.authentication(transport).reauthenticate(
+            deviceKey: registered, accessToken: "at-1", provider: provider, digest: SesameCryptoDigest(),
+            device: DeviceContext(platform: .iOS, osVersion: "16.3"), enrollmentRedirectURL: callback)
+        let grant = try transport.body(1)
+        #expect(
+            Set(grant.keys) == [
+                "grant_type", "client_id", "auth_session", "key_id", "signature", "scope", "os_version", "redirect_uri",
+            ])
+        #expect(grant["os_version"] as? String == "16.3")
+        #expect(grant["redirect_uri"] as? String == "com.example.notes://login.example.com/ios/callback")
+    }
+
     @Test func aKeyMissingOnTheDeviceFailsBeforeTheGrant() async throws {
         let transport = StubTransport([.http(200, DeviceKeyFixture.reauthChallenge)])
         let registered = RegisteredDeviceKey(

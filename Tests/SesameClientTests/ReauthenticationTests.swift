@@ -69,6 +69,21 @@ struct ReauthenticationTests {
         #expect(paths(transport) == ["POST /device-key/challenge", "POST /oauth/token"])
         #expect(transport.requests[0].value(forHTTPHeaderField: "Authorization") == "Bearer \(signedIn.accessToken)")
         #expect(store.flagged.isEmpty)
+        // The grant says which OS the phone runs today, and no return the app did not give.
+        let grant = try transport.body(1)
+        #expect(grant["os_version"] as? String == "17.4")
+        #expect(grant["redirect_uri"] == nil)
+    }
+
+    @Test func theEnrollmentReturnGoesWithTheDeviceKeyGrant() async throws {
+        let transport = StubTransport([
+            .http(200, DeviceKeyFixture.reauthChallenge), .http(200, Self.tokens("device_key", extra: Self.prompt)),
+        ])
+        let (reauthentication, key) = try await setUp(transport)
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
+        _ = try await reauthentication.reauthenticate(
+            credentials: signedIn, deviceKey: key, enrollmentRedirectURL: back)
+        #expect(try transport.body(1)["redirect_uri"] as? String == "com.example.notes://enrolled")
     }
 
     @Test func withTheFlagThePasskeyGoesFirst() async throws {
