@@ -171,21 +171,19 @@ public struct Reauthentication: Sendable {
         return method
     }
 
-    /// Opens the prompt's hosted enrollment page with a web-auth provider (the system sign-in
-    /// sheet or the app's web view) and returns the first navigation to `redirectURL`; closing it
-    /// is `.cancelled`. The page must be on the tenant's domain, or https. The flag is set by the
-    /// next passkey sign-in, or by the server's `prefer_passkey`.
+    /// Opens the hosted enrollment page of `result`'s prompt with a web-auth provider (the system
+    /// sign-in sheet or the app's web view) and returns how it ended once the page comes back to
+    /// `redirectURL`; `created` and `alreadyRegistered` set the user's prefer-passkey flag, so the
+    /// next re-authentication offers the passkey first. Closing the page is `.cancelled`.
+    ///
+    /// The page comes back only when `reauthenticate` was given the same URL as
+    /// `enrollmentRedirectURL` (one of the client's callbacks); without it the page ends with no
+    /// way back. The page must be on the tenant's domain, or https.
     public func openPasskeyEnrollment(
-        _ prompt: PasskeyEnrollmentPrompt, provider: any WebAuthProvider, redirectURL: URL
-    ) async throws(AuthenticationError) -> URL {
-        let tenant = authentication.configuration.domain
-        guard let url = URL(string: prompt.enrollURL), let host = url.host?.lowercased(),
-            url.scheme?.lowercased() == "https"
-                || (url.scheme?.lowercased() == tenant.scheme?.lowercased() && host == tenant.host?.lowercased())
-        else {
-            throw AuthenticationError.invalidResponse("enroll_url is not an https URL or a page of the tenant")
-        }
-        return try await provider.authorize(url: url, redirectURL: redirectURL)
+        _ result: ReauthenticationResult, provider: any WebAuthProvider, redirectURL: URL
+    ) async throws(AuthenticationError) -> PasskeyEnrollmentOutcome {
+        try await authentication.openPasskeyEnrollment(
+            result.credentials, provider: provider, redirectURL: redirectURL, flags: preferPasskeyStore)
     }
 
     /// One re-authentication's methods, each keeping the prefer-passkey flag up to date.
