@@ -59,9 +59,10 @@ extension MyAccount {
         return RegisteredDeviceKey(keyID: registered.id, handle: key.handle, device: registered.device)
     }
 
-    /// The user's device keys (`GET /me/v1/device-keys`), on every device.
+    /// The user's device keys (`GET /me/v1/device-keys`, `{"device_keys": [...]}`), on every
+    /// device, oldest first.
     public func deviceKeys() async throws(AuthenticationError) -> [DeviceKeyResponse] {
-        try await api.send(DeviceKeyList.self, "GET", "/me/v1/device-keys", bearer: accessToken).keys
+        try await api.send(DeviceKeyListAnswer.self, "GET", "/me/v1/device-keys", bearer: accessToken).keys
     }
 
     /// Revokes a device key (`DELETE /me/v1/device-keys/{id}`). The private key stays on its
@@ -90,19 +91,21 @@ extension MyAccount {
     }
 }
 
-/// `GET /me/v1/device-keys`: `{"device_keys": [...]}`, or a bare array.
-struct DeviceKeyList: Decodable {
+/// The answer of `GET /me/v1/device-keys`: the documented `{"device_keys": [...]}` (API.md §9),
+/// or the bare array servers before it answered.
+struct DeviceKeyListAnswer: Decodable {
     var keys: [DeviceKeyResponse]
 
-    enum CodingKeys: String, CodingKey {
-        case keys = "device_keys"
+    private enum CodingKeys: String, CodingKey {
+        case deviceKeys = "device_keys"
     }
 
     init(from decoder: any Decoder) throws {
-        if let list = try? [DeviceKeyResponse](from: decoder) {
-            keys = list
+        if (try? decoder.container(keyedBy: CodingKeys.self)) != nil {
+            // An object: the documented form, whose decoding errors are the ones worth reporting.
+            keys = try DeviceKeyList(from: decoder).deviceKeys
         } else {
-            keys = try decoder.container(keyedBy: CodingKeys.self).decode([DeviceKeyResponse].self, forKey: .keys)
+            keys = try [DeviceKeyResponse](from: decoder)
         }
     }
 }

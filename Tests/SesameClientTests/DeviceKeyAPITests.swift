@@ -159,6 +159,18 @@ struct DeviceKeyAPITests {
         #expect(keys.first?.status == .active)
     }
 
+    @Test(arguments: [
+        // An object is read as the documented form, and its errors say so.
+        (#"{"keys":[]}"#, "device_keys"), (#"{"device_keys":[{"id":"x"}]}"#, "device_keys"),
+        (#"[{"id":"x"}]"#, #""device""#), (#""device_keys""#, "DeviceKeyListAnswer"),
+    ])
+    func aListInNeitherShapeSaysWhatIsWrong(body: String, mentions: String) async throws {
+        let transport = StubTransport([.http(200, body)])
+        let error = await #expect(throws: AuthenticationError.self) { _ = try await account(transport).deviceKeys() }
+        #expect(error?.kind == .invalidResponse)
+        #expect(error?.errorDescription.contains(mentions) == true, "\(error?.errorDescription ?? "")")
+    }
+
     @Test func deleteAndSnoozeGoWhereTheyShould() async throws {
         let transport = StubTransport([.http(204, ""), .http(204, "")])
         try await account(transport).deleteDeviceKey(id: "qqqq|1")
