@@ -1,7 +1,7 @@
 import Foundation
 import SesameWire
 
-/// Device-key re-authentication and the unauthenticated method hints (API.md §8).
+/// Device-key re-authentication and the unauthenticated method hints (API.md §9).
 extension SesameAuthentication {
     /// Asks for a re-authentication challenge for a device key (`POST /device-key/challenge`),
     /// with the signed-in user's current access token: a device key only re-authenticates a user
