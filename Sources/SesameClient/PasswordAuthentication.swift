@@ -50,7 +50,8 @@ extension SesameAuthentication {
     /// whose `isMultifactorRequired` is true; `mfaRequiredPayload` carries the token for the next step.
     /// The answer may carry `Credentials.passkeyEnrollment` (progressive enrollment); its hosted
     /// page returns to `enrollmentRedirectURL` (sent as `redirect_uri`; one of the client's
-    /// callbacks exactly) when given.
+    /// callbacks exactly) when given. The prompt that follows a second factor has no way back:
+    /// the MFA grants take no `redirect_uri`.
     public func login(
         usernameOrEmail username: String, password: String, realmOrConnection realm: String,
         audience: String? = nil, scope: String = SesameAuthentication.defaultScope, enrollmentRedirectURL: URL? = nil
