@@ -1,7 +1,7 @@
 import Foundation
 import SesameWire
 
-/// Device keys, method hints and the enrollment prompt's snooze in the My Account API (API.md §8).
+/// Device keys, method hints and the enrollment prompt's snooze in the My Account API (API.md §9).
 extension MyAccount {
     /// Asks for a registration challenge (`POST /me/v1/device-keys/challenge`): the challenge and
     /// the key id the server chose. The session must be fresh (signed in at most 5 minutes ago).
@@ -11,7 +11,7 @@ extension MyAccount {
     }
 
     /// Registers a new device key in one call: a challenge, `provider.createKey`, a signature of
-    /// the `register` message (API.md §8) and `POST /me/v1/device-keys`. `digest` is the SHA-256
+    /// the `register` message (API.md §9) and `POST /me/v1/device-keys`. `digest` is the SHA-256
     /// of the client id (CryptoKit's by default on Apple platforms; pass `SesameCryptoDigest` on
     /// Linux). When the signature or the server fails, the new key is deleted again.
     public func registerDeviceKey(
@@ -59,9 +59,10 @@ extension MyAccount {
         return RegisteredDeviceKey(keyID: registered.id, handle: key.handle, device: registered.device)
     }
 
-    /// The user's device keys (`GET /me/v1/device-keys`), on every device.
+    /// The user's device keys (`GET /me/v1/device-keys`, `{"device_keys": [...]}`), on every
+    /// device, oldest first.
     public func deviceKeys() async throws(AuthenticationError) -> [DeviceKeyResponse] {
-        try await api.send(DeviceKeyList.self, "GET", "/me/v1/device-keys", bearer: accessToken).keys
+        try await api.send(DeviceKeyListAnswer.self, "GET", "/me/v1/device-keys", bearer: accessToken).keys
     }
 
     /// Revokes a device key (`DELETE /me/v1/device-keys/{id}`). The private key stays on its
@@ -71,7 +72,8 @@ extension MyAccount {
     }
 
     /// What the server advises for this user on `device` (`GET /me/v1/method-hints`): the method
-    /// to register, the re-authentication order, the user's credentials and `prefer_passkey`.
+    /// to register, the re-authentication order, the user's credentials, `prefer_passkey` and the
+    /// connection's `min_os_versions` (`MinimumOSVersions(hints:)`).
     /// Only the platforms the server knows (iOS, Android, web) can be asked about.
     public func methodHints(device: DeviceContext) async throws(AuthenticationError) -> MethodHints {
         let platform = try DeviceKeyBytes.platform(device)
@@ -89,19 +91,21 @@ extension MyAccount {
     }
 }
 
-/// `GET /me/v1/device-keys`: `{"device_keys": [...]}`, or a bare array.
-struct DeviceKeyList: Decodable {
+/// The answer of `GET /me/v1/device-keys`: the documented `{"device_keys": [...]}` (API.md §9),
+/// or the bare array servers before it answered.
+struct DeviceKeyListAnswer: Decodable {
     var keys: [DeviceKeyResponse]
 
-    enum CodingKeys: String, CodingKey {
-        case keys = "device_keys"
+    private enum CodingKeys: String, CodingKey {
+        case deviceKeys = "device_keys"
     }
 
     init(from decoder: any Decoder) throws {
-        if let list = try? [DeviceKeyResponse](from: decoder) {
-            keys = list
+        if (try? decoder.container(keyedBy: CodingKeys.self)) != nil {
+            // An object: the documented form, whose decoding errors are the ones worth reporting.
+            keys = try DeviceKeyList(from: decoder).deviceKeys
         } else {
-            keys = try decoder.container(keyedBy: CodingKeys.self).decode([DeviceKeyResponse].self, forKey: .keys)
+            keys = try [DeviceKeyResponse](from: decoder)
         }
     }
 }

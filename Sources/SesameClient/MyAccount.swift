@@ -94,7 +94,9 @@ public final class MyAccount: Sendable {
         return id
     }
 
-    /// Completes an enrollment with the new passkey (`POST <Location>/verify`) and returns the new method.
+    /// Completes an enrollment with the new passkey (`POST <Location>/verify`) and returns the new
+    /// method. A synced passkey from a provider the user already has one in is refused
+    /// (`isAlreadyRegistered`, with `alreadyRegisteredProvider`) and sets the prefer-passkey flag.
     public func verifyPasskeyEnrollment(passkey: PasskeyCredential, challenge: PasskeyEnrollmentChallenge)
         async throws(AuthenticationError) -> PasskeyAuthenticationMethod
     {
@@ -108,7 +110,7 @@ public final class MyAccount: Sendable {
                 AuthenticationMethodResponse.self, "POST",
                 "/me/v1/authentication-methods/" + APIClient.segment(challenge.methodID) + "/verify", json: body,
                 bearer: accessToken)
-        } catch  where error.code == "already_registered" {
+        } catch  where error.isAlreadyRegistered {
             // The user has a passkey from this provider already: that one is worth offering first.
             notePasskey()
             throw error

@@ -48,9 +48,13 @@ extension SesameAuthentication {
 
     /// Signs in with a password (`password-realm` grant). A user with a second factor gets an error
     /// whose `isMultifactorRequired` is true; `mfaRequiredPayload` carries the token for the next step.
+    /// The answer may carry `Credentials.passkeyEnrollment` (progressive enrollment); its hosted
+    /// page returns to `enrollmentRedirectURL` (sent as `redirect_uri`; one of the client's
+    /// callbacks exactly) when given. The prompt that follows a second factor has no way back:
+    /// the MFA grants take no `redirect_uri`.
     public func login(
         usernameOrEmail username: String, password: String, realmOrConnection realm: String,
-        audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+        audience: String? = nil, scope: String = SesameAuthentication.defaultScope, enrollmentRedirectURL: URL? = nil
     ) async throws(AuthenticationError) -> Credentials {
         var body: APIClient.JSONObject = [
             "grant_type": .string(MFAGrant.passwordRealm), "client_id": .string(configuration.clientID),
@@ -58,6 +62,7 @@ extension SesameAuthentication {
             "scope": .string(scope),
         ]
         if let audience { body["audience"] = .string(audience) }
+        if let enrollmentRedirectURL { body["redirect_uri"] = .string(enrollmentRedirectURL.absoluteString) }
         return try await token(body)
     }
 

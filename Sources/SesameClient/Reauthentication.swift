@@ -64,7 +64,7 @@ public struct Reauthentication: Sendable {
     public var passkeyProvider: (any PasskeyProvider)?
     /// Holds the device keys; without one, device keys are never tried.
     public var deviceKeyProvider: (any DeviceKeyProvider)?
-    /// This device, as the selector sees it.
+    /// This device, as the selector sees it; a device-key grant sends its OS version.
     public var device: DeviceContext
     /// The rules.
     public var selector: SignInMethodSelector
@@ -111,12 +111,16 @@ public struct Reauthentication: Sendable {
     /// `myAccount` when given (and skipped if that fails). A passkey that signs in another
     /// account is refused (`user_mismatch`) and its session revoked.
     ///
+    /// A device-key grant sends `device`'s OS version (`os_version`) and `enrollmentRedirectURL`
+    /// (`redirect_uri`): where the hosted page of the answer's enrollment prompt returns. Pass the
+    /// same URL to `openPasskeyEnrollment`.
+    ///
     /// Throws the last method's error when every method failed, `no_reauthentication_method`
     /// (`.unauthorized`) when none can be tried: the user signs in again.
     public func reauthenticate(
         credentials: Credentials, deviceKey: RegisteredDeviceKey? = nil, hasPasskey: Bool? = nil,
         hints: MethodHints? = nil, myAccount: MyAccount? = nil, audience: String? = nil,
-        scope: String = SesameAuthentication.defaultScope
+        scope: String = SesameAuthentication.defaultScope, enrollmentRedirectURL: URL? = nil
     ) async throws(AuthenticationError) -> ReauthenticationResult {
         guard let userID = credentials.userID else {
             throw AuthenticationError.invalidResponse(
@@ -141,7 +145,7 @@ public struct Reauthentication: Sendable {
         }
         let attempt = Attempt(
             reauthentication: self, userID: userID, credentials: credentials, deviceKey: deviceKey, audience: audience,
-            scope: scope)
+            scope: scope, enrollmentRedirectURL: enrollmentRedirectURL)
         var failures: [ReauthenticationFailure] = []
         for method in order.dropLast() {
             do {
@@ -167,21 +171,19 @@ public struct Reauthentication: Sendable {
         return method
     }
 
-    /// Opens the prompt's hosted enrollment page with a web-auth provider (the system sign-in
-    /// sheet or the app's web view) and returns the first navigation to `redirectURL`; closing it
-    /// is `.cancelled`. The page must be on the tenant's domain, or https. The flag is set by the
-    /// next passkey sign-in, or by the server's `prefer_passkey`.
+    /// Opens the hosted enrollment page of `result`'s prompt with a web-auth provider (the system
+    /// sign-in sheet or the app's web view) and returns how it ended once the page comes back to
+    /// `redirectURL`; `created` and `alreadyRegistered` set the user's prefer-passkey flag, so the
+    /// next re-authentication offers the passkey first. Closing the page is `.cancelled`.
+    ///
+    /// The page comes back only when `reauthenticate` was given the same URL as
+    /// `enrollmentRedirectURL` (one of the client's callbacks); without it the page ends with no
+    /// way back. The page must be on the tenant's domain, or https.
     public func openPasskeyEnrollment(
-        _ prompt: PasskeyEnrollmentPrompt, provider: any WebAuthProvider, redirectURL: URL
-    ) async throws(AuthenticationError) -> URL {
-        let tenant = authentication.configuration.domain
-        guard let url = URL(string: prompt.enrollURL), let host = url.host?.lowercased(),
-            url.scheme?.lowercased() == "https"
-                || (url.scheme?.lowercased() == tenant.scheme?.lowercased() && host == tenant.host?.lowercased())
-        else {
-            throw AuthenticationError.invalidResponse("enroll_url is not an https URL or a page of the tenant")
-        }
-        return try await provider.authorize(url: url, redirectURL: redirectURL)
+        _ result: ReauthenticationResult, provider: any WebAuthProvider, redirectURL: URL
+    ) async throws(AuthenticationError) -> PasskeyEnrollmentOutcome {
+        try await authentication.openPasskeyEnrollment(
+            result.credentials, provider: provider, redirectURL: redirectURL, flags: preferPasskeyStore)
     }
 
     /// One re-authentication's methods, each keeping the prefer-passkey flag up to date.
@@ -192,6 +194,7 @@ public struct Reauthentication: Sendable {
         let deviceKey: RegisteredDeviceKey?
         let audience: String?
         let scope: String
+        let enrollmentRedirectURL: URL?
 
         func run(_ method: RegistrationMethod) async throws(AuthenticationError) -> Credentials {
             let store = reauthentication.preferPasskeyStore
@@ -234,7 +237,8 @@ public struct Reauthentication: Sendable {
             }
             return try await reauthentication.authentication.reauthenticate(
                 deviceKey: deviceKey, accessToken: credentials.accessToken, provider: provider,
-                digest: reauthentication.digest, audience: audience, scope: scope)
+                digest: reauthentication.digest, device: reauthentication.device, audience: audience, scope: scope,
+                enrollmentRedirectURL: enrollmentRedirectURL)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import SesameWire
 
-/// Device-key re-authentication and the unauthenticated method hints (API.md §8).
+/// Device-key re-authentication and the unauthenticated method hints (API.md §9).
 extension SesameAuthentication {
     /// Asks for a re-authentication challenge for a device key (`POST /device-key/challenge`),
     /// with the signed-in user's current access token: a device key only re-authenticates a user
@@ -16,12 +16,21 @@ extension SesameAuthentication {
         return try APIClient.decode(DeviceKeyChallenge.self, from: data, status: response.statusCode)
     }
 
-    /// Completes a re-authentication: signs the `reauth` message (API.md §8) with the device key
+    /// Completes a re-authentication: signs the `reauth` message (API.md §9) with the device key
     /// and sends it to `/oauth/token` (device-key grant). The answer may carry
     /// `Credentials.passkeyEnrollment`, the server's advice to create a passkey now.
+    ///
+    /// `device` is the device this runs on (this one by default): its OS version goes as
+    /// `os_version` when it runs the platform the key was registered on, so the server keeps the
+    /// key's version current and offers the passkey as soon as the device can have one. A version
+    /// the server would not read (not dotted numbers) is left out rather than failing the sign-in.
+    /// `enrollmentRedirectURL`, one of the client's callbacks exactly, is where the hosted
+    /// enrollment page of the answer's prompt returns (`openPasskeyEnrollment`); without it the
+    /// page has no way back to the app.
     public func login(
         deviceKey: RegisteredDeviceKey, challenge: DeviceKeyChallenge, provider: any DeviceKeyProvider,
-        digest: (any PKCEDigest)? = nil, audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+        digest: (any PKCEDigest)? = nil, device: DeviceContext? = DeviceContext.current, audience: String? = nil,
+        scope: String = SesameAuthentication.defaultScope, enrollmentRedirectURL: URL? = nil
     ) async throws(AuthenticationError) -> Credentials {
         let digest = try PlatformDigest.resolve(digest)
         let message = DeviceKeySignedBytes.message(
@@ -40,28 +49,44 @@ extension SesameAuthentication {
             "signature": .string(Base64URL.encode(Data(signature))), "scope": .string(scope),
         ]
         if let audience { body["audience"] = .string(audience) }
+        if let osVersion = Self.osVersion(of: device, for: deviceKey) { body["os_version"] = .string(osVersion) }
+        if let enrollmentRedirectURL { body["redirect_uri"] = .string(enrollmentRedirectURL.absoluteString) }
         return try await token(body)
     }
 
     /// Re-authenticates the signed-in user with a device key in one call: challenge (with
-    /// `accessToken`, the user's current one), signature, token.
+    /// `accessToken`, the user's current one), signature, token. `device` and
+    /// `enrollmentRedirectURL` as for `login(deviceKey:challenge:provider:…)`.
     public func reauthenticate(
         deviceKey: RegisteredDeviceKey, accessToken: String, provider: any DeviceKeyProvider,
-        digest: (any PKCEDigest)? = nil, audience: String? = nil, scope: String = SesameAuthentication.defaultScope
+        digest: (any PKCEDigest)? = nil, device: DeviceContext? = DeviceContext.current, audience: String? = nil,
+        scope: String = SesameAuthentication.defaultScope, enrollmentRedirectURL: URL? = nil
     ) async throws(AuthenticationError) -> Credentials {
         let challenge = try await deviceKeyChallenge(keyID: deviceKey.keyID, accessToken: accessToken)
         return try await login(
-            deviceKey: deviceKey, challenge: challenge, provider: provider, digest: digest, audience: audience,
-            scope: scope)
+            deviceKey: deviceKey, challenge: challenge, provider: provider, digest: digest, device: device,
+            audience: audience, scope: scope, enrollmentRedirectURL: enrollmentRedirectURL)
+    }
+
+    /// The grant's `os_version`: `device`'s, when it runs the platform `key` was registered on
+    /// (an iOS key re-authenticated from a Linux test says nothing about the phone) and the server
+    /// reads it (1 to 4 dotted numbers of at most 5 digits); nil otherwise.
+    static func osVersion(of device: DeviceContext?, for key: RegisteredDeviceKey) -> String? {
+        guard let device, device.platform.devicePlatform == key.device.platform,
+            let version = OSVersion(device.osVersion), (1...4).contains(version.components.count),
+            version.components.allSatisfy({ $0 <= 99_999 })
+        else { return nil }
+        return version.description
     }
 
     /// The method the server advises registering on `device` before anyone signs in
-    /// (`GET /passkey/method-hints`): only `register` is answered. Only the platforms the server
-    /// knows (iOS, Android, web) can be asked about.
+    /// (`GET /passkey/method-hints`): `register` and the connection's `min_os_versions` are
+    /// answered. Only the platforms the server knows (iOS, Android, web) can be asked about.
     public func methodHints(device: DeviceContext) async throws(AuthenticationError) -> MethodHints {
         let platform = try DeviceKeyBytes.platform(device)
         let query = APIClient.query([
             ("client_id", configuration.clientID), ("platform", platform.rawValue), ("os_version", device.osVersion),
+            ("webview", device.isWebView ? "true" : "false"),
         ])
         return try await api.send(MethodHints.self, "GET", "/passkey/method-hints" + query)
     }

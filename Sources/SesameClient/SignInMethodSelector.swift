@@ -30,7 +30,7 @@ public struct SignInMethods: Sendable, Hashable {
     }
 }
 
-/// Chooses between a passkey and a legacy device key, as the migration rules of API.md §8 say
+/// Chooses between a passkey and a legacy device key, as the migration rules of API.md §9 say
 /// (the seed is Yahoo! JAPAN's table). Pure: the same inputs always give the same answer, and it
 /// reads no clock, file or network.
 ///
@@ -40,20 +40,21 @@ public struct SignInMethods: Sendable, Hashable {
 /// |---|---|---|---|
 /// | iOS | none | ≥ `minimumVersions.iOS` (16.4) | passkey |
 /// | iOS | none | older, or unparsable | device key |
-/// | iOS | linked to the app (Associated Domains) | ≥ 16.4 | passkey |
+/// | iOS | linked to the app (Associated Domains) | ≥ `minimumVersions.iOSWebView` (16.4) | passkey |
 /// | iOS | linked to the app | older, or unparsable | device key |
 /// | Android | none | ≥ `minimumVersions.android` (9) | passkey |
 /// | Android | none | older, or unparsable | device key |
-/// | Android | linked to the app (asset links, WebAuthn on) | ≥ 9 | passkey |
+/// | Android | linked to the app (asset links, WebAuthn on) | ≥ `minimumVersions.androidWebView` (9) | passkey |
 /// | Android | linked to the app | older, or unparsable | device key |
 /// | web (a browser) | none | any | passkey |
 /// | other ("macOS", "linux") | none or linked | ≥ the app's `minimumVersions.other` entry | passkey |
 /// | other | none or linked | no entry, older, or unparsable | device key |
 /// | any | unlinked | any | device key |
 ///
-/// With server hints, their `register` replaces the version table (the tenant's minimums are
-/// per connection), but an unlinked web view still registers a device key: only the device knows
-/// its web view cannot do WebAuthn.
+/// The tenant's own minimums come with the method hints: `MinimumOSVersions(hints:)` makes a
+/// selector that applies them offline. With server hints, their `register` replaces the version
+/// table (the server asked about this device), but an unlinked web view still registers a device
+/// key: only the device knows its web view cannot do WebAuthn.
 ///
 /// **Re-authenticate.** From the user's credentials, where the server's hints, when given, win:
 /// `has_passkey` replaces `state.hasPasskey`; a device key counts only when this device holds one
@@ -92,7 +93,7 @@ public struct SignInMethodSelector: Sendable, Hashable {
         if device.webView == .unlinked { return .deviceKey }
         if let hints { return hints.register }
         if device.platform == .web { return .passkey }
-        guard let minimum = minimumVersions.minimum(for: device.platform),
+        guard let minimum = minimumVersions.minimum(for: device.platform, inWebView: device.isWebView),
             let version = OSVersion(device.osVersion), version >= minimum
         else { return .deviceKey }
         return .passkey

@@ -159,6 +159,18 @@ struct DeviceKeyAPITests {
         #expect(keys.first?.status == .active)
     }
 
+    @Test(arguments: [
+        // An object is read as the documented form, and its errors say so.
+        (#"{"keys":[]}"#, "device_keys"), (#"{"device_keys":[{"id":"x"}]}"#, "device_keys"),
+        (#"[{"id":"x"}]"#, #""device""#), (#""device_keys""#, "DeviceKeyListAnswer"),
+    ])
+    func aListInNeitherShapeSaysWhatIsWrong(body: String, mentions: String) async throws {
+        let transport = StubTransport([.http(200, body)])
+        let error = await #expect(throws: AuthenticationError.self) { _ = try await account(transport).deviceKeys() }
+        #expect(error?.kind == .invalidResponse)
+        #expect(error?.errorDescription.contains(mentions) == true, "\(error?.errorDescription ?? "")")
+    }
+
     @Test func deleteAndSnoozeGoWhereTheyShould() async throws {
         let transport = StubTransport([.http(204, ""), .http(204, "")])
         try await account(transport).deleteDeviceKey(id: "qqqq|1")
@@ -176,7 +188,8 @@ struct DeviceKeyAPITests {
             .http(
                 200,
                 #"{"register":"passkey","reauth":["device_key","passkey"],"has_passkey":true,"has_device_key":true,"#
-                    + #""prompt_passkey_enrollment":false,"prefer_passkey":false}"#)
+                    + #""prompt_passkey_enrollment":false,"prefer_passkey":false,"#
+                    + #""min_os_versions":{"android":"9","android_webview":"9","ios":"16.4","ios_webview":"17"}}"#)
         ])
         let hints = try await account(transport).methodHints(
             device: DeviceContext(platform: .iOS, osVersion: "16.4+beta", webView: .linkedToApp))
@@ -189,19 +202,39 @@ struct DeviceKeyAPITests {
             hints
                 == MethodHints(
                     register: .passkey, reauth: [.deviceKey, .passkey], hasPasskey: true, hasDeviceKey: true,
-                    promptPasskeyEnrollment: false, preferPasskey: false))
+                    promptPasskeyEnrollment: false, preferPasskey: false,
+                    minOSVersions: ["android": "9", "android_webview": "9", "ios": "16.4", "ios_webview": "17"]))
+        #expect(MinimumOSVersions(hints: hints)?.iOSWebView == OSVersion(major: 17))
     }
 
     @Test func publicHintsNeedNoTokenAndAnswerRegisterOnly() async throws {
-        let transport = StubTransport([.http(200, #"{"register":"device_key"}"#)])
+        let transport = StubTransport([
+            .http(
+                200,
+                #"{"register":"device_key","min_os_versions":{"android":"9","android_webview":"10","#
+                    + #""ios":"16.4","ios_webview":"16.4"}}"#)
+        ])
         let hints = try await Fixture.authentication(transport).methodHints(
             device: DeviceContext(platform: .android, osVersion: "8.1"))
         #expect(
             transport.requests.map(line) == [
                 "GET https://login.example.com/passkey/method-hints?client_id=client-1&platform=android&os_version=8.1"
+                    + "&webview=false"
             ])
         #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == nil)
-        #expect(hints == MethodHints(register: .deviceKey))
+        #expect(hints.register == .deviceKey && hints.reauth == nil && hints.hasPasskey == nil)
+        #expect(
+            MinimumOSVersions(hints: hints)
+                == MinimumOSVersions(
+                    iOS: OSVersion(major: 16, minor: 4), android: OSVersion(major: 9),
+                    androidWebView: OSVersion(major: 10)))
+    }
+
+    @Test func publicHintsSayWhenTheyAreAskedFromAWebView() async throws {
+        let transport = StubTransport([.http(200, #"{"register":"passkey"}"#)])
+        _ = try await Fixture.authentication(transport).methodHints(
+            device: DeviceContext(platform: .iOS, osVersion: "17.4", webView: .linkedToApp))
+        #expect(transport.requests.first?.url?.query == "client_id=client-1&platform=ios&os_version=17.4&webview=true")
     }
 
     @Test func platformsTheServerDoesNotKnowAreNotAskedAbout() async throws {
@@ -259,6 +292,72 @@ struct DeviceKeyAPITests {
         #expect(credentials.accessToken == "at-2")
         #expect(credentials.authMethod == "device_key")
         #expect(credentials.passkeyEnrollment?.reason == .deviceKeyReauth)
+    }
+
+    /// One device a grant is sent from, and the `os_version` it should carry.
+    struct GrantDevice: Sendable, CustomTestStringConvertible {
+        var device: DeviceContext?
+        var osVersion: String?
+        var testDescription: String {
+            "\(device.map { "\($0.platform) \($0.osVersion.debugDescription)" } ?? "nil") → \(osVersion ?? "none")"
+        }
+    }
+
+    static let grantDevices: [GrantDevice] = [
+        // The key's platform (iOS): today's version goes, as the server reads it.
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "17.4"), osVersion: "17.4"),
+        GrantDevice(
+            device: DeviceContext(platform: .iOS, osVersion: "18.0.1", webView: .linkedToApp), osVersion: "18.0.1"),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "016.04"), osVersion: "16.4"),
+        // What the server would refuse is left out, so the sign-in still works.
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "17.4 beta"), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: ""), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "1.2.3.4.5"), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .iOS, osVersion: "123456"), osVersion: nil),
+        // Another platform says nothing about the phone the key is on.
+        GrantDevice(device: DeviceContext(platform: .android, osVersion: "14"), osVersion: nil),
+        GrantDevice(device: DeviceContext(platform: .other("linux"), osVersion: "6.8"), osVersion: nil),
+        GrantDevice(device: nil, osVersion: nil),
+    ]
+
+    @Test(arguments: grantDevices)
+    func theGrantCarriesTheDevicesOSVersionWhenItIsTheKeys(row: GrantDevice) async throws {
+        let provider = SoftwareDeviceKeyProvider()
+        let key = try await provider.createKey()
+        let registered = RegisteredDeviceKey(
+            keyID: DeviceKeyFixture.keyID, handle: key.handle, device: DeviceKeyFixture.device)
+        let transport = StubTransport([
+            .http(200, DeviceKeyFixture.reauthChallenge),
+            .http(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":600,"auth_method":"device_key"}"#),
+        ])
+        _ = try await Fixture.authentication(transport).reauthenticate(
+            deviceKey: registered, accessToken: "at-1", provider: provider, digest: SesameCryptoDigest(),
+            device: row.device)
+        let grant = try transport.body(1)
+        #expect(grant["os_version"] as? String == row.osVersion)
+        #expect(grant["redirect_uri"] == nil)
+    }
+
+    @Test func theGrantNamesWhereTheEnrollmentPageReturns() async throws {
+        let provider = SoftwareDeviceKeyProvider()
+        let key = try await provider.createKey()
+        let registered = RegisteredDeviceKey(
+            keyID: DeviceKeyFixture.keyID, handle: key.handle, device: DeviceKeyFixture.device)
+        let transport = StubTransport([
+            .http(200, DeviceKeyFixture.reauthChallenge),
+            .http(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":600,"auth_method":"device_key"}"#),
+        ])
+        let callback = try #require(URL(string: "com.example.notes://login.example.com/ios/callback"))
+        _ = try await Fixture.authentication(transport).reauthenticate(
+            deviceKey: registered, accessToken: "at-1", provider: provider, digest: SesameCryptoDigest(),
+            device: DeviceContext(platform: .iOS, osVersion: "16.3"), enrollmentRedirectURL: callback)
+        let grant = try transport.body(1)
+        #expect(
+            Set(grant.keys) == [
+                "grant_type", "client_id", "auth_session", "key_id", "signature", "scope", "os_version", "redirect_uri",
+            ])
+        #expect(grant["os_version"] as? String == "16.3")
+        #expect(grant["redirect_uri"] as? String == "com.example.notes://login.example.com/ios/callback")
     }
 
     @Test func aKeyMissingOnTheDeviceFailsBeforeTheGrant() async throws {

@@ -167,7 +167,35 @@ struct PreferPasskeyWiringTests {
         #expect(store.flagged == [Fixture.user("user-ada")])
     }
 
-    @Test func alreadyRegisteredMeansThereIsAPasskeyToPrefer() async throws {
+    @Test(arguments: [
+        // My Account's RFC 9457 problem, as the server answers it.
+        #"{"type":"urn:sesame:error:already_registered","status":409,"title":"already_registered","#
+            + #""detail":"a passkey from this provider exists","provider":"iCloud Keychain"}"#,
+        // The OAuth form of the same error.
+        #"{"error":"already_registered","error_description":"a passkey from this provider exists","#
+            + #""provider":"iCloud Keychain"}"#,
+    ])
+    func alreadyRegisteredNamesTheProviderAndThereIsAPasskeyToPrefer(answer: String) async throws {
+        let store = InMemoryPreferPasskeyStore()
+        let location = "https://login.example.com/me/v1/authentication-methods/passkey%7Cnew"
+        let transport = StubTransport([
+            .http(202, Fixture.signupChallenge, headers: ["Location": location]), .http(409, answer),
+        ])
+        let account = MyAccount(
+            configuration: Fixture.configuration, accessToken: Fixture.jwt(sub: "user-ada"), transport: transport,
+            preferPasskeyStore: store)
+        let error = await #expect(throws: AuthenticationError.self) {
+            _ = try await account.enrollPasskey(provider: StubProvider())
+        }
+        #expect(error?.code == "already_registered")
+        #expect(error?.isAlreadyRegistered == true)
+        #expect(error?.statusCode == 409)
+        #expect(error?.errorDescription == "a passkey from this provider exists")
+        #expect(error?.alreadyRegisteredProvider == "iCloud Keychain")
+        #expect(store.flagged == [Fixture.user("user-ada")])
+    }
+
+    @Test func anAlreadyRegisteredWithoutAProviderStillSetsTheFlag() async throws {
         let store = InMemoryPreferPasskeyStore()
         let location = "https://login.example.com/me/v1/authentication-methods/passkey%7Cnew"
         let transport = StubTransport([
@@ -180,8 +208,14 @@ struct PreferPasskeyWiringTests {
         let error = await #expect(throws: AuthenticationError.self) {
             _ = try await account.enrollPasskey(provider: StubProvider())
         }
-        #expect(error?.code == "already_registered")
+        #expect(error?.isAlreadyRegistered == true)
+        #expect(error?.alreadyRegisteredProvider == nil)
         #expect(store.flagged == [Fixture.user("user-ada")])
+        // Another conflict names no provider.
+        let conflict = AuthenticationError(
+            kind: .server, code: "conflict", errorDescription: "x", statusCode: 409,
+            body: Data(#"{"error":"conflict","provider":"iCloud Keychain"}"#.utf8))
+        #expect(!conflict.isAlreadyRegistered && conflict.alreadyRegisteredProvider == nil)
     }
 
     @Test func aFailedEnrollmentDoesNotSetIt() async throws {

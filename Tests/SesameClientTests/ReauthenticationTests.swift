@@ -69,6 +69,21 @@ struct ReauthenticationTests {
         #expect(paths(transport) == ["POST /device-key/challenge", "POST /oauth/token"])
         #expect(transport.requests[0].value(forHTTPHeaderField: "Authorization") == "Bearer \(signedIn.accessToken)")
         #expect(store.flagged.isEmpty)
+        // The grant says which OS the phone runs today, and no return the app did not give.
+        let grant = try transport.body(1)
+        #expect(grant["os_version"] as? String == "17.4")
+        #expect(grant["redirect_uri"] == nil)
+    }
+
+    @Test func theEnrollmentReturnGoesWithTheDeviceKeyGrant() async throws {
+        let transport = StubTransport([
+            .http(200, DeviceKeyFixture.reauthChallenge), .http(200, Self.tokens("device_key", extra: Self.prompt)),
+        ])
+        let (reauthentication, key) = try await setUp(transport)
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
+        _ = try await reauthentication.reauthenticate(
+            credentials: signedIn, deviceKey: key, enrollmentRedirectURL: back)
+        #expect(try transport.body(1)["redirect_uri"] as? String == "com.example.notes://enrolled")
     }
 
     @Test func withTheFlagThePasskeyGoesFirst() async throws {
@@ -303,24 +318,121 @@ struct ReauthenticationTests {
         #expect(store.flagged == [ada])
     }
 
-    @Test func theEnrollmentPageOpensThroughAWebAuthProvider() async throws {
-        let (reauthentication, _) = try await setUp(StubTransport())
-        let web = RecordingWebAuthProvider()
-        let back = try #require(URL(string: "com.example.notes://enrolled"))
-        let prompt = PasskeyEnrollmentPrompt(
-            reason: .deviceKeyReauth, enrollURL: "https://login.example.com/u/passkey-enroll?ticket=t1")
-        let returned = try await reauthentication.openPasskeyEnrollment(prompt, provider: web, redirectURL: back)
-        #expect(returned == back)
-        #expect(web.opened.map(\.absoluteString) == ["https://login.example.com/u/passkey-enroll?ticket=t1"])
+    /// A device-key re-authentication whose answer carries the prompt.
+    func prompted(enrollURL: String = "https://login.example.com/u/passkey-enroll?ticket=t1") -> ReauthenticationResult
+    {
+        var fresh = Credentials(
+            accessToken: Fixture.jwt(sub: "user-ada"), idToken: Fixture.jwt(sub: "user-ada"),
+            expiresAt: Fixture.start.addingTimeInterval(3600))
+        fresh.passkeyEnrollment = PasskeyEnrollmentPrompt(reason: .deviceKeyReauth, enrollURL: enrollURL)
+        return ReauthenticationResult(credentials: fresh, method: .deviceKey)
+    }
 
+    @Test(arguments: [
+        ("created", PasskeyEnrollmentOutcome.created, true), ("skipped", .skipped, false),
+        ("already_registered", .alreadyRegistered, true),
+    ])
+    func theEnrollmentPageEndsWithItsOutcome(value: String, outcome: PasskeyEnrollmentOutcome, flags: Bool)
+        async throws
+    {
+        let store = InMemoryPreferPasskeyStore()
+        let (reauthentication, _) = try await setUp(StubTransport(), store: store)
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
+        let web = RecordingWebAuthProvider(query: "passkey_enrollment=\(value)")
+        let returned = try await reauthentication.openPasskeyEnrollment(prompted(), provider: web, redirectURL: back)
+        #expect(returned == outcome)
+        #expect(web.opened.map(\.absoluteString) == ["https://login.example.com/u/passkey-enroll?ticket=t1"])
+        #expect(web.redirects == [back])
+        #expect(store.flagged == (flags ? [ada] : []))
+    }
+
+    @Test func theRedirectsOwnQueryIsKeptApart() async throws {
+        let (reauthentication, _) = try await setUp(StubTransport())
+        let back = try #require(URL(string: "https://notes.example.com/enrolled?from=prompt"))
+        // The page adds its item after the redirect's own: the last one is the page's.
+        let web = RecordingWebAuthProvider(query: "from=prompt&passkey_enrollment=skipped&passkey_enrollment=created")
+        #expect(
+            try await reauthentication.openPasskeyEnrollment(prompted(), provider: web, redirectURL: back) == .created)
+    }
+
+    @Test(arguments: ["passkey_enrollment=maybe", "passkey_enrollment=", "passkey_enrollment", "other=created", ""])
+    func anOutcomeTheSDKDoesNotKnowIsATypedError(query: String) async throws {
+        let store = InMemoryPreferPasskeyStore()
+        let (reauthentication, _) = try await setUp(StubTransport(), store: store)
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
+        let error = await #expect(throws: AuthenticationError.self) {
+            _ = try await reauthentication.openPasskeyEnrollment(
+                prompted(), provider: RecordingWebAuthProvider(query: query), redirectURL: back)
+        }
+        #expect(error?.code == "unknown_enrollment_outcome")
+        #expect(error?.kind == .invalidResponse)
+        #expect(store.flagged.isEmpty)
+    }
+
+    @Test func aReturnToAnotherURLIsNotAnOutcome() throws {
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
+        let elsewhere = try #require(URL(string: "com.example.notes://other?passkey_enrollment=created"))
+        #expect(
+            throws: AuthenticationError.invalidResponse("the enrollment page returned to another URL than redirectURL")
+        ) {
+            _ = try PasskeyEnrollmentOutcome(callback: elsewhere, redirectURL: back)
+        }
+        let here = try #require(URL(string: "COM.EXAMPLE.NOTES://enrolled?passkey_enrollment=already_registered"))
+        #expect(try PasskeyEnrollmentOutcome(callback: here, redirectURL: back) == .alreadyRegistered)
+    }
+
+    @Test func closingThePageIsACancelAndSetsNothing() async throws {
+        let store = InMemoryPreferPasskeyStore()
+        let (reauthentication, _) = try await setUp(StubTransport(), store: store)
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
+        let error = await #expect(throws: AuthenticationError.self) {
+            _ = try await reauthentication.openPasskeyEnrollment(
+                prompted(), provider: RecordingWebAuthProvider(error: .cancelled("closed")), redirectURL: back)
+        }
+        #expect(error?.isCancelled == true)
+        #expect(store.flagged.isEmpty)
+    }
+
+    @Test func onlyAnHTTPSOrTenantPageIsOpened() async throws {
+        let (reauthentication, _) = try await setUp(StubTransport())
+        let web = RecordingWebAuthProvider(query: "passkey_enrollment=created")
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
         for bad in ["http://evil.example.com/u/passkey-enroll", "javascript:alert(1)", "not a url"] {
             let error = await #expect(throws: AuthenticationError.self) {
                 _ = try await reauthentication.openPasskeyEnrollment(
-                    PasskeyEnrollmentPrompt(reason: .progressive, enrollURL: bad), provider: web, redirectURL: back)
+                    prompted(enrollURL: bad), provider: web, redirectURL: back)
             }
             #expect(error?.kind == .invalidResponse)
         }
-        #expect(web.opened.count == 1)
+        let withoutPrompt = ReauthenticationResult(credentials: signedIn, method: .passkey)
+        let error = await #expect(throws: AuthenticationError.self) {
+            _ = try await reauthentication.openPasskeyEnrollment(withoutPrompt, provider: web, redirectURL: back)
+        }
+        #expect(error?.code == "no_enrollment_prompt")
+        #expect(web.opened.isEmpty)
+    }
+
+    @Test func aPasswordLoginsPromptOpensFromTheClientWithItsStore() async throws {
+        let store = InMemoryPreferPasskeyStore()
+        let transport = StubTransport([
+            .http(
+                200,
+                Self.tokens(
+                    "password",
+                    extra: #","passkey_enrollment":{"recommended":true,"reason":"progressive","#
+                        + #""enroll_url":"https://login.example.com/u/passkey-enroll?ticket=t2"}"#))
+        ])
+        let authentication = SesameAuthentication(
+            configuration: Fixture.configuration, transport: transport, now: { Fixture.start },
+            preferPasskeyStore: store)
+        let back = try #require(URL(string: "com.example.notes://enrolled"))
+        let credentials = try await authentication.login(
+            usernameOrEmail: "ada", password: "pw", realmOrConnection: "db", enrollmentRedirectURL: back)
+        let web = RecordingWebAuthProvider(query: "passkey_enrollment=created")
+        let outcome = try await authentication.openPasskeyEnrollment(credentials, provider: web, redirectURL: back)
+        #expect(outcome == .created)
+        #expect(web.opened.map(\.absoluteString) == ["https://login.example.com/u/passkey-enroll?ticket=t2"])
+        #expect(store.flagged == [ada])
     }
 
     @Test func fallBackRules() {
@@ -341,13 +453,28 @@ struct ReauthenticationTests {
     }
 }
 
-/// A web-auth provider that records what it opened and returns the redirect URL at once.
+/// A web-auth provider that records what it opened and comes back at once: to the redirect URL
+/// with `query` added (as the enrollment page's link does), or with `error`.
 final class RecordingWebAuthProvider: WebAuthProvider {
-    private let urls = Mutex<[URL]>([])
-    var opened: [URL] { urls.withLock { $0 } }
+    private let calls = Mutex<[(url: URL, redirect: URL)]>([])
+    let query: String?
+    let error: AuthenticationError?
+
+    init(query: String? = nil, error: AuthenticationError? = nil) {
+        self.query = query
+        self.error = error
+    }
+
+    var opened: [URL] { calls.withLock { $0.map(\.url) } }
+    var redirects: [URL] { calls.withLock { $0.map(\.redirect) } }
 
     func authorize(url: URL, redirectURL: URL) async throws(AuthenticationError) -> URL {
-        urls.withLock { $0.append(url) }
-        return redirectURL
+        calls.withLock { $0.append((url, redirectURL)) }
+        if let error { throw error }
+        guard let query, var components = URLComponents(url: redirectURL, resolvingAgainstBaseURL: false) else {
+            return redirectURL
+        }
+        components.percentEncodedQuery = query
+        return components.url ?? redirectURL
     }
 }

@@ -167,6 +167,18 @@ struct SesameAuthenticationTests {
         #expect(renewed.authMethod == "refresh")
     }
 
+    @Test func aPasswordLoginSendsTheGrantAndNoRedirectUnlessGiven() async throws {
+        let transport = StubTransport([.http(200, Fixture.tokens)])
+        _ = try await Fixture.authentication(transport).login(
+            usernameOrEmail: "ada", password: "pw", realmOrConnection: "db", audience: "https://api.example.com/")
+        #expect(
+            try transport.body(0) as NSDictionary == [
+                "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": "client-1",
+                "username": "ada", "password": "pw", "realm": "db", "scope": SesameAuthentication.defaultScope,
+                "audience": "https://api.example.com/",
+            ])
+    }
+
     @Test func theEnrollmentPromptOfATokenResponseIsRead() async throws {
         let transport = StubTransport([
             .http(
@@ -175,8 +187,11 @@ struct SesameAuthenticationTests {
                     + #""passkey_enrollment":{"recommended":true,"reason":"progressive","#
                     + #""enroll_url":"https://login.example.com/u/passkey-enroll?ticket=t1"}}"#)
         ])
+        let callback = try #require(URL(string: "com.example.notes://login.example.com/ios/callback"))
         let credentials = try await Fixture.authentication(transport).login(
-            usernameOrEmail: "ada", password: "pw", realmOrConnection: "db")
+            usernameOrEmail: "ada", password: "pw", realmOrConnection: "db", enrollmentRedirectURL: callback)
+        // The hosted enrollment page returns there.
+        #expect(try transport.body(0)["redirect_uri"] as? String == callback.absoluteString)
         #expect(credentials.passkeyEnrollment?.reason == .progressive)
         #expect(credentials.passkeyEnrollment?.enrollURL == "https://login.example.com/u/passkey-enroll?ticket=t1")
         // Not stored: the stored form has no such member.

@@ -122,6 +122,70 @@ struct SignInMethodSelectorTests {
         #expect(MinimumOSVersions.default.android == OSVersion("9"))
     }
 
+    @Test func webViewsHaveTheirOwnMinimums() {
+        let selector = SignInMethodSelector(
+            minimumVersions: MinimumOSVersions(
+                iOS: OSVersion(major: 16, minor: 4), android: OSVersion(major: 9),
+                iOSWebView: OSVersion(major: 17), androidWebView: OSVersion(major: 12)))
+        #expect(selector.registration(device: DeviceContext(platform: .iOS, osVersion: "16.4")) == .passkey)
+        #expect(
+            selector.registration(device: DeviceContext(platform: .iOS, osVersion: "16.4", webView: .linkedToApp))
+                == .deviceKey)
+        #expect(
+            selector.registration(device: DeviceContext(platform: .iOS, osVersion: "17.0", webView: .linkedToApp))
+                == .passkey)
+        #expect(selector.registration(device: DeviceContext(platform: .android, osVersion: "11")) == .passkey)
+        #expect(
+            selector.registration(device: DeviceContext(platform: .android, osVersion: "11", webView: .linkedToApp))
+                == .deviceKey)
+        // Without web-view minimums, a web view is held to its platform's.
+        let same = MinimumOSVersions(iOS: OSVersion(major: 17), android: OSVersion(major: 11))
+        #expect(same.iOSWebView == OSVersion(major: 17) && same.androidWebView == OSVersion(major: 11))
+        #expect(MinimumOSVersions.default.iOSWebView == OSVersion("16.4"))
+        #expect(MinimumOSVersions.default.androidWebView == OSVersion("9"))
+        #expect(same.minimum(for: .iOS) == same.minimum(for: .iOS, inWebView: false))
+        #expect(same.minimum(for: .web, inWebView: true) == nil)
+    }
+
+    @Test func theServersMinimumsComeWithTheHints() throws {
+        let hints = MethodHints(
+            register: .passkey,
+            minOSVersions: ["ios": "17", "android": "10", "ios_webview": "17.2", "android_webview": "11"])
+        let minimums = try #require(MinimumOSVersions(hints: hints))
+        #expect(
+            minimums
+                == MinimumOSVersions(
+                    iOS: OSVersion(major: 17), android: OSVersion(major: 10),
+                    iOSWebView: OSVersion(major: 17, minor: 2),
+                    androidWebView: OSVersion(major: 11)))
+        // Offline, the kept minimums decide as the server would.
+        let offline = SignInMethodSelector(minimumVersions: minimums)
+        #expect(offline.registration(device: DeviceContext(platform: .iOS, osVersion: "16.4")) == .deviceKey)
+        #expect(offline.registration(device: DeviceContext(platform: .iOS, osVersion: "17.1")) == .passkey)
+        #expect(
+            offline.registration(device: DeviceContext(platform: .iOS, osVersion: "17.1", webView: .linkedToApp))
+                == .deviceKey)
+        #expect(
+            offline.registration(device: DeviceContext(platform: .android, osVersion: "11", webView: .linkedToApp))
+                == .passkey)
+        // An older server sends none.
+        #expect(MinimumOSVersions(hints: MethodHints(register: .passkey)) == nil)
+    }
+
+    @Test func aMinimumTheServerLeftOutOrGarbledKeepsTheFallback() {
+        let fallback = MinimumOSVersions(
+            iOS: OSVersion(major: 16, minor: 4), android: OSVersion(major: 9),
+            other: ["macOS": OSVersion(major: 13, minor: 5)])
+        let minimums = MinimumOSVersions(
+            minOSVersions: ["ios": "18", "android": "nine", "ios_webview": "", "windows": "11"], fallback: fallback)
+        #expect(minimums.iOS == OSVersion(major: 18))
+        #expect(minimums.android == OSVersion(major: 9))
+        #expect(minimums.iOSWebView == OSVersion(major: 16, minor: 4))
+        #expect(minimums.androidWebView == OSVersion(major: 9))
+        #expect(minimums.other == ["macOS": OSVersion(major: 13, minor: 5)])
+        #expect(MinimumOSVersions(minOSVersions: [:]) == .default)
+    }
+
     @Test func theServersRegisterHintReplacesTheVersionTable() {
         let old = DeviceContext(platform: .iOS, osVersion: "15.0")
         let new = DeviceContext(platform: .iOS, osVersion: "18.0")

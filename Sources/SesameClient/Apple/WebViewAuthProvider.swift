@@ -12,8 +12,9 @@
     /// A `WebAuthProvider` over a `WKWebView` the app shows, for apps that keep their whole login
     /// inside a web view (docs/hosted-pages.md): it loads `/authorize`, lets the hosted pages run
     /// (passkeys work in WKWebView on iOS 16 and later for the app's associated domain), and stops
-    /// the first navigation to the redirect URL, which it returns. The provider becomes the web
-    /// view's navigation delegate while a sign-in runs.
+    /// the first navigation to the redirect URL, which it returns. The same stop ends a hosted
+    /// passkey enrollment (`openPasskeyEnrollment`) when its page links back to the app. The
+    /// provider becomes the web view's navigation delegate while a sign-in runs.
     @MainActor
     public final class WebViewAuthProvider: NSObject, WebAuthProvider, WKNavigationDelegate {
         public let webView: WKWebView
