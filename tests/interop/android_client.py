@@ -109,9 +109,11 @@ class StoredPasskey:
 class AndroidPasskeyProvider:
     """A software stand-in for Google Password Manager behind Credential Manager."""
 
-    def __init__(self, origin: str | None = None, package_name: str = PACKAGE_NAME):
+    def __init__(self, origin: str | None = None, package_name: str = PACKAGE_NAME,
+                 aaguid: bytes = GOOGLE_PASSWORD_MANAGER_AAGUID):
         self.origin = origin or apk_key_hash_origin()
         self.package_name = package_name
+        self.aaguid = aaguid
         self.passkeys: list[StoredPasskey] = []
 
     def client_data(self, ceremony: str, challenge: str) -> bytes:
@@ -142,7 +144,7 @@ class AndroidPasskeyProvider:
         credential_id = os.urandom(32)
         flags = FLAG_UP | FLAG_UV | FLAG_BE | FLAG_BS | FLAG_AT
         attested = (
-            GOOGLE_PASSWORD_MANAGER_AAGUID
+            self.aaguid
             + len(credential_id).to_bytes(2, "big")
             + credential_id
             + self.cose_es256(private_key.public_key())

@@ -135,8 +135,25 @@ def test_android_enrolls_and_manages_passkeys_through_my_account(server):
     body = challenge.json()
     options = body["authn_params_public_key"]
 
-    # Credential Manager's registrationResponseJson, then enroll(): the SDK's own authn_response.
-    phone = AndroidPasskeyProvider()
+    # A second Google Password Manager passkey would be a duplicate of the one the signup made (the
+    # manager syncs it): 409 already_registered, as an RFC 9457 problem naming the provider.
+    duplicate = AndroidPasskeyProvider().create(options)
+    refused = android.send(
+        "POST", "/me/v1/authentication-methods/" + urllib.parse.quote(method_id, safe="") + "/verify",
+        {"auth_session": body["auth_session"], "authn_response": duplicate}, bearer,
+    )
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["title"] == "already_registered" and refused.json()["provider"] == "Google Password Manager"
+    challenge = android.send(
+        "POST", "/me/v1/authentication-methods", {"type": "passkey", "connection": "Username-Password-Authentication"},
+        authorization=bearer,
+    )
+    body = challenge.json()
+    options = body["authn_params_public_key"]
+
+    # Credential Manager's registrationResponseJson from another provider (Samsung Pass), then
+    # enroll(): the SDK's own authn_response.
+    phone = AndroidPasskeyProvider(aaguid=uuid.UUID("53414d53-554e-4700-0000-000000000000").bytes)
     credential = phone.create(options)
     credential["response"]["authenticatorData"] = "ignored-by-the-sdk"
     authn_response = {
