@@ -87,7 +87,7 @@ done
 
 # 3. SesameClient with the adapters on.
 mapfile -t files < <(swift_files Sources/SesameClient)
-"$SWIFTC" -typecheck "${common[@]}" -warnings-as-errors -module-name SesameClient -D SESAME_APPLE_STANDINS \
+"$SWIFTC" -typecheck "${common[@]}" -warnings-as-errors -module-name SesameClient -package-name Sesame -D SESAME_APPLE_STANDINS \
     -I "$out" "${files[@]}"
 
 echo "apple-standins: SesameClient (${#files[@]} files, Apple adapters on) type-checks against the" \

@@ -11,14 +11,15 @@ import Foundation
 /// Replaces a file whole, for the SDK's file stores: a temporary file (mode 0600) in the same
 /// directory is written, flushed to disk and renamed over the target, and the rename is flushed
 /// too. A reader sees the old contents or the new ones, never half. A missing directory is created
-/// with mode 0700.
-enum AtomicFile {
+/// with mode 0700. Package access: the software providers (SesameSoftwarePasskey) write their files
+/// the same way.
+package enum AtomicFile {
     /// Why a write failed, naming the file.
-    struct Failure: Error {
-        var message: String
+    package struct Failure: Error {
+        package var message: String
     }
 
-    static func write(_ data: Data, to path: String) throws(Failure) {
+    package static func write(_ data: Data, to path: String) throws(Failure) {
         let file = URL(fileURLWithPath: path)
         let directory = file.deletingLastPathComponent().path
         if !FileManager.default.fileExists(atPath: directory) {

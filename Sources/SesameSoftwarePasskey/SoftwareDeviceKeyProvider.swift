@@ -3,12 +3,6 @@ import SesameClient
 import SesameCrypto
 import SesameWire
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A `DeviceKeyProvider` in software, for Linux apps, command lines and tests: P-256 keys made
 /// with libcrypto (SesameCrypto), kept in memory, or also in a file when given one.
 ///
@@ -140,43 +134,14 @@ public final class SoftwareDeviceKeyProvider: DeviceKeyProvider, @unchecked Send
             "device-key file \(path ?? "") is corrupt: \(reason); it was left as it is", code: "corrupt_store")
     }
 
-    /// Replaces the file whole: a temporary file (mode 0600) in the same directory, flushed and
-    /// renamed over it.
+    /// Replaces the file whole (the SDK's `AtomicFile`: a temporary file, flushed and renamed over it).
     private static func write(_ data: Data, to path: String) throws(AuthenticationError) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try AtomicFile.write(data, to: path)
         } catch {
-            throw .deviceKey("cannot create directory \(directory): \(error.localizedDescription)")
-        }
-        let temporary = directory + "/." + url.lastPathComponent + ".tmp-" + UUID().uuidString
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw .deviceKey("cannot create \(temporary): \(errnoText())") }
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = "cannot write \(temporary): \(errnoText())"
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = "cannot flush \(temporary): \(errnoText())" }
-        if close(descriptor) != 0, failure == nil { failure = "cannot close \(temporary): \(errnoText())" }
-        if failure == nil, rename(temporary, path) != 0 { failure = "cannot replace \(path): \(errnoText())" }
-        if let failure {
-            unlink(temporary)
-            throw .deviceKey(failure)
+            throw .deviceKey(error.message)
         }
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 /// The on-disk shape (version 1).
