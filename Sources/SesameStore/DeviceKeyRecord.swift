@@ -144,6 +144,24 @@ public struct AuthDailyCount: Sendable, Hashable {
         return civilDate(daysSince1970: days)
     }
 
+    /// 00:00 UTC of the day `text` names (`YYYY-MM-DD`, years 1970–9999); nil for anything else,
+    /// such as February 30th. Howard Hinnant's days-from-civil, the inverse of `civilDate`.
+    public static func start(of text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let date = Date(timeIntervalSince1970: TimeInterval(era * 146_097 + dayOfEra - 719_468) * 86_400)
+        // A day past the month's end comes back as another date.
+        return Self.day(of: date) == text ? date : nil
+    }
+
     /// Howard Hinnant's days-to-civil algorithm: no calendar object, no locale, no time zone.
     static func civilDate(daysSince1970 days: Int) -> String {
         let z = days + 719_468

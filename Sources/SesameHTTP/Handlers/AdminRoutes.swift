@@ -62,12 +62,8 @@ extension SesameApplication {
             guard let session = currentSession(context) else { return try accountSignIn("/admin/adoption", context) }
             let caller = try management.adminCaller(session: session, tenant: context.tenant)
             let report = try management.authenticationStats(caller, Self.adoptionQuery(request))
-            var response = HTTPResponse(status: 200, body: Array(AdoptionCSV.text(report).utf8))
-            response.headers.replaceOrAdd(name: "Content-Type", value: "text/csv; charset=utf-8")
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-            let name = "adoption-\(report.days.first?.date ?? "")-\(report.days.last?.date ?? "").csv"
-            response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"\(name)\"")
-            return response
+            return .csv(
+                report, filename: "adoption-\(report.days.first?.date ?? "")-\(report.days.last?.date ?? "").csv")
         }
         router.post("/admin/clients") { [self] request, context in
             let (form, session) = try accountForm(request, context)

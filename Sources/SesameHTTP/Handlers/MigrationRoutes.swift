@@ -2,6 +2,7 @@ import Foundation
 import SesameService
 import SesameStore
 import SesameWire
+import WebAuthn
 
 extension SesameApplication {
     /// `/me/v1` routes of the migration from device keys (API.md §8): register, list and delete
@@ -99,10 +100,9 @@ extension SesameApplication {
     /// a key, as Auth0.swift, Auth0.Android and Sesame's SDK send it): Apple's systems count as
     /// `ios`, Android as `android`, a browser SDK as `web`; nil when absent or unreadable.
     static func clientPlatform(_ request: HTTPRequest) -> ClientPlatform? {
-        guard let header = request.headers["Auth0-Client"], header.utf8.count <= 2_048 else { return nil }
-        var text = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-        guard let data = Data(base64Encoded: text),
+        // base64url without padding (Auth0.swift, Auth0.Android, Sesame's SDK), or a browser's btoa().
+        guard let header = request.headers["Auth0-Client"], header.utf8.count <= 2_048,
+            let data = (try? Base64URL.decode(header)).map({ Data($0) }) ?? Data(base64Encoded: header),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
         let env = (object["env"] as? [String: Any]).map { Set($0.keys.map { $0.lowercased() }) } ?? []
@@ -126,12 +126,7 @@ extension SesameApplication {
                 from: request.query("from"), to: request.query("to"), clientID: request.query("client_id"),
                 connection: request.query("connection"))
             let report = try management.authenticationStats(caller, query)
-            if request.query("format") == "csv" {
-                var response = HTTPResponse(status: 200, body: Array(AdoptionCSV.text(report).utf8))
-                response.headers.replaceOrAdd(name: "Content-Type", value: "text/csv; charset=utf-8")
-                response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-                return response
-            }
+            if request.query("format") == "csv" { return .csv(report) }
             return try .noStoreJSON(report)
         }
 
@@ -208,5 +203,18 @@ extension SesameApplication {
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return fractional.date(from: text)
+    }
+}
+
+extension HTTPResponse {
+    /// The adoption report as CSV (the Management API's `format=csv`, the admin page's download).
+    static func csv(_ report: AdoptionReport, filename: String? = nil) -> HTTPResponse {
+        var response = HTTPResponse(status: 200, body: Array(AdoptionCSV.text(report).utf8))
+        response.headers.replaceOrAdd(name: "Content-Type", value: "text/csv; charset=utf-8")
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        if let filename {
+            response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"\(filename)\"")
+        }
+        return response
     }
 }

@@ -47,10 +47,11 @@ extension SesameApplication {
             refreshToken: try body.optionalString("refresh_token", maxLength: 512),
             dpop: Self.dpopRequest(request, tenant: tenant))
         tokenRequest.authnResponse = try body.credentialJSON("authn_response")
-        tokenRequest.clientPlatform = Self.clientPlatform(request)
         // What only the password and MFA grants read is read only for them (a passkey login or a
         // refresh is the hot path).
         let method = OAuthGrantType(rawValue: grantType)
+        // Only a passkey sign-in reads the SDK's platform (the statistics, prefer-passkey).
+        if method == .webAuthn { tokenRequest.clientPlatform = Self.clientPlatform(request) }
         if method == .password || method == .passwordRealm {
             tokenRequest.username = try body.optionalString("username", maxLength: 320)
             tokenRequest.password = try body.optionalString("password", maxLength: 4_096)

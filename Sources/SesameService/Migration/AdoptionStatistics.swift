@@ -201,18 +201,7 @@ public struct AdoptionQuery: Sendable {
 
     /// A `YYYY-MM-DD` date at 00:00 UTC, or the error naming `field`.
     static func date(_ text: String, _ field: String) throws(ServiceError) -> Date {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
-            let day = Int(parts[2]), (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
-        else { throw .invalidRequest("\(field) must be a date like 2027-01-15") }
-        // Howard Hinnant's days-from-civil; a day past the month's end comes back as another date.
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let date = Date(timeIntervalSince1970: TimeInterval(era * 146_097 + dayOfEra - 719_468) * 86_400)
-        guard AuthDailyCount.day(of: date) == text else {
+        guard let date = AuthDailyCount.start(of: text) else {
             throw .invalidRequest("\(field) must be a date like 2027-01-15")
         }
         return date

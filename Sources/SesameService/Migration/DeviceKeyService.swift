@@ -200,20 +200,16 @@ public final class DeviceKeyService: Sendable {
             record(tenant, outcome: .invalidGrant, client: client.id, user: user, key: key, now: now)
             throw error
         }
-        var used = key
-        used.lastUsedAt = now
-        try access.write(.relaxed) { transaction in
-            // Written only if the key is still there and unchanged in what matters (a delete or a
-            // revocation meanwhile wins).
-            guard let current = try transaction.deviceKeys.get(tenantID: tenant.id, id: key.id),
-                current.isUsable(at: now)
+        let used = try access.write(.relaxed) { transaction -> DeviceKeyRecord in
+            // Written only if the key is still there and usable (a delete or a revocation meanwhile wins).
+            guard var touched = try transaction.deviceKeys.get(tenantID: tenant.id, id: key.id),
+                touched.isUsable(at: now)
             else { throw ServiceError.invalidGrant("this device key no longer works") }
-            var touched = current
             touched.lastUsedAt = now
             // The device may have been updated since the key was made: the prompt goes by today's OS.
             if let osVersion { touched.osVersion = osVersion }
             try transaction.deviceKeys.update(touched)
-            used = touched
+            return touched
         }
         record(tenant, outcome: .success, client: client.id, user: user, key: used, now: now)
         return Reauthentication(user: user, connection: connection, key: used, authTime: now)
@@ -267,8 +263,11 @@ public final class DeviceKeyService: Sendable {
         let version = try bounded(device.osVersion, "os_version", max: 32)
         guard OSVersion(version) != nil else { throw .invalidRequest("device.os_version must look like 16.4 or 9") }
         let model = try device.model.map { (value) throws(ServiceError) in try bounded(value, "model", max: 64) }
-        guard let platform = ClientPlatform(rawValue: device.platform.rawValue) else {
-            throw .invalidRequest("device.platform is not known")
+        let platform: ClientPlatform
+        switch device.platform {
+        case .ios: platform = .ios
+        case .android: platform = .android
+        case .web: platform = .web
         }
         return (id, name, platform, version, model)
     }
@@ -387,11 +386,8 @@ public final class DeviceKeyService: Sendable {
         now: Date
     ) {
         events.record(
-            AuthEventRecord(
-                tenantID: tenant.id,
-                id: AuthEventRecorder.eventID(at: now, suffix: (try? random.bytes(count: 6)) ?? []),
-                at: now, type: .login, method: .deviceKey, outcome: outcome, clientID: client, userID: user.id,
-                connectionID: user.connectionID, clientPlatform: key.platform))
+            tenantID: tenant.id, type: .login, method: .deviceKey, outcome: outcome, at: now, clientID: client,
+            userID: user.id, connectionID: user.connectionID, clientPlatform: key.platform)
     }
 }
 
@@ -446,14 +442,30 @@ struct PendingDeviceKeyChallenge: Sendable, Equatable {
 }
 
 extension DeviceKeyRecord {
+    /// The store's vocabulary in the wire's (the same cases; a switch, so a new one must be mapped).
+    var wirePlatform: DevicePlatform {
+        switch platform {
+        case .ios: return .ios
+        case .android: return .android
+        case .web: return .web
+        }
+    }
+
+    var wireStatus: DeviceKeyStatus {
+        switch state {
+        case .active: return .active
+        case .migrated: return .migrated
+        case .revoked: return .revoked
+        }
+    }
+
     /// The key as My Account (`includeUser: false`) and the Management API show it.
     public func response(includeUser: Bool) -> DeviceKeyResponse {
         DeviceKeyResponse(
             id: id, createdAt: APITimestamp.string(createdAt),
             device: DeviceKeyDevice(
-                id: deviceID, name: deviceName, platform: DevicePlatform(rawValue: platform.rawValue) ?? .web,
-                osVersion: osVersion, model: model),
-            status: DeviceKeyStatus(rawValue: state.rawValue) ?? .revoked,
+                id: deviceID, name: deviceName, platform: wirePlatform, osVersion: osVersion, model: model),
+            status: wireStatus,
             lastUsedAt: lastUsedAt.map(APITimestamp.string),
             migratedAt: migratedAt.map(APITimestamp.string), expiresAt: expiresAt.map(APITimestamp.string),
             userID: includeUser ? userID : nil)

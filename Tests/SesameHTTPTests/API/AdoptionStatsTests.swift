@@ -6,15 +6,14 @@ import SesameSoftwareAuthenticator
 import SesameStore
 import SesameWire
 import Testing
+import WebAuthn
 
 @Suite("Adoption statistics and the Management API's device keys (API.md §8, §11)")
 struct AdoptionStatsTests {
     /// An `Auth0-Client` header naming `os` (as Auth0.swift and Auth0.Android send it).
     static func client(_ os: String) -> [(String, String)] {
         let json = #"{"name":"Sesame.swift","version":"1.0.0","env":{"\#(os)":"17.4"}}"#
-        let value = Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return [("Auth0-Client", value)]
+        return [("Auth0-Client", Base64URL.encode(Array(json.utf8)))]
     }
 
     @Test(

@@ -6,6 +6,7 @@ import SesameSoftwareAuthenticator
 import SesameStore
 import SesameWire
 import Testing
+import WebAuthn
 
 /// A legacy device key the way an app holds one: a P-256 key and the install id beside it.
 struct TestDeviceKey {
@@ -19,7 +20,7 @@ struct TestDeviceKey {
 
     var jwk: [String: Any] {
         guard case .ec(_, let x, let y) = key.publicKey.components else { return [:] }
-        return ["kty": "EC", "crv": "P-256", "x": base64url(x), "y": base64url(y)]
+        return ["kty": "EC", "crv": "P-256", "x": Base64URL.encode(x), "y": Base64URL.encode(y)]
     }
 
     /// The signature of API.md §8's message, DER (as `SecKeyCreateSignature` gives) or raw r ‖ s.
@@ -28,16 +29,10 @@ struct TestDeviceKey {
         format: ECDSASignatureFormat = .der
     ) throws -> String {
         let message = DeviceKeySignedBytes.message(
-            purpose: purpose, challenge: try decode(challenge), clientIDDigest: Digest.sha256(Array(clientID.utf8)),
-            keyID: try decode(keyID))
-        return base64url(try key.signature(for: message, algorithm: .ecdsa(.sha256), format: format))
-    }
-
-    private func decode(_ text: String) throws -> [UInt8] {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { throw APIHarnessError.malformedToken }
-        return Array(data)
+            purpose: purpose, challenge: try Base64URL.decode(challenge),
+            clientIDDigest: Digest.sha256(Array(clientID.utf8)),
+            keyID: try Base64URL.decode(keyID))
+        return Base64URL.encode(try key.signature(for: message, algorithm: .ecdsa(.sha256), format: format))
     }
 }
 
@@ -86,16 +81,6 @@ extension APIHarness {
         if let audience { body["audience"] = audience }
         return send(.post, "/oauth/token", json: Self.encode(body))
     }
-
-    /// The claims of a JWT (read without verification: the server already verified it).
-    static func claims(of token: String) -> [String: Any] {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3 else { return [:] }
-        var base64 = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return [:] }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-    }
 }
 
 @Suite("Legacy device keys (API.md §8)")
@@ -126,11 +111,11 @@ struct DeviceKeyTests {
             let reply = try api.reauthenticate(device, keyID: keyID, token: session.accessToken, format: format)
             #expect(reply.status == 200, "\(reply.json)")
             #expect(reply.json["auth_method"] as? String == "device_key")
-            let id = APIHarness.claims(of: reply.json["id_token"] as? String ?? "")
+            let id = OIDCClient.claims(reply.json["id_token"] as? String ?? "")
             #expect(id["amr"] as? [String] == ["hwk", "user"])
             #expect(id["auth_method"] as? String == "device_key")
             #expect(id["auth_time"] as? Int == Int(api.clock.now().timeIntervalSince1970))
-            let access = APIHarness.claims(of: reply.json["access_token"] as? String ?? "")
+            let access = OIDCClient.claims(reply.json["access_token"] as? String ?? "")
             #expect(access["device_key_id"] as? String == keyID)
         }
         #expect(
@@ -350,9 +335,4 @@ struct DeviceKeyTests {
             token: try api.logIn(laptop).accessToken)
         #expect(challenge.status == 400 && challenge.errorDescription == "this device key no longer works")
     }
-}
-
-private func base64url(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
 }
