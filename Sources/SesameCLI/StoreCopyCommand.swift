@@ -75,12 +75,12 @@ enum StoreCopyCommand {
     /// How many records of each kind a store holds.
     struct Counts: Equatable {
         var tenants = 0, clients = 0, connections = 0, apis = 0, signingKeys = 0, users = 0, passkeys = 0
-        var refreshTokens = 0, authEvents = 0, deviceKeys = 0
+        var refreshTokens = 0, authEvents = 0, deviceKeys = 0, linkedIdentities = 0
 
         var summary: String {
             "\(tenants) tenants, \(clients) clients, \(connections) connections, \(apis) APIs, "
                 + "\(signingKeys) signing keys, \(users) users, \(passkeys) passkeys, \(deviceKeys) device keys, "
-                + "\(refreshTokens) refresh tokens, "
+                + "\(linkedIdentities) linked identities, \(refreshTokens) refresh tokens, "
                 + "\(authEvents) auth events"
         }
     }
@@ -126,6 +126,9 @@ enum StoreCopyCommand {
             counts.deviceKeys += try copyAll({ try $0.deviceKeys.list(tenantID: id, page: $1) }) {
                 try $0.deviceKeys.insert($1)
             }
+            counts.linkedIdentities += try copyAll({ try $0.linkedIdentities.list(tenantID: id, page: $1) }) {
+                try $0.linkedIdentities.insert($1)
+            }
             counts.refreshTokens += try copyAll({ try $0.refreshTokens.list(tenantID: id, page: $1) }) {
                 try $0.refreshTokens.insert($1)
             }
@@ -159,6 +162,7 @@ enum StoreCopyCommand {
                 }
             }
             counts.deviceKeys += try count { try $0.deviceKeys.list(tenantID: id, page: $1) }
+            counts.linkedIdentities += try count { try $0.linkedIdentities.list(tenantID: id, page: $1) }
             counts.refreshTokens += try count { try $0.refreshTokens.list(tenantID: id, page: $1) }
             counts.authEvents += try count { try $0.authEvents.list(tenantID: id, page: $1) }
         }

@@ -263,10 +263,24 @@ enum PostgresMigrations {
                     PRIMARY KEY (tenant_id, day, method, passkey_kind, aaguid, platform, client_id, connection_id)
             );
             """),
+        // 9: the roll-up rebuilt from the stored events, and read:stats for full management grants.
         .records {
             try StoredRecord.rebuildDailyCounts($0)
             try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeStats, ["read:stats"])
-        },
+        },  // 10: identities at other providers linked to users (Sign in with Apple, API.md §9).
+        .sql(
+            """
+            CREATE TABLE linked_identities (
+                tenant_id TEXT NOT NULL,
+                connection_id TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                data BYTEA NOT NULL,
+                CONSTRAINT linked_identities_pkey PRIMARY KEY (tenant_id, connection_id, subject)
+            );
+            CREATE INDEX linked_identities_user ON linked_identities (tenant_id, user_id);
+            """),
     ]
 
     /// Each named unique constraint and the rule it holds.
@@ -281,5 +295,6 @@ enum PostgresMigrations {
         "refresh_tokens_token_hash_key": .refreshTokenHash, "auth_events_pkey": .authEventID,
         "outbox_pkey": .outboxMessageID, "sso_sessions_pkey": .ssoSessionID,
         "sso_sessions_cookie_hash_key": .ssoSessionCookie, "device_keys_pkey": .deviceKeyID,
+        "linked_identities_pkey": .linkedIdentity,
     ]
 }

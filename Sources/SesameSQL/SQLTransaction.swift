@@ -153,6 +153,7 @@ public final class SQLTransaction: StoreTransaction {
     public var outbox: any OutboxRepository { SQLOutbox(tx: self) }
     public var ssoSessions: any SSOSessionRepository { SQLSSOSessions(tx: self) }
     public var deviceKeys: any DeviceKeyRepository { SQLDeviceKeys(tx: self) }
+    public var linkedIdentities: any LinkedIdentityRepository { SQLLinkedIdentities(tx: self) }
 }
 
 /// The tenant repository of a SQL transaction.
@@ -500,6 +501,7 @@ struct SQLUsers: UserRepository {
             guard changed > 0 else { throw StoreError.notFound("user \(id)") }
             try tx.connection.execute("DELETE FROM passkeys WHERE tenant_id = ? AND user_id = ?", key)
             try tx.connection.execute("DELETE FROM device_keys WHERE tenant_id = ? AND user_id = ?", key)
+            try tx.connection.execute("DELETE FROM linked_identities WHERE tenant_id = ? AND user_id = ?", key)
         }
     }
 
@@ -777,6 +779,17 @@ struct SQLRefreshTokens: RefreshTokenRepository {
 
     @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int {
         try revoke(at: at, "passkey_id", passkeyID, tenantID: tenantID)
+    }
+
+    @discardableResult func revokeAll(tenantID: String, userID: String, exceptFamily familyID: String, at: Date)
+        throws -> Int
+    {
+        try tx.checkWritable()
+        return try tx.connection.executeNarrow(
+            """
+            UPDATE refresh_tokens SET revoked_at = ?
+            WHERE tenant_id = ? AND user_id = ? AND family_id <> ? AND revoked_at IS NULL
+            """, [SQLTransaction.time(at), .text(tenantID), .text(userID), .text(familyID)])
     }
 
     /// Sets `revoked_at` on the tenant's tokens whose `column` is `value` and that are not yet
@@ -1168,5 +1181,65 @@ struct SQLDeviceKeys: DeviceKeyRepository {
         try tx.checkWritable()
         return try tx.connection.execute(
             "DELETE FROM device_keys WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)]) > 0
+    }
+}
+
+/// The linked identities of a SQL transaction; `user_id` is a column of its own for a user's list.
+struct SQLLinkedIdentities: LinkedIdentityRepository {
+    let tx: SQLTransaction
+
+    func get(tenantID: String, connectionID: String, subject: String) throws -> LinkedIdentityRecord? {
+        try tx.checkOpen()
+        return try tx.record(
+            LinkedIdentityRecord.self, table: "linked_identities",
+            "SELECT data FROM linked_identities WHERE tenant_id = ? AND connection_id = ? AND subject = ?",
+            [.text(tenantID), .text(connectionID), .text(subject)])
+    }
+
+    func list(tenantID: String, userID: String) throws -> [LinkedIdentityRecord] {
+        try tx.checkOpen()
+        return try tx.records(
+            LinkedIdentityRecord.self, table: "linked_identities",
+            "SELECT data FROM linked_identities WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, subject",
+            [.text(tenantID), .text(userID)])
+    }
+
+    func list(tenantID: String, page: Page) throws -> [LinkedIdentityRecord] {
+        try tx.checkOpen()
+        return try tx.records(
+            LinkedIdentityRecord.self, table: "linked_identities",
+            "SELECT data FROM linked_identities WHERE tenant_id = ? ORDER BY connection_id, subject LIMIT ? OFFSET ?",
+            [.text(tenantID)] + SQLTransaction.paging(page))
+    }
+
+    func insert(_ identity: LinkedIdentityRecord) throws {
+        try tx.checkWritable()
+        try tx.connection.execute(
+            """
+            INSERT INTO linked_identities (tenant_id, connection_id, subject, user_id, created_at, data)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(identity.tenantID), .text(identity.connectionID), .text(identity.subject),
+                .text(identity.userID), SQLTransaction.time(identity.createdAt), tx.encode(identity),
+            ])
+    }
+
+    func update(_ identity: LinkedIdentityRecord) throws {
+        try tx.checkWritable()
+        let changed = try tx.connection.execute(
+            "UPDATE linked_identities SET user_id = ?, data = ? WHERE tenant_id = ? AND connection_id = ? AND subject = ?",
+            [
+                .text(identity.userID), tx.encode(identity), .text(identity.tenantID), .text(identity.connectionID),
+                .text(identity.subject),
+            ])
+        guard changed > 0 else { throw StoreError.notFound("linked identity \(identity.subject)") }
+    }
+
+    func delete(tenantID: String, connectionID: String, subject: String) throws -> Bool {
+        try tx.checkWritable()
+        return try tx.connection.execute(
+            "DELETE FROM linked_identities WHERE tenant_id = ? AND connection_id = ? AND subject = ?",
+            [.text(tenantID), .text(connectionID), .text(subject)]) > 0
     }
 }

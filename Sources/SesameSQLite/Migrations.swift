@@ -297,10 +297,24 @@ enum Migrations {
                 PRIMARY KEY (tenant_id, day, method, passkey_kind, aaguid, platform, client_id, connection_id)
             ) WITHOUT ROWID;
             """),
+        // 16: the roll-up rebuilt from the stored events, and read:stats for full management grants.
         .records {
             try StoredRecord.rebuildDailyCounts($0)
             try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeStats, ["read:stats"])
-        },
+        },  // 17: identities at other providers linked to users (Sign in with Apple, API.md §9).
+        .sql(
+            """
+            CREATE TABLE linked_identities (
+                tenant_id TEXT NOT NULL,
+                connection_id TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (tenant_id, connection_id, subject)
+            ) WITHOUT ROWID;
+            CREATE INDEX linked_identities_user ON linked_identities (tenant_id, user_id);
+            """),
     ]
 
     /// The Management API scopes migration 5 adds.

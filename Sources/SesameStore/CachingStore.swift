@@ -196,6 +196,7 @@ private struct CachingTransaction: StoreTransaction {
     var outbox: any OutboxRepository { inner.outbox }
     var ssoSessions: any SSOSessionRepository { inner.ssoSessions }
     var deviceKeys: any DeviceKeyRepository { inner.deviceKeys }
+    var linkedIdentities: any LinkedIdentityRepository { inner.linkedIdentities }
     func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
 
     private var scope: CacheScope {

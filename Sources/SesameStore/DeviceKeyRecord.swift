@@ -192,6 +192,10 @@ extension AuthEventRecord {
         case (.login, .password): return .password
         case (.login, .deviceKey): return .deviceKey
         case (.refresh, .refreshToken): return .refresh
+        case (.login, .apple): return .apple
+        case (.upgrade, .password): return .upgradeStrongPassword
+        case (.upgrade, .apple): return .upgradeSignInWithApple
+        case (.upgrade, .passkey): return .upgradePasskey
         default: return nil
         }
     }

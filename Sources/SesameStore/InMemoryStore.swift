@@ -65,6 +65,8 @@ struct MemoryState: Sendable {
     var outbox: [MemoryKey: OutboxMessageRecord] = [:]
     var ssoSessions: [MemoryKey: SSOSessionRecord] = [:]
     var deviceKeys: [MemoryKey: DeviceKeyRecord] = [:]
+    /// Linked identities by tenant and "<connection id> <subject>".
+    var linkedIdentities: [MemoryKey: LinkedIdentityRecord] = [:]
     /// The auth events' daily roll-up: each cell (without its count) and its count.
     var dailyCounts: [MemoryDailyKey: Int] = [:]
     /// Raised by every tenant, client, connection and resource-server write.

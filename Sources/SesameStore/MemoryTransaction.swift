@@ -61,6 +61,7 @@ final class MemoryTransaction: StoreTransaction {
     var outbox: any OutboxRepository { MemoryOutbox(tx: self) }
     var ssoSessions: any SSOSessionRepository { MemorySSOSessions(tx: self) }
     var deviceKeys: any DeviceKeyRepository { MemoryDeviceKeys(tx: self) }
+    var linkedIdentities: any LinkedIdentityRepository { MemoryLinkedIdentities(tx: self) }
 }
 
 /// The tenant repository of a memory transaction.
@@ -336,6 +337,9 @@ struct MemoryUsers: UserRepository {
         }
         tx.state.passkeys = tx.state.passkeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
         tx.state.deviceKeys = tx.state.deviceKeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
+        tx.state.linkedIdentities = tx.state.linkedIdentities.filter {
+            !($0.value.tenantID == tenantID && $0.value.userID == id)
+        }
     }
 
     func adoption(tenantID: String, connectionID: String?) throws -> UserAdoption {
@@ -350,7 +354,8 @@ struct MemoryUsers: UserRepository {
             tx.state.deviceKeys.values.filter { $0.tenantID == tenantID && $0.state != .revoked }.map(\.userID)
         ).intersection(ids)
         return UserAdoption(
-            total: users.count, withPasskey: withPasskey.count, withDeviceKeyOnly: withKey.subtracting(withPasskey).count)
+            total: users.count, withPasskey: withPasskey.count,
+            withDeviceKeyOnly: withKey.subtracting(withPasskey).count)
     }
 
     fileprivate func checkIdentifiers(of user: UserRecord) throws {
@@ -527,6 +532,13 @@ struct MemoryRefreshTokens: RefreshTokenRepository {
     @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int {
         try tx.checkWritable()
         return revoke(at: at) { $0.tenantID == tenantID && $0.passkeyID == passkeyID }
+    }
+
+    @discardableResult func revokeAll(tenantID: String, userID: String, exceptFamily familyID: String, at: Date)
+        throws -> Int
+    {
+        try tx.checkWritable()
+        return revoke(at: at) { $0.tenantID == tenantID && $0.userID == userID && $0.familyID != familyID }
     }
 
     /// Sets `revokedAt` on the matching tokens not yet revoked; returns how many changed.
@@ -801,5 +813,53 @@ struct MemoryDeviceKeys: DeviceKeyRepository {
     func delete(tenantID: String, id: String) throws -> Bool {
         try tx.checkWritable()
         return tx.state.deviceKeys.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil
+    }
+}
+
+/// The linked identities of a memory transaction.
+struct MemoryLinkedIdentities: LinkedIdentityRepository {
+    let tx: MemoryTransaction
+
+    static func key(_ tenantID: String, _ connectionID: String, _ subject: String) -> MemoryKey {
+        MemoryKey(tenantID: tenantID, id: connectionID + " " + subject)
+    }
+
+    func get(tenantID: String, connectionID: String, subject: String) throws -> LinkedIdentityRecord? {
+        try tx.checkOpen()
+        return tx.state.linkedIdentities[Self.key(tenantID, connectionID, subject)]
+    }
+
+    func list(tenantID: String, userID: String) throws -> [LinkedIdentityRecord] {
+        try tx.checkOpen()
+        return tx.state.linkedIdentities.values.filter { $0.tenantID == tenantID && $0.userID == userID }
+            .sorted { ($0.createdAt, $0.subject) < ($1.createdAt, $1.subject) }
+    }
+
+    func list(tenantID: String, page: Page) throws -> [LinkedIdentityRecord] {
+        try tx.checkOpen()
+        let all = tx.state.linkedIdentities.values.filter { $0.tenantID == tenantID }
+            .sorted { ($0.connectionID, $0.subject) < ($1.connectionID, $1.subject) }
+        return MemoryTransaction.paged(all, page)
+    }
+
+    func insert(_ identity: LinkedIdentityRecord) throws {
+        try tx.checkWritable()
+        let key = Self.key(identity.tenantID, identity.connectionID, identity.subject)
+        guard tx.state.linkedIdentities[key] == nil else { throw StoreError.conflict(.linkedIdentity) }
+        tx.state.linkedIdentities[key] = identity
+    }
+
+    func update(_ identity: LinkedIdentityRecord) throws {
+        try tx.checkWritable()
+        let key = Self.key(identity.tenantID, identity.connectionID, identity.subject)
+        guard tx.state.linkedIdentities[key] != nil else {
+            throw StoreError.notFound("linked identity \(identity.subject)")
+        }
+        tx.state.linkedIdentities[key] = identity
+    }
+
+    func delete(tenantID: String, connectionID: String, subject: String) throws -> Bool {
+        try tx.checkWritable()
+        return tx.state.linkedIdentities.removeValue(forKey: Self.key(tenantID, connectionID, subject)) != nil
     }
 }

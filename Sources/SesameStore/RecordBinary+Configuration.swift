@@ -202,6 +202,21 @@ extension ConnectionRecord: BinaryCodedRecord {
         writer.string(migration.minAndroidWebViewVersion)
         writer.int(migration.deviceKeyGraceDays)
         writer.int(migration.promptSnoozeDays)
+        writer.string(strategy.rawValue)
+        writer.values(upgrades.allowed)
+        writer.int(upgrades.maxAuthAge)
+        writer.string(upgrades.stepUp.rawValue)
+        writer.bool(apple != nil)
+        if let apple {
+            writer.string(apple.teamID)
+            writer.string(apple.keyID)
+            writer.optionalString(apple.servicesID)
+            writer.strings(apple.appIDs)
+            writer.bytes(apple.sealedKey)
+            writer.string(apple.issuer)
+            writer.string(apple.keysURL)
+            writer.string(apple.tokenURL)
+        }
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -245,6 +260,21 @@ extension ConnectionRecord: BinaryCodedRecord {
                 minAndroidWebViewVersion: try reader.string("passkey.migration.minAndroidWebViewVersion"),
                 deviceKeyGraceDays: try reader.int("passkey.migration.deviceKeyGraceDays"),
                 promptSnoozeDays: try reader.int("passkey.migration.promptSnoozeDays"))
+        }
+        if version >= 4 {
+            strategy = try reader.value(ConnectionStrategy.self, "strategy")
+            upgrades = UpgradePolicy(
+                allowed: try reader.values(UpgradeType.self, "upgrades.allowed"),
+                maxAuthAge: try reader.int("upgrades.maxAuthAge"),
+                stepUp: try reader.value(StepUpRule.self, "upgrades.stepUp"))
+            if try reader.bool("apple") {
+                apple = AppleSettings(
+                    teamID: try reader.string("apple.teamID"), keyID: try reader.string("apple.keyID"),
+                    servicesID: try reader.optionalString("apple.servicesID"),
+                    appIDs: try reader.strings("apple.appIDs"), sealedKey: try reader.bytes("apple.sealedKey"),
+                    issuer: try reader.string("apple.issuer"), keysURL: try reader.string("apple.keysURL"),
+                    tokenURL: try reader.string("apple.tokenURL"))
+            }
         }
         // Read from an older row, it is the current version now.
         self.version = Self.currentVersion

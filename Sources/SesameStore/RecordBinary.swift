@@ -354,6 +354,8 @@ extension UserRecord: BinaryCodedRecord {
         }
         writer.optionalDate(passkeyPromptSnoozedUntil)
         writer.values(passkeyPlatforms)
+        writer.values(passwordReplacement.map { [$0] } ?? [])
+        writer.optionalDate(passwordReplacedAt)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -401,6 +403,10 @@ extension UserRecord: BinaryCodedRecord {
         if version >= 3 {
             passkeyPromptSnoozedUntil = try reader.optionalDate("passkeyPromptSnoozedUntil")
             passkeyPlatforms = try reader.values(ClientPlatform.self, "passkeyPlatforms")
+        }
+        if version >= 4 {
+            passwordReplacement = try reader.values(PasswordReplacement.self, "passwordReplacement").first
+            passwordReplacedAt = try reader.optionalDate("passwordReplacedAt")
         }
         // Read from an older row, it is the current version now (with no password).
         self.version = Self.currentVersion

@@ -496,11 +496,73 @@ public struct PasswordPolicy: Sendable, Hashable, Codable {
     }
 }
 
-/// A user directory ("realm" on the wire).
+/// A database connection's account security upgrades (API.md §9, `options.upgrades`).
+public struct UpgradePolicy: Sendable, Hashable, Codable {
+    /// The targets a weak or breached password may move to.
+    public var allowed: [UpgradeType]
+    /// The oldest sign-in, in seconds, that authorizes an upgrade without a step-up.
+    public var maxAuthAge: Int
+    /// When a second factor is asked for first.
+    public var stepUp: StepUpRule
+
+    public init(
+        allowed: [UpgradeType] = UpgradeType.allCases, maxAuthAge: Int = 300, stepUp: StepUpRule = .whenEnrolled
+    ) {
+        self.allowed = allowed
+        self.maxAuthAge = maxAuthAge
+        self.stepUp = stepUp
+    }
+}
+
+/// The settings of a Sign in with Apple connection, in Auth0's shape (`options.team_id`, `kid`,
+/// `client_id`, `app_id`, `app_secret`), and where Apple's endpoints are (tests point them at a
+/// local fake).
+public struct AppleSettings: Sendable, Hashable, Codable {
+    public static let appleIssuer = "https://appleid.apple.com"
+    public static let appleKeysURL = "https://appleid.apple.com/auth/keys"
+    public static let appleTokenURL = "https://appleid.apple.com/auth/token"
+
+    /// The Apple Developer Team ID (10 characters): the client secret's `iss`.
+    public var teamID: String
+    /// The Key ID of the Sign in with Apple key: the client secret's `kid`.
+    public var keyID: String
+    /// The Services ID (web sign-ins' `aud`), if any.
+    public var servicesID: String?
+    /// The apps' bundle IDs (native sign-ins' `aud`, and the `client_id` a native code is redeemed with).
+    public var appIDs: [String]
+    /// The `.p8` key (PKCS#8 PEM), sealed with AES-256-GCM under a key derived from the master
+    /// key; empty when none was set (no authorization code can then be redeemed).
+    @Base64Bytes public var sealedKey: [UInt8]
+    public var issuer: String
+    public var keysURL: String
+    public var tokenURL: String
+
+    public init(
+        teamID: String = "", keyID: String = "", servicesID: String? = nil, appIDs: [String] = [],
+        sealedKey: [UInt8] = [], issuer: String = AppleSettings.appleIssuer,
+        keysURL: String = AppleSettings.appleKeysURL,
+        tokenURL: String = AppleSettings.appleTokenURL
+    ) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.servicesID = servicesID
+        self.appIDs = appIDs
+        self.sealedKey = sealedKey
+        self.issuer = issuer
+        self.keysURL = keysURL
+        self.tokenURL = tokenURL
+    }
+
+    /// Every `aud` an identity token may carry: the bundle IDs, then the Services ID.
+    public var audiences: [String] { appIDs + (servicesID.map { [$0] } ?? []) }
+}
+
+/// A user directory ("realm" on the wire), or (strategy `apple`) a social identity provider.
 public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: the password policy holds rules and hashing parameters instead of a minimum length.
     /// 3: the passkey policy's migration rules.
-    public static let currentVersion = 3
+    /// 4: the strategy, the upgrades and the Apple settings.
+    public static let currentVersion = 4
     public var version = ConnectionRecord.currentVersion
     public var tenantID: String
     public var id: String
@@ -513,6 +575,24 @@ public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var enabledClients: [String]
     public var createdAt: Date
     public var updatedAt: Date
+    /// nil for `database` (rows from before version 4 have no such member).
+    public var strategyValue: ConnectionStrategy?
+    /// nil for the defaults.
+    public var upgradeRules: UpgradePolicy?
+    /// The Apple settings of an `apple` connection.
+    public var apple: AppleSettings?
+
+    public var strategy: ConnectionStrategy {
+        get { strategyValue ?? .database }
+        set { strategyValue = newValue == .database ? nil : newValue }
+    }
+
+    /// The account security upgrades of a database connection (API.md §9).
+    public var upgrades: UpgradePolicy {
+        get { upgradeRules ?? UpgradePolicy() }
+        set { upgradeRules = newValue == UpgradePolicy() ? nil : newValue }
+    }
+
     public init(
         tenantID: String, id: String, name: String, identifiers: IdentifierPolicy = IdentifierPolicy(),
         passkey: PasskeyPolicy = PasskeyPolicy(), password: PasswordPolicy = PasswordPolicy(),
@@ -676,8 +756,8 @@ public struct MFAEnrollment: Sendable, Hashable, Codable {
 /// A user of one connection.
 public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: the password and second factors. 3: the migration state (the passkey prompt's snooze,
-    /// the platforms the user signed in with a passkey on).
-    public static let currentVersion = 3
+    /// the platforms the user signed in with a passkey on). 4: the password's replacement.
+    public static let currentVersion = 4
     public var version = UserRecord.currentVersion
     public var tenantID: String
     /// e.g. "auth0|6f1c…" style: "sesame|<hex>".
@@ -702,12 +782,20 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// The platforms the user has signed in with a passkey on; nil for none (rows from before
     /// version 3 have no such member).
     public var passkeyPlatformList: [ClientPlatform]?
+    /// What replaced the password in an account security upgrade (API.md §9): the password is
+    /// kept, hashed, only to answer a sign-in with it by naming the new method; it signs no one in.
+    public var passwordReplacement: PasswordReplacement?
+    /// When `passwordReplacement` happened.
+    public var passwordReplacedAt: Date?
 
     /// The platforms the user has signed in with a passkey on (the method hints' `prefer_passkey`).
     public var passkeyPlatforms: [ClientPlatform] {
         get { passkeyPlatformList ?? [] }
         set { passkeyPlatformList = newValue.isEmpty ? nil : newValue }
     }
+
+    /// The password when it still signs in (none was replaced by an upgrade).
+    public var usablePassword: PasswordCredential? { passwordReplacement == nil ? password : nil }
 
     /// Second factors, in the order enrolled. None is kept as nil, so a record has one form
     /// whichever way it was made or read.

@@ -24,6 +24,7 @@ public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case ssoSessionID = "sso session id"
     case ssoSessionCookie = "sso session cookie_hash"
     case deviceKeyID = "device key id"
+    case linkedIdentity = "linked identity connection_id, subject"
 }
 
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
@@ -112,6 +113,7 @@ public protocol StoreTransaction {
     var outbox: any OutboxRepository { get }
     var ssoSessions: any SSOSessionRepository { get }
     var deviceKeys: any DeviceKeyRepository { get }
+    var linkedIdentities: any LinkedIdentityRepository { get }
 
     /// The configuration generation: a number every tenant, client, connection and API write
     /// raises in its own transaction, so a process caching configuration sees another's change.
@@ -176,7 +178,7 @@ public protocol UserRepository {
     func touch(tenantID: String, id: String, lastLoginAt: Date) throws
     /// How a tenant's users (or one connection's) sign in, for the adoption statistics.
     func adoption(tenantID: String, connectionID: String?) throws -> UserAdoption
-    /// Deletes the user with its passkeys and device keys. Its refresh tokens stay (the caller revokes them), so a
+    /// Deletes the user with its passkeys, device keys and linked identities. Its refresh tokens stay (the caller revokes them), so a
     /// renewal can tell a deleted user's token from an unknown one, as Auth0 answers it.
     func delete(tenantID: String, id: String) throws
 }
@@ -218,6 +220,10 @@ public protocol RefreshTokenRepository {
     @discardableResult func revokeFamily(tenantID: String, familyID: String, at: Date) throws -> Int
     /// Revokes every refresh token of a user (e.g. when the user is blocked); returns how many changed.
     @discardableResult func revokeAll(tenantID: String, userID: String, at: Date) throws -> Int
+    /// Revokes every refresh token of a user but those of one family (the session that changed the
+    /// password keeps going); returns how many changed.
+    @discardableResult func revokeAll(tenantID: String, userID: String, exceptFamily familyID: String, at: Date)
+        throws -> Int
     /// Revokes every refresh token whose family came from a login with this passkey (when it is
     /// deleted); returns how many changed.
     @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int
@@ -311,6 +317,21 @@ public protocol DeviceKeyRepository {
     func update(_ key: DeviceKeyRecord) throws
     /// Deletes one key; false when there was none.
     @discardableResult func delete(tenantID: String, id: String) throws -> Bool
+}
+
+/// Identities at other providers linked to users (unique: tenant + connection + subject).
+public protocol LinkedIdentityRepository {
+    func get(tenantID: String, connectionID: String, subject: String) throws -> LinkedIdentityRecord?
+    /// A user's linked identities, oldest first.
+    func list(tenantID: String, userID: String) throws -> [LinkedIdentityRecord]
+    /// Every linked identity of a tenant, by connection then subject (moving a deployment to another store).
+    func list(tenantID: String, page: Page) throws -> [LinkedIdentityRecord]
+    /// `conflict(.linkedIdentity)` when the subject is linked already (to anyone).
+    func insert(_ identity: LinkedIdentityRecord) throws
+    /// Replaces the stored identity with the same tenant, connection and subject; `notFound` when it is gone.
+    func update(_ identity: LinkedIdentityRecord) throws
+    /// Unlinks one identity; false when there was none.
+    @discardableResult func delete(tenantID: String, connectionID: String, subject: String) throws -> Bool
 }
 
 /// How a tenant's users sign in (API.md §11's `users`).

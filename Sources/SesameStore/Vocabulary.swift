@@ -33,6 +33,9 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
     case mfaRecoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
     /// Sesame's re-authentication with a legacy device key (API.md §8); never a first factor.
     case deviceKey = "urn:sesame:params:oauth:grant-type:device-key"
+    /// RFC 8693 token exchange: Sign in with Apple (an Apple authorization code, Auth0's native
+    /// form, or an Apple identity token), API.md §9.
+    case tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     /// The `method` label of the login metric.
     public var metricLabel: String {
@@ -44,6 +47,7 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
         case .password, .passwordRealm: return "password"
         case .mfaOTP, .mfaOOB, .mfaRecoveryCode: return "mfa"
         case .deviceKey: return "device_key"
+        case .tokenExchange: return "apple"
         }
     }
 }
@@ -154,6 +158,8 @@ public enum AuthEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case passwordChange = "password_change"
     /// An account was recovered (a user who lost every passkey proved their email address).
     case recovery
+    /// An account security upgrade was committed (API.md §9); the method says to what.
+    case upgrade
 }
 
 /// How the event's user or client authenticated.
@@ -169,6 +175,8 @@ public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case emailCode = "email_code"
     /// A legacy device key (a re-authentication of a signed-in user, API.md §8).
     case deviceKey = "device_key"
+    /// Sign in with Apple (an identity token verified against Apple's keys).
+    case apple
 }
 
 /// How an auth event ended.
@@ -217,6 +225,55 @@ public enum AuthStatsMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case password
     case apple
     case refresh
+    /// Upgrades (API.md §9), counted apart from authentications: a weak or breached password
+    /// moved to a strong password, to Sign in with Apple, or to a passkey.
+    case upgradeStrongPassword = "upgrade_strong_password"
+    case upgradeSignInWithApple = "upgrade_sign_in_with_apple"
+    case upgradePasskey = "upgrade_passkey"
+
+    /// The upgrade this method counts, or nil for an authentication method.
+    public var upgrade: UpgradeType? {
+        switch self {
+        case .upgradeStrongPassword: .strongPassword
+        case .upgradeSignInWithApple: .signInWithApple
+        case .upgradePasskey: .passkey
+        case .passkey, .deviceKey, .password, .apple, .refresh: nil
+        }
+    }
+}
+
+/// What a connection holds: a user directory of its own (`auth0` on Auth0's wire) or the settings
+/// of a social identity provider whose identities link to users of a database connection.
+public enum ConnectionStrategy: String, Sendable, Hashable, Codable, CaseIterable {
+    case database = "auth0"
+    case apple
+}
+
+/// An account security upgrade's target (API.md §9).
+public enum UpgradeType: String, Sendable, Hashable, Codable, CaseIterable {
+    case strongPassword = "strong_password"
+    case signInWithApple = "sign_in_with_apple"
+    case passkey
+}
+
+/// When an upgrade asks for a second factor first (`options.upgrades.step_up`).
+public enum StepUpRule: String, Sendable, Hashable, Codable, CaseIterable {
+    /// When the user has an active second factor the session has not used.
+    case whenEnrolled = "when_enrolled"
+    /// Always, unless the session already used a second factor (a user with none enrolls one).
+    case always
+    case never
+}
+
+/// What took a password's place after an upgrade; the password no longer signs in.
+public enum PasswordReplacement: String, Sendable, Hashable, Codable, CaseIterable {
+    case apple
+    case passkey
+}
+
+/// The identity provider of a linked identity (the user's `identities` entry).
+public enum IdentityProvider: String, Sendable, Hashable, Codable, CaseIterable {
+    case apple
 }
 
 /// Says which field of a stored record failed to decode, for `StoreError.corrupt`.

@@ -75,7 +75,8 @@ struct StoreCopyCommandTests {
         #expect(
             run.stdout
                 == "Copied 1 tenants, 2 clients, 1 connections, 1 APIs, 0 signing keys, 150 users, 150 passkeys, "
-                + "3 device keys, 150 refresh tokens, 120 auth events; the counts match. Serve it with the same master key.\n")
+                + "3 device keys, 0 linked identities, 150 refresh tokens, 120 auth events; the counts match. Serve it with the same master key.\n"
+        )
         let copy = try PostgresStore(dsn: target.dsn)
         #expect(try copy.read { try $0.tenants.get(host: "login.example.com") } == tenant)
         #expect(
@@ -90,7 +91,8 @@ struct StoreCopyCommandTests {
         // The adoption statistics' roll-up is rebuilt from the copied events.
         let day = AuthDailyCount.day(of: now)
         let copied = try copy.read {
-            try $0.authEvents.dailyCounts(tenantID: tenant.id, from: "2000-01-01", to: "2100-01-01", clientID: nil, connectionID: nil)
+            try $0.authEvents.dailyCounts(
+                tenantID: tenant.id, from: "2000-01-01", to: "2100-01-01", clientID: nil, connectionID: nil)
         }
         #expect(copied.map(\.count).reduce(0, +) == 120 && copied.first?.day == day)
 

@@ -41,7 +41,8 @@ final class ServiceWorld: @unchecked Sendable {
             mfa: mfa, events: events,
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce")))
         management = ManagementService(
-            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer)
+            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer,
+            appleKeys: AppleKeySealer(masterKey: masterKey))
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: Self.publicURL, random: random, now: clock.now())
     }

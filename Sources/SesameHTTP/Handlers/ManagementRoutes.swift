@@ -166,6 +166,13 @@ extension SesameApplication {
         }
     }
 
+    /// Whether a PATCH's options are an Apple connection's (they name one of its own fields).
+    static func isAppleOptions(_ options: APIBody) -> Bool {
+        ["team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint"].contains {
+            options.has($0)
+        }
+    }
+
     /// A connection body. As in Auth0, `name` and `strategy` are fixed once the connection exists.
     static func connectionInput(_ body: APIBody, creating: Bool) throws -> ConnectionInput {
         if !creating {
@@ -178,10 +185,37 @@ extension SesameApplication {
             name: try body.string("name", maxLength: 1_024), strategy: try body.string("strategy", maxLength: 64),
             enabledClients: try body.strings("enabled_clients", maxCount: 1_000, maxLength: 256))
         guard let options = try body.object("options") else { return input }
+        if input.strategy == "apple" || (!creating && Self.isAppleOptions(options)) {
+            try options.allowOnly([
+                "team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint",
+            ])
+            var apple = AppleInput()
+            apple.teamID = try options.string("team_id", maxLength: 64)
+            apple.keyID = try options.string("kid", maxLength: 64)
+            apple.servicesID = try options.string("client_id", maxLength: 256)
+            // Auth0 holds one bundle ID as a string; Sesame takes a list too.
+            if let one = try? options.string("app_id", maxLength: 256) {
+                apple.appIDs = [one]
+            } else {
+                apple.appIDs = try options.strings("app_id", maxCount: 50, maxLength: 256)
+            }
+            apple.secret = try options.string("app_secret", maxLength: 8_192)
+            apple.issuer = try options.string("issuer", maxLength: 512)
+            apple.keysURL = try options.string("jwks_uri", maxLength: 2_048)
+            apple.tokenURL = try options.string("token_endpoint", maxLength: 2_048)
+            input.apple = apple
+            return input
+        }
         try options.allowOnly([
             "authentication_methods", "passkey_options", "attributes", "password_complexity_options", "passwordPolicy",
-            "password_policy", "password_hashing",
+            "password_policy", "password_hashing", "upgrades",
         ])
+        if let upgrades = try options.object("upgrades") {
+            try upgrades.allowOnly(["allowed", "max_auth_age", "step_up"])
+            input.upgradesAllowed = try upgrades.strings("allowed", maxCount: 10, maxLength: 64)
+            input.upgradesMaxAuthAge = try upgrades.int("max_auth_age")
+            input.upgradesStepUp = try upgrades.string("step_up", maxLength: 64)
+        }
         if let methods = try options.object("authentication_methods") {
             try methods.allowOnly(["password", "passkey"])
             if let password = try methods.object("password") {

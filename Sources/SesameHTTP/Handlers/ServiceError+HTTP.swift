@@ -54,18 +54,7 @@ extension ServiceError: HTTPErrorConvertible {
         case .mfaRequired(let token, let requirement):
             return HTTPError(
                 status: 403, error: code, description: message,
-                members: [
-                    JSONMember(name: "mfa_token", value: .string(token)),
-                    JSONMember(
-                        name: "mfa_requirements",
-                        value: .object([
-                            JSONMember(
-                                name: requirement.kind.rawValue,
-                                value: .array(
-                                    requirement.types.map { .object([JSONMember(name: "type", value: .string($0))]) }
-                                ))
-                        ])),
-                ])
+                members: [JSONMember(name: "mfa_token", value: .string(token)), Self.requirementMember(requirement)])
         case .unknownCredential(let rpID, let credentialID):
             return HTTPError(
                 status: 400, error: code, description: message,
@@ -79,12 +68,42 @@ extension ServiceError: HTTPErrorConvertible {
                 ])
         case .signupRefused(let refusal):
             return HTTPError(status: 400, error: code, description: message, members: Self.members(refusal))
+        case .stepUpRequired(let token, let types, let requirement):
+            var members = [JSONMember(name: "challenge_types", value: .array(types.map(JSONValue.string)))]
+            if let token { members.append(JSONMember(name: "mfa_token", value: .string(token))) }
+            if let requirement { members.append(Self.requirementMember(requirement)) }
+            return HTTPError(status: 403, error: code, description: message, members: members)
+        case .upgradeNotAllowed(let reason):
+            return HTTPError(
+                status: 403, error: code, description: message,
+                members: [JSONMember(name: "reason", value: .string(reason.rawValue))])
+        case .passwordReplaced:
+            return HTTPError(status: 403, error: code, description: message)
+        case .identityAlreadyLinked:
+            return HTTPError(status: 409, error: code, description: message)
         }
+    }
+
+    /// Auth0's `mfa_requirements`: `{"challenge": [{"type": "otp"}, …]}` or `{"enroll": […]}`.
+    static func requirementMember(_ requirement: MFARequirement) -> JSONMember {
+        JSONMember(
+            name: "mfa_requirements",
+            value: .object([
+                JSONMember(
+                    name: requirement.kind.rawValue,
+                    value: .array(requirement.types.map { .object([JSONMember(name: "type", value: .string($0))]) }))
+            ]))
     }
 
     /// What a refusal adds to the body: for a weak password, Auth0's `PasswordStrengthError` with
     /// one entry per rule and the policy as text.
     static func members(_ refusal: SignupRefusal) -> [JSONMember] {
+        if refusal == .passwordReused {
+            return [
+                JSONMember(name: "name", value: .string("PasswordHistoryError")),
+                JSONMember(name: "message", value: .string("Password has previously been used")),
+            ]
+        }
         guard case .weakPassword(_, let verdicts) = refusal else { return [] }
         return [
             JSONMember(name: "name", value: .string("PasswordStrengthError")),

@@ -57,7 +57,8 @@ public final class SesameApplication: Sendable {
         attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil,
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         passwordHashGate: PasswordHashGate = PasswordHashGate(), messageSender: (any MessageSender)? = nil,
-        passwordRanges: (any PasswordRangeLookup)? = HTTPRangeLookup()
+        passwordRanges: (any PasswordRangeLookup)? = HTTPRangeLookup(),
+        appleEndpoints: any AppleEndpoints = HTTPAppleEndpoints()
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -90,10 +91,12 @@ public final class SesameApplication: Sendable {
         let tokens = TokenService(
             store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, passwords: passwords,
             mfa: mfa, events: events,
-            dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce"), requireNonce: requireDPoPNonce))
+            dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce"), requireNonce: requireDPoPNonce),
+            apple: appleEndpoints, appleKeys: AppleKeySealer(masterKey: masterKey))
         self.tokens = tokens
         self.management = ManagementService(
-            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer)
+            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer,
+            appleKeys: AppleKeySealer(masterKey: masterKey))
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
         self.methodHints = MethodHintService(store: store, clock: clock)
         let sessions = SSOSessionService(store: store, clock: clock, random: random)
@@ -141,6 +144,7 @@ public final class SesameApplication: Sendable {
     /// | `/` | page rate limit → tenant if any | HTML |
     /// | `/authorize`, `/oidc/logout`, `/u/*`, `/account*`, change-password | page rate limit → tenant → browser (cookies, CSRF, nonce) | hosted page |
     /// | `/api/v2/*` | tenant → principal (Management audience) → scope in the handler | OAuth JSON |
+    /// | `/me/v1/upgrades/*` | token rate limit → tenant → bearer token, password or upgrade token in the handler | OAuth JSON |
     /// | `/me/v1/*` | tenant → principal (My Account audience) → scope in the handler | RFC 9457 |
     public func router() -> Router {
         var router = Router()
@@ -196,6 +200,11 @@ public final class SesameApplication: Sendable {
         addResourceServerRoutes(to: &management)
         addMigrationManagementRoutes(to: &management)
         router.add(management)
+
+        // Before /me/: the upgrades answer in OAuth JSON, and authorize takes a password instead of a token.
+        var upgrades = RouteGroup.root(pathPrefix: "/me/v1/upgrades/").limited(by: limiter(.tokens)).tenant(tenancy)
+        addUpgradeRoutes(to: &upgrades)
+        router.add(upgrades)
 
         var myAccount = RouteGroup.root(errorStyle: .problem, pathPrefix: "/me/").tenant(tenancy)
             .principal(tokens, audience: TokenService.myAccountAudience)

@@ -41,6 +41,10 @@ enum Text: CaseIterable {
     case adoptionFrom, adoptionTo, adoptionDate
     case recoverLink, recoverTitle, recoverLead, sendCodeButton, recoverCodeLead, recoveryEnrollTitle
     case recoveryEnrollLead, recoveryPasswordLead
+    case errorPasswordReused, errorSignsInWithApple, errorSignsInWithPasskey
+    case upgradeHeading, upgradeLead, upgradeWeakLead, upgradeBreachedLead, upgradePasskeyButton
+    case upgradeStrongPasswordButton, upgradeAppleButton, upgradeNotNow, doneUpgraded
+    case passwordReplacedApple, passwordReplacedPasskey, upgradeAppleLead
     case poweredBy
 }
 
@@ -287,6 +291,23 @@ enum Catalog {
         case .recoveryEnrollLead:
             return "Create a passkey on this device. When you are done, every other device is signed out."
         case .recoveryPasswordLead: return "Or choose a new password:"
+        case .errorPasswordReused: return "Choose a password other than your current one."
+        case .errorSignsInWithApple: return "This account signs in with Apple."
+        case .errorSignsInWithPasskey: return "This account signs in with a passkey."
+        case .upgradeHeading: return "Account security"
+        case .upgradeLead: return "Move your account off its password to something stronger."
+        case .upgradeWeakLead: return "Your password no longer meets this site's rules. Make your account safer now."
+        case .upgradeBreachedLead:
+            return "Your password has appeared in a data breach on another site. Make your account safer now."
+        case .upgradePasskeyButton: return "Replace my password with a passkey"
+        case .upgradeStrongPasswordButton: return "Choose a strong password"
+        case .upgradeAppleButton: return "Use Sign in with Apple"
+        case .upgradeNotNow: return "Not now"
+        case .doneUpgraded: return "Your account is safer now."
+        case .passwordReplacedApple: return "Replaced by Sign in with Apple"
+        case .passwordReplacedPasskey: return "Replaced by a passkey"
+        case .upgradeAppleLead:
+            return "Sign in with Apple in the app to link your Apple ID; the password then stops working."
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -479,6 +500,21 @@ enum Catalog {
         case .recoveryEnrollTitle: return "新しいログイン方法の設定"
         case .recoveryEnrollLead: return "このデバイスにパスキーを作成してください。完了すると、ほかのデバイスはすべてログアウトします。"
         case .recoveryPasswordLead: return "または、新しいパスワードを設定："
+        case .errorPasswordReused: return "現在とは別のパスワードを選んでください。"
+        case .errorSignsInWithApple: return "このアカウントは Apple でサインインします。"
+        case .errorSignsInWithPasskey: return "このアカウントはパスキーでサインインします。"
+        case .upgradeHeading: return "アカウントのセキュリティ"
+        case .upgradeLead: return "パスワードをより安全な方法に切り替えましょう。"
+        case .upgradeWeakLead: return "パスワードがこのサイトの条件を満たしていません。今すぐアカウントを安全にしましょう。"
+        case .upgradeBreachedLead: return "パスワードがほかのサイトのデータ漏えいで見つかりました。今すぐアカウントを安全にしましょう。"
+        case .upgradePasskeyButton: return "パスワードをパスキーに置き換える"
+        case .upgradeStrongPasswordButton: return "強力なパスワードに変更する"
+        case .upgradeAppleButton: return "Apple でサインインを使う"
+        case .upgradeNotNow: return "あとで"
+        case .doneUpgraded: return "アカウントがより安全になりました。"
+        case .passwordReplacedApple: return "Apple でサインインに置き換え済み"
+        case .passwordReplacedPasskey: return "パスキーに置き換え済み"
+        case .upgradeAppleLead: return "アプリで Apple でサインインを使うと Apple ID が連携され、パスワードは使えなくなります。"
         case .poweredBy: return "Sesame で保護されています"
         }
     }
@@ -501,7 +537,10 @@ enum Catalog {
                 case .userExists, .hidden: key = .errorUserExists
                 case .weakPassword: key = .errorWeakPassword
                 case .passwordLeaked: key = .errorLeakedPassword
+                case .passwordReused: key = .errorPasswordReused
                 }
+            case .passwordReplaced(.apple): key = .errorSignsInWithApple
+            case .passwordReplaced(.passkey): key = .errorSignsInWithPasskey
             case .invalidGrant: key = .errorPasskeyFailed
             case .reauthenticationRequired: key = .errorReauth
             case .alreadyRegistered: key = .errorAlreadyRegistered

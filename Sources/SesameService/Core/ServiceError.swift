@@ -18,12 +18,14 @@ public enum SignupRefusal: Sendable, Equatable {
     case weakPassword(rules: String, verdicts: [PasswordRuleVerdict])
     /// `password_leaked`: the password is in the breached corpus.
     case passwordLeaked
+    /// `invalid_password`, `PasswordHistoryError`: the new password is the one it replaces.
+    case passwordReused
 
     public var code: String {
         switch self {
         case .userExists: return "user_exists"
         case .hidden: return "invalid_signup"
-        case .weakPassword: return "invalid_password"
+        case .weakPassword, .passwordReused: return "invalid_password"
         case .passwordLeaked: return "password_leaked"
         }
     }
@@ -34,6 +36,27 @@ public enum SignupRefusal: Sendable, Equatable {
         case .hidden: return "Invalid sign up"
         case .weakPassword: return "Password is too weak"
         case .passwordLeaked: return "This password has previously appeared in a data breach; choose another one."
+        case .passwordReused: return "The new password must differ from the current one."
+        }
+    }
+}
+
+/// Why an account security upgrade is not allowed (API.md §9's `upgrade_not_allowed`, `reason`).
+public enum UpgradeRefusal: String, Sendable, Equatable {
+    /// The connection does not offer this upgrade (or its target: passkeys off, no Apple connection).
+    case typeDisabled = "type_disabled"
+    /// The user has no password to upgrade.
+    case noPassword = "no_password"
+    case userBlocked = "user_blocked"
+    /// The password was already replaced by Sign in with Apple or a passkey.
+    case alreadyUpgraded = "already_upgraded"
+
+    public var description: String {
+        switch self {
+        case .typeDisabled: return "this upgrade is not offered for this account"
+        case .noPassword: return "the account has no password to upgrade"
+        case .userBlocked: return "the user is blocked"
+        case .alreadyUpgraded: return "the password was already replaced"
         }
     }
 }
@@ -102,6 +125,15 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// 409 `already_registered`: the user already has a passkey from this provider (named), so
     /// another would only be a duplicate (API.md §8).
     case alreadyRegistered(provider: String)
+    /// 403 `step_up_required`: an upgrade needs a second factor (`mfaToken` and its requirement)
+    /// or, with neither, a newer sign-in (`challengeTypes` `["password"]`).
+    case stepUpRequired(mfaToken: String?, challengeTypes: [String], requirement: MFARequirement?)
+    /// 403 `upgrade_not_allowed` with the reason.
+    case upgradeNotAllowed(UpgradeRefusal)
+    /// 403 `invalid_grant`: the right password of an account whose password an upgrade replaced.
+    case passwordReplaced(PasswordReplacement)
+    /// 409 `identity_already_linked`: the provider's identity belongs to another account.
+    case identityAlreadyLinked(String)
 
     /// The OAuth-style error code.
     public var code: String {
@@ -131,6 +163,10 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unavailable: return "temporarily_unavailable"
         case .reauthenticationRequired: return "reauthentication_required"
         case .alreadyRegistered: return "already_registered"
+        case .stepUpRequired: return "step_up_required"
+        case .upgradeNotAllowed: return "upgrade_not_allowed"
+        case .passwordReplaced: return "invalid_grant"
+        case .identityAlreadyLinked: return "identity_already_linked"
         }
     }
 
@@ -156,6 +192,13 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .reauthenticationRequired: return "sign in again to make this change"
         case .alreadyRegistered(let provider):
             return "you already have a passkey in \(provider) for this account; sign in with it"
+        case .stepUpRequired(let token, _, _):
+            return token == nil
+                ? "sign in again to authorize this upgrade" : "verify a second factor to authorize this upgrade"
+        case .upgradeNotAllowed(let reason): return reason.description
+        case .passwordReplaced(.apple): return "This account signs in with Apple."
+        case .passwordReplaced(.passkey): return "This account signs in with a passkey."
+        case .identityAlreadyLinked(let text): return text
         }
     }
 

@@ -28,6 +28,10 @@ public struct Principal: Sendable {
     public let authTime: Date?
     /// The device key a device-key re-authentication used (the token's `device_key_id`).
     public let deviceKeyID: String?
+    /// How the user signed in (the token's RFC 8176 `amr`); empty when it does not say.
+    public let amr: [String]
+    /// The refresh-token family the token was issued with, if any.
+    public let refreshFamilyID: String?
 
     init(token: VerifiedJWT, tenantID: String, audience: String) {
         self.credential = .accessToken
@@ -38,6 +42,8 @@ public struct Principal: Sendable {
         self.scopes = Set(token.scopes)
         self.authTime = token.claims["auth_time"]?.intValue.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         self.deviceKeyID = token.string(TokenService.deviceKeyClaim)
+        self.amr = token.claims["amr"]?.stringsValue ?? []
+        self.refreshFamilyID = token.string(TokenService.refreshFamilyClaim)
     }
 
     /// True when the principal is a user (not a machine-to-machine client).

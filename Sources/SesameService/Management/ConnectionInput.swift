@@ -3,7 +3,7 @@
 public struct ConnectionInput: Sendable {
     /// `name`: what clients send as `realm`.
     public var name: String?
-    /// `strategy`: only "auth0" (a database connection).
+    /// `strategy`: "auth0" (a database connection) or "apple" (Sign in with Apple).
     public var strategy: String?
     /// `options.authentication_methods.password.enabled`.
     public var passwordEnabled: Bool?
@@ -37,6 +37,14 @@ public struct ConnectionInput: Sendable {
     public var deviceKeyGraceDays: Int?
     /// `options.passkey_options.enrollment_snooze_days` (Sesame): how long a snooze hides the prompt.
     public var enrollmentSnoozeDays: Int?
+    /// `options.upgrades` (Sesame, API.md §9): `allowed`, `max_auth_age`, `step_up`.
+    public var upgradesAllowed: [String]?
+    public var upgradesMaxAuthAge: Int?
+    public var upgradesStepUp: String?
+    /// An `apple` connection's options, in Auth0's names: `team_id`, `kid`, `client_id` (the
+    /// Services ID), `app_id` (bundle IDs), `app_secret` (the .p8 key, write-only), and Sesame's
+    /// `issuer`, `jwks_uri`, `token_endpoint`.
+    public var apple: AppleInput?
 
     public init(
         name: String? = nil, strategy: String? = nil, passwordEnabled: Bool? = nil, passkeyEnabled: Bool? = nil,
@@ -81,4 +89,17 @@ public struct IdentifierAttributeInput: Sendable {
         self.active = active
         self.signupStatus = signupStatus
     }
+}
+
+/// An `apple` connection's options; nil leaves one as it is.
+public struct AppleInput: Sendable {
+    public var teamID: String?
+    public var keyID: String?
+    public var servicesID: String?
+    public var appIDs: [String]?
+    public var secret: String?
+    public var issuer: String?
+    public var keysURL: String?
+    public var tokenURL: String?
+    public init() {}
 }

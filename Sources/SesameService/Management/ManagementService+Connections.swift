@@ -175,8 +175,37 @@ extension ManagementService {
         typealias V = ManagementValidation
         var record = original
         if let name = input.name { record.name = try Self.connectionName(name) }
-        if let strategy = input.strategy, strategy != "auth0" {
-            throw .invalidRequest("strategy must be auth0 (a database connection)")
+        if let strategy = input.strategy {
+            guard let value = ConnectionStrategy(rawValue: strategy) else {
+                throw .invalidRequest("strategy must be auth0 (a database connection) or apple (Sign in with Apple)")
+            }
+            record.strategy = value
+            if value == .apple {
+                // A social connection holds no users: no passwords, no passkeys of its own.
+                record.password.enabled = false
+                record.passkey.enabled = false
+                record.apple = record.apple ?? AppleSettings()
+            }
+        }
+        if record.strategy == .apple {
+            return try applyApple(input, to: record)
+        }
+        guard input.apple == nil else {
+            throw .invalidRequest("team_id, kid, app_id and app_secret are options of an apple connection")
+        }
+        if let allowed = input.upgradesAllowed {
+            var types: [UpgradeType] = []
+            for (index, value) in allowed.enumerated() {
+                let type = try V.oneOf(value, "options.upgrades.allowed[\(index)]", as: UpgradeType.self)
+                if !types.contains(type) { types.append(type) }
+            }
+            record.upgrades.allowed = types
+        }
+        if let age = input.upgradesMaxAuthAge {
+            record.upgrades.maxAuthAge = try V.bounded(age, "options.upgrades.max_auth_age", 0...86_400)
+        }
+        if let value = input.upgradesStepUp {
+            record.upgrades.stepUp = try V.oneOf(value, "options.upgrades.step_up", as: StepUpRule.self)
         }
         if let enabled = input.passwordEnabled { record.password.enabled = enabled }
         if let enabled = input.passkeyEnabled { record.passkey.enabled = enabled }
@@ -271,6 +300,82 @@ extension ManagementService {
             }
         }
         return record
+    }
+
+    /// An `apple` connection's options over `original`: only they and `enabled_clients` apply. The
+    /// `.p8` key is checked to be a P-256 private key and sealed; it is never returned.
+    func applyApple(_ input: ConnectionInput, to original: ConnectionRecord) throws(ServiceError) -> ConnectionRecord {
+        typealias V = ManagementValidation
+        let databaseOnly: [Any?] = [
+            input.passwordEnabled, input.passkeyEnabled, input.challengeUI, input.progressiveEnrollmentEnabled,
+            input.localEnrollmentEnabled, input.userVerification, input.passwordMinLength, input.passwordPolicy,
+            input.passwordRules, input.passwordHashing, input.minOSVersions, input.deviceKeyGraceDays,
+            input.enrollmentSnoozeDays, input.upgradesAllowed, input.upgradesMaxAuthAge, input.upgradesStepUp,
+        ]
+        guard databaseOnly.allSatisfy({ $0 == nil }), input.attributes.isEmpty else {
+            throw .invalidRequest(
+                "an apple connection takes team_id, kid, client_id, app_id, app_secret, issuer, "
+                    + "jwks_uri and token_endpoint as options")
+        }
+        var record = original
+        var apple = record.apple ?? AppleSettings()
+        let enabledClients = input.enabledClients
+        let input = input.apple ?? AppleInput()
+        if let value = input.teamID { apple.teamID = try Self.appleIdentifier(value, "options.team_id") }
+        if let value = input.keyID { apple.keyID = try Self.appleIdentifier(value, "options.kid") }
+        if let value = input.servicesID {
+            apple.servicesID = value.isEmpty ? nil : try Self.bundleID(value, "options.client_id")
+        }
+        if let values = input.appIDs {
+            apple.appIDs = try V.list(values, "options.app_id", max: 50) { value, field throws(ServiceError) in
+                try Self.bundleID(value, field)
+            }
+        }
+        if let value = input.issuer { apple.issuer = try Self.appleURL(value, "options.issuer") }
+        if let value = input.keysURL { apple.keysURL = try Self.appleURL(value, "options.jwks_uri") }
+        if let value = input.tokenURL { apple.tokenURL = try Self.appleURL(value, "options.token_endpoint") }
+        if let pem = input.secret {
+            apple.sealedKey = try appleKeys.seal(
+                pem: pem, tenantID: record.tenantID, connectionID: record.id, random: random)
+        }
+        record.apple = apple
+        if let clients = enabledClients {
+            record.enabledClients = try V.list(clients, "enabled_clients", max: 1_000) {
+                value, field throws(ServiceError) in
+                guard !value.isEmpty, value.utf8.count <= 128 else {
+                    throw .invalidRequest("\(field) is not a client id")
+                }
+                return value
+            }
+        }
+        return record
+    }
+
+    /// A Team ID or Key ID: 1 to 64 letters and digits (Apple's are 10).
+    static func appleIdentifier(_ value: String, _ field: String) throws(ServiceError) -> String {
+        guard !value.isEmpty, value.utf8.count <= 64,
+            value.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) })
+        else { throw .invalidRequest("\(field) must be 1 to 64 letters and digits") }
+        return value
+    }
+
+    /// A bundle ID or Services ID: reverse-DNS letters, digits, hyphens and dots.
+    static func bundleID(_ value: String, _ field: String) throws(ServiceError) -> String {
+        guard !value.isEmpty, value.utf8.count <= 255,
+            value.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == ".")
+            })
+        else { throw .invalidRequest("\(field) must be a bundle ID such as com.example.app") }
+        return value
+    }
+
+    /// An https URL, or an http one on loopback (a local fake of Apple's service).
+    static func appleURL(_ value: String, _ field: String) throws(ServiceError) -> String {
+        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+            scheme == "https" || (scheme == "http" && ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host)),
+            value.utf8.count <= 2_048
+        else { throw .invalidRequest("\(field) must be an https URL (or http on localhost)") }
+        return value
     }
 
     /// Auth0's `identifier.active` + `signup.status` as an `IdentifierRule`, merged over `current`.

@@ -12,11 +12,14 @@ public final class ManagementService: Sendable {
     let tokens: TokenService
     let passwords: PasswordService
     let sealer: MessageSealer
+    /// Seals Apple connections' `.p8` keys.
+    let appleKeys: AppleKeySealer
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, tokens: TokenService,
-        passwords: PasswordService, sealer: MessageSealer
+        passwords: PasswordService, sealer: MessageSealer, appleKeys: AppleKeySealer
     ) {
+        self.appleKeys = appleKeys
         self.sealer = sealer
         self.passwords = passwords
         self.access = StoreAccess(store: store)

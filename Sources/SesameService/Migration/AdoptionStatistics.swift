@@ -27,6 +27,8 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
                 case .password: return password
                 case .apple: return apple
                 case .refresh: return refresh
+                // Upgrades are counted in `Day.upgrades`, not as authentications.
+                case .upgradeStrongPassword, .upgradeSignInWithApple, .upgradePasskey: return 0
                 }
             }
             set {
@@ -36,6 +38,7 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
                 case .password: password = newValue
                 case .apple: apple = newValue
                 case .refresh: refresh = newValue
+                case .upgradeStrongPassword, .upgradeSignInWithApple, .upgradePasskey: break
                 }
             }
         }
@@ -47,6 +50,35 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
         enum CodingKeys: String, CodingKey {
             case synced
             case deviceBound = "device_bound"
+        }
+    }
+
+    /// Account security upgrades committed (API.md §9), by target.
+    public struct Upgrades: Sendable, Equatable, Encodable {
+        public var strongPassword = 0
+        public var signInWithApple = 0
+        public var passkey = 0
+        enum CodingKeys: String, CodingKey {
+            case strongPassword = "strong_password"
+            case signInWithApple = "sign_in_with_apple"
+            case passkey
+        }
+
+        subscript(type: UpgradeType) -> Int {
+            get {
+                switch type {
+                case .strongPassword: strongPassword
+                case .signInWithApple: signInWithApple
+                case .passkey: passkey
+                }
+            }
+            set {
+                switch type {
+                case .strongPassword: strongPassword = newValue
+                case .signInWithApple: signInWithApple = newValue
+                case .passkey: passkey = newValue
+                }
+            }
         }
     }
 
@@ -65,6 +97,8 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
         /// Provider names (from the AAGUID table) and their passkey authentications.
         public var providers: [String: Int] = [:]
         public var platforms = Platforms()
+        /// Upgrades that day (not authentications: `total` leaves them out).
+        public var upgrades = Upgrades()
 
         /// passkey / (passkey + device key); nil on a day without either.
         public var deviceAuthPasskeyShare: Double? {
@@ -73,7 +107,7 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case date, total, passkey, providers, platforms
+            case date, total, passkey, providers, platforms, upgrades
             case byMethod = "by_method"
             case deviceAuthPasskeyShare = "device_auth_passkey_share"
         }
@@ -86,6 +120,7 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
             try container.encode(passkey, forKey: .passkey)
             try container.encode(providers, forKey: .providers)
             try container.encode(platforms, forKey: .platforms)
+            try container.encode(upgrades, forKey: .upgrades)
             // Four decimals are plenty for a share, and a null says "no device authentications".
             if let share = deviceAuthPasskeyShare {
                 try container.encode((share * 10_000).rounded() / 10_000, forKey: .deviceAuthPasskeyShare)
@@ -120,6 +155,10 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
         // Each cell is added in place (a copy of the day would copy its providers too).
         for cell in cells {
             guard let at = index[cell.day] else { continue }
+            if let upgrade = cell.method.upgrade {
+                report[at].upgrades[upgrade] += cell.count
+                continue
+            }
             report[at].total += cell.count
             report[at].byMethod[cell.method] += cell.count
             if cell.method == .passkey {
@@ -257,7 +296,7 @@ public struct AdoptionStatistics: Sendable {
 public enum AdoptionCSV {
     public static let header =
         "date,total,passkey,device_key,password,apple,refresh,synced,device_bound,ios,android,web,"
-        + "device_auth_passkey_share"
+        + "device_auth_passkey_share,upgrade_strong_password,upgrade_sign_in_with_apple,upgrade_passkey"
 
     public static func text(_ report: AdoptionReport) -> String {
         var lines = [header]
@@ -268,7 +307,8 @@ public enum AdoptionCSV {
                 day.date, String(day.total), String(methods.passkey), String(methods.deviceKey),
                 String(methods.password), String(methods.apple), String(methods.refresh), String(day.passkey.synced),
                 String(day.passkey.deviceBound), String(day.platforms.ios), String(day.platforms.android),
-                String(day.platforms.web), share,
+                String(day.platforms.web), share, String(day.upgrades.strongPassword),
+                String(day.upgrades.signInWithApple), String(day.upgrades.passkey),
             ]
             lines.append(fields.joined(separator: ","))
         }

@@ -36,9 +36,13 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable {
 
     /// The method a sign-in's RFC 8176 methods name: possession of a passkey (`pop`), a password
     /// (`pwd`), a device key (`hwk` alone); nil for none of them.
+    /// The `amr` value of a Sign in with Apple sign-in (RFC 8176 registers none for a federated one).
+    public static let appleMethod = "apple"
+
     public static func of(amr: [String]) -> SignInMethod? {
         if amr.contains("pop") { return .passkey }
         if amr.contains("pwd") { return .password }
+        if amr.contains(appleMethod) { return .apple }
         // A hardware key without a passkey's proof of possession: a legacy device key.
         if amr.contains("hwk") { return .deviceKey }
         return nil

@@ -40,6 +40,12 @@ public struct TokenRequest: Sendable {
     /// The platform the client says it runs on (its `Auth0-Client` header), for the statistics
     /// and the prefer-passkey flag.
     public var clientPlatform: ClientPlatform?
+    /// The token-exchange grant (RFC 8693): an Apple authorization code or identity token, its
+    /// type, the raw nonce an identity token's `nonce` hashes, and Auth0's `user_profile` JSON.
+    public var subjectToken: String?
+    public var subjectTokenType: String?
+    public var nonce: String?
+    public var userProfile: String?
 
     public init(
         grantType: String, credentials: ClientCredentials, authSession: String? = nil, authnResponse: [UInt8]? = nil,

@@ -24,11 +24,16 @@ public final class TokenService: Sendable {
     public let deviceKeys: DeviceKeyService
     /// The `passkey_enrollment` prompts and the hosted page their links open.
     public let enrollmentTickets: PasskeyEnrollmentTickets
+    /// Account security upgrades (API.md §9).
+    public let upgrades: AccountUpgradeService
+    /// Sign in with Apple at the token endpoint.
+    let appleLogin: AppleSignInLogin
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, keyRing: SigningKeyRing,
         passkeys: PasskeyService, passwords: PasswordService, mfa: MFAService, events: AuthEventRecorder,
-        dpop: DPoPVerifier
+        dpop: DPoPVerifier, apple: any AppleEndpoints = UnreachableAppleEndpoints(),
+        appleKeys: AppleKeySealer? = nil
     ) {
         self.passwords = passwords
         self.mfa = mfa
@@ -44,6 +49,15 @@ public final class TokenService: Sendable {
         self.deviceKeys = DeviceKeyService(store: store, clock: clock, random: random, events: events)
         self.enrollmentTickets = PasskeyEnrollmentTickets(
             store: store, clock: clock, random: random, passkeys: passkeys)
+        let verifier = AppleIdentityVerifier(endpoints: apple)
+        // Without a master key's sealer no .p8 opens, so no authorization code can be redeemed.
+        let sealer = appleKeys ?? AppleKeySealer(key: [])
+        self.upgrades = AccountUpgradeService(
+            store: store, clock: clock, random: random, passwords: passwords, mfa: mfa, passkeys: passkeys,
+            events: events, apple: verifier, sealer: sealer)
+        self.appleLogin = AppleSignInLogin(
+            access: access, clock: clock, verifier: verifier,
+            redemption: AppleCodeRedemption(endpoints: apple, verifier: verifier, sealer: sealer), events: events)
     }
 
     // MARK: Audiences
@@ -79,6 +93,7 @@ public final class TokenService: Sendable {
         case .mfaOTP, .mfaOOB, .mfaRecoveryCode:
             return try mfaGrant(grant, tenant: tenant, request: request, proof: proof)
         case .deviceKey: return try deviceKeyGrant(tenant: tenant, request: request, proof: proof)
+        case .tokenExchange: return try appleGrant(tenant: tenant, request: request, proof: proof)
         }
     }
 
@@ -211,8 +226,24 @@ public final class TokenService: Sendable {
         return redirectURI
     }
 
+    /// Sign in with Apple (RFC 8693 token exchange, API.md §9): the linked user's tokens, with
+    /// `auth_method` `apple`.
+    private func appleGrant(
+        tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
+    ) throws(ServiceError) -> TokenResponse {
+        let client = try authenticate(request.credentials, tenant: tenant, grant: .tokenExchange)
+        let (scopes, audience) = try loginScopes(
+            request.scope, audience: request.audience, tenant: tenant, client: client)
+        let user = try appleLogin.logIn(tenant: tenant, client: client, request: request)
+        return try issueUserTokens(
+            tenant: tenant, client: client, user: user, scopes: scopes, audience: audience,
+            amr: [SignInMethod.appleMethod], authTime: clock.now(), refresh: .newFamily(passkeyID: nil), proof: proof)
+    }
+
     /// The access-token claim that names the device key a re-authentication used.
     public static let deviceKeyClaim = "device_key_id"
+    /// The access-token claim that names the refresh-token family the token was issued with.
+    public static let refreshFamilyClaim = "rt_family"
 
     /// The password grants: Auth0's `password-realm` (the connection as `realm`) and RFC 6749
     /// §4.3's `password` (the tenant's default connection).
@@ -370,7 +401,8 @@ public final class TokenService: Sendable {
         // 2. Sign the new tokens, for the successor drawn above.
         let response = try issueUserTokens(
             tenant: tenant, client: client, user: grant.user, scopes: grant.scopes, audience: grant.audience,
-            amr: record.amr, authTime: record.authTime, refresh: .successor(successor.token), proof: proof)
+            amr: record.amr, authTime: record.authTime, refresh: .successor(successor.token, familyID: record.familyID),
+            proof: proof)
         // 3. Rotate: the token and the request are checked again inside the write.
         let outcome = try access.write(.relaxed) { transaction in
             try refreshTokens.rotate(
@@ -504,8 +536,8 @@ public final class TokenService: Sendable {
         /// A login: a new family (with `offline_access`), remembering the passkey used; the
         /// family's id when it was drawn before (an authorization code's).
         case newFamily(passkeyID: String?, familyID: String? = nil)
-        /// A refresh: the successor already drawn for the rotation.
-        case successor(String)
+        /// A refresh: the successor already drawn for the rotation, in its family.
+        case successor(String, familyID: String)
     }
 
     /// Access token (RFC 9068), id token when `openid` was asked for, and the refresh token of `refresh`.
@@ -531,6 +563,20 @@ public final class TokenService: Sendable {
             "auth_time": .int(Int64(authTime.timeIntervalSince1970)), "amr": .strings(amr),
         ]
         accessClaims["cnf"] = Self.confirmation(proof)
+        // The refresh family the token goes with, so an upgrade can end every other session.
+        var familyID: String?
+        switch refresh {
+        case .successor(_, let family): familyID = family
+        case .newFamily(_, let drawn):
+            if scopes.contains("offline_access"), client.grantTypes.contains(.refreshToken) {
+                do {
+                    familyID = try drawn ?? RefreshTokens.identifier("rtf_", random)
+                } catch {
+                    throw .unavailable("the random source failed")
+                }
+            }
+        }
+        if let familyID { accessClaims[Self.refreshFamilyClaim] = .string(familyID) }
         for (name, value) in extraAccessClaims where accessClaims[name] == nil { accessClaims[name] = value }
         let accessToken = try sign(
             accessClaims, type: .accessToken, tenant: tenant, algorithm: target.accessTokenAlgorithm(client))
@@ -553,9 +599,9 @@ public final class TokenService: Sendable {
         }
         var refreshToken: String?
         switch refresh {
-        case .successor(let token):
+        case .successor(let token, _):
             refreshToken = token
-        case .newFamily(let passkeyID, let familyID):
+        case .newFamily(let passkeyID, _):
             guard scopes.contains("offline_access"), client.grantTypes.contains(.refreshToken) else { break }
             do {
                 refreshToken =

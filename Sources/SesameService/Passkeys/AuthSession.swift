@@ -14,8 +14,9 @@ public struct AuthSession: Sendable {
         case signup(state: RegistrationState, profile: PendingSignupProfile)
         /// A discoverable-credential login.
         case login(state: AuthenticationState)
-        /// A new passkey for an existing, signed-in user (My Account).
-        case enroll(state: RegistrationState, userID: String)
+        /// A new passkey for an existing, signed-in user (My Account), or one that replaces the
+        /// user's password (an account security upgrade).
+        case enroll(state: RegistrationState, userID: String, purpose: EnrollmentPurpose)
     }
 
     public var tenantID: String
@@ -41,6 +42,14 @@ public struct AuthSession: Sendable {
         self.requester = requester
         self.tokenDefaults = tokenDefaults
     }
+}
+
+/// What an enrollment is for.
+public enum EnrollmentPurpose: Sendable, Equatable {
+    /// Another passkey.
+    case addPasskey
+    /// A passkey that takes the password's place (API.md §9): the verify step disables the password.
+    case replacePassword
 }
 
 /// The token parameters a challenge carried. Held with the pending ceremony, so they are bounded.

@@ -13,7 +13,8 @@ extension PasskeyService {
     /// connection's maximum number of passkeys.
     public func beginEnrollment(
         tenant: TenantRecord, clientID: String, userID: String, connection realm: String?, requester: String,
-        timeout: TimeInterval = PasskeyService.challengeTimeout, mediation: RegistrationMediation? = nil
+        timeout: TimeInterval = PasskeyService.challengeTimeout, mediation: RegistrationMediation? = nil,
+        purpose: EnrollmentPurpose = .addPasskey
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         let now = clock.now()
         let (user, connection, existing) = try access.read { transaction in
@@ -34,7 +35,7 @@ extension PasskeyService {
         let handle = try sessions.insert(
             AuthSession(
                 tenantID: tenant.id, clientID: clientID, connectionID: connection.id,
-                ceremony: .enroll(state: state, userID: user.id),
+                ceremony: .enroll(state: state, userID: user.id, purpose: purpose),
                 expiresAt: now.addingTimeInterval(timeout), requester: requester),
             now: now)
         let name = ProfileValidation.primaryIdentifier(user.profile)
@@ -54,22 +55,34 @@ extension PasskeyService {
     /// session is consumed first, so it is single-use whether this succeeds or not. With
     /// `migratingDeviceKey` (the sign-in was a re-authentication with that device key), the key
     /// becomes `migrated` in the same write (API.md §8).
+    ///
+    /// `clientID` and `userID` are the caller's (nil: the auth session alone says, as for an
+    /// upgrade's verify step, whose session the upgrade token began). An enrollment begun in place
+    /// of the password (`requiredPurpose` `.replacePassword` insists on one) disables the password
+    /// in the same write as the passkey.
     public func finishEnrollment(
-        tenant: TenantRecord, clientID: String, userID: String, authSession handle: String, response: [UInt8],
-        migratingDeviceKey: String? = nil
+        tenant: TenantRecord, clientID expectedClient: String?, userID expectedUser: String?,
+        authSession handle: String,
+        response: [UInt8], migratingDeviceKey: String? = nil, requiredPurpose: EnrollmentPurpose? = nil
     ) throws(ServiceError) -> (PasskeyRecord, UserRecord) {
         let now = clock.now()
         guard let session = sessions.consume(handle) else {
             throw .invalidGrant("the auth_session is unknown, expired or already used")
         }
-        guard session.tenantID == tenant.id, session.clientID == clientID else {
+        guard session.tenantID == tenant.id, expectedClient == nil || session.clientID == expectedClient else {
             throw .invalidGrant("the auth_session belongs to another client")
         }
         guard session.expiresAt > now else { throw .invalidGrant("the auth_session has expired") }
-        guard case .enroll(let state, let sessionUserID) = session.ceremony else {
+        guard case .enroll(let state, let userID, let purpose) = session.ceremony else {
             throw .invalidGrant("this auth_session is not a passkey enrollment")
         }
-        guard sessionUserID == userID else { throw .invalidGrant("the auth_session belongs to another user") }
+        guard expectedUser == nil || userID == expectedUser else {
+            throw .invalidGrant("the auth_session belongs to another user")
+        }
+        if let requiredPurpose, requiredPurpose != purpose {
+            throw .invalidGrant("this auth_session is not a passkey upgrade")
+        }
+        let clientID = session.clientID
         let (user, client, connection) = try access.read { transaction in
             try Self.enrollmentParties(tenant: tenant, clientID: clientID, userID: userID, in: transaction)
         }
@@ -96,7 +109,7 @@ extension PasskeyService {
         do {
             try storeEnrolled(
                 passkey, user: user, connection: connection, provider: provider, migratingDeviceKey: migratingDeviceKey,
-                tenant: tenant, now: now)
+                replacesPassword: purpose == .replacePassword, tenant: tenant, now: now)
         } catch .alreadyRegistered(let name) {
             if let known = Self.clientPlatform(platform) {
                 try? access.write(.relaxed) { transaction in
@@ -114,6 +127,11 @@ extension PasskeyService {
         record(
             tenant, .enroll, outcome: .success, client: clientID, user: user.id, platform: platform, now: now,
             passkey: passkey, connectionID: connection.id, conditional: state.mediation == .conditional)
+        if purpose == .replacePassword {
+            events.record(
+                tenantID: tenant.id, type: .upgrade, method: .passkey, outcome: .success, at: now, clientID: clientID,
+                userID: user.id, platform: platform, connectionID: connection.id)
+        }
         return (passkey, user)
     }
 
@@ -121,11 +139,23 @@ extension PasskeyService {
     /// device key it migrates.
     private func storeEnrolled(
         _ passkey: PasskeyRecord, user: UserRecord, connection: ConnectionRecord, provider: String?,
-        migratingDeviceKey: String?, tenant: TenantRecord, now: Date
+        migratingDeviceKey: String?, replacesPassword: Bool, tenant: TenantRecord, now: Date
     ) throws(ServiceError) {
         try access.write(.durable) { transaction in
-            guard try transaction.users.get(tenantID: tenant.id, id: user.id) != nil else {
+            guard var stored = try transaction.users.get(tenantID: tenant.id, id: user.id) else {
                 throw ServiceError.invalidGrant("the user no longer exists")
+            }
+            if replacesPassword {
+                // The password the upgrade was authorized for: gone or replaced meanwhile, nothing is stored.
+                guard stored.password != nil, stored.passwordReplacement == nil else {
+                    throw ServiceError.invalidGrant("the account changed since the upgrade was authorized")
+                }
+                stored.passwordReplacement = .passkey
+                stored.passwordReplacedAt = now
+                stored.updatedAt = now
+                try transaction.users.update(stored)
+                try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: user.id, at: now)
+                try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: user.id)
             }
             let held = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id)
             if let provider, held.contains(where: { $0.backupEligible && $0.aaguid == passkey.aaguid }) {

@@ -71,7 +71,8 @@ public final class StoreAuthSessions: AuthSessionStore {
 ///
 /// Layout, version 1: the format byte 1; the tenant, client, connection and requester ids; the
 /// expiry (Double seconds since 2001, big-endian bits); the token defaults (a presence byte, then
-/// optional scope and audience); the ceremony byte (1 signup, 2 login, 3 enroll) and its state:
+/// optional scope and audience); the ceremony byte (1 signup, 2 login, 3 enroll, 4 enroll in place of
+/// the password) and its state:
 /// challenge, user handle (not for login), user verification, the offered algorithms (registration)
 /// or allowed credential ids (login), then the packed signup profile or the enrolling user's id.
 /// Strings and byte strings carry a 32-bit big-endian length.
@@ -106,8 +107,8 @@ enum AuthSessionCodec {
             out.byte(verificationCode(state.userVerification))
             out.uint32(UInt32(state.allowCredentials.count))
             for id in state.allowCredentials { out.field(id) }
-        case .enroll(let state, let userID):
-            out.byte(3)
+        case .enroll(let state, let userID, let purpose):
+            out.byte(purpose == .addPasskey ? 3 : 4)
             out.registration(state)
             out.string(userID)
         }
@@ -145,7 +146,9 @@ enum AuthSessionCodec {
             ceremony = .login(
                 state: AuthenticationState(
                     challenge: challenge, userVerification: verification, allowCredentials: allowed))
-        case 3: ceremony = .enroll(state: try input.registration(), userID: try input.string())
+        case 3: ceremony = .enroll(state: try input.registration(), userID: try input.string(), purpose: .addPasskey)
+        case 4:
+            ceremony = .enroll(state: try input.registration(), userID: try input.string(), purpose: .replacePassword)
         default: throw StoreError.corrupt("an auth session has an unknown ceremony")
         }
         guard input.isAtEnd else { throw StoreError.corrupt("an auth session has trailing bytes") }

@@ -26,7 +26,8 @@ extension PasswordService {
         guard connection.password.enabled else {
             throw .invalidRequest("passwords are not enabled for connection \(connection.name)")
         }
-        if let credential = user.password {
+        // A password an upgrade replaced no longer proves anything: choosing one again needs a fresh sign-in.
+        if let credential = user.usablePassword {
             guard let current, !current.isEmpty else { throw .invalidRequest("the current password is required") }
             let currentText = try PasswordText(current)
             let identifier = user.profile.email ?? user.profile.username ?? user.id
@@ -50,6 +51,8 @@ extension PasswordService {
                 stored.password?.hash == user.password?.hash
             else { throw ServiceError.conflict("the password changed meanwhile; try again") }
             stored.password = fresh.replacing(stored.password)
+            stored.passwordReplacement = nil
+            stored.passwordReplacedAt = nil
             stored.updatedAt = now
             try transaction.users.update(stored)
             try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: userID, at: now)
@@ -84,6 +87,8 @@ extension PasswordService {
                 throw ServiceError.invalidToken("the user no longer exists")
             }
             stored.password = fresh.replacing(stored.password)
+            stored.passwordReplacement = nil
+            stored.passwordReplacedAt = nil
             stored.updatedAt = now
             try transaction.users.update(stored)
         }

@@ -139,9 +139,14 @@ public final class PasswordService: Sendable {
     /// Checks `username` and `password` for the password grants: `password-realm` names the
     /// connection as `realm`, `password` uses the tenant's default connection. `address` (the
     /// client-address key) is what brute-force protection counts by (`AttemptLimits`).
+    ///
+    /// An account whose password an upgrade replaced answers the right password with
+    /// `passwordReplaced` (what it signs in with now) and any other with `wrongCredentials`.
+    /// `forUpgrade` (an upgrade's authorization, API.md §9) lets a breached password through even
+    /// where the tenant blocks it at login: moving off it is the point.
     func logIn(
         tenant: TenantRecord, client: ClientRecord, grant: OAuthGrantType, realm: String?, username: String?,
-        password: String?, address: String
+        password: String?, address: String, forUpgrade: Bool = false
     ) throws(ServiceError) -> PasswordLogin {
         let now = clock.now()
         guard let username, !username.isEmpty else { throw .invalidRequest("username is required") }
@@ -195,10 +200,14 @@ public final class PasswordService: Sendable {
             record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, now: now)
             throw .userBlocked
         }
+        if let replacement = user.passwordReplacement {
+            record(tenant, .login, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
+            throw .passwordReplaced(replacement)
+        }
         let breached = breaches.isBreached(text, settings: tenant.breachedPasswords)
         if breached {
             notifyBreach(tenant: tenant, user: user, now: now)
-            if BreachDetection.blocks(tenant.breachedPasswords, at: .login) {
+            if !forUpgrade, BreachDetection.blocks(tenant.breachedPasswords, at: .login) {
                 record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, now: now)
                 throw .passwordLeaked
             }
@@ -273,6 +282,19 @@ public final class PasswordService: Sendable {
     ) throws(ServiceError) -> PasswordCredential {
         try Self.requireRules(password, connection: connection)
         try refuseBreached(password, tenant: tenant, stage: stage)
+        return try newCredential(password, parameters: connection.password.hashing, now: clock.now())
+    }
+
+    /// A credential for an upgrade's strong password (API.md §9): the connection's rules, and no
+    /// breached password whatever the tenant's shields say (the corpus, the test prefix, and the
+    /// tenant's range endpoint when it has one).
+    func upgradeCredential(for password: PasswordText, connection: ConnectionRecord, tenant: TenantRecord)
+        throws(ServiceError) -> PasswordCredential
+    {
+        try Self.requireRules(password, connection: connection)
+        var settings = tenant.breachedPasswords
+        settings.enabled = true
+        if breaches.isBreached(password, settings: settings) { throw .signupRefused(.passwordLeaked) }
         return try newCredential(password, parameters: connection.password.hashing, now: clock.now())
     }
 

@@ -76,7 +76,7 @@ public enum Bootstrap {
                 tenantID: tenantID, id: clientID, name: "Default Native App", appType: .native,
                 grantTypes: [
                     .webAuthn, .authorizationCode, .refreshToken, .passwordRealm, .password, .mfaOTP, .mfaOOB,
-                    .mfaRecoveryCode, .deviceKey,
+                    .mfaRecoveryCode, .deviceKey, .tokenExchange,
                 ],
                 // The landing page signs in through /authorize as this client (a demo to copy).
                 callbacks: [origin + "/"], tokenEndpointAuthMethod: .none, allowedLogoutURLs: [origin + "/"],

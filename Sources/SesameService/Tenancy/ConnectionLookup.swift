@@ -22,6 +22,10 @@ enum ConnectionLookup {
         guard let connection = found else {
             throw ServiceError.invalidRequest("\(field) is required: the tenant has no default connection")
         }
+        // A social connection (Sign in with Apple) holds no users of its own.
+        guard connection.strategy == .database else {
+            throw ServiceError.invalidRequest("\(field) is not a database connection")
+        }
         // The account page serves every user of the tenant, whatever clients their connection has.
         if client.id != AccountClient.id, !connection.enabledClients.isEmpty,
             !connection.enabledClients.contains(client.id)

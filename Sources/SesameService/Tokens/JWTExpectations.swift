@@ -6,6 +6,9 @@ public struct JWTExpectations: Sendable {
     public var issuer: String
     /// A value `aud` must equal (string form) or contain (array form).
     public var audience: String
+    /// Other values `aud` may name instead of `audience` (an Apple identity token carries any one of
+    /// a connection's app ids).
+    public var alternativeAudiences: [String] = []
     /// The required `typ` header: `.accessToken` requires "at+jwt" (or "application/at+jwt"),
     /// `.idToken` requires "JWT" or no typ; nil checks nothing.
     public var type: JWTType?

@@ -49,12 +49,13 @@ public struct JWTVerifier: Sendable {
         try Self.checkTimes(claims, expected)
         guard case .string(let issuer)? = claims["iss"] else { throw .invalidClaim("iss is missing") }
         guard issuer == expected.issuer else { throw .wrongIssuer }
+        let accepted = [expected.audience] + expected.alternativeAudiences
         switch claims["aud"] {
         case .string(let audience)?:
-            guard audience == expected.audience else { throw .wrongAudience }
+            guard accepted.contains(audience) else { throw .wrongAudience }
         case .array?:
             guard let audiences = claims["aud"]?.stringsValue else { throw .invalidClaim("aud holds a non-string") }
-            guard audiences.contains(expected.audience) else { throw .wrongAudience }
+            guard audiences.contains(where: accepted.contains) else { throw .wrongAudience }
         default:
             throw .invalidClaim("aud is missing")
         }

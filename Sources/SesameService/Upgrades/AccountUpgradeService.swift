@@ -1,0 +1,443 @@
+import Foundation
+import SesameCrypto
+import SesameStore
+import SesameWire
+import WebAuthn
+
+/// Who asks for an upgrade authorization (API.md §9).
+public enum UpgradeAuthority: Sendable {
+    /// A signed-in user: the app's own settings, or the extension with the token the app put in `userInfo`.
+    case signedIn(Principal)
+    /// The system's password manager through the extension: the stored username and password.
+    case password(client: ClientCredentials, username: String?, password: String?, realm: String?, address: String)
+}
+
+/// An authorized upgrade: `POST /me/v1/upgrades/authorize`'s 200.
+public struct UpgradeAuthorization: Sendable, Hashable, Encodable {
+    public var upgradeToken: String
+    public var tokenType = "upgrade"
+    public var expiresIn: Int
+    public var type: UpgradeType
+    /// The connection's rules, exactly as enforced (the extension's generated password meets them).
+    public var passwordRules: String
+
+    enum CodingKeys: String, CodingKey {
+        case upgradeToken = "upgrade_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case type
+        case passwordRules = "password_rules"
+    }
+}
+
+/// A committed upgrade: the 200 of the strong-password and Sign in with Apple upgrades.
+public struct UpgradeResult: Sendable, Hashable, Encodable {
+    public var type: UpgradeType
+    public var upgraded = true
+    public init(type: UpgradeType) { self.type = type }
+}
+
+/// Account security upgrades (API.md §9, Apple's WWDC20 one-tap upgrades): a weak or breached
+/// password moves to a strong password, to Sign in with Apple, or to a passkey.
+///
+/// `authorize` decides: the connection's `options.upgrades` (the types allowed, `max_auth_age`, the
+/// step-up rule) and the user (a password to upgrade, not blocked). It answers a single-use upgrade
+/// token (five minutes, bound to the user, the type and the client), a step-up (an `mfa_token` for
+/// the MFA grants, whose access token then authorizes), or a refusal with its reason.
+///
+/// Each upgrade spends its token in the same write transaction that commits the change, so of two
+/// requests racing with one token exactly one commits, and a refused change (a weak password, a
+/// bad identity token) leaves the token usable for another try.
+public final class AccountUpgradeService: Sendable {
+    public static let tokenLifetime: TimeInterval = 300
+    static let maxTokensPerUser = 10
+    /// The scope the step-up's access token carries (it authorizes again, nothing else needs it).
+    static let stepUpScope = "update:me:authentication_methods"
+
+    let access: StoreAccess
+    let clock: any ServiceClock
+    let random: any RandomSource
+    let passwords: PasswordService
+    let mfa: MFAService
+    let passkeys: PasskeyService
+    let events: AuthEventRecorder
+    let apple: AppleIdentityVerifier
+    let redemption: AppleCodeRedemption
+
+    init(
+        store: any SesameStore, clock: any ServiceClock, random: any RandomSource, passwords: PasswordService,
+        mfa: MFAService, passkeys: PasskeyService, events: AuthEventRecorder, apple: AppleIdentityVerifier,
+        sealer: AppleKeySealer
+    ) {
+        self.access = StoreAccess(store: store)
+        self.clock = clock
+        self.random = random
+        self.passwords = passwords
+        self.mfa = mfa
+        self.passkeys = passkeys
+        self.events = events
+        self.apple = apple
+        self.redemption = AppleCodeRedemption(endpoints: apple.endpoints, verifier: apple, sealer: sealer)
+    }
+
+    // MARK: Authorize
+
+    /// `POST /me/v1/upgrades/authorize`.
+    public func authorize(tenant: TenantRecord, type: UpgradeType, by authority: UpgradeAuthority)
+        throws(ServiceError) -> UpgradeAuthorization
+    {
+        let now = clock.now()
+        let userID: String
+        let clientID: String
+        let authTime: Date?
+        let amr: [String]
+        let family: String?
+        switch authority {
+        case .signedIn(let principal):
+            guard principal.isUser, let subject = principal.subject, let client = principal.clientID else {
+                throw .invalidToken("the access token is not a user's token")
+            }
+            (userID, clientID, authTime, amr, family) =
+                (subject, client, principal.authTime, principal.amr, principal.refreshFamilyID)
+        case .password(let credentials, let username, let password, let realm, let address):
+            // The password grant's own client check, then its brute-force limits.
+            let grant: OAuthGrantType = realm == nil ? .password : .passwordRealm
+            let caller = try access.read { transaction in
+                let client = try ClientAuthentication.authenticate(credentials, tenant: tenant, in: transaction)
+                try ClientAuthentication.requireGrant(grant, client)
+                return client
+            }
+            let login = try passwords.logIn(
+                tenant: tenant, client: caller, grant: grant, realm: realm, username: username, password: password,
+                address: address, forUpgrade: true)
+            (userID, clientID, authTime, amr, family) = (login.user.id, caller.id, login.authTime, login.amr, nil)
+        }
+        let (user, connection) = try access.read { transaction in
+            try Self.parties(tenant: tenant, userID: userID, clientID: clientID, type: type, in: transaction)
+        }
+        try requireNoStepUp(
+            tenant: tenant, user: user, connection: connection, clientID: clientID, authTime: authTime, amr: amr,
+            now: now)
+        let state = UpgradeState(
+            type: type, userID: user.id, clientID: clientID, passwordStamp: UpgradeState.stamp(user.password),
+            keepFamily: family)
+        let token = Base64URL.encode(try random.serviceBytes(32))
+        let record = AuthSessionRecord(
+            handleHash: UpgradeState.hash(token), tenantID: tenant.id, requester: "upgrade:\(user.id)",
+            expiresAt: now + Self.tokenLifetime, payload: state.payload)
+        let stored = try access.write(.relaxed) { transaction in
+            try transaction.authSessions.insert(record, maxPerRequester: Self.maxTokensPerUser, now: now)
+        }
+        guard stored == .inserted else {
+            throw .tooManyRequests("too many upgrades are waiting for this user", retryAfterSeconds: 60)
+        }
+        return UpgradeAuthorization(
+            upgradeToken: token, expiresIn: Int(Self.tokenLifetime), type: type,
+            passwordRules: connection.password.rules)
+    }
+
+    /// The user and their connection, if `type` may upgrade them: 403 `upgrade_not_allowed` otherwise.
+    static func parties(
+        tenant: TenantRecord, userID: String, clientID: String, type: UpgradeType, in transaction: any StoreTransaction
+    ) throws -> (UserRecord, ConnectionRecord) {
+        guard let user = try transaction.users.get(tenantID: tenant.id, id: userID) else {
+            throw ServiceError.invalidToken("the token's user no longer exists")
+        }
+        guard !user.blocked else { throw ServiceError.upgradeNotAllowed(.userBlocked) }
+        guard let connection = try transaction.connections.get(tenantID: tenant.id, id: user.connectionID),
+            connection.strategy == .database
+        else { throw ServiceError.conflict("the user's connection no longer exists") }
+        guard connection.password.enabled, connection.upgrades.allowed.contains(type) else {
+            throw ServiceError.upgradeNotAllowed(.typeDisabled)
+        }
+        guard user.password != nil else { throw ServiceError.upgradeNotAllowed(.noPassword) }
+        guard user.passwordReplacement == nil else { throw ServiceError.upgradeNotAllowed(.alreadyUpgraded) }
+        switch type {
+        case .strongPassword: break
+        case .passkey:
+            guard connection.passkey.enabled else { throw ServiceError.upgradeNotAllowed(.typeDisabled) }
+        case .signInWithApple:
+            guard try appleConnection(tenant: tenant, clientID: clientID, in: transaction) != nil else {
+                throw ServiceError.upgradeNotAllowed(.typeDisabled)
+            }
+        }
+        return (user, connection)
+    }
+
+    /// The tenant's Sign in with Apple connection enabled for `clientID` (the first by name), if any.
+    static func appleConnection(tenant: TenantRecord, clientID: String, in transaction: any StoreTransaction)
+        throws -> (ConnectionRecord, AppleSettings)?
+    {
+        let all = try Page.all { try transaction.connections.list(tenantID: tenant.id, page: $0) }
+        for connection in all.sorted(by: { $0.name < $1.name })
+        where connection.strategy == .apple
+            && (connection.enabledClients.isEmpty || connection.enabledClients.contains(clientID))
+        {
+            if let settings = connection.apple { return (connection, settings) }
+        }
+        return nil
+    }
+
+    /// 403 `step_up_required` when the sign-in is older than `max_auth_age`, or the step-up rule
+    /// asks for a second factor this sign-in did not use. A passkey verified with UV counts as two
+    /// factors (API.md §7).
+    private func requireNoStepUp(
+        tenant: TenantRecord, user: UserRecord, connection: ConnectionRecord, clientID: String, authTime: Date?,
+        amr: [String], now: Date
+    ) throws(ServiceError) {
+        let policy = connection.upgrades
+        let stale = authTime.map { now.timeIntervalSince($0) > TimeInterval(max(0, policy.maxAuthAge)) } ?? true
+        let usedSecondFactor = amr.contains("mfa") || (amr.contains("pop") && amr.contains("user"))
+        let challenge = MFAService.requirement(tenant: tenant, user: user).flatMap { $0.kind == .challenge ? $0 : nil }
+        let needed: Bool
+        switch policy.stepUp {
+        case .never: needed = stale
+        case .whenEnrolled: needed = stale || (challenge != nil && !usedSecondFactor)
+        case .always: needed = stale || !usedSecondFactor
+        }
+        guard needed else { return }
+        // A second factor to answer, or (the tenant offers factors) one to enroll first.
+        var requirement = challenge
+        if requirement == nil, policy.stepUp == .always || stale {
+            let offered = tenant.mfa.factors.filter { $0 != .recoveryCode }
+            if !offered.isEmpty, policy.stepUp == .always {
+                requirement = MFARequirement(kind: .enroll, types: offered.map(MFAService.typeName))
+            }
+        }
+        guard let requirement else {
+            throw .stepUpRequired(mfaToken: nil, challengeTypes: ["password"], requirement: nil)
+        }
+        let ticket = MFATicket(
+            userID: user.id, clientID: clientID, scope: Self.stepUpScope,
+            audience: TokenService.myAccountAudience(tenant), amr: amr.isEmpty ? ["pwd"] : amr,
+            authTime: authTime ?? now)
+        let token = try mfa.issueToken(tenant: tenant, ticket: ticket)
+        let types = requirement.types.map { $0 == "phone" ? "oob" : $0 }
+        throw .stepUpRequired(mfaToken: token, challengeTypes: types, requirement: requirement)
+    }
+
+    // MARK: Strong password
+
+    /// `POST /me/v1/upgrades/strong-password`: the new password meets the connection's rules, is
+    /// not breached (whatever the tenant's shields say), and differs from the old. The token is
+    /// spent in the write that stores it; every other session and refresh-token family ends.
+    public func upgradeToStrongPassword(tenant: TenantRecord, token: String?, newPassword: String?)
+        throws(ServiceError)
+    {
+        let now = clock.now()
+        let state = try peek(token, type: .strongPassword, tenant: tenant, now: now)
+        guard let newPassword, !newPassword.isEmpty else { throw .invalidRequest("new_password is required") }
+        let text = try PasswordText(newPassword)
+        let (user, connection) = try access.read { transaction in
+            try Self.parties(
+                tenant: tenant, userID: state.userID, clientID: state.clientID, type: .strongPassword, in: transaction)
+        }
+        if let old = user.password, try passwords.verify(text, old) {
+            throw .signupRefused(.passwordReused)
+        }
+        let fresh = try passwords.upgradeCredential(for: text, connection: connection, tenant: tenant)
+        try access.write(.durable) { transaction in
+            let (stored, _) = try Self.spend(token, state, tenant: tenant, now: now, in: transaction)
+            var updated = stored
+            updated.password = fresh.replacing(stored.password)
+            updated.updatedAt = now
+            try transaction.users.update(updated)
+            try Self.endOtherSessions(state, tenant: tenant, now: now, in: transaction)
+        }
+        record(tenant, .password, state: state, connectionID: connection.id, now: now)
+    }
+
+    // MARK: Sign in with Apple
+
+    /// `POST /me/v1/upgrades/sign-in-with-apple`: the identity token (with the raw nonce its `nonce`
+    /// claim hashes) is verified against the Apple connection, its `sub` is linked to the user
+    /// (409 when another account holds it), and the password stops signing in. With an
+    /// `authorization_code`, the code is redeemed too and its identity must be the same.
+    public func upgradeToSignInWithApple(
+        tenant: TenantRecord, token: String?, identityToken: String?, rawNonce: String?, authorizationCode: String?
+    ) throws(ServiceError) {
+        let now = clock.now()
+        let state = try peek(token, type: .signInWithApple, tenant: tenant, now: now)
+        guard let identityToken, !identityToken.isEmpty else { throw .invalidRequest("identity_token is required") }
+        let (connection, settings) = try access.read { transaction in
+            _ = try Self.parties(
+                tenant: tenant, userID: state.userID, clientID: state.clientID, type: .signInWithApple, in: transaction)
+            guard let found = try Self.appleConnection(tenant: tenant, clientID: state.clientID, in: transaction)
+            else { throw ServiceError.upgradeNotAllowed(.typeDisabled) }
+            return found
+        }
+        let identity = try apple.verify(
+            identityToken, settings: settings, rawNonce: rawNonce, nonceRule: .required, now: now)
+        if let authorizationCode, !authorizationCode.isEmpty {
+            let redeemed = try redemption.redeem(
+                code: authorizationCode, connection: connection, settings: settings, clientID: identity.audience,
+                now: now)
+            guard redeemed.subject == identity.subject else {
+                throw .invalidGrant("the authorization code belongs to another Apple ID")
+            }
+        }
+        try access.write(.durable) { transaction in
+            if let linked = try transaction.linkedIdentities.get(
+                tenantID: tenant.id, connectionID: connection.id, subject: identity.subject),
+                linked.userID != state.userID
+            {
+                throw ServiceError.identityAlreadyLinked("this Apple ID is linked to another account")
+            }
+            let (stored, _) = try Self.spend(token, state, tenant: tenant, now: now, in: transaction)
+            if try transaction.linkedIdentities.get(
+                tenantID: tenant.id, connectionID: connection.id, subject: identity.subject) == nil
+            {
+                try transaction.linkedIdentities.insert(
+                    LinkedIdentityRecord(
+                        tenantID: tenant.id, connectionID: connection.id, provider: .apple, subject: identity.subject,
+                        userID: stored.id, email: identity.email, emailVerified: identity.emailVerified,
+                        isPrivateEmail: identity.isPrivateEmail, createdAt: now))
+            }
+            var updated = stored
+            updated.passwordReplacement = .apple
+            updated.passwordReplacedAt = now
+            updated.updatedAt = now
+            try transaction.users.update(updated)
+            try Self.endOtherSessions(state, tenant: tenant, now: now, in: transaction)
+        }
+        record(tenant, .apple, state: state, connectionID: connection.id, now: now)
+    }
+
+    // MARK: Passkey
+
+    /// `POST /me/v1/upgrades/passkey`: spends the token and begins the enrollment (§5's creation
+    /// options) whose verify step disables the password in the same write as the passkey.
+    public func beginPasskeyUpgrade(tenant: TenantRecord, token: String?, requester: String)
+        throws(ServiceError) -> PasskeySignupChallengeResponse
+    {
+        let now = clock.now()
+        let state = try peek(token, type: .passkey, tenant: tenant, now: now)
+        try access.write(.relaxed) { transaction in
+            _ = try Self.spend(token, state, tenant: tenant, now: now, in: transaction)
+        }
+        return try passkeys.beginEnrollment(
+            tenant: tenant, clientID: state.clientID, userID: state.userID, connection: nil, requester: requester,
+            purpose: .replacePassword)
+    }
+
+    /// `POST /me/v1/upgrades/passkey/verify`: the new passkey; the password is disabled with it.
+    public func finishPasskeyUpgrade(tenant: TenantRecord, authSession: String?, response: [UInt8])
+        throws(ServiceError) -> AuthenticationMethod
+    {
+        guard let authSession, !authSession.isEmpty else { throw .invalidRequest("auth_session is required") }
+        let (passkey, user) = try passkeys.finishEnrollment(
+            tenant: tenant, clientID: nil, userID: nil, authSession: authSession, response: response,
+            requiredPurpose: .replacePassword)
+        return AuthenticationMethod.myAccount(passkey, user: user, rpID: tenant.rpID)
+    }
+
+    // MARK: Tokens
+
+    /// The token's state, left in place (so a refused change can be tried again): 400
+    /// `invalid_grant` for an unknown, expired or spent token, or one of another type.
+    private func peek(_ token: String?, type: UpgradeType, tenant: TenantRecord, now: Date) throws(ServiceError)
+        -> UpgradeState
+    {
+        guard let token, !token.isEmpty else { throw .invalidRequest("upgrade_token is required") }
+        guard token.utf8.count <= 256,
+            let record = try access.read({ try $0.authSessions.get(handleHash: UpgradeState.hash(token)) }),
+            record.tenantID == tenant.id, record.expiresAt > now, let state = UpgradeState(payload: record.payload),
+            state.type == type
+        else { throw Self.spent }
+        return state
+    }
+
+    static var spent: ServiceError { .invalidGrant("the upgrade_token is unknown, expired or already used") }
+
+    /// Spends the token inside `transaction` and returns the user as stored: `invalid_grant` when
+    /// another request spent it first, and when the password changed since it was authorized.
+    static func spend(
+        _ token: String?, _ state: UpgradeState, tenant: TenantRecord, now: Date, in transaction: any StoreTransaction
+    ) throws -> (UserRecord, AuthSessionRecord) {
+        guard let token, let record = try transaction.authSessions.consume(handleHash: UpgradeState.hash(token)),
+            record.tenantID == tenant.id, record.expiresAt > now
+        else { throw spent }
+        guard let user = try transaction.users.get(tenantID: tenant.id, id: state.userID), !user.blocked,
+            user.passwordReplacement == nil, UpgradeState.stamp(user.password) == state.passwordStamp
+        else { throw ServiceError.invalidGrant("the account changed since the upgrade was authorized") }
+        return (user, record)
+    }
+
+    /// Ends every other session: the SSO sessions and every refresh-token family but the one the
+    /// authorizing token came with.
+    static func endOtherSessions(
+        _ state: UpgradeState, tenant: TenantRecord, now: Date, in transaction: any StoreTransaction
+    ) throws {
+        if let family = state.keepFamily {
+            try transaction.refreshTokens.revokeAll(
+                tenantID: tenant.id, userID: state.userID, exceptFamily: family, at: now)
+        } else {
+            try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: state.userID, at: now)
+        }
+        try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: state.userID)
+    }
+
+    private func record(
+        _ tenant: TenantRecord, _ method: AuthEventMethod, state: UpgradeState, connectionID: String, now: Date
+    ) {
+        events.record(
+            tenantID: tenant.id, type: .upgrade, method: method, outcome: .success, at: now, clientID: state.clientID,
+            userID: state.userID, connectionID: connectionID)
+    }
+}
+
+/// What an upgrade token stands for, in the auth-session table under a hash in its own domain.
+struct UpgradeState: Sendable, Equatable {
+    static let tag: UInt8 = 0x55
+    static let domain = "sesame-upgrade-token"
+
+    var type: UpgradeType
+    var userID: String
+    var clientID: String
+    /// A digest of the password hash authorized to be upgraded: a change meanwhile voids the token.
+    var passwordStamp: String
+    /// The refresh-token family of the authorizing access token (it keeps working).
+    var keepFamily: String?
+
+    static func hash(_ token: String) -> [UInt8] { Digest.sha256(Array("\(domain)\u{0}\(token)".utf8)) }
+
+    /// 16 bytes of the SHA-256 of the stored hash, as base64url ("" for no password).
+    static func stamp(_ password: PasswordCredential?) -> String {
+        guard let password else { return "" }
+        return Base64URL.encode(Array(Digest.sha256(Array(password.hash.utf8)).prefix(16)))
+    }
+
+    var payload: [UInt8] {
+        var writer = RecordWriter()
+        writer.byte(Self.tag)
+        writer.string(type.rawValue)
+        writer.string(userID)
+        writer.string(clientID)
+        writer.string(passwordStamp)
+        writer.optionalString(keepFamily)
+        return writer.bytes
+    }
+
+    init(type: UpgradeType, userID: String, clientID: String, passwordStamp: String, keepFamily: String?) {
+        self.type = type
+        self.userID = userID
+        self.clientID = clientID
+        self.passwordStamp = passwordStamp
+        self.keepFamily = keepFamily
+    }
+
+    /// nil for any payload that is not an upgrade token's.
+    init?(payload: [UInt8]) {
+        var reader = RecordReader(payload)
+        do throws(RecordReader.Failure) {
+            guard try reader.byte("tag") == Self.tag else { return nil }
+            self.init(
+                type: try reader.value(UpgradeType.self, "type"), userID: try reader.string("userID"),
+                clientID: try reader.string("clientID"), passwordStamp: try reader.string("passwordStamp"),
+                keepFamily: try reader.optionalString("keepFamily"))
+            guard reader.isAtEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+}
