@@ -262,9 +262,14 @@ public actor AccountUpgradeExtensionFlow {
             self.rawNonce = nonce
             self.state = state
             phase = .awaitingAppleCredential
-            let hash = digest.sha256(Array(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
-            return .requestAppleCredential(state: state, nonce: hash)
+            return .requestAppleCredential(state: state, nonce: Self.hex(digest.sha256(Array(nonce.utf8))))
         }
+    }
+
+    /// Lowercase hex, as the server compares the nonce claim.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
     }
 
     private func end(_ error: AccountUpgradeError) -> AccountUpgradeExtensionAction {
