@@ -1,8 +1,10 @@
 // A stand-in for the Swift view of Apple's AuthenticationServices framework, written by hand from
 // the public headers (ASAuthorizationController.h, ASAuthorization.h, ASAuthorizationError.h,
 // ASAuthorizationPlatformPublicKeyCredential*.h, ASAuthorizationPublicKeyCredential*.h,
-// ASPublicKeyCredential.h, ASFoundation.h) and Apple's Swift documentation of them, so that Linux
-// can type-check Sources/SesameClient/Apple/PlatformPasskeyProvider.swift.
+// ASPublicKeyCredential.h, ASFoundation.h, ASExtensionErrors.h, ASCredentialServiceIdentifier.h,
+// ASPasswordCredential.h, ASAuthorizationAppleIDCredential.h, ASAccountAuthenticationModification*.h)
+// and Apple's Swift documentation of them, so that Linux can type-check the adapters in
+// Sources/SesameClient/Apple.
 // scripts/apple-standins-check.sh builds it; nothing links it. It is not Apple's SDK and can drift
 // from it: it declares only what Sesame uses.
 //
@@ -401,4 +403,228 @@ open class ASWebAuthenticationSession: NSObject {
     open var canStart: Bool { fatalError("stand-in") }
     open func start() -> Bool { fatalError("stand-in") }
     open func cancel() { fatalError("stand-in") }
+}
+
+// MARK: UIKit's UIViewController, as the account modification view controller inherits it
+
+/// The view controller the stand-in modification view controller stands on: `UIViewController`, a
+/// main-actor class whose designated initializers are `init(nibName:bundle:)` and the required
+/// `init?(coder:)` (so a subclass with stored properties must give them defaults to inherit both).
+@MainActor
+open class ASStandInViewController: NSObject {
+    public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) { super.init() }
+    public required init?(coder: NSCoder) { super.init() }
+}
+
+// MARK: ASExtensionErrors.h
+
+/// `NSErrorDomain const ASExtensionErrorDomain`.
+public let ASExtensionErrorDomain: String = "ASExtensionErrorDomain"
+
+/// `NS_ERROR_ENUM(ASExtensionErrorDomain, ASExtensionErrorCode)`: a struct wrapping the `NSError`,
+/// with a `Code` enum and `init(_:userInfo:)`.
+public struct ASExtensionError: CustomNSError, Hashable, Sendable {
+    /// The error codes.
+    public enum Code: Int, Sendable, Equatable {
+        case failed = 0
+        case userCanceled = 1
+        case userInteractionRequired = 100
+        case credentialIdentityNotFound = 101
+        case matchedExcludedCredential = 102
+    }
+
+    /// The error's code.
+    public let code: Code
+
+    /// An error with `code` and `userInfo` (e.g. `ASExtensionLocalizedFailureReasonErrorKey`).
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+    }
+
+    public static var errorDomain: String { ASExtensionErrorDomain }
+    public var errorCode: Int { code.rawValue }
+    /// The bridged error's user info.
+    public var userInfo: [String: Any] { fatalError("stand-in") }
+
+    public static var failed: Code { .failed }
+    public static var userCanceled: Code { .userCanceled }
+    public static var userInteractionRequired: Code { .userInteractionRequired }
+    public static var credentialIdentityNotFound: Code { .credentialIdentityNotFound }
+    public static var matchedExcludedCredential: Code { .matchedExcludedCredential }
+}
+
+/// `NSErrorUserInfoKey const ASExtensionLocalizedFailureReasonErrorKey` (iOS 14): the text shown
+/// when a request fails.
+public let ASExtensionLocalizedFailureReasonErrorKey: String = "ASExtensionLocalizedFailureReasonErrorKey"
+
+// MARK: ASCredentialServiceIdentifier.h, ASPasswordCredential.h, ASAuthorizationAppleIDCredential.h
+
+/// `@interface ASCredentialServiceIdentifier : NSObject <NSCopying, NSSecureCoding>`.
+open class ASCredentialServiceIdentifier: NSObject {
+    /// `NS_ENUM(NSInteger, ASCredentialServiceIdentifierType)`, `NS_SWIFT_NAME(IdentifierType)`.
+    public enum IdentifierType: Int, Sendable {
+        case domain = 0
+        case URL = 1
+    }
+
+    /// `- initWithIdentifier:type:`, the designated initializer.
+    public init(identifier: String, type: ASCredentialServiceIdentifier.IdentifierType) { super.init() }
+
+    open var identifier: String { fatalError("stand-in") }
+    open var type: ASCredentialServiceIdentifier.IdentifierType { fatalError("stand-in") }
+}
+
+/// `@interface ASPasswordCredential : NSObject <ASAuthorizationCredential>`.
+open class ASPasswordCredential: NSObject, ASAuthorizationCredential {
+    /// `- initWithUser:password:`, the designated initializer.
+    public init(user: String, password: String) { super.init() }
+
+    open var user: String { fatalError("stand-in") }
+    open var password: String { fatalError("stand-in") }
+}
+
+/// `@interface ASAuthorizationAppleIDCredential : NSObject <ASAuthorizationCredential>`: the
+/// members the upgrade reads (all `nullable`).
+open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential {
+    open var state: String? { fatalError("stand-in") }
+    open var authorizationCode: Data? { fatalError("stand-in") }
+    open var identityToken: Data? { fatalError("stand-in") }
+
+    @available(*, unavailable)
+    public override init() { fatalError("stand-in") }
+}
+
+// MARK: ASAccountAuthenticationModificationRequest.h and its two subclasses' headers
+
+/// `@interface ASAccountAuthenticationModificationRequest : NSObject`.
+open class ASAccountAuthenticationModificationRequest: NSObject {
+    init(standIn: Void) { super.init() }
+}
+
+/// `@interface ASAccountAuthenticationModificationUpgradePasswordToStrongPasswordRequest :
+/// ASAccountAuthenticationModificationRequest`.
+open class ASAccountAuthenticationModificationUpgradePasswordToStrongPasswordRequest:
+    ASAccountAuthenticationModificationRequest
+{
+    /// `- initWithUser:serviceIdentifier:userInfo:` (`userInfo` nullable).
+    public init(user: String, serviceIdentifier: ASCredentialServiceIdentifier, userInfo: [AnyHashable: Any]?) {
+        super.init(standIn: ())
+    }
+
+    open var user: String { fatalError("stand-in") }
+    open var serviceIdentifier: ASCredentialServiceIdentifier { fatalError("stand-in") }
+    open var userInfo: [AnyHashable: Any]? { fatalError("stand-in") }
+}
+
+/// `@interface ASAccountAuthenticationModificationReplacePasswordWithSignInWithAppleRequest :
+/// ASAccountAuthenticationModificationRequest`.
+open class ASAccountAuthenticationModificationReplacePasswordWithSignInWithAppleRequest:
+    ASAccountAuthenticationModificationRequest
+{
+    /// `- initWithUser:serviceIdentifier:userInfo:` (`userInfo` nullable).
+    public init(user: String, serviceIdentifier: ASCredentialServiceIdentifier, userInfo: [AnyHashable: Any]?) {
+        super.init(standIn: ())
+    }
+
+    open var user: String { fatalError("stand-in") }
+    open var serviceIdentifier: ASCredentialServiceIdentifier { fatalError("stand-in") }
+    open var userInfo: [AnyHashable: Any]? { fatalError("stand-in") }
+}
+
+// MARK: ASAccountAuthenticationModificationController.h
+
+/// `@protocol ASAccountAuthenticationModificationControllerDelegate <NSObject>`: not annotated
+/// for an actor, so its methods are nonisolated (both `@optional` in the SDK; required here).
+public protocol ASAccountAuthenticationModificationControllerDelegate: NSObjectProtocol {
+    func accountAuthenticationModificationController(
+        _ controller: ASAccountAuthenticationModificationController,
+        didSuccessfullyComplete request: ASAccountAuthenticationModificationRequest, userInfo: [AnyHashable: Any]?)
+    func accountAuthenticationModificationController(
+        _ controller: ASAccountAuthenticationModificationController,
+        didFail request: ASAccountAuthenticationModificationRequest, error: any Error)
+}
+
+/// `@protocol ASAccountAuthenticationModificationControllerPresentationContextProviding <NSObject>`:
+/// its one method returns a window, so it is main-actor.
+public protocol ASAccountAuthenticationModificationControllerPresentationContextProviding: NSObjectProtocol {
+    @MainActor
+    func presentationAnchor(for controller: ASAccountAuthenticationModificationController) -> ASPresentationAnchor
+}
+
+/// `@interface ASAccountAuthenticationModificationController : NSObject` (not isolated, not Sendable).
+open class ASAccountAuthenticationModificationController: NSObject {
+    /// `weak, nullable`.
+    open weak var delegate: (any ASAccountAuthenticationModificationControllerDelegate)?
+    /// `weak, nullable`.
+    open weak var presentationContextProvider:
+        (any ASAccountAuthenticationModificationControllerPresentationContextProviding)?
+
+    public override init() { super.init() }
+
+    /// `- performRequest:`: one at a time; a request made while one is under way fails at once.
+    open func perform(_ request: ASAccountAuthenticationModificationRequest) { fatalError("stand-in") }
+}
+
+// MARK: ASAccountAuthenticationModificationExtensionContext.h
+
+/// `@interface ASAccountAuthenticationModificationExtensionContext : NSExtensionContext` (not
+/// isolated; reached through the view controller's main-actor `extensionContext`).
+open class ASAccountAuthenticationModificationExtensionContext: NSObject {
+    /// `NS_SWIFT_NAME(getSignInWithAppleUpgradeAuthorization(state:nonce:completionHandler:))`; the
+    /// block is not `NS_SWIFT_SENDABLE`, and both of its arguments are nullable.
+    open func getSignInWithAppleUpgradeAuthorization(
+        state: String?, nonce: String?,
+        completionHandler: @escaping (ASAuthorizationAppleIDCredential?, (any Error)?) -> Void
+    ) {
+        fatalError("stand-in")
+    }
+
+    /// `NS_SWIFT_NAME(completeUpgradeToSignInWithApple(userInfo:))`.
+    open func completeUpgradeToSignInWithApple(userInfo: [AnyHashable: Any]? = nil) { fatalError("stand-in") }
+
+    /// `NS_SWIFT_NAME(completeChangePasswordRequest(updatedCredential:userInfo:))`.
+    open func completeChangePasswordRequest(
+        updatedCredential: ASPasswordCredential, userInfo: [AnyHashable: Any]? = nil
+    ) {
+        fatalError("stand-in")
+    }
+
+    /// `- cancelRequestWithError:`.
+    open func cancelRequest(withError error: any Error) { fatalError("stand-in") }
+
+    @available(*, unavailable)
+    public override init() { fatalError("stand-in") }
+}
+
+// MARK: ASAccountAuthenticationModificationViewController.h
+
+/// `@interface ASAccountAuthenticationModificationViewController : UIViewController`, main-actor as
+/// every view controller is. The request methods are meant to be overridden (the system calls
+/// them); `cancelRequest()` is the system's Cancel, and an override must call super.
+@MainActor
+open class ASAccountAuthenticationModificationViewController: ASStandInViewController {
+    /// `@property (nonatomic, readonly, strong) ASAccountAuthenticationModificationExtensionContext *extensionContext`.
+    open var extensionContext: ASAccountAuthenticationModificationExtensionContext { fatalError("stand-in") }
+
+    open func convertAccountToSignInWithAppleWithoutUserInteraction(
+        for serviceIdentifier: ASCredentialServiceIdentifier, existingCredential: ASPasswordCredential,
+        userInfo: [AnyHashable: Any]? = nil
+    ) {}
+
+    open func prepareInterfaceToConvertAccountToSignInWithApple(
+        for serviceIdentifier: ASCredentialServiceIdentifier, existingCredential: ASPasswordCredential,
+        userInfo: [AnyHashable: Any]? = nil
+    ) {}
+
+    open func changePasswordWithoutUserInteraction(
+        for serviceIdentifier: ASCredentialServiceIdentifier, existingCredential: ASPasswordCredential,
+        newPassword: String, userInfo: [AnyHashable: Any]? = nil
+    ) {}
+
+    open func prepareInterfaceToChangePassword(
+        for serviceIdentifier: ASCredentialServiceIdentifier, existingCredential: ASPasswordCredential,
+        newPassword: String, userInfo: [AnyHashable: Any]? = nil
+    ) {}
+
+    open func cancelRequest() {}
 }
