@@ -104,7 +104,8 @@ public enum FakeAppleIDCommandLine {
         }
         let signals = ShutdownSignals { _ in fake.stop() }
         guard signals.isInstalled else { throw FakeAppleIDError("cannot install the SIGINT and SIGTERM handlers") }
-        fake.waitUntilStopped()
+        // The handlers stay installed until the fake has stopped.
+        withExtendedLifetime(signals) { fake.waitUntilStopped() }
         streams.output("stopped")
         return 0
     }
