@@ -46,12 +46,12 @@ let package = Package(
         .target(name: "SesameSQL", dependencies: ["SesameStore"]),
         .target(name: "SesameSQLite", dependencies: ["SesameStore", "SesameSQL", "CSQLite"]),
         .target(name: "SesamePostgres", dependencies: ["SesameStore", "SesameSQL", "CPostgres"]),
-        // Test support shared by the test targets (the PostgreSQL test schema so far).
+        // Test support shared by the test targets: test stores, a test Sesame, a fake Apple ID service.
         .target(
             name: "SesameTesting",
             dependencies: [
                 "SesameStore", "SesameSQLite", "SesamePostgres", "SesameService", "SesameHTTP", "SesameCrypto",
-                "SesameSoftwareAuthenticator",
+                "SesameSoftwareAuthenticator", "WebAuthn",
             ]),
 
         // The identity domain: tenants, clients, connections, users, ceremonies, tokens. No HTTP.
@@ -105,6 +105,8 @@ let package = Package(
         .executableTarget(
             name: "sesame-loadgen", dependencies: ["SesameSoftwareAuthenticator", "SesameCrypto"],
             path: "Benchmarks/sesame-loadgen"),
+        // A local fake of Sign in with Apple's endpoints for testers (docs/fake-apple.md).
+        .executableTarget(name: "sesame-fake-apple", dependencies: ["SesameTesting"]),
 
         .testTarget(name: "SesameCryptoTests", dependencies: ["SesameCrypto"], exclude: ["X509/Fixtures"]),
         // Conformance vectors live in Tests/Data and are found relative to #filePath.

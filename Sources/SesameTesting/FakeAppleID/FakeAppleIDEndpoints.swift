@@ -1,0 +1,112 @@
+import Foundation
+import SesameHTTP
+import SesameService
+import Synchronization
+
+/// The fake's HTTP routes, `GET /auth/keys` and `POST /auth/token`, and what they remember: the
+/// registered client-secret keys, the codes already redeemed, and every token request.
+final class FakeAppleIDEndpoints: Sendable {
+    private struct State {
+        var registrations: [String: AppleClientSecret.Registration] = [:]
+        var redeemedCodes: Set<String> = []
+        var requests: [FakeAppleTokenRequest] = []
+    }
+
+    let minter: FakeAppleIDMinter
+    private let state = Mutex(State())
+    private let observer: (@Sendable (FakeAppleTokenRequest) -> Void)?
+
+    init(minter: FakeAppleIDMinter, observer: (@Sendable (FakeAppleTokenRequest) -> Void)?) {
+        self.minter = minter
+        self.observer = observer
+    }
+
+    /// The routes.
+    func router() -> Router {
+        var router = Router()
+        router.get("/auth/keys") { [minter] _, _ in try HTTPResponse.json(minter.keys.keySet) }
+        router.post("/auth/token") { [self] request, _ in token(request) }
+        return router
+    }
+
+    /// Accepts client secrets signed by `registration`'s key (one per Key ID; a second replaces it).
+    func register(_ registration: AppleClientSecret.Registration) {
+        state.withLock { $0.registrations[registration.keyID] = registration }
+    }
+
+    /// Every token request so far, oldest first.
+    var requests: [FakeAppleTokenRequest] { state.withLock { $0.requests } }
+
+    /// `POST /auth/token`: 200 with the tokens, or 400 `{"error": code}`.
+    func token(_ request: HTTPRequest) -> HTTPResponse {
+        let form = HTTPQueryItem.parse(String(decoding: request.body, as: UTF8.self))
+        let secret = form.first { $0.name == "client_secret" }.flatMap { FakeAppleJWS.peek($0.value) }
+        var record = FakeAppleTokenRequest(
+            form: form, clientSecretHeader: secret?.header, clientSecretClaims: secret?.claims, status: 200)
+        let response: HTTPResponse
+        do {
+            response = try HTTPResponse.json(try grant(request, form))
+        } catch let refusal as FakeAppleTokenError {
+            record.status = 400
+            record.refusal = refusal
+            response = HTTPResponse.json(bytes: Array(#"{"error":"\#(refusal.code)"}"#.utf8), status: 400)
+        } catch {
+            record.status = 500
+            record.refusal = FakeAppleTokenError(code: "server_error", reason: "\(error)")
+            response = HTTPResponse.json(bytes: Array(#"{"error":"server_error"}"#.utf8), status: 500)
+        }
+        state.withLock { $0.requests.append(record) }
+        observer?(record)
+        var answer = response
+        answer.headers.add(name: "Cache-Control", value: "no-store")
+        answer.headers.add(name: "Pragma", value: "no-cache")
+        return answer
+    }
+
+    /// The checks in Apple's order as far as it is known: the form, the grant type, the client,
+    /// then the grant.
+    private func grant(_ request: HTTPRequest, _ form: [HTTPQueryItem]) throws -> [String: JWTClaimValue] {
+        guard request.mediaType == "application/x-www-form-urlencoded" else {
+            throw FakeAppleTokenError.invalidRequest("the body is not application/x-www-form-urlencoded")
+        }
+        var fields: [String: String] = [:]
+        for item in form {
+            guard fields.updateValue(item.value, forKey: item.name) == nil else {
+                throw FakeAppleTokenError.invalidRequest("\(item.name) is repeated")
+            }
+        }
+        func required(_ name: String) throws(FakeAppleTokenError) -> String {
+            guard let value = fields[name], !value.isEmpty else { throw .invalidRequest("\(name) is missing") }
+            return value
+        }
+        let grantType = try required("grant_type")
+        guard grantType == "authorization_code" || grantType == "refresh_token" else {
+            throw FakeAppleTokenError.unsupportedGrantType("grant_type \(grantType) is not supported")
+        }
+        let clientID = try required("client_id")
+        let secret = try required("client_secret")
+        let registrations = state.withLock { $0.registrations }
+        try AppleClientSecret.verify(
+            secret, clientID: clientID, registrations: registrations, now: minter.clock.now())
+
+        if grantType == "refresh_token" {
+            try minter.openRefreshToken(try required("refresh_token"), clientID: clientID)
+            return [
+                "access_token": .string(try minter.mintAccessToken()), "token_type": "Bearer", "expires_in": 3_600,
+            ]
+        }
+        let code = try minter.openCode(try required("code"), clientID: clientID, redirectURI: fields["redirect_uri"])
+        let idToken = try minter.identityToken(for: code, clientID: clientID)
+        let refreshToken = try minter.mintRefreshToken(
+            clientID: clientID, subject: code.carriedClaims["sub"]?.stringValue ?? "")
+        let accessToken = try minter.mintAccessToken()
+        // Single use: the first redemption that gets here wins; a later one is refused.
+        guard state.withLock({ $0.redeemedCodes.insert(code.id).inserted }) else {
+            throw FakeAppleTokenError.invalidGrant("the code was already redeemed")
+        }
+        return [
+            "access_token": .string(accessToken), "token_type": "Bearer", "expires_in": 3_600,
+            "refresh_token": .string(refreshToken), "id_token": .string(idToken),
+        ]
+    }
+}
