@@ -72,6 +72,12 @@ extension SesameApplication {
             tokenRequest.signature = try body.optionalString("signature", maxLength: 200)
             tokenRequest.osVersion = try body.optionalString("os_version", maxLength: 32)
             tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
+        } else if method == .tokenExchange {
+            // Auth0's `user_profile` (the name Apple sends on first consent) is not read: an Apple
+            // sign-in only reaches an account already linked.
+            tokenRequest.subjectToken = try body.optionalString("subject_token", maxLength: 16_384)
+            tokenRequest.subjectTokenType = try body.optionalString("subject_token_type", maxLength: 256)
+            tokenRequest.nonce = try body.optionalString("nonce", maxLength: 512)
         }
         let label = method?.metricLabel ?? "other"
         let response: TokenResponse

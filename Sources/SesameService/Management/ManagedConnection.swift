@@ -80,7 +80,56 @@ public struct ManagedConnection: Encodable, Sendable {
         }
     }
 
+    /// `options.upgrades` (API.md §9).
+    public struct Upgrades: Encodable, Sendable {
+        public var allowed: [UpgradeType]
+        public var maxAuthAge: Int
+        public var stepUp: StepUpRule
+        enum CodingKeys: String, CodingKey {
+            case allowed
+            case maxAuthAge = "max_auth_age"
+            case stepUp = "step_up"
+        }
+    }
+
+    /// An `apple` connection's options, in Auth0's names; the `.p8` key is never returned, only
+    /// whether one is set.
+    public struct AppleOptions: Encodable, Sendable {
+        public var teamID: String
+        public var keyID: String
+        public var clientID: String?
+        public var appID: [String]
+        public var appSecretSet: Bool
+        public var issuer: String
+        public var jwksURI: String
+        public var tokenEndpoint: String
+        enum CodingKeys: String, CodingKey {
+            case teamID = "team_id"
+            case keyID = "kid"
+            case clientID = "client_id"
+            case appID = "app_id"
+            case appSecretSet = "app_secret_set"
+            case issuer
+            case jwksURI = "jwks_uri"
+            case tokenEndpoint = "token_endpoint"
+        }
+    }
+
+    /// A database connection's options or an Apple connection's.
+    public enum ConnectionOptions: Encodable, Sendable {
+        case database(Options)
+        case apple(AppleOptions)
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .database(let options): try options.encode(to: encoder)
+            case .apple(let options): try options.encode(to: encoder)
+            }
+        }
+    }
+
     public struct Options: Encodable, Sendable {
+        public var upgrades: Upgrades
         public var authenticationMethods: AuthenticationMethods
         public var passkeyOptions: PasskeyOptions
         public var attributes: Attributes
@@ -88,6 +137,7 @@ public struct ManagedConnection: Encodable, Sendable {
         public var passwordPolicy: PasswordRulesOption
         public var passwordHashing: PasswordHashing
         enum CodingKeys: String, CodingKey {
+            case upgrades
             case authenticationMethods = "authentication_methods"
             case passkeyOptions = "passkey_options"
             case attributes
@@ -103,7 +153,7 @@ public struct ManagedConnection: Encodable, Sendable {
     public var realms: [String]
     public var isDefault: Bool
     public var enabledClients: [String]
-    public var options: Options
+    public var options: ConnectionOptions
     public var createdAt: String
     public var updatedAt: String
 
@@ -118,32 +168,45 @@ public struct ManagedConnection: Encodable, Sendable {
     init(_ record: ConnectionRecord, isDefault: Bool) {
         id = record.id
         name = record.name
-        strategy = "auth0"
-        realms = [record.name]
+        strategy = record.strategy.rawValue
+        realms = record.strategy == .database ? [record.name] : []
         self.isDefault = isDefault
         enabledClients = record.enabledClients
-        options = Options(
-            authenticationMethods: AuthenticationMethods(
-                password: Enabled(enabled: record.password.enabled), passkey: Enabled(enabled: record.passkey.enabled)),
-            passkeyOptions: PasskeyOptions(
-                challengeUI: record.passkey.challengeUI,
-                progressiveEnrollmentEnabled: record.passkey.progressiveEnrollmentEnabled,
-                localEnrollmentEnabled: record.passkey.localEnrollmentEnabled,
-                userVerification: record.passkey.userVerification,
-                maxPasskeysPerUser: record.passkey.maxPasskeysPerUser,
-                minOSVersions: MethodChoice.minimums(record.passkey.migration),
-                deviceKeyGraceDays: record.passkey.migration.deviceKeyGraceDays,
-                enrollmentSnoozeDays: record.passkey.migration.promptSnoozeDays),
-            attributes: Attributes(
-                email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),
-                username: Attribute(record.identifiers.username)),
-            passwordComplexityOptions: PasswordComplexity(
-                minLength: PasswordRulesParser.parse(record.password.rules).rules.minLength ?? 1),
-            passwordPolicy: PasswordRulesOption(rules: record.password.rules),
-            passwordHashing: PasswordHashing(
-                memoryCost: record.password.hashing.memoryKiB, timeCost: record.password.hashing.iterations,
-                parallelism: record.password.hashing.parallelism))
         createdAt = APITimestamp.string(record.createdAt)
         updatedAt = APITimestamp.string(record.updatedAt)
+        if record.strategy == .apple {
+            let apple = record.apple ?? AppleSettings()
+            options = .apple(
+                AppleOptions(
+                    teamID: apple.teamID, keyID: apple.keyID, clientID: apple.servicesID, appID: apple.appIDs,
+                    appSecretSet: !apple.sealedKey.isEmpty, issuer: apple.issuer, jwksURI: apple.keysURL,
+                    tokenEndpoint: apple.tokenURL))
+            return
+        }
+        let upgrades = record.upgrades
+        options = .database(
+            Options(
+                upgrades: Upgrades(allowed: upgrades.allowed, maxAuthAge: upgrades.maxAuthAge, stepUp: upgrades.stepUp),
+                authenticationMethods: AuthenticationMethods(
+                    password: Enabled(enabled: record.password.enabled),
+                    passkey: Enabled(enabled: record.passkey.enabled)),
+                passkeyOptions: PasskeyOptions(
+                    challengeUI: record.passkey.challengeUI,
+                    progressiveEnrollmentEnabled: record.passkey.progressiveEnrollmentEnabled,
+                    localEnrollmentEnabled: record.passkey.localEnrollmentEnabled,
+                    userVerification: record.passkey.userVerification,
+                    maxPasskeysPerUser: record.passkey.maxPasskeysPerUser,
+                    minOSVersions: MethodChoice.minimums(record.passkey.migration),
+                    deviceKeyGraceDays: record.passkey.migration.deviceKeyGraceDays,
+                    enrollmentSnoozeDays: record.passkey.migration.promptSnoozeDays),
+                attributes: Attributes(
+                    email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),
+                    username: Attribute(record.identifiers.username)),
+                passwordComplexityOptions: PasswordComplexity(
+                    minLength: PasswordRulesParser.parse(record.password.rules).rules.minLength ?? 1),
+                passwordPolicy: PasswordRulesOption(rules: record.password.rules),
+                passwordHashing: PasswordHashing(
+                    memoryCost: record.password.hashing.memoryKiB, timeCost: record.password.hashing.iterations,
+                    parallelism: record.password.hashing.parallelism)))
     }
 }

@@ -52,7 +52,9 @@ public struct ManagedUser: Encodable, Sendable {
         id.split(separator: "|", maxSplits: 1).last.map(String.init) ?? id
     }
 
-    init(_ user: UserRecord, connectionName: String) {
+    /// `linked`: the user's linked identities with their connections' names (Auth0 lists a social
+    /// identity after the primary one, `isSocial` true, its `user_id` the provider's).
+    init(_ user: UserRecord, connectionName: String, linked: [(LinkedIdentityRecord, String)] = []) {
         userID = user.id
         email = user.profile.email
         emailVerified = user.profile.emailVerified
@@ -68,6 +70,11 @@ public struct ManagedUser: Encodable, Sendable {
         identities = [
             Identity(connection: connectionName, provider: "auth0", userID: Self.bareID(user.id), isSocial: false)
         ]
+        for (identity, name) in linked {
+            identities.append(
+                Identity(
+                    connection: name, provider: identity.provider.rawValue, userID: identity.subject, isSocial: true))
+        }
         createdAt = APITimestamp.string(user.createdAt)
         updatedAt = APITimestamp.string(user.updatedAt)
         lastLogin = user.lastLoginAt.map(APITimestamp.string)

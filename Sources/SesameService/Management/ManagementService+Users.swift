@@ -16,10 +16,15 @@ extension ManagementService {
             let (users, total) = try Self.page(list) {
                 try transaction.users.search(tenantID: tenantID, query: search, page: $0)
             }
-            return (users, total, try Self.connectionNames(for: users, tenantID: tenantID, transaction))
+            let linked = try Self.linkedIdentities(of: users, tenantID: tenantID, transaction)
+            return (
+                users.map { ($0, linked[$0.id] ?? []) }, total,
+                try Self.connectionNames(for: users, tenantID: tenantID, transaction)
+            )
         }
         return ManagedList(
-            name: "users", items: items.map { ManagedUser($0, connectionName: names[$0.connectionID] ?? "") },
+            name: "users",
+            items: items.map { ManagedUser($0.0, connectionName: names[$0.0.connectionID] ?? "", linked: $0.1) },
             start: list.page * list.perPage, limit: list.perPage, total: total)
     }
 
@@ -29,8 +34,27 @@ extension ManagementService {
         return try access.read { transaction in
             let user = try Self.existingUser(id, caller, transaction)
             let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
-            return ManagedUser(user, connectionName: connection?.name ?? "")
+            let linked = try Self.linkedIdentities(of: [user], tenantID: caller.tenant.id, transaction)[user.id] ?? []
+            return ManagedUser(user, connectionName: connection?.name ?? "", linked: linked)
         }
+    }
+
+    /// Each user's linked identities with their connections' names, by user id.
+    static func linkedIdentities(
+        of users: [UserRecord], tenantID: String, _ transaction: any StoreTransaction
+    ) throws -> [String: [(LinkedIdentityRecord, String)]] {
+        var names: [String: String] = [:]
+        var out: [String: [(LinkedIdentityRecord, String)]] = [:]
+        for user in users {
+            for identity in try transaction.linkedIdentities.list(tenantID: tenantID, userID: user.id) {
+                if names[identity.connectionID] == nil {
+                    names[identity.connectionID] =
+                        try transaction.connections.get(tenantID: tenantID, id: identity.connectionID)?.name ?? ""
+                }
+                out[user.id, default: []].append((identity, names[identity.connectionID] ?? ""))
+            }
+        }
+        return out
     }
 
     /// `PATCH /users/{id}`: identifiers follow the connection's policy and stay unique within it

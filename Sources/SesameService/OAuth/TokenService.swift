@@ -257,7 +257,7 @@ public final class TokenService: Sendable {
         let login = try passwords.logIn(
             tenant: tenant, client: client, grant: grant, realm: request.realm, username: request.username,
             password: request.password, address: request.clientAddress ?? "unknown")
-        let upgrades = Self.recommendedUpgrades(login)
+        let upgrades = try recommendedUpgrades(login, tenant: tenant, client: client)
         if let requirement = MFAService.requirement(tenant: tenant, user: login.user) {
             var ticket = MFATicket(
                 userID: login.user.id, clientID: client.id, scope: scopes.joined(separator: " "),
@@ -335,11 +335,25 @@ public final class TokenService: Sendable {
         return response
     }
 
-    /// What a weak or breached password may move to (§9): a passkey where the connection has
-    /// them, and a strong password; nil for a password that is fine.
-    static func recommendedUpgrades(_ login: PasswordLogin) -> [String]? {
+    /// What a weak or breached password may move to (§9), as the connection allows: a passkey
+    /// where the connection has them, Sign in with Apple where an Apple connection serves the
+    /// client, and a strong password; nil for a password that is fine.
+    func recommendedUpgrades(_ login: PasswordLogin, tenant: TenantRecord, client: ClientRecord) throws(ServiceError)
+        -> [String]?
+    {
         guard login.status != .ok else { return nil }
-        return (login.connection.passkey.enabled ? ["passkey"] : []) + ["strong_password"]
+        let allowed = login.connection.upgrades.allowed
+        var upgrades: [UpgradeType] = []
+        if allowed.contains(.passkey), login.connection.passkey.enabled { upgrades.append(.passkey) }
+        if allowed.contains(.signInWithApple),
+            try access.read({
+                try AccountUpgradeService.appleConnection(tenant: tenant, clientID: client.id, in: $0)
+            }) != nil
+        {
+            upgrades.append(.signInWithApple)
+        }
+        if allowed.contains(.strongPassword) { upgrades.append(.strongPassword) }
+        return upgrades.isEmpty ? nil : upgrades.map(\.rawValue)
     }
 
     /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before
