@@ -82,9 +82,11 @@ struct RecordBinaryTests {
         key.expiresAt = Fixture.time(3)
         key.lastUsedAt = Fixture.time(2)
         for record in [StoreConformanceTests.deviceKey("k2", at: 0), key] {
-            #expect(try RecordBinary.decode(DeviceKeyRecord.self, from: RecordBinary.encode(record), table: "k") == record)
+            #expect(
+                try RecordBinary.decode(DeviceKeyRecord.self, from: RecordBinary.encode(record), table: "k") == record)
         }
-        var connection = ConnectionRecord(tenantID: "t1", id: "con1", name: "db", createdAt: Fixture.t0, updatedAt: Fixture.t0)
+        var connection = ConnectionRecord(
+            tenantID: "t1", id: "con1", name: "db", createdAt: Fixture.t0, updatedAt: Fixture.t0)
         connection.passkey.migration = PasskeyMigrationPolicy(
             minIOSVersion: "17", minAndroidVersion: "10", minIOSWebViewVersion: "17.1", minAndroidWebViewVersion: "14",
             deviceKeyGraceDays: 7, promptSnoozeDays: 3)
@@ -125,13 +127,14 @@ struct RecordBinaryTests {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
         // The blocked flag is the byte after the metadata: make it neither 0 nor 1. (After it: two
-        // dates, no last login, no password, no factors, no snooze, no passkey platforms.)
+        // dates, no last login, no password, no factors, no snooze, no passkey platforms, no
+        // replacement of the password, no time of it.)
         user.lastLoginAt = nil
         user.password = nil
         user.passkeyPromptSnoozedUntil = nil
         user.passkeyPlatforms = []
         bytes = RecordBinary.encode(user)
-        bytes[bytes.count - 4 - 1 - 4 - 1 - 1 - 8 - 8 - 1] = 7
+        bytes[bytes.count - 1 - 4 - 4 - 1 - 4 - 1 - 1 - 8 - 8 - 1] = 7
         #expect(throws: StoreError.corrupt("a row of users does not decode: field blocked: not a boolean")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
@@ -166,8 +169,8 @@ struct RecordBinaryTests {
 
     @Test func aRowFromANewerSesameIsRefused() {
         var bytes = RecordBinary.encode(Fixture.user())
-        bytes[1] = 4
-        #expect(throws: StoreError.corrupt("a row of users has version 4, newer than this Sesame reads (3)")) {
+        bytes[1] = 5
+        #expect(throws: StoreError.corrupt("a row of users has version 5, newer than this Sesame reads (4)")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
     }

@@ -9,7 +9,7 @@ extension SesameApplication {
     /// The notices `?done=` may name, and their texts.
     static let accountNotices: [String: Text] = [
         "renamed": .doneRenamed, "deleted": .doneDeleted, "added": .doneAdded, "password": .donePassword,
-        "factor": .doneFactor, "session": .doneSession,
+        "factor": .doneFactor, "session": .doneSession, "upgraded": .doneUpgraded,
     ]
 
     func addAccountRoutes(to router: inout RouteGroup<HostedContext>) {
@@ -88,6 +88,57 @@ extension SesameApplication {
             }
             return .redirect(to: "/account?done=password", status: 303)
         }
+        // The account security upgrades (API.md §9), authorized by the session's sign-in under the
+        // connection's rules: a sign-in too old (or a second factor due) signs in again first.
+        router.get("/account/upgrade/passkey") { [self] _, context in
+            guard let session = currentSession(context) else {
+                return try accountSignIn("/account/upgrade/passkey", context)
+            }
+            do {
+                let authorized = try accountUpgrade(.passkey, session, context)
+                let challenge = try tokens.upgrades.beginPasskeyUpgrade(
+                    tenant: context.tenant, token: authorized.upgradeToken, requester: requester(context))
+                return PageLayout.response(
+                    AccountPages.enroll(context: context, challenge: challenge, upgrade: true), context: context,
+                    locale: context.locale)
+            } catch ServiceError.stepUpRequired {
+                return try accountSignIn("/account/upgrade/passkey", context, fresh: true)
+            } catch {
+                return try accountPage(session, context, error: error)
+            }
+        }
+        router.post("/account/upgrade/passkey") { [self] request, context in
+            let (form, session) = try accountForm(request, context)
+            do {
+                _ = try tokens.upgrades.finishPasskeyUpgrade(
+                    tenant: context.tenant, authSession: try form.optionalString("ceremony", maxLength: 256),
+                    response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+            } catch {
+                return try accountPage(session, context, error: error)
+            }
+            // The upgrade ended every session, this one too: the new passkey signs in again.
+            return .redirect(to: "/account?done=upgraded", status: 303)
+        }
+        router.get("/account/upgrade/password") { [self] _, context in
+            guard let session = currentSession(context) else {
+                return try accountSignIn("/account/upgrade/password", context)
+            }
+            return try passwordPage(session, context, upgrade: true)
+        }
+        router.post("/account/upgrade/password") { [self] request, context in
+            let (form, session) = try accountForm(request, context)
+            do {
+                let authorized = try accountUpgrade(.strongPassword, session, context)
+                try tokens.upgrades.upgradeToStrongPassword(
+                    tenant: context.tenant, token: authorized.upgradeToken,
+                    newPassword: try form.optionalString("password", maxLength: 4_096))
+            } catch ServiceError.stepUpRequired {
+                return try accountSignIn("/account/upgrade/password", context, fresh: true)
+            } catch {
+                return try passwordPage(session, context, error: error, status: Self.status(error), upgrade: true)
+            }
+            return .redirect(to: "/account?done=upgraded", status: 303)
+        }
         router.post("/account/mfa/{id}/delete") { [self] request, context in
             let (_, session) = try accountForm(request, context)
             do {
@@ -135,22 +186,38 @@ extension SesameApplication {
             passkeys: overview.passkeys,
             factors: (try? mfa.authenticators(tenant: context.tenant, caller: mfa.caller(session: session))) ?? [],
             sessions: try sessions.sessions(tenant: context.tenant, userID: session.user.id),
-            currentSession: session.record.id, notice: notice, error: error)
+            currentSession: session.record.id,
+            upgrades: try tokens.upgrades.offers(
+                tenant: context.tenant, userID: session.user.id, clientID: AccountClient.id),
+            notice: notice, error: error)
         var page = AccountPages.account(context: context, view: view)
         if let error { page.status = Self.status(error) }
         return PageLayout.response(page, context: context, locale: context.locale)
     }
 
-    func passwordPage(_ session: SSOSession, _ context: HostedContext, error: (any Error)? = nil, status: Int = 200)
-        throws -> HTTPResponse
+    /// An upgrade authorized by the account page's session (which keeps going afterwards).
+    func accountUpgrade(_ type: UpgradeType, _ session: SSOSession, _ context: HostedContext) throws
+        -> UpgradeAuthorization
     {
+        try tokens.upgrades.authorize(
+            tenant: context.tenant, type: type,
+            by: .hosted(
+                userID: session.user.id, clientID: AccountClient.id, authTime: session.record.authTime,
+                amr: session.record.amr, sessionID: session.record.id))
+    }
+
+    func passwordPage(
+        _ session: SSOSession, _ context: HostedContext, error: (any Error)? = nil, status: Int = 200,
+        upgrade: Bool = false
+    ) throws -> HTTPResponse {
         let overview = try myAccount.overview(myAccount.caller(session: session, tenant: context.tenant))
         guard let connection = overview.connection, connection.password.enabled else {
             return try accountPage(session, context)
         }
         return PageLayout.response(
             AccountPages.password(
-                context: context, user: overview.user, rules: connection.password.rules, error: error, status: status),
+                context: context, user: overview.user, rules: connection.password.rules, error: error, status: status,
+                upgrade: upgrade),
             context: context, locale: context.locale)
     }
 

@@ -186,6 +186,27 @@ extension SesameApplication {
                 tenant: context.tenant, handle: try form.optionalString("enrollment", maxLength: 256) ?? "")
             return page(SignInPages.enrollDone(context: context, outcome: .skipped, returnTo: returnTo), context, nil)
         }
+        // The upgrade offer's strong password: authorized by the sign-in the page holds (the
+        // connection's upgrade rules apply), then the sign-in completes.
+        router.post("/u/upgrade/password") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            guard let held = pending.held, held.reason == .upgrade else { throw AuthorizationService.expiredError }
+            do {
+                let authorized = try tokens.upgrades.authorize(
+                    tenant: context.tenant, type: .strongPassword,
+                    by: .hosted(
+                        userID: held.userID, clientID: pending.client.id, authTime: held.authTime, amr: held.amr,
+                        sessionID: nil))
+                try tokens.upgrades.upgradeToStrongPassword(
+                    tenant: context.tenant, token: authorized.upgradeToken,
+                    newPassword: try form.optionalString("password", maxLength: 4_096))
+            } catch {
+                return try enrollPromptAgain(pending, reason: .upgrade, error: error, context: context)
+            }
+            var proof = try hosted.heldProof(tenant: context.tenant, pending: pending)
+            proof.passwordStatus = nil
+            return try completeSignIn(proof, pending: pending, request: request, context: context)
+        }
         router.post("/u/passkey-enroll/skip") { [self] request, context in
             let (form, pending) = try pendingForm(request, context)
             let never = try form.optionalString("choice", maxLength: 16) == "never"
@@ -317,8 +338,19 @@ extension SesameApplication {
         _ proof: SignInProof, pending: PendingAuthorization, request: HTTPRequest, context: HostedContext,
         crossDevice: Bool = false
     ) throws -> HTTPResponse {
-        if context.cookie(.passkeyPrompt) == nil,
-            let reason = try? hosted.enrollmentPrompt(pending: pending, proof: proof, crossDevice: crossDevice),
+        let reason = try? hosted.enrollmentPrompt(pending: pending, proof: proof, crossDevice: crossDevice)
+        // A weak or breached password is offered its upgrade at every sign-in ("Not now" snoozes only the passkey prompt).
+        if reason == .upgrade,
+            let (held, challenge) = try? hosted.holdForUpgrade(
+                tenant: context.tenant, pending: pending, proof: proof, requester: requester(context))
+        {
+            return page(
+                SignInPages.upgradePrompt(
+                    context: context, pending: held, challenge: challenge,
+                    offers: hosted.upgradeOffers(pending: held, user: proof.user), status: proof.passwordStatus),
+                context, held)
+        }
+        if context.cookie(.passkeyPrompt) == nil, let reason, reason != .upgrade,
             let (held, challenge) = try? hosted.hold(
                 tenant: context.tenant, pending: pending, proof: proof, reason: reason, requester: requester(context))
         {
@@ -337,6 +369,19 @@ extension SesameApplication {
     func enrollPromptAgain(
         _ pending: PendingAuthorization, reason: HeldSignIn.Reason, error: any Error, context: HostedContext
     ) throws -> HTTPResponse {
+        if reason == .upgrade {
+            let user = try hosted.heldProof(tenant: context.tenant, pending: pending).user
+            let offers = hosted.upgradeOffers(pending: pending, user: user)
+            let challenge =
+                offers.contains(.passkey)
+                ? try hosted.enrollmentChallenge(
+                    tenant: context.tenant, pending: pending, requester: requester(context))
+                : nil
+            return page(
+                SignInPages.upgradePrompt(
+                    context: context, pending: pending, challenge: challenge, offers: offers, status: nil,
+                    error: error, status: Self.status(error)), context, pending)
+        }
         let challenge = try hosted.enrollmentChallenge(
             tenant: context.tenant, pending: pending, requester: requester(context))
         return page(

@@ -53,6 +53,8 @@ struct AccountView {
     var factors: [MFAAuthenticatorResponse]
     var sessions: [SSOSessionRecord]
     var currentSession: String
+    /// The account security upgrades the page offers (API.md §9): empty without a usable password.
+    var upgrades: [UpgradeType] = []
     /// A closed notice after an action (`?done=`), or nil.
     var notice: Text?
     var error: (any Error)?
@@ -124,7 +126,12 @@ extension AccountPages {
             body +=
                 "<section id=\"password\" aria-labelledby=\"password-heading\">"
                 + "<h2 id=\"password-heading\">\(Catalog.text(.passwordHeading, locale))</h2>"
-            if let password = user.password {
+            if let replacement = user.passwordReplacement {
+                let text: Text = replacement == .apple ? .passwordReplacedApple : .passwordReplacedPasskey
+                body +=
+                    "<p id=\"password-replaced\">\(Catalog.text(text, locale))</p>"
+                    + "<p><a href=\"/account/password\">\(Catalog.text(.setPasswordButton, locale))</a></p>"
+            } else if let password = user.password {
                 body +=
                     "<p>\(Catalog.text(.passwordSetOn, locale, date(password.changedAt, locale)))</p>"
                     + "<p><a href=\"/account/password\">\(Catalog.text(.changePasswordButton, locale))</a></p>"
@@ -132,6 +139,29 @@ extension AccountPages {
                 body +=
                     "<p>\(Catalog.text(.noPassword, locale))</p>"
                     + "<p><a href=\"/account/password\">\(Catalog.text(.setPasswordButton, locale))</a></p>"
+            }
+            body += "</section>"
+        }
+
+        if !view.upgrades.isEmpty {
+            body +=
+                "<section id=\"upgrades\" aria-labelledby=\"upgrades-heading\">"
+                + "<h2 id=\"upgrades-heading\">\(Catalog.text(.upgradeHeading, locale))</h2>"
+                + "<p>\(Catalog.text(.upgradeLead, locale))</p>"
+            for upgrade in view.upgrades {
+                switch upgrade {
+                case .passkey:
+                    body +=
+                        "<p><a href=\"/account/upgrade/passkey\" id=\"upgrade-passkey\" class=\"button\">"
+                        + "\(Catalog.text(.upgradePasskeyButton, locale))</a></p>"
+                case .strongPassword:
+                    body +=
+                        "<p><a href=\"/account/upgrade/password\" id=\"upgrade-password\" class=\"button\">"
+                        + "\(Catalog.text(.upgradeStrongPasswordButton, locale))</a></p>"
+                case .signInWithApple:
+                    // Linking needs Apple's credential, which the app gets (the SDK, the extension).
+                    body += "<p id=\"upgrade-apple\">\(Catalog.text(.upgradeAppleLead, locale))</p>"
+                }
             }
             body += "</section>"
         }
@@ -194,26 +224,31 @@ extension AccountPages {
             ], languageBase: "/account")
     }
 
-    /// `/account/password`: the change (with the current password) or a first password.
+    /// `/account/password`: the change (with the current password) or a first password; with
+    /// `upgrade`, `/account/upgrade/password`: the strong password that replaces a weak or
+    /// breached one (the fresh sign-in authorizes it, not the current password).
     static func password(
-        context: HostedContext, user: UserRecord, rules: String, error: (any Error)? = nil, status: Int = 200
+        context: HostedContext, user: UserRecord, rules: String, error: (any Error)? = nil, status: Int = 200,
+        upgrade: Bool = false
     ) -> HostedPage {
         let locale = context.locale
         let identifier = E.escape(user.profile.primaryIdentifier)
         var fields = """
             <input type="text" name="username" autocomplete="username" value="\(identifier)" hidden>
             """
-        if user.password != nil {
+        if user.usablePassword != nil, !upgrade {
             fields += """
                 <label for="current">\(Catalog.text(.currentPasswordLabel, locale))</label>
                 <input id="current" name="current" type="password" autocomplete="current-password" required autofocus>
                 """
         }
-        let title: Text = user.password == nil ? .setPasswordButton : .changePasswordButton
+        let title: Text =
+            upgrade
+            ? .upgradeStrongPasswordButton : user.usablePassword == nil ? .setPasswordButton : .changePasswordButton
         let body = """
             <h1>\(Catalog.text(title, locale))</h1>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
-            <form method="post" action="/account/password">
+            <form method="post" action="\(upgrade ? "/account/upgrade/password" : "/account/password")">
             \(PageLayout.hiddenFields(context, transaction: nil))
             \(fields)
             <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
@@ -227,20 +262,23 @@ extension AccountPages {
     }
 
     /// `/account/passkeys/enroll`: the button that creates a passkey for the signed-in user.
+    /// With `upgrade`, `/account/upgrade/passkey`: the passkey that replaces the password.
     static func enroll(
-        context: HostedContext, challenge: PasskeySignupChallengeResponse, error: (any Error)? = nil, status: Int = 200
+        context: HostedContext, challenge: PasskeySignupChallengeResponse, error: (any Error)? = nil, status: Int = 200,
+        upgrade: Bool = false
     ) -> HostedPage {
         let locale = context.locale
+        let title: Text = upgrade ? .upgradePasskeyButton : .addPasskeyButton
+        let action = upgrade ? "/account/upgrade/passkey" : "/account/passkeys/enroll"
         let body = """
-            <h1>\(Catalog.text(.addPasskeyButton, locale))</h1>
-            <p class="lead">\(Catalog.text(.addPasskeyLead, locale))</p>
+            <h1>\(Catalog.text(title, locale))</h1>
+            <p class="lead">\(Catalog.text(upgrade ? .upgradeLead : .addPasskeyLead, locale))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
-            \(SignInPages.createPasskeyForm(action: "/account/passkeys/enroll", hidden: PageLayout.hiddenFields(context, transaction: nil), ceremony: challenge.authSession, locale: locale))
+            \(SignInPages.createPasskeyForm(action: action, hidden: PageLayout.hiddenFields(context, transaction: nil), ceremony: challenge.authSession, locale: locale, label: title))
             <div class="links"><p><a href="/account">\(Catalog.text(.accountTitle, locale))</a></p></div>
             """
         return HostedPage(
-            name: "enroll", title: .addPasskeyButton, body: body, status: status,
-            data: SignInPages.creationJSON(challenge))
+            name: "enroll", title: title, body: body, status: status, data: SignInPages.creationJSON(challenge))
     }
 }

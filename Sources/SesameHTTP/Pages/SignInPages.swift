@@ -30,13 +30,15 @@ enum SignInPages {
     }
 
     /// The "Create passkey" button and the form the script fills with the new credential.
-    static func createPasskeyForm(action: String, hidden: String, ceremony: String, locale: PageLocale) -> String {
+    static func createPasskeyForm(
+        action: String, hidden: String, ceremony: String, locale: PageLocale, label: Text = .createPasskeyButton
+    ) -> String {
         """
         <button type="button" id="passkey-button" \
         data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
         data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
         data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
-        \(Catalog.text(.createPasskeyButton, locale))</button>
+        \(Catalog.text(label, locale))</button>
         <form method="post" action="\(E.escape(action))" id="passkey-form">
         \(hidden)
         <input type="hidden" name="ceremony" value="\(E.escape(ceremony))">
@@ -276,6 +278,8 @@ enum SignInPages {
         let locale = context.locale(for: pending)
         let (title, lead): (Text, String)
         switch reason {
+        case .upgrade:
+            (title, lead) = (.upgradeHeading, Catalog.text(.upgradeLead, locale))
         case .progressive:
             (title, lead) = (.enrollPromptTitle, Catalog.text(.enrollPromptLead, locale, pending.client.name))
         case .localEnrollment:
@@ -324,6 +328,56 @@ enum SignInPages {
         return HostedPage(
             name: "enroll", title: title, body: body, status: status, data: data,
             formTargets: [pending.request.redirectURI])
+    }
+
+    /// After a sign-in with a weak or breached password (API.md §9): a passkey in the password's
+    /// place, a strong password, or "Not now". `offers` are what the connection allows; the
+    /// challenge is there when a passkey is one of them.
+    static func upgradePrompt(
+        context: HostedContext, pending: PendingAuthorization, challenge: PasskeySignupChallengeResponse?,
+        offers: [UpgradeType], status passwordStatus: PasswordStatus?, error: (any Error)? = nil, status: Int = 200
+    ) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let lead: Text
+        switch passwordStatus {
+        case .breached?: lead = .upgradeBreachedLead
+        case .weak?: lead = .upgradeWeakLead
+        case .ok?, nil: lead = .upgradeLead
+        }
+        let hidden = PageLayout.hiddenFields(context, transaction: pending.handle)
+        var body = """
+            <h1>\(Catalog.text(.upgradeHeading, locale))</h1>
+            <p class="lead">\(Catalog.text(lead, locale))</p>
+            \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
+            \(PageLayout.clientErrorBox)
+            """
+        if let challenge, offers.contains(.passkey) {
+            body += SignInPages.createPasskeyForm(
+                action: "/u/passkey-enroll", hidden: hidden, ceremony: challenge.authSession, locale: locale,
+                label: .upgradePasskeyButton)
+        }
+        if offers.contains(.strongPassword) {
+            body += """
+                <form method="post" action="/u/upgrade/password" id="upgrade-password-form">
+                \(hidden)
+                <label for="new-password">\(Catalog.text(.newPasswordLabel, locale))</label>
+                <input id="new-password" name="password" type="password" autocomplete="new-password" required\
+                \(PageLayout.newPasswordAttributes(pending.connection.password.rules))>
+                <button type="submit" class="secondary" id="upgrade-password-button">\
+                \(Catalog.text(.upgradeStrongPasswordButton, locale))</button>
+                </form>
+                """
+        }
+        body += """
+            <form method="post" action="/u/passkey-enroll/skip">
+            \(hidden)
+            <button type="submit" name="choice" value="later" class="link" id="upgrade-later">\
+            \(Catalog.text(.upgradeNotNow, locale))</button>
+            </form>
+            """
+        return HostedPage(
+            name: "enroll", title: .upgradeHeading, body: body, status: status,
+            data: challenge.map(SignInPages.creationJSON) ?? [], formTargets: [pending.request.redirectURI])
     }
 
     /// `/u/passkey-enroll?ticket=…`: the enrollment a token response's `passkey_enrollment` link

@@ -13,6 +13,11 @@ extension HostedLoginService {
     public func enrollmentPrompt(pending: PendingAuthorization, proof: SignInProof, crossDevice: Bool)
         throws(ServiceError) -> HeldSignIn.Reason?
     {
+        if proof.amr.contains("pwd"), let status = proof.passwordStatus, status != .ok,
+            !upgradeOffers(pending: pending, user: proof.user).isEmpty
+        {
+            return .upgrade
+        }
         let policy = pending.connection.passkey
         guard policy.enabled else { return nil }
         if proof.amr.contains("pwd"), policy.progressiveEnrollmentEnabled {
@@ -38,14 +43,40 @@ extension HostedLoginService {
         return (updated, try enrollmentChallenge(tenant: tenant, pending: updated, requester: requester))
     }
 
-    /// A (new) challenge for the held user's passkey, excluding the passkeys they have.
+    /// The upgrades the sign-in page offers after a weak or breached password, as the connection
+    /// allows them: a passkey in the password's place (where passkeys are on) and a strong
+    /// password. Sign in with Apple needs the app (the extension or the SDK).
+    public func upgradeOffers(pending: PendingAuthorization, user: UserRecord) -> [UpgradeType] {
+        let connection = pending.connection
+        guard user.usablePassword != nil, connection.password.enabled else { return [] }
+        var offers: [UpgradeType] = []
+        if connection.upgrades.allowed.contains(.passkey), connection.passkey.enabled { offers.append(.passkey) }
+        if connection.upgrades.allowed.contains(.strongPassword) { offers.append(.strongPassword) }
+        return offers
+    }
+
+    /// Holds `proof` for the upgrade offer; the passkey's challenge when a passkey is offered.
+    public func holdForUpgrade(
+        tenant: TenantRecord, pending: PendingAuthorization, proof: SignInProof, requester: String
+    ) throws(ServiceError) -> (PendingAuthorization, PasskeySignupChallengeResponse?) {
+        var updated = pending
+        updated.held = HeldSignIn(userID: proof.user.id, amr: proof.amr, authTime: proof.authTime, reason: .upgrade)
+        updated.secondFactorDue = false
+        try authorization.save(updated, tenant: tenant)
+        guard upgradeOffers(pending: updated, user: proof.user).contains(.passkey) else { return (updated, nil) }
+        return (updated, try enrollmentChallenge(tenant: tenant, pending: updated, requester: requester))
+    }
+
+    /// A (new) challenge for the held user's passkey, excluding the passkeys they have; for the
+    /// upgrade offer, one whose passkey takes the password's place.
     public func enrollmentChallenge(tenant: TenantRecord, pending: PendingAuthorization, requester: String)
         throws(ServiceError) -> PasskeySignupChallengeResponse
     {
         guard let held = pending.held else { throw AuthorizationService.expired }
         return try passkeys.beginEnrollment(
             tenant: tenant, clientID: pending.client.id, userID: held.userID, connection: nil, requester: requester,
-            timeout: PasskeyService.pageChallengeTimeout)
+            timeout: PasskeyService.pageChallengeTimeout,
+            purpose: held.reason == .upgrade ? .replacePassword : .addPasskey)
     }
 
     /// After a password sign-in, a second challenge for the automatic upgrade: the page asks the
@@ -69,6 +100,7 @@ extension HostedLoginService {
         let (passkey, _) = try passkeys.finishEnrollment(
             tenant: tenant, clientID: pending.client.id, userID: held.userID, authSession: ceremony, response: response)
         var proof = try heldProof(tenant: tenant, pending: pending)
+        if held.reason == .upgrade { proof.passwordStatus = nil }
         if held.reason == .recovery {
             try recovery.completed(tenant: tenant, user: proof.user, method: .passkey, clientID: pending.client.id)
             // The email code, then the new passkey, which the registration proved the user holds.

@@ -99,7 +99,9 @@ public final class HostedLoginService: Sendable {
         guard let requirement = MFAService.requirement(tenant: tenant, user: login.user) else {
             return (
                 .signedIn(
-                    SignInProof(user: login.user, amr: login.amr, authTime: login.authTime), status: login.status),
+                    SignInProof(
+                        user: login.user, amr: login.amr, authTime: login.authTime, passwordStatus: login.status),
+                    status: login.status),
                 pending
             )
         }
@@ -136,7 +138,9 @@ public final class HostedLoginService: Sendable {
     {
         let completion = try mfa.completeOTP(
             tenant: tenant, client: pending.client, subject: .mfaToken(try mfaToken(pending)), otp: otp)
-        return SignInProof(user: completion.user, amr: completion.amr, authTime: clock.now())
+        return SignInProof(
+            user: completion.user, amr: completion.amr, authTime: clock.now(),
+            passwordStatus: PasswordStatus(rawValue: completion.ticket.passwordStatus))
     }
 
     /// Sends the SMS code of the user's phone factor; the handle the code is checked against.
@@ -155,7 +159,9 @@ public final class HostedLoginService: Sendable {
         let completion = try mfa.completeOOB(
             tenant: tenant, client: pending.client, subject: .mfaToken(try mfaToken(pending)), oobCode: oobCode,
             bindingCode: code)
-        return SignInProof(user: completion.user, amr: completion.amr, authTime: clock.now())
+        return SignInProof(
+            user: completion.user, amr: completion.amr, authTime: clock.now(),
+            passwordStatus: PasswordStatus(rawValue: completion.ticket.passwordStatus))
     }
 
     /// What the enrollment page shows: the TOTP secret as text and as an `otpauth:` URI (its QR

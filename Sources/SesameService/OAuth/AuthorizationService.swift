@@ -36,6 +36,8 @@ public struct HeldSignIn: Sendable, Equatable {
         case localEnrollment = "local_enrollment"
         /// Account recovery: the user proved their email and must set a new way in (no skipping).
         case recovery
+        /// After a sign-in with a weak or breached password: the account security upgrades (API.md §9).
+        case upgrade
     }
 
     public var userID: String

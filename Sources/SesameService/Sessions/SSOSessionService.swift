@@ -8,11 +8,14 @@ public struct SignInProof: Sendable, Equatable {
     public var user: UserRecord
     public var amr: [String]
     public var authTime: Date
+    /// A password sign-in: how the password fares (a weak or breached one earns the upgrade offer).
+    public var passwordStatus: PasswordStatus?
 
-    public init(user: UserRecord, amr: [String], authTime: Date) {
+    public init(user: UserRecord, amr: [String], authTime: Date, passwordStatus: PasswordStatus? = nil) {
         self.user = user
         self.amr = amr
         self.authTime = authTime
+        self.passwordStatus = passwordStatus
     }
 }
 

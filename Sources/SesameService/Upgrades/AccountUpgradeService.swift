@@ -10,6 +10,9 @@ public enum UpgradeAuthority: Sendable {
     case signedIn(Principal)
     /// The system's password manager through the extension: the stored username and password.
     case password(client: ClientCredentials, username: String?, password: String?, realm: String?, address: String)
+    /// The hosted pages: a sign-in the page holds, or the account page's SSO session (`sessionID`,
+    /// which keeps going when the upgrade ends the user's other sessions).
+    case hosted(userID: String, clientID: String, authTime: Date, amr: [String], sessionID: String?)
 }
 
 /// An authorized upgrade: `POST /me/v1/upgrades/authorize`'s 200.
@@ -92,7 +95,11 @@ public final class AccountUpgradeService: Sendable {
         let authTime: Date?
         let amr: [String]
         let family: String?
+        var keepSession: String?
         switch authority {
+        case .hosted(let user, let client, let time, let methods, let session):
+            (userID, clientID, authTime, amr, family) = (user, client, time, methods, nil)
+            keepSession = session
         case .signedIn(let principal):
             guard principal.isUser, let subject = principal.subject, let client = principal.clientID else {
                 throw .invalidToken("the access token is not a user's token")
@@ -120,7 +127,7 @@ public final class AccountUpgradeService: Sendable {
             now: now)
         let state = UpgradeState(
             type: type, userID: user.id, clientID: clientID, passwordStamp: UpgradeState.stamp(user.password),
-            keepFamily: family)
+            keepFamily: family, keepSession: keepSession)
         let token = Base64URL.encode(try random.serviceBytes(32))
         let record = AuthSessionRecord(
             handleHash: UpgradeState.hash(token), tenantID: tenant.id, requester: "upgrade:\(user.id)",
@@ -134,6 +141,17 @@ public final class AccountUpgradeService: Sendable {
         return UpgradeAuthorization(
             upgradeToken: token, expiresIn: Int(Self.tokenLifetime), type: type,
             passwordRules: connection.password.rules)
+    }
+
+    /// The upgrades `userID` may make now through `clientID` (the account page's buttons), in the
+    /// order the pages offer them.
+    public func offers(tenant: TenantRecord, userID: String, clientID: String) throws(ServiceError) -> [UpgradeType] {
+        try access.read { transaction in
+            [UpgradeType.passkey, .strongPassword, .signInWithApple].filter { type in
+                (try? Self.parties(tenant: tenant, userID: userID, clientID: clientID, type: type, in: transaction))
+                    != nil
+            }
+        }
     }
 
     /// The user and their connection, if `type` may upgrade them: 403 `upgrade_not_allowed` otherwise.
@@ -374,7 +392,10 @@ public final class AccountUpgradeService: Sendable {
         } else {
             try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: state.userID, at: now)
         }
-        try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: state.userID)
+        for session in try transaction.ssoSessions.list(tenantID: tenant.id, userID: state.userID)
+        where session.id != state.keepSession {
+            try transaction.ssoSessions.delete(tenantID: tenant.id, id: session.id)
+        }
     }
 
     private func record(
@@ -398,6 +419,8 @@ struct UpgradeState: Sendable, Equatable {
     var passwordStamp: String
     /// The refresh-token family of the authorizing access token (it keeps working).
     var keepFamily: String?
+    /// The SSO session of the account page that authorized it (it keeps going).
+    var keepSession: String?
 
     static func hash(_ token: String) -> [UInt8] { Digest.sha256(Array("\(domain)\u{0}\(token)".utf8)) }
 
@@ -415,10 +438,15 @@ struct UpgradeState: Sendable, Equatable {
         writer.string(clientID)
         writer.string(passwordStamp)
         writer.optionalString(keepFamily)
+        writer.optionalString(keepSession)
         return writer.bytes
     }
 
-    init(type: UpgradeType, userID: String, clientID: String, passwordStamp: String, keepFamily: String?) {
+    init(
+        type: UpgradeType, userID: String, clientID: String, passwordStamp: String, keepFamily: String?,
+        keepSession: String? = nil
+    ) {
+        self.keepSession = keepSession
         self.type = type
         self.userID = userID
         self.clientID = clientID
@@ -434,7 +462,8 @@ struct UpgradeState: Sendable, Equatable {
             self.init(
                 type: try reader.value(UpgradeType.self, "type"), userID: try reader.string("userID"),
                 clientID: try reader.string("clientID"), passwordStamp: try reader.string("passwordStamp"),
-                keepFamily: try reader.optionalString("keepFamily"))
+                keepFamily: try reader.optionalString("keepFamily"),
+                keepSession: try reader.optionalString("keepSession"))
             guard reader.isAtEnd else { return nil }
         } catch {
             return nil

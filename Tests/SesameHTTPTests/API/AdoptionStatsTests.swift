@@ -90,7 +90,7 @@ struct AdoptionStatsTests {
         #expect(csv.status == 200 && csv.headers["Content-Type"] == "text/csv; charset=utf-8")
         let lines = String(decoding: csv.body, as: UTF8.self).split(separator: "\r\n")
         #expect(lines.count == 2 && lines[0].hasPrefix("date,total,passkey,device_key"))
-        #expect(lines[1] == "\(today),6,2,2,1,0,1,2,0,3,0,1,0.5000")
+        #expect(lines[1] == "\(today),6,2,2,1,0,1,2,0,3,0,1,0.5000,0,0,0")
     }
 
     @Test("the range: 30 days by default, at most 366, dates checked, the scope required")

@@ -144,7 +144,7 @@ struct ManagementClientsTests {
                     + "urn:okta:params:oauth:grant-type:webauthn, "
                     + "refresh_token, client_credentials, password, http://auth0.com/oauth/grant-type/password-realm, "
                     + "http://auth0.com/oauth/grant-type/mfa-otp, http://auth0.com/oauth/grant-type/mfa-oob, "
-                    + "http://auth0.com/oauth/grant-type/mfa-recovery-code, urn:sesame:params:oauth:grant-type:device-key)"
+                    + "http://auth0.com/oauth/grant-type/mfa-recovery-code, urn:sesame:params:oauth:grant-type:device-key, urn:ietf:params:oauth:grant-type:token-exchange)"
             ),
             (#"{"grant_types":"refresh_token"}"#, "grant_types must be an array of strings"),
             (

@@ -115,7 +115,10 @@ struct ManagementConnectionsTests {
                 #"{"name":"Bad Name!"}"#,
                 "name must be 1 to 128 letters, digits or hyphens, not starting or ending with one"
             ),
-            (#"{"name":"Social","strategy":"google-oauth2"}"#, "strategy must be auth0 (a database connection)"),
+            (
+                #"{"name":"Social","strategy":"google-oauth2"}"#,
+                "strategy must be auth0 (a database connection) or apple (Sign in with Apple)"
+            ),
             (#"{"name":"X","options":{"mfa":{}}}"#, "unknown field options.mfa"),
             (
                 #"{"name":"X","options":{"passkey_options":{"challenge_ui":"popup"}}}"#,
