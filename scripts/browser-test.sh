@@ -76,4 +76,4 @@ export SESAME_BIN
 exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
     "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE \
     tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py \
-    tests/browser/test_migration_pages.py
+    tests/browser/test_migration_pages.py tests/browser/test_upgrade_pages.py

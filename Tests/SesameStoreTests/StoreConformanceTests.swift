@@ -521,6 +521,79 @@ import Testing
         #expect(try s.read { try $0.deviceKeys.get(tenantID: "t2", id: "k1") } != nil)
     }
 
+    // MARK: Linked identities
+
+    static func identity(_ subject: String, user: String = "sesame|01", tenant: String = "t1", at seconds: Double)
+        -> LinkedIdentityRecord
+    {
+        LinkedIdentityRecord(
+            tenantID: tenant, connectionID: "con_apple", provider: .apple, subject: subject, userID: user,
+            email: "\(subject)@privaterelay.appleid.com", emailVerified: true, isPrivateEmail: true,
+            createdAt: Fixture.time(seconds))
+    }
+
+    @Test(arguments: StoreKind.allCases) func linkedIdentities(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx in
+            try tx.users.insert(Fixture.user())
+            try tx.linkedIdentities.insert(Self.identity("002.b", at: 2))
+            try tx.linkedIdentities.insert(Self.identity("001.a", at: 1))
+            try tx.linkedIdentities.insert(Self.identity("003.c", user: "sesame|02", at: 3))
+            try tx.linkedIdentities.insert(Self.identity("001.a", tenant: "t2", at: 4))
+        }
+        #expect(
+            try s.read { try $0.linkedIdentities.get(tenantID: "t1", connectionID: "con_apple", subject: "001.a") }
+                == Self.identity("001.a", at: 1))
+        #expect(
+            try s.read { try $0.linkedIdentities.get(tenantID: "t1", connectionID: "other", subject: "001.a") } == nil)
+        #expect(
+            try s.read { try $0.linkedIdentities.list(tenantID: "t1", userID: "sesame|01") }.map(\.subject)
+                == ["001.a", "002.b"])
+        #expect(
+            try s.read { try $0.linkedIdentities.list(tenantID: "t1", page: Page()) }.map(\.subject)
+                == ["001.a", "002.b", "003.c"])
+        // One Apple ID belongs to one account, whoever tries to link it again.
+        #expect(throws: StoreError.conflict(.linkedIdentity)) {
+            try s.write { try $0.linkedIdentities.insert(Self.identity("001.a", user: "sesame|09", at: 9)) }
+        }
+        var used = Self.identity("002.b", at: 2)
+        used.lastLoginAt = Fixture.time(20)
+        try s.write { try $0.linkedIdentities.update(used) }
+        #expect(
+            try s.read { try $0.linkedIdentities.get(tenantID: "t1", connectionID: "con_apple", subject: "002.b") }
+                == used)
+        #expect(throws: StoreError.notFound("linked identity gone")) {
+            try s.write { try $0.linkedIdentities.update(Self.identity("gone", at: 0)) }
+        }
+        #expect(
+            try s.write { try $0.linkedIdentities.delete(tenantID: "t1", connectionID: "con_apple", subject: "003.c") })
+        #expect(
+            try s.write { try $0.linkedIdentities.delete(tenantID: "t1", connectionID: "con_apple", subject: "003.c") }
+                == false)
+        // Deleting the user unlinks its identities, and only its own tenant's.
+        try s.write { try $0.users.delete(tenantID: "t1", id: "sesame|01") }
+        #expect(try s.read { try $0.linkedIdentities.list(tenantID: "t1", userID: "sesame|01") }.isEmpty)
+        #expect(
+            try s.read { try $0.linkedIdentities.get(tenantID: "t2", connectionID: "con_apple", subject: "001.a") }
+                != nil)
+    }
+
+    @Test(arguments: StoreKind.allCases) func revokingAllButOneFamily(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        try s.write { tx in
+            try tx.refreshTokens.insert(Fixture.refreshToken("r1", hash: 1, family: "f1"))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r2", hash: 2, family: "f2"))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r3", hash: 3, family: "f2"))
+            try tx.refreshTokens.insert(Fixture.refreshToken("r4", hash: 4, family: "f3", user: "sesame|02"))
+        }
+        let revoked = try s.write {
+            try $0.refreshTokens.revokeAll(tenantID: "t1", userID: "sesame|01", exceptFamily: "f1", at: Fixture.time(5))
+        }
+        #expect(revoked == 2)
+        let tokens = try s.read { try $0.refreshTokens.list(tenantID: "t1", page: Page()) }
+        #expect(tokens.filter { $0.revokedAt != nil }.map(\.id).sorted() == ["r2", "r3"])
+    }
+
     @Test(arguments: StoreKind.allCases) func adoptionCounts(_ kind: StoreKind) throws {
         let s = try kind.make()
         try s.write { tx in
@@ -578,7 +651,9 @@ import Testing
             ])
         }
         // A second batch adds to the same cells.
-        try s.write { try $0.authEvents.insert([event("e10", .login, .passkey, day: 0, kind: .synced, platform: .ios)]) }
+        try s.write {
+            try $0.authEvents.insert([event("e10", .login, .passkey, day: 0, kind: .synced, platform: .ios)])
+        }
         let first = AuthDailyCount.day(of: Fixture.time(3_600))
         let second = AuthDailyCount.day(of: Fixture.time(day + 3_600))
         #expect(first == "2025-05-27" && second == "2025-05-28")
@@ -592,12 +667,14 @@ import Testing
         #expect(cells.contains { $0.method == .deviceKey && $0.count == 1 && $0.passkeyKind == nil })
         #expect(!cells.contains { $0.method == .password && $0.day == first })
         let web = try s.read {
-            try $0.authEvents.dailyCounts(tenantID: "t1", from: first, to: second, clientID: "web", connectionID: "con1")
+            try $0.authEvents.dailyCounts(
+                tenantID: "t1", from: first, to: second, clientID: "web", connectionID: "con1")
         }
         #expect(Set(web.map(\.method)) == [.refresh, .password])
         #expect(
             try s.read {
-                try $0.authEvents.dailyCounts(tenantID: "t1", from: second, to: second, clientID: "app", connectionID: nil)
+                try $0.authEvents.dailyCounts(
+                    tenantID: "t1", from: second, to: second, clientID: "app", connectionID: nil)
             }.isEmpty)
     }
 

@@ -19,7 +19,7 @@
     /// It upgrades to a strong password (the one the system generated, committed before the
     /// request completes) and to Sign in with Apple, started by the system with the saved
     /// password or by the app with an upgrade token in `userInfo`
-    /// (`SesameAccountModificationController`). docs/account-upgrades-extension.md has a whole extension.
+    /// (`SesameAccountModificationController`). docs/account-upgrades.md has a whole extension.
     @available(iOS 16.0, visionOS 1.0, *)
     @MainActor
     open class SesameAccountModificationViewController: ASAccountAuthenticationModificationViewController {

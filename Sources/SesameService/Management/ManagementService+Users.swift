@@ -138,7 +138,7 @@ extension ManagementService {
         try caller.require(.readAuthenticationMethods)
         return try access.read { transaction in
             let user = try Self.existingUser(userID, caller, transaction)
-            let password = user.password.map { AuthenticationMethod.password($0, user: user, myAccount: false) }
+            let password = user.usablePassword.map { AuthenticationMethod.password($0, user: user, myAccount: false) }
             return [password].compactMap { $0 }
                 + (try transaction.passkeys.list(tenantID: caller.tenant.id, userID: userID)
                     .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }

@@ -68,7 +68,8 @@ public final class MyAccountService: Sendable {
             return (user, try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id))
         }
         var methods: [AuthenticationMethod] = []
-        if type == nil || type == "password", let password = user.password {
+        // A password an upgrade replaced signs no one in: it is not a method.
+        if type == nil || type == "password", let password = user.usablePassword {
             methods.append(.password(password, user: user, myAccount: true))
         }
         if type == nil || type == "passkey" {
@@ -83,7 +84,7 @@ public final class MyAccountService: Sendable {
         try caller.require(.read)
         return try access.read { transaction in
             let user = try Self.user(caller, transaction)
-            if let password = user.password, password.id == id {
+            if let password = user.usablePassword, password.id == id {
                 return .password(password, user: user, myAccount: true)
             }
             let passkey = try Self.passkey(id, of: user, caller, transaction)
@@ -142,8 +143,9 @@ public final class MyAccountService: Sendable {
         try access.write(.durable) { transaction in
             var user = try Self.user(caller, transaction)
             let passkeys = try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id)
-            if let password = user.password, password.id == id {
-                guard !passkeys.isEmpty else {
+            let linked = try transaction.linkedIdentities.list(tenantID: caller.tenant.id, userID: user.id)
+            if let password = user.usablePassword, password.id == id {
+                guard !passkeys.isEmpty || !linked.isEmpty else {
                     throw ServiceError.conflict("this is the user's last way to sign in; add a passkey first")
                 }
                 user.password = nil
@@ -152,7 +154,8 @@ public final class MyAccountService: Sendable {
                 return
             }
             let passkey = try Self.passkey(id, of: user, caller, transaction)
-            guard passkeys.count > 1 || user.password != nil else {
+            // A linked Apple ID is a way in too.
+            guard passkeys.count > 1 || user.usablePassword != nil || !linked.isEmpty else {
                 throw ServiceError.conflict("this is the user's last way to sign in; add another passkey first")
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)

@@ -7,10 +7,11 @@ import Testing
 /// its group's per-address budget first.
 @Suite("Audit 1: every public route is rate limited")
 struct PublicRateLimitTests {
-    /// Routes that need no access token: everything but the Management and My Account APIs.
+    /// Routes that need no access token: everything but the Management and My Account APIs (whose
+    /// upgrades are public: the extension authorizes with a password, the commits with a token).
     static func publicPatterns() throws -> [String] {
         try InProcessSesame().sesame.responder.router.patterns.filter {
-            !$0.hasPrefix("/api/v2/") && !$0.hasPrefix("/me/v1/")
+            !$0.hasPrefix("/api/v2/") && (!$0.hasPrefix("/me/v1/") || $0.hasPrefix("/me/v1/upgrades/"))
         }
     }
 
@@ -33,7 +34,10 @@ struct PublicRateLimitTests {
                 "/u/passkey-enroll", "/u/passkey-enroll/skip", "/admin", "/admin/setup", "/admin/clients",
                 "/admin/clients/{id}", "/u/recover", "/u/recover/verify", "/u/recover/password",
                 "/passkey/method-hints", "/device-key/challenge", "/u/passkey-enroll/ticket",
-                "/u/passkey-enroll/ticket/skip", "/admin/adoption", "/admin/adoption.csv",
+                "/u/passkey-enroll/ticket/skip", "/admin/adoption", "/admin/adoption.csv", "/u/upgrade/password",
+                "/account/upgrade/passkey", "/account/upgrade/password", "/me/v1/upgrades/authorize",
+                "/me/v1/upgrades/strong-password", "/me/v1/upgrades/sign-in-with-apple", "/me/v1/upgrades/passkey",
+                "/me/v1/upgrades/passkey/verify",
             ])
     }
 

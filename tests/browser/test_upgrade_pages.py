@@ -1,0 +1,338 @@
+"""Account security upgrades on the hosted pages (issue 13), in real Chromium.
+
+A password user whose password is breached (Auth0's `AUTH0-TEST-` prefix, once breached-password
+detection is on; each user signs up before it is switched on, since signup refuses a breached
+password) signs in on the hosted login. Right after the password the "Account security" page offers
+a passkey in the password's place (a CDP virtual authenticator creates it) and a strong password
+under the connection's `passwordrules`; "Not now" continues to the app. The account page has the
+same two upgrades. Afterwards the password-realm grant refuses the old password ("Wrong email or
+password." after a strong password, "This account signs in with a passkey." after a passkey).
+authlib (PyPI) plays the web application, as in test_hosted_pages.py. Screenshots go to
+.build/browser-artifacts/upgrades/.
+"""
+
+import pathlib
+import secrets
+import signal
+import sys
+
+import pytest
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+    signal.signal(signal.SIGTERM, _interrupt)
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
+from sesame_process import ROOT, running_server  # noqa: E402
+
+import requests  # noqa: E402
+from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
+pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
+
+STEP_TIMEOUT = 20
+ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "upgrades"
+CONNECTION = "Username-Password-Authentication"
+BREACHED = "AUTH0-TEST-horse battery staple"  # breached by Auth0's test prefix, and meets the rules
+STRONG = "a brand new passphrase, 42 long"
+
+http = requests.Session()
+http.trust_env = False  # loopback only, never a proxy
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running_server(tmp_path_factory.mktemp("sesame-upgrades"), STEP_TIMEOUT) as (url, ids, _log):
+        yield url, ids
+
+
+@pytest.fixture(scope="module")
+def metadata(server):
+    url, _ = server
+    return http.get(f"{url}/.well-known/openid-configuration", timeout=STEP_TIMEOUT).json()
+
+
+@pytest.fixture(scope="module")
+def management(server):
+    url, ids = server
+    response = http.post(f"{url}/oauth/token", json={
+        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
+        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
+    assert response.status_code == 200, response.text
+    return {"Authorization": f"Bearer {response.json()['access_token']}"}
+
+
+@pytest.fixture(scope="module")
+def driver(server):
+    with chromium.webauthn_browser(STEP_TIMEOUT, ARTIFACTS) as browser:
+        yield browser
+
+
+@pytest.fixture
+def authenticator(driver):
+    with chromium.virtual_authenticator(driver) as authenticator_id:
+        yield authenticator_id
+
+
+class RelyingParty:
+    """The web application: authlib's OAuth2Session with PKCE, and id token validation by JWKS."""
+
+    def __init__(self, url, client_id, metadata):
+        from authlib.jose import JsonWebKey
+
+        self.client_id, self.metadata = client_id, metadata
+        self.redirect_uri = f"{url}/"
+        self.keys = JsonWebKey.import_key_set(http.get(metadata["jwks_uri"], timeout=STEP_TIMEOUT).json())
+
+    def begin(self, driver, **parameters):
+        self.session = OAuth2Session(
+            self.client_id, redirect_uri=self.redirect_uri, scope="openid profile email",
+            code_challenge_method="S256", token_endpoint_auth_method="none")
+        self.session.trust_env = False
+        self.verifier = secrets.token_urlsafe(48)
+        self.nonce = secrets.token_urlsafe(16)
+        uri, _ = self.session.create_authorization_url(
+            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=self.nonce, **parameters)
+        driver.get(uri)
+
+    def finish(self, driver):
+        """Waits for the callback with a code; the validated id token's claims."""
+        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url.startswith(self.redirect_uri + "?"))
+        response = driver.current_url
+        assert "code=" in response, response
+        token = self.session.fetch_token(
+            self.metadata["token_endpoint"], authorization_response=response, code_verifier=self.verifier)
+        from authlib.jose import jwt
+
+        claims = jwt.decode(token["id_token"], self.keys, claims_options={
+            "iss": {"essential": True, "value": self.metadata["issuer"]},
+            "aud": {"essential": True, "value": self.client_id},
+            "nonce": {"essential": True, "value": self.nonce}})
+        claims.validate()
+        return claims
+
+
+def shot(driver, name):
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def wait_page(driver, name):
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(
+        "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
+
+
+def describe(driver):
+    """Where the browser is, for an assertion message."""
+    main = driver.execute_script("return (document.querySelector('main') || document.body).outerHTML")
+    return f"{driver.current_url}\n{main[:3000]}"
+
+
+def breached_user(server, management, email):
+    """Signs `email` up with BREACHED while detection is off, then switches detection on."""
+    url, ids = server
+    detection = f"{url}/api/v2/attack-protection/breached-password-detection"
+    off = http.patch(detection, json={"enabled": False}, headers=management, timeout=STEP_TIMEOUT)
+    assert off.status_code == 200, off.text
+    signup = http.post(f"{url}/dbconnections/signup", json={
+        "client_id": ids["client_id"], "connection": CONNECTION, "email": email, "password": BREACHED},
+        timeout=STEP_TIMEOUT)
+    assert signup.status_code == 200, signup.text
+    on = http.patch(detection, json={"enabled": True}, headers=management, timeout=STEP_TIMEOUT)
+    assert on.status_code == 200 and on.json()["enabled"] is True, on.text
+
+
+def password_grant(server, email, password):
+    url, ids = server
+    return http.post(f"{url}/oauth/token", data={
+        "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": ids["client_id"],
+        "username": email, "password": password, "realm": CONNECTION, "scope": "openid"}, timeout=STEP_TIMEOUT)
+
+
+def password_sign_in(driver, rp, email, password):
+    """The hosted login's identifier and password steps, up to the upgrade page."""
+    rp.begin(driver, login_hint=email, prompt="login")
+    wait_page(driver, "login")
+    field = driver.find_element(By.ID, "username")
+    assert field.get_attribute("value") == email
+    field.send_keys(Keys.ENTER)
+    wait_page(driver, "password")
+    driver.find_element(By.ID, "password").send_keys(password + Keys.ENTER)
+    wait_page(driver, "enroll")
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Account security", describe(driver)
+
+
+def without_conditional_mediation(driver):
+    """Pages opened from now on wait for the passkey button (no autofill); the script's id."""
+    return driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
+
+
+def passkey_button_sign_in(driver):
+    """The login page's passkey button, once it shows."""
+    wait_page(driver, "login")
+    button = driver.find_element(By.ID, "passkey-button")
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: button.is_displayed())
+    return button
+
+
+def test_a_breached_password_is_replaced_by_a_strong_one_on_the_upgrade_page(
+        server, metadata, management, driver, authenticator):
+    url, ids = server
+    email = "breached.strong@example.com"
+    breached_user(server, management, email)
+    connections = http.get(f"{url}/api/v2/connections", headers=management, timeout=STEP_TIMEOUT).json()
+    rules = next(c for c in connections if c["name"] == CONNECTION)["options"]["password_policy"]["rules"]
+
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    password_sign_in(driver, rp, email, BREACHED)
+    shot(driver, "upgrade-page-breached-en")
+    assert "appeared in a data breach" in driver.find_element(By.CSS_SELECTOR, "main .lead").text
+    passkey = driver.find_element(By.ID, "passkey-button")
+    assert passkey.is_displayed() and passkey.text == "Replace my password with a passkey"
+    form = driver.find_element(By.ID, "upgrade-password-form")
+    assert form.get_attribute("action") == f"{url}/u/upgrade/password"
+    field = driver.find_element(By.ID, "new-password")
+    assert field.get_attribute("passwordrules") == rules
+    assert field.get_attribute("autocomplete") == "new-password"
+    assert driver.find_element(By.ID, "upgrade-later").is_displayed()
+
+    field.send_keys(STRONG)
+    driver.find_element(By.ID, "upgrade-password-button").click()
+    claims = rp.finish(driver)
+    assert claims["email"] == email
+
+    old = password_grant(server, email, BREACHED)
+    assert old.status_code == 403, old.text
+    assert old.json()["error"] == "invalid_grant" and old.json()["error_description"] == "Wrong email or password."
+    new = password_grant(server, email, STRONG)
+    assert new.status_code == 200, new.text
+    assert new.json().get("password_status") in (None, "ok"), new.text
+
+
+def test_a_breached_password_is_replaced_by_a_passkey_on_the_upgrade_page(
+        server, metadata, management, driver, authenticator):
+    url, ids = server
+    email = "breached.passkey@example.com"
+    breached_user(server, management, email)
+
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    password_sign_in(driver, rp, email, BREACHED)
+    shot(driver, "upgrade-page-passkey-en")
+    driver.find_element(By.ID, "passkey-button").click()
+    claims = rp.finish(driver)
+    subject = claims["sub"]
+    credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert len(credentials) == 1, credentials
+
+    old = password_grant(server, email, BREACHED)
+    assert old.status_code == 403, old.text
+    assert old.json()["error"] == "invalid_grant", old.text
+    assert old.json()["error_description"] == "This account signs in with a passkey.", old.text
+
+    # The passkey signs in on the hosted login.
+    driver.delete_all_cookies()
+    script = without_conditional_mediation(driver)
+    try:
+        rp.begin(driver, prompt="login")
+        button = passkey_button_sign_in(driver)
+        shot(driver, "login-after-passkey-upgrade-en")
+        button.click()
+        again = rp.finish(driver)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    assert again["sub"] == subject and again["email"] == email
+
+
+def test_the_account_page_upgrades_to_a_strong_password(server, metadata, management, driver, authenticator):
+    url, ids = server
+    email = "account.strong@example.com"
+    breached_user(server, management, email)
+
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    password_sign_in(driver, rp, email, BREACHED)
+    driver.find_element(By.ID, "upgrade-later").click()
+    assert rp.finish(driver)["email"] == email
+
+    driver.get(f"{url}/account")
+    wait_page(driver, "account")
+    section = driver.find_element(By.ID, "upgrades")
+    assert section.find_element(By.ID, "upgrade-passkey").get_attribute("href") == f"{url}/account/upgrade/passkey"
+    assert section.find_element(By.ID, "upgrade-password").get_attribute("href") == f"{url}/account/upgrade/password"
+    shot(driver, "account-upgrades-en")
+
+    section.find_element(By.ID, "upgrade-password").click()
+    wait_page(driver, "account-password")
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Choose a strong password"
+    assert not driver.find_elements(By.ID, "current"), "the fresh sign-in authorizes it, not the current password"
+    field = driver.find_element(By.ID, "password")
+    assert field.get_attribute("passwordrules").startswith("minlength: 12")
+    shot(driver, "account-upgrade-password-en")
+    field.send_keys(STRONG)
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(field))
+    wait_page(driver, "account")
+    assert driver.current_url == f"{url}/account?done=upgraded", describe(driver)
+    assert driver.find_element(By.CSS_SELECTOR, "p.notice").text == "Your account is safer now."
+    shot(driver, "account-upgraded-password-en")
+
+    new = password_grant(server, email, STRONG)
+    assert new.status_code == 200, new.text
+    old = password_grant(server, email, BREACHED)
+    assert old.status_code == 403 and old.json()["error_description"] == "Wrong email or password.", old.text
+
+
+def test_the_account_page_replaces_the_password_with_a_passkey(server, metadata, management, driver, authenticator):
+    url, ids = server
+    email = "account.passkey@example.com"
+    breached_user(server, management, email)
+
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    password_sign_in(driver, rp, email, BREACHED)
+    driver.find_element(By.ID, "upgrade-later").click()
+    assert rp.finish(driver)["email"] == email
+
+    driver.get(f"{url}/account")
+    wait_page(driver, "account")
+    driver.find_element(By.ID, "upgrade-passkey").click()
+    wait_page(driver, "enroll")
+    assert driver.current_url == f"{url}/account/upgrade/passkey", describe(driver)
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Replace my password with a passkey"
+    shot(driver, "account-upgrade-passkey-en")
+
+    # The upgrade ends every session, this one too: the browser signs in again, with the passkey.
+    script = without_conditional_mediation(driver)
+    try:
+        driver.find_element(By.ID, "passkey-button").click()
+        button = passkey_button_sign_in(driver)
+        assert "/u/login?tx=" in driver.current_url, describe(driver)
+        shot(driver, "account-upgrade-passkey-sign-in-again-en")
+        credentials = driver.execute_cdp_cmd(
+            "WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+        assert len(credentials) == 1, credentials
+        button.click()
+        wait_page(driver, "account")
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    assert driver.current_url == f"{url}/account", describe(driver)
+    assert driver.find_element(By.ID, "password-replaced").text == "Replaced by a passkey"
+    assert not driver.find_elements(By.ID, "upgrades"), "a replaced password has nothing to upgrade"
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#passkeys .passkey")) == 1
+    shot(driver, "account-password-replaced-en")
+
+    old = password_grant(server, email, BREACHED)
+    assert old.status_code == 403, old.text
+    assert old.json()["error_description"] == "This account signs in with a passkey.", old.text
