@@ -216,6 +216,7 @@ extension ConnectionRecord: BinaryCodedRecord {
             writer.string(apple.issuer)
             writer.string(apple.keysURL)
             writer.string(apple.tokenURL)
+            writer.string(apple.authorizeURL)
         }
     }
 
@@ -273,7 +274,8 @@ extension ConnectionRecord: BinaryCodedRecord {
                     servicesID: try reader.optionalString("apple.servicesID"),
                     appIDs: try reader.strings("apple.appIDs"), sealedKey: try reader.bytes("apple.sealedKey"),
                     issuer: try reader.string("apple.issuer"), keysURL: try reader.string("apple.keysURL"),
-                    tokenURL: try reader.string("apple.tokenURL"))
+                    tokenURL: try reader.string("apple.tokenURL"),
+                    authorizeURL: try reader.string("apple.authorizeURL"))
             }
         }
         // Read from an older row, it is the current version now.

@@ -521,6 +521,7 @@ public struct AppleSettings: Sendable, Hashable, Codable {
     public static let appleIssuer = "https://appleid.apple.com"
     public static let appleKeysURL = "https://appleid.apple.com/auth/keys"
     public static let appleTokenURL = "https://appleid.apple.com/auth/token"
+    public static let appleAuthorizeURL = "https://appleid.apple.com/auth/authorize"
 
     /// The Apple Developer Team ID (10 characters): the client secret's `iss`.
     public var teamID: String
@@ -536,13 +537,16 @@ public struct AppleSettings: Sendable, Hashable, Codable {
     public var issuer: String
     public var keysURL: String
     public var tokenURL: String
+    /// Where a browser signs in with Apple (the account page's web flow).
+    public var authorizeURL: String
 
     public init(
         teamID: String = "", keyID: String = "", servicesID: String? = nil, appIDs: [String] = [],
         sealedKey: [UInt8] = [], issuer: String = AppleSettings.appleIssuer,
         keysURL: String = AppleSettings.appleKeysURL,
-        tokenURL: String = AppleSettings.appleTokenURL
+        tokenURL: String = AppleSettings.appleTokenURL, authorizeURL: String = AppleSettings.appleAuthorizeURL
     ) {
+        self.authorizeURL = authorizeURL
         self.teamID = teamID
         self.keyID = keyID
         self.servicesID = servicesID

@@ -119,6 +119,38 @@ extension SesameApplication {
             // The upgrade ended every session, this one too: the new passkey signs in again.
             return .redirect(to: "/account?done=upgraded", status: 303)
         }
+        // Sign in with Apple on the web: to Apple with a state that holds the upgrade, back through
+        // Apple's form post to /u/apple/callback.
+        router.get("/account/upgrade/apple") { [self] _, context in
+            guard let session = currentSession(context) else {
+                return try accountSignIn("/account/upgrade/apple", context)
+            }
+            do {
+                let authorized = try accountUpgrade(.signInWithApple, session, context)
+                let url = try tokens.upgrades.beginWebAppleUpgrade(
+                    tenant: context.tenant, token: authorized.upgradeToken,
+                    redirectURI: TokenService.issuer(context.tenant) + "u/apple/callback")
+                return .redirect(to: url, status: 303)
+            } catch ServiceError.stepUpRequired {
+                return try accountSignIn("/account/upgrade/apple", context, fresh: true)
+            } catch {
+                return try accountPage(session, context, error: error)
+            }
+        }
+        // Apple's `response_mode=form_post`: a cross-site POST, so no cookie and no CSRF token come
+        // with it; the single-use state is what ties it to the account page that started it.
+        router.post("/u/apple/callback") { [self] request, context in
+            let form = try APIBody.form(request)
+            if try form.optionalString("error", maxLength: 128) != nil {
+                // The user closed Apple's page: nothing changed.
+                return .redirect(to: "/account", status: 303)
+            }
+            try tokens.upgrades.finishWebAppleUpgrade(
+                tenant: context.tenant, state: try form.optionalString("state", maxLength: 256),
+                identityToken: try form.optionalString("id_token", maxLength: 16_384),
+                authorizationCode: try form.optionalString("code", maxLength: 1_024))
+            return .redirect(to: "/account?done=upgraded", status: 303)
+        }
         router.get("/account/upgrade/password") { [self] _, context in
             guard let session = currentSession(context) else {
                 return try accountSignIn("/account/upgrade/password", context)

@@ -168,7 +168,10 @@ extension SesameApplication {
 
     /// Whether a PATCH's options are an Apple connection's (they name one of its own fields).
     static func isAppleOptions(_ options: APIBody) -> Bool {
-        ["team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint"].contains {
+        [
+            "team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint",
+            "authorization_endpoint",
+        ].contains {
             options.has($0)
         }
     }
@@ -188,6 +191,7 @@ extension SesameApplication {
         if input.strategy == "apple" || (!creating && Self.isAppleOptions(options)) {
             try options.allowOnly([
                 "team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint",
+                "authorization_endpoint",
             ])
             var apple = AppleInput()
             apple.teamID = try options.string("team_id", maxLength: 64)
@@ -203,6 +207,7 @@ extension SesameApplication {
             apple.issuer = try options.string("issuer", maxLength: 512)
             apple.keysURL = try options.string("jwks_uri", maxLength: 2_048)
             apple.tokenURL = try options.string("token_endpoint", maxLength: 2_048)
+            apple.authorizeURL = try options.string("authorization_endpoint", maxLength: 2_048)
             input.apple = apple
             return input
         }

@@ -159,8 +159,9 @@ extension AccountPages {
                         "<p><a href=\"/account/upgrade/password\" id=\"upgrade-password\" class=\"button\">"
                         + "\(Catalog.text(.upgradeStrongPasswordButton, locale))</a></p>"
                 case .signInWithApple:
-                    // Linking needs Apple's credential, which the app gets (the SDK, the extension).
-                    body += "<p id=\"upgrade-apple\">\(Catalog.text(.upgradeAppleLead, locale))</p>"
+                    body +=
+                        "<p><a href=\"/account/upgrade/apple\" id=\"upgrade-apple\" class=\"button\">"
+                        + "\(Catalog.text(.upgradeAppleButton, locale))</a></p>"
                 }
             }
             body += "</section>"

@@ -101,5 +101,6 @@ public struct AppleInput: Sendable {
     public var issuer: String?
     public var keysURL: String?
     public var tokenURL: String?
+    public var authorizeURL: String?
     public init() {}
 }

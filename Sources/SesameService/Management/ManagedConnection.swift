@@ -103,6 +103,7 @@ public struct ManagedConnection: Encodable, Sendable {
         public var issuer: String
         public var jwksURI: String
         public var tokenEndpoint: String
+        public var authorizationEndpoint: String
         enum CodingKeys: String, CodingKey {
             case teamID = "team_id"
             case keyID = "kid"
@@ -112,6 +113,7 @@ public struct ManagedConnection: Encodable, Sendable {
             case issuer
             case jwksURI = "jwks_uri"
             case tokenEndpoint = "token_endpoint"
+            case authorizationEndpoint = "authorization_endpoint"
         }
     }
 
@@ -180,7 +182,7 @@ public struct ManagedConnection: Encodable, Sendable {
                 AppleOptions(
                     teamID: apple.teamID, keyID: apple.keyID, clientID: apple.servicesID, appID: apple.appIDs,
                     appSecretSet: !apple.sealedKey.isEmpty, issuer: apple.issuer, jwksURI: apple.keysURL,
-                    tokenEndpoint: apple.tokenURL))
+                    tokenEndpoint: apple.tokenURL, authorizationEndpoint: apple.authorizeURL))
             return
         }
         let upgrades = record.upgrades

@@ -334,6 +334,9 @@ extension ManagementService {
         if let value = input.issuer { apple.issuer = try Self.appleURL(value, "options.issuer") }
         if let value = input.keysURL { apple.keysURL = try Self.appleURL(value, "options.jwks_uri") }
         if let value = input.tokenURL { apple.tokenURL = try Self.appleURL(value, "options.token_endpoint") }
+        if let value = input.authorizeURL {
+            apple.authorizeURL = try Self.appleURL(value, "options.authorization_endpoint")
+        }
         if let pem = input.secret {
             apple.sealedKey = try appleKeys.seal(
                 pem: pem, tenantID: record.tenantID, connectionID: record.id, random: random)

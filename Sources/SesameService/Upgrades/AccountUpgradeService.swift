@@ -187,9 +187,11 @@ public final class AccountUpgradeService: Sendable {
         throws -> (ConnectionRecord, AppleSettings)?
     {
         let all = try Page.all { try transaction.connections.list(tenantID: tenant.id, page: $0) }
+        // The account page serves every user of the tenant, whatever clients a connection names.
         for connection in all.sorted(by: { $0.name < $1.name })
         where connection.strategy == .apple
-            && (connection.enabledClients.isEmpty || connection.enabledClients.contains(clientID))
+            && (clientID == AccountClient.id || connection.enabledClients.isEmpty
+                || connection.enabledClients.contains(clientID))
         {
             if let settings = connection.apple { return (connection, settings) }
         }
@@ -272,7 +274,8 @@ public final class AccountUpgradeService: Sendable {
     /// (409 when another account holds it), and the password stops signing in. With an
     /// `authorization_code`, the code is redeemed too and its identity must be the same.
     public func upgradeToSignInWithApple(
-        tenant: TenantRecord, token: String?, identityToken: String?, rawNonce: String?, authorizationCode: String?
+        tenant: TenantRecord, token: String?, identityToken: String?, rawNonce: String?, authorizationCode: String?,
+        redirectURI: String? = nil
     ) throws(ServiceError) {
         let now = clock.now()
         let state = try peek(token, type: .signInWithApple, tenant: tenant, now: now)
@@ -289,7 +292,7 @@ public final class AccountUpgradeService: Sendable {
         if let authorizationCode, !authorizationCode.isEmpty {
             let redeemed = try redemption.redeem(
                 code: authorizationCode, connection: connection, settings: settings, clientID: identity.audience,
-                now: now)
+                redirectURI: redirectURI, now: now)
             guard redeemed.subject == identity.subject else {
                 throw .invalidGrant("the authorization code belongs to another Apple ID")
             }
@@ -319,6 +322,93 @@ public final class AccountUpgradeService: Sendable {
             try Self.endOtherSessions(state, tenant: tenant, now: now, in: transaction)
         }
         record(tenant, .apple, state: state, connectionID: connection.id, now: now)
+    }
+
+    // MARK: Sign in with Apple on the web
+
+    static let webStateLifetime: TimeInterval = 600
+    static let webStateDomain = "sesame-apple-web-state"
+
+    /// The account page's button: Apple's authorization URL for the connection's Services ID,
+    /// with a fresh `state` (which holds the upgrade token and the raw nonce, ten minutes) and
+    /// the hex SHA-256 of the raw nonce as `nonce`; Apple posts the answer to `redirectURI`.
+    public func beginWebAppleUpgrade(tenant: TenantRecord, token: String, redirectURI: String)
+        throws(ServiceError) -> String
+    {
+        let now = clock.now()
+        let state = try peek(token, type: .signInWithApple, tenant: tenant, now: now)
+        guard
+            let (_, settings) = try access.read({
+                try Self.appleConnection(tenant: tenant, clientID: state.clientID, in: $0)
+            })
+        else { throw .upgradeNotAllowed(.typeDisabled) }
+        guard let servicesID = settings.servicesID else {
+            throw .invalidRequest("the Apple connection has no Services ID (options.client_id) for the web")
+        }
+        let rawNonce = Base64URL.encode(try random.serviceBytes(32))
+        let handle = Base64URL.encode(try random.serviceBytes(32))
+        var writer = RecordWriter()
+        writer.byte(UpgradeState.webTag)
+        writer.string(token)
+        writer.string(rawNonce)
+        writer.string(redirectURI)
+        let record = AuthSessionRecord(
+            handleHash: Digest.sha256(Array("\(Self.webStateDomain)\u{0}\(handle)".utf8)), tenantID: tenant.id,
+            requester: "upgrade:\(state.userID)", expiresAt: now + Self.webStateLifetime, payload: writer.bytes)
+        let stored = try access.write(.relaxed) { transaction in
+            try transaction.authSessions.insert(record, maxPerRequester: Self.maxTokensPerUser, now: now)
+        }
+        guard stored == .inserted else {
+            throw .tooManyRequests("too many upgrades are waiting for this user", retryAfterSeconds: 60)
+        }
+        var components = URLComponents(string: settings.authorizeURL)
+        components?.queryItems = [
+            URLQueryItem(name: "response_type", value: "code id_token"),
+            URLQueryItem(name: "response_mode", value: "form_post"),
+            URLQueryItem(name: "client_id", value: servicesID),
+            URLQueryItem(name: "redirect_uri", value: redirectURI),
+            URLQueryItem(name: "state", value: handle),
+            URLQueryItem(name: "nonce", value: AppleIdentityVerifier.hex(Digest.sha256(Array(rawNonce.utf8)))),
+        ]
+        guard let url = components?.url?.absoluteString else {
+            throw .invalidRequest("the Apple connection's authorization_endpoint is not a URL")
+        }
+        return url
+    }
+
+    /// Apple's form post back (`state`, `id_token`, `code`): the state is spent, then the upgrade
+    /// commits as `upgradeToSignInWithApple` does, with the code redeemed for the Services ID.
+    public func finishWebAppleUpgrade(
+        tenant: TenantRecord, state handle: String?, identityToken: String?, authorizationCode: String?
+    ) throws(ServiceError) {
+        let now = clock.now()
+        guard let handle, !handle.isEmpty, handle.utf8.count <= 256,
+            let record = try access.write(
+                .relaxed,
+                { transaction in
+                    try transaction.authSessions.consume(
+                        handleHash: Digest.sha256(Array("\(Self.webStateDomain)\u{0}\(handle)".utf8)))
+                }),
+            record.tenantID == tenant.id, record.expiresAt > now
+        else { throw Self.spent }
+        var reader = RecordReader(record.payload)
+        let token: String
+        let rawNonce: String
+        let redirectURI: String
+        do throws(RecordReader.Failure) {
+            guard try reader.byte("tag") == UpgradeState.webTag else {
+                throw RecordReader.Failure(field: "tag", why: "not a web state")
+            }
+            token = try reader.string("token")
+            rawNonce = try reader.string("nonce")
+            redirectURI = try reader.string("redirectURI")
+        } catch {
+            throw Self.spent
+        }
+        // A web code is redeemed with the redirect_uri it was issued for (Apple requires it).
+        try upgradeToSignInWithApple(
+            tenant: tenant, token: token, identityToken: identityToken, rawNonce: rawNonce,
+            authorizationCode: authorizationCode, redirectURI: redirectURI)
     }
 
     // MARK: Passkey
@@ -410,6 +500,8 @@ public final class AccountUpgradeService: Sendable {
 /// What an upgrade token stands for, in the auth-session table under a hash in its own domain.
 struct UpgradeState: Sendable, Equatable {
     static let tag: UInt8 = 0x55
+    /// The web flow's state (the upgrade token and the raw nonce).
+    static let webTag: UInt8 = 0x57
     static let domain = "sesame-upgrade-token"
 
     var type: UpgradeType

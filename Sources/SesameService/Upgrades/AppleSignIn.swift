@@ -243,9 +243,11 @@ struct AppleCodeRedemption: Sendable {
     let verifier: AppleIdentityVerifier
     let sealer: AppleKeySealer
 
-    /// The identity the code stands for. `clientID` is the bundle ID (native codes) or the Services ID.
+    /// The identity the code stands for. `clientID` is the bundle ID (native codes) or the Services
+    /// ID; `redirectURI` only for a code whose authorization request had one (the web's).
     func redeem(
-        code: String, connection: ConnectionRecord, settings: AppleSettings, clientID: String, now: Date
+        code: String, connection: ConnectionRecord, settings: AppleSettings, clientID: String,
+        redirectURI: String? = nil, now: Date
     ) throws(ServiceError) -> AppleIdentity {
         guard !code.isEmpty, code.utf8.count <= Self.maxCodeBytes else {
             throw .invalidGrant("the Apple authorization code is missing or too long")
@@ -268,13 +270,12 @@ struct AppleCodeRedemption: Sendable {
             throw .unavailable("the Apple client secret could not be signed")
         }
         let answer: (status: Int, body: [UInt8])
+        var form = [
+            ("client_id", clientID), ("client_secret", secret), ("code", code), ("grant_type", "authorization_code"),
+        ]
+        if let redirectURI { form.append(("redirect_uri", redirectURI)) }
         do {
-            answer = try endpoints.post(
-                url: settings.tokenURL,
-                form: [
-                    ("client_id", clientID), ("client_secret", secret), ("code", code),
-                    ("grant_type", "authorization_code"),
-                ])
+            answer = try endpoints.post(url: settings.tokenURL, form: form)
         } catch {
             throw .unavailable("Apple's token endpoint did not answer")
         }

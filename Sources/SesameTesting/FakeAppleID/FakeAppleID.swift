@@ -63,6 +63,8 @@ public final class FakeAppleID: Sendable {
     public var jwksURL: String { baseURL + "/auth/keys" }
     /// The token endpoint's URL: the server's `token_endpoint`.
     public var tokenURL: String { baseURL + "/auth/token" }
+    /// The web sign-in page (`options.authorization_endpoint`).
+    public var authorizeURL: String { baseURL + "/auth/authorize" }
     /// The identity tokens' `iss`: the server's `issuer`.
     public var issuer: String { minter.issuer }
     /// The keys.

@@ -99,6 +99,7 @@ public enum FakeAppleIDCommandLine {
         streams.output("  issuer          \(fake.issuer)")
         streams.output("  jwks_uri        \(fake.jwksURL)")
         streams.output("  token_endpoint  \(fake.tokenURL)")
+        streams.output("  authorization_endpoint  \(fake.authorizeURL)")
         if let teamID = registration[0], let keyID = registration[1] {
             streams.output("  client secrets  team \(teamID), key \(keyID)")
         }

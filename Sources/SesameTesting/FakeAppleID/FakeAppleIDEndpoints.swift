@@ -3,7 +3,8 @@ import SesameHTTP
 import SesameService
 import Synchronization
 
-/// The fake's HTTP routes, `GET /auth/keys` and `POST /auth/token`, and what they remember: the
+/// The fake's HTTP routes, `GET /auth/keys`, `POST /auth/token` and the web sign-in
+/// `/auth/authorize`, and what they remember: the
 /// registered client-secret keys, the codes already redeemed, and every token request.
 final class FakeAppleIDEndpoints: Sendable {
     private struct State {
@@ -26,12 +27,68 @@ final class FakeAppleIDEndpoints: Sendable {
         var router = Router()
         router.get("/auth/keys") { [minter] _, _ in try HTTPResponse.json(minter.keys.keySet) }
         router.post("/auth/token") { [self] request, _ in token(request) }
+        router.get("/auth/authorize") { request, _ in Self.signInPage(request) }
+        router.post("/auth/authorize") { [self] request, _ in try signIn(request) }
         return router
     }
 
     /// Accepts client secrets signed by `registration`'s key (one per Key ID; a second replaces it).
     func register(_ registration: AppleClientSecret.Registration) {
         state.withLock { $0.registrations[registration.keyID] = registration }
+    }
+
+    /// `GET /auth/authorize`: Apple's web sign-in, faked: a page that asks which Apple ID to be
+    /// (`sub`, `email`), carrying the request's parameters. Only `response_mode=form_post`.
+    static func signInPage(_ request: HTTPRequest) -> HTTPResponse {
+        let names = ["client_id", "redirect_uri", "state", "nonce", "response_type", "response_mode", "scope"]
+        guard request.query("response_mode") == "form_post", let clientID = request.query("client_id"),
+            request.query("redirect_uri") != nil
+        else {
+            return .html("<p>invalid_request: client_id, redirect_uri and response_mode=form_post</p>", status: 400)
+        }
+        let hidden = names.compactMap { name in
+            request.query(name).map { #"<input type="hidden" name="\#(name)" value="\#(escape($0))">"# }
+        }.joined()
+        return .html(
+            """
+            <!doctype html><html><head><meta charset="utf-8"><title>Fake Apple ID</title></head><body>
+            <h1>Sign in with Apple (fake)</h1><p>for \(escape(clientID))</p>
+            <form method="post" action="/auth/authorize">\(hidden)
+            <label>sub <input id="fake-apple-sub" name="sub" value="001234.fake.apple.user"></label>
+            <label>email <input id="fake-apple-email" name="email" value="fake@privaterelay.appleid.com"></label>
+            <button type="submit" id="fake-apple-continue">Continue</button>
+            </form></body></html>
+            """)
+    }
+
+    /// `POST /auth/authorize`: the chosen Apple ID's identity token (`aud` the client, `nonce` as
+    /// the request sent it) and a code for it, posted back to `redirect_uri` with `state`.
+    func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
+        let form = HTTPQueryItem.parse(String(decoding: request.body, as: UTF8.self))
+        func field(_ name: String) -> String? { form.first { $0.name == name }?.value }
+        guard let clientID = field("client_id"), let redirectURI = field("redirect_uri"),
+            let subject = field("sub"), !subject.isEmpty
+        else { return .html("<p>invalid_request</p>", status: 400) }
+        var claims = AppleIdentityClaims(audience: clientID, subject: subject, email: field("email"))
+        claims.rawNonce = nil
+        if let nonce = field("nonce") { claims.extra["nonce"] = .string(nonce) }
+        let idToken = try minter.mintIdentityToken(claims)
+        let code = try minter.mintAuthorizationCode(claims, redirectURI: redirectURI)
+        var fields = [("code", code), ("id_token", idToken)]
+        if let state = field("state") { fields.append(("state", state)) }
+        let inputs = fields.map { #"<input type="hidden" name="\#($0.0)" value="\#(Self.escape($0.1))">"# }.joined()
+        return .html(
+            """
+            <!doctype html><html><head><meta charset="utf-8"><title>Fake Apple ID</title></head>
+            <body onload="document.forms[0].submit()">
+            <form method="post" action="\(Self.escape(redirectURI))">\(inputs)
+            <noscript><button type="submit">Continue</button></noscript></form></body></html>
+            """)
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Every token request so far, oldest first.

@@ -2,6 +2,7 @@ import Foundation
 import SesameService
 import SesameSoftwareAuthenticator
 import SesameStore
+import SesameTesting
 import Testing
 
 @testable import SesameHTTP
@@ -126,5 +127,66 @@ struct HostedUpgradeTests {
         // Every session ended: the account page asks to sign in again.
         browser.send(.get, "/account")
         #expect(browser.last.status == 303 && browser.location?.hasPrefix("/u/login?tx=") == true)
+    }
+
+    @Test(
+        "the account page's Sign in with Apple: to Apple and back by form post, the Apple ID linked",
+        arguments: HarnessStore.allCases)
+    func accountApple(_ kind: HarnessStore) throws {
+        let (api, client) = try Self.world(kind)
+        var configuration = FakeAppleID.Configuration()
+        configuration.clock = api.clock
+        let fake = try FakeAppleID(configuration)
+        defer { fake.stop(gracePeriod: 0) }
+        let p8 = try FakeAppleID.makeP8()
+        try fake.register(teamID: "TEAM123456", keyID: "KEY1234567", p8: p8)
+        let created = api.send(
+            .post, "/api/v2/connections",
+            json: APIHarness.encode([
+                "name": "apple", "strategy": "apple",
+                "options": [
+                    "team_id": "TEAM123456", "kid": "KEY1234567", "app_id": ["com.example.sesame"],
+                    "client_id": "com.example.sesame.web", "app_secret": p8, "jwks_uri": fake.jwksURL,
+                    "token_endpoint": fake.tokenURL, "authorization_endpoint": fake.authorizeURL,
+                ],
+            ]), token: try api.managementToken())
+        #expect(created.status == 201 || created.status == 200, "\(String(decoding: created.body, as: UTF8.self))")
+        let browser = HostedBrowser(api)
+        try F.passwordSignIn(browser, client, password: Self.breached)
+        browser.submit("/u/passkey-enroll/skip", [("choice", "later")])
+        browser.send(.get, "/account")
+        #expect(browser.html.contains("href=\"/account/upgrade/apple\""), "\(browser.html)")
+        browser.send(.get, "/account/upgrade/apple")
+        #expect(browser.last.status == 303)
+        let location = try #require(browser.location)
+        #expect(location.hasPrefix(fake.authorizeURL + "?"))
+        let query = try #require(URLComponents(string: location)?.queryItems)
+        func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        #expect(item("client_id") == "com.example.sesame.web")
+        #expect(item("response_mode") == "form_post")
+        #expect(item("redirect_uri") == APIHarness.publicURL + "/u/apple/callback")
+        let state = try #require(item("state"))
+        let nonce = try #require(item("nonce"))
+        // What Apple posts back: an identity token for the Services ID with the request's nonce, and a code.
+        var claims = AppleIdentityClaims(audience: "com.example.sesame.web", subject: "001.web.ada")
+        claims.rawNonce = nil
+        claims.extra["nonce"] = .string(nonce)
+        let idToken = try fake.mintIdentityToken(claims)
+        let code = try fake.mintAuthorizationCode(claims, redirectURI: APIHarness.publicURL + "/u/apple/callback")
+        // A forged state links nothing.
+        browser.submit("/u/apple/callback", [("state", "forged"), ("id_token", idToken), ("code", code)])
+        #expect(browser.last.status == 400)
+        browser.submit("/u/apple/callback", [("state", state), ("id_token", idToken), ("code", code)])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        #expect(browser.location == "/account?done=upgraded")
+        #expect(try #require(try P.users(api).first).passwordReplacement == .apple)
+        #expect(fake.tokenRequests.last?.field("redirect_uri") == APIHarness.publicURL + "/u/apple/callback")
+        #expect(fake.tokenRequests.last?.status == 200)
+        // The state is single use.
+        browser.submit("/u/apple/callback", [("state", state), ("id_token", idToken)])
+        #expect(browser.last.status == 400)
+        #expect(
+            P.logIn(api, username: "ada@example.com", password: Self.breached).errorDescription
+                == "This account signs in with Apple.")
     }
 }

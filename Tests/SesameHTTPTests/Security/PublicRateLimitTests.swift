@@ -35,7 +35,8 @@ struct PublicRateLimitTests {
                 "/admin/clients/{id}", "/u/recover", "/u/recover/verify", "/u/recover/password",
                 "/passkey/method-hints", "/device-key/challenge", "/u/passkey-enroll/ticket",
                 "/u/passkey-enroll/ticket/skip", "/admin/adoption", "/admin/adoption.csv", "/u/upgrade/password",
-                "/account/upgrade/passkey", "/account/upgrade/password", "/me/v1/upgrades/authorize",
+                "/account/upgrade/passkey", "/account/upgrade/password", "/account/upgrade/apple", "/u/apple/callback",
+                "/me/v1/upgrades/authorize",
                 "/me/v1/upgrades/strong-password", "/me/v1/upgrades/sign-in-with-apple", "/me/v1/upgrades/passkey",
                 "/me/v1/upgrades/passkey/verify",
             ])
