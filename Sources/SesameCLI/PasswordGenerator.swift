@@ -6,8 +6,9 @@ import SesameService
 /// The password is at least `preferredLength` characters (longer when `minlength` says so, shorter
 /// only when `maxlength` does), holds a character of each `required` class and, room allowing, a
 /// lower-case letter, an upper-case letter, a digit and a symbol when the rules allow them. The
-/// space is left out unless nothing else is allowed. A candidate that breaks a run limit
-/// (`max-consecutive` and the like) is drawn again.
+/// space and the characters a shell treats specially even in quotes (`' " \` \ $`) are left out
+/// unless the rules leave nothing else, so the password can be pasted into a quoted argument. A
+/// candidate that breaks a run limit (`max-consecutive` and the like) is drawn again.
 enum PasswordGenerator {
     static let preferredLength = 24
     /// How many candidates are drawn before giving up (rules no password meets).
@@ -45,12 +46,16 @@ enum PasswordGenerator {
         pool[Int.random(in: 0..<pool.count, using: &random)]
     }
 
-    /// The printable ASCII characters in any of `classes`; the space only when nothing else is.
+    /// Left out of passwords when the rules allow anything else.
+    static let awkward: Set<Unicode.Scalar> = [" ", "'", "\"", "`", "\\", "$"]
+
+    /// The printable ASCII characters in any of `classes`, without the `awkward` ones unless
+    /// nothing else is.
     static func characters(_ classes: [PasswordCharacterClass]) -> [Unicode.Scalar] {
-        let visible = (UInt8(0x21)...UInt8(0x7E)).map { Unicode.Scalar($0) }.filter { scalar in
+        let all = (UInt8(0x20)...UInt8(0x7E)).map { Unicode.Scalar($0) }.filter { scalar in
             classes.contains { $0.contains(scalar) }
         }
-        guard visible.isEmpty else { return visible }
-        return classes.contains { $0.contains(" ") } ? [" "] : []
+        let friendly = all.filter { !awkward.contains($0) }
+        return friendly.isEmpty ? all : friendly
     }
 }

@@ -119,13 +119,22 @@ final class UpgradeLive: @unchecked Sendable {  // immutable after init, but for
         return path
     }
 
-    /// The newest outbox text sent to `recipient` (SMS codes).
-    func outboxText(to recipient: String) throws -> String? {
+    /// The outbox messages sent to `recipient` (SMS codes) by id, opened.
+    func outbox(to recipient: String) throws -> [String: String] {
         let sealer = MessageSealer(masterKey: live.sesame.masterKey)
         let messages = try live.store.read { transaction in
             try transaction.outbox.list(tenantID: live.sesame.tenant.id, page: Page(limit: 100))
         }
-        return messages.first { $0.recipient == recipient }.flatMap(sealer.open)
+        var texts: [String: String] = [:]
+        for message in messages where message.recipient == recipient { texts[message.id] = sealer.open(message) }
+        return texts
+    }
+
+    /// The code of the one message to `recipient` that is not among `seen`.
+    func newCode(to recipient: String, seen: Set<String>) -> String? {
+        let fresh = ((try? outbox(to: recipient)) ?? [:]).filter { !seen.contains($0.key) }
+        guard fresh.count == 1, let text = fresh.first?.value else { return nil }
+        return String(text.prefix(6))
     }
 
     /// A password login's standard error, when it fails.
@@ -305,21 +314,17 @@ struct UpgradeCommandLiveTests {
         }
         let phone = "+15550101"
         var cli = world.cli
-        cli.standardInput = { index, _ in
-            index == 0 ? U.oldPassword : (try? world.outboxText(to: phone)).map { String($0.prefix(6)) }
-        }
+        cli.standardInput = { index, _ in index == 0 ? U.oldPassword : world.newCode(to: phone, seen: []) }
         let enrolled = await cli.run(["mfa", "enroll", "sms", "--phone", phone, "--password-stdin"])
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
         // --otp is not an SMS code.
         let otp = await world.run(["upgrade", "strong-password", "--otp", "123456"])
         #expect(otp.status == 1)
         #expect(otp.stderr.contains("the server asks for a code sent by SMS"), "\(otp.stderr)")
-        let before = try world.outboxText(to: phone)
-        cli.standardInput = { _, _ in
-            // The code of the SMS the upgrade sent (a newer message than the enrollment's).
-            guard let text = try? world.outboxText(to: phone), text != before else { return nil }
-            return String(text.prefix(6))
-        }
+        // The code of the SMS the upgrade sends, the one message after the enrollment's.
+        let seen = Set(try world.outbox(to: phone).keys)
+        #expect(seen.count == 1)
+        cli.standardInput = { _, _ in world.newCode(to: phone, seen: seen) }
         let upgrade = await cli.run(["upgrade", "passkey", "--code-stdin", "--json"])
         #expect(upgrade.status == 0, "\(upgrade.stderr)")
         #expect(try upgrade.json()["stepped_up"] as? Bool == true)
@@ -405,8 +410,14 @@ struct PasswordGeneratorTests {
         for _ in 0..<50 {
             let password = try #require(PasswordGenerator.generate(rules: text, using: &random))
             #expect(rules.allows(password), "\(password)")
-            #expect(!password.contains(" "))
+            #expect(!password.contains { " '\"`\\$".contains($0) })
         }
+    }
+
+    @Test func awkwardCharactersOnlyWhenTheRulesLeaveNothingElse() throws {
+        var random = SystemRandomNumberGenerator()
+        let password = try #require(PasswordGenerator.generate(rules: "allowed: [$']; minlength: 4;", using: &random))
+        #expect(password.allSatisfy { $0 == "$" || $0 == "'" } && password.count == 24)
     }
 
     @Test func rulesNoPasswordMeetsGiveNil() {
