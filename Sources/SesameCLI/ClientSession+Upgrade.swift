@@ -34,7 +34,12 @@ extension ClientSession {
     ) async throws(ClientFailure) -> UpgradeOutcome {
         let upgrade = AccountUpgrade(configuration: configuration)
         let type = commit.type
-        let savedCredentials = (try? credentialsStore.load()) ?? nil
+        // The saved session this upgrade may end: the saved server's, for the same account.
+        let savedServer = try state.loadConfig()
+        var savedSession = savedServer?.server == config.server && ((try? credentialsStore.load()) ?? nil) != nil
+        if case .password(let username, _, _) = authority {
+            savedSession = savedSession && savedServer?.email?.lowercased() == username.lowercased()
+        }
         let (authorization, steppedUp) = try await authorizeUpgrade(
             upgrade, type: type, authority: authority, otp: otp, prompter: prompter)
         var outcome = UpgradeOutcome(type: type, server: config.server, steppedUp: steppedUp)
@@ -57,10 +62,10 @@ extension ClientSession {
                 throw upgradeFailure(error)
             }
             config.credentialID = provider.lastCredentialID ?? outcome.passkey?.keyID
-            if case .password(let username, _, _) = authority, config.email == nil { config.email = username }
+            // The passkey is the upgraded account's, which the next `sesame login` signs in to.
+            if case .password(let username, _, _) = authority { config.email = username }
             // The config is the one of the saved server, or there is none yet: keep it consistent.
-            let saved = try state.loadConfig()
-            if saved == nil || saved?.server == config.server { try state.saveConfig(config) }
+            if savedServer == nil || savedServer?.server == config.server { try state.saveConfig(config) }
         }
         // The server keeps only the refresh-token family of the access token that authorized.
         let authorizedBySavedSession: Bool
@@ -69,7 +74,7 @@ extension ClientSession {
         } else {
             authorizedBySavedSession = false
         }
-        outcome.savedSessionEnded = savedCredentials != nil && !authorizedBySavedSession
+        outcome.savedSessionEnded = savedSession && !authorizedBySavedSession
         return outcome
     }
 

@@ -205,7 +205,15 @@ struct UpgradeCommandLiveTests {
         #expect(done.status == 0, "\(done.stderr)")
         // This state directory had no session; Ada's other CLI did, and the server ended it.
         #expect(done.stdout == "The password is now a strong one.\n")
-        #expect(await world.passwordLogin("v8#Lq-2mZp!rT4wX").status == 0)
+        // From Ada's own CLI the password form reports that her saved session ended too.
+        let own = await world.run(
+            ["upgrade", "strong-password", "--username", U.email, "--password-file", "-", "--json"],
+            stdin: ["v8#Lq-2mZp!rT4wX"])
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(try own.json()["saved_session_ended"] as? Bool == true)
+        #expect(try own.json()["stepped_up"] as? Bool == false)
+        let password = try #require(try own.json()["new_password"] as? String)
+        #expect(await world.passwordLogin(password).status == 0)
     }
 
     @Test func aPasskeyReplacesThePassword() async throws {
