@@ -136,6 +136,19 @@ enum ClientCommands {
                 statePath: state.directory)
             return invocation.json ? summary.json(now: now) : summary.text(now: now)
 
+        case .appleLogin(let file, let nonce):
+            let identityToken = try Self.identityToken(file, option: "apple-identity-token", invocation, environment)
+            let config = try loginConfig(invocation, saved: try state.loadConfig())
+            var session = try ClientSession(state: state, config: config, timeout: timeout)
+            let credentials = try await session.logInWithApple(identityToken: identityToken, nonce: nonce)
+            let summary = ClientOutput.Login(
+                kind: .appleLogin, config: session.config, credentialID: nil, credentials: credentials,
+                statePath: state.directory)
+            return invocation.json ? summary.json(now: now) : summary.text(now: now)
+
+        case .upgrade(let request):
+            return try await upgrade(request, invocation, state: state, timeout: timeout, environment: environment)
+
         case .tokenShow:
             let session = try ClientSession.saved(state: state, timeout: timeout)
             let credentials = try session.storedCredentials()
@@ -188,11 +201,12 @@ enum ClientCommands {
         let savedForServer = saved.flatMap { invocation.server == nil || invocation.server == $0.server ? $0 : nil }
         guard let server = invocation.server ?? saved?.server else {
             throw ClientUsageError(
-                command: "login", UsageError("--server is required (no saved server: run 'sesame signup' first)"))
+                command: invocation.commandName,
+                UsageError("--server is required (no saved server: run 'sesame signup' first)"))
         }
         guard let clientID = invocation.clientID ?? savedForServer?.clientID else {
             throw ClientUsageError(
-                command: "login", UsageError("--client-id is required (no client saved for \(server))"))
+                command: invocation.commandName, UsageError("--client-id is required (no client saved for \(server))"))
         }
         var config =
             savedForServer

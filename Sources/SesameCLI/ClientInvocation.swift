@@ -20,6 +20,10 @@ struct ClientInvocation: Equatable, Sendable {
         case passkeysList
         case passkeysRename(id: String, name: String)
         case passkeysDelete(id: String)
+        /// `login --apple-identity-token FILE [--nonce RAW]`: the token-exchange grant.
+        case appleLogin(identityTokenFile: String, nonce: String?)
+        /// `upgrade strong-password|apple|passkey`.
+        case upgrade(UpgradeRequest)
     }
 
     /// Where a password comes from: typed at the terminal without echo, or a line of standard
@@ -61,6 +65,8 @@ struct ClientInvocation: Equatable, Sendable {
         case .passkeysList: return "passkeys list"
         case .passkeysRename: return "passkeys rename"
         case .passkeysDelete: return "passkeys delete"
+        case .appleLogin: return "login"
+        case .upgrade(let request): return "upgrade \(request.target.name)"
         }
     }
 
@@ -71,7 +77,7 @@ struct ClientInvocation: Equatable, Sendable {
     }
 
     /// The command names this type parses.
-    static let commands: Set<String> = ["signup", "login", "token", "passkeys", "mfa"]
+    static let commands: Set<String> = ["signup", "login", "token", "passkeys", "mfa", "upgrade"]
 
     static let signupSpec = CommandSpec(options: [
         OptionSpec("server", .single, required: true, placeholder: "URL"),
@@ -93,6 +99,8 @@ struct ClientInvocation: Equatable, Sendable {
         OptionSpec("password-stdin", .flag),
         OptionSpec("email", .single, placeholder: "EMAIL"),
         OptionSpec("connection", .single, placeholder: "NAME"),
+        OptionSpec("apple-identity-token", .single, placeholder: "FILE"),
+        OptionSpec("nonce", .single, placeholder: "RAW"),
         OptionSpec("json", .flag),
     ])
 
@@ -162,7 +170,17 @@ struct ClientInvocation: Equatable, Sendable {
             if parsed.helpRequested { return .help(Usage.login) }
             do throws(UsageError) {
                 var invocation = ClientInvocation(action: .login)
-                if let source = passwordSource(parsed) {
+                if let file = parsed.value("apple-identity-token") {
+                    guard passwordSource(parsed) == nil, parsed.value("origin") == nil,
+                        parsed.value("email") == nil, parsed.value("connection") == nil
+                    else {
+                        throw UsageError(
+                            "--apple-identity-token does not go with --password, --origin, --email or --connection")
+                    }
+                    invocation.action = .appleLogin(identityTokenFile: file, nonce: parsed.value("nonce"))
+                } else if parsed.value("nonce") != nil {
+                    throw UsageError("--nonce goes with --apple-identity-token")
+                } else if let source = passwordSource(parsed) {
                     guard parsed.value("origin") == nil else {
                         throw UsageError("--origin is for passkeys, not --password")
                     }
@@ -277,12 +295,14 @@ struct ClientInvocation: Equatable, Sendable {
             } catch {
                 throw ClientUsageError(command: "mfa \(verb)", error)
             }
+        case "upgrade":
+            return try parseUpgrade(arguments)
         default:
             throw ClientUsageError(command: command, UsageError("unknown command"))
         }
     }
 
-    private static func parse(_ arguments: [String], _ spec: CommandSpec, name: String) throws(ClientUsageError)
+    static func parse(_ arguments: [String], _ spec: CommandSpec, name: String) throws(ClientUsageError)
         -> ParsedArguments
     {
         do {

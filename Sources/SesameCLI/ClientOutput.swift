@@ -6,7 +6,7 @@ import SesameClient
 enum ClientOutput {
     /// The summary of `signup` and `login`.
     struct Login {
-        enum Kind { case signup, login, passwordSignup, passwordLogin }
+        enum Kind { case signup, login, passwordSignup, passwordLogin, appleLogin }
         var kind: Kind
         var config: ClientConfig
         /// The passkey the ceremony created or used, base64url.
@@ -38,6 +38,7 @@ enum ClientOutput {
             case .signup: lines = ["Signed up \(who) at \(config.server) with a new passkey."]
             case .passwordSignup: lines = ["Signed up \(who) at \(config.server) with a password."]
             case .login, .passwordLogin: lines = ["Logged in to \(config.server) as \(who)."]
+            case .appleLogin: lines = ["Logged in to \(config.server) as \(who) with Sign in with Apple."]
             }
             if let status = credentials.passwordStatus, status != "ok" {
                 let upgrades = credentials.recommendedUpgrades?.joined(separator: ", ") ?? "a new password"

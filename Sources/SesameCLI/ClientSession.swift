@@ -57,7 +57,7 @@ struct ClientSession {
 
     /// A software authenticator over the key store that reports the configured origin, and
     /// remembers the id of the passkey it last used.
-    private func provider() throws(ClientFailure) -> RecordingPasskeyProvider {
+    func provider() throws(ClientFailure) -> RecordingPasskeyProvider {
         do {
             try state.createDirectory()
             let inner = try SoftwarePasskeyProvider(

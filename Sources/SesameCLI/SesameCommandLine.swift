@@ -52,7 +52,7 @@ public enum SesameCommandLine {
             return StoreCopyCommand.run(rest, environment: environment)
         case "password-rules":
             return PasswordRulesCommand.run(rest, environment: environment)
-        case "signup", "login", "token", "passkeys", "mfa":
+        case "signup", "login", "token", "passkeys", "mfa", "upgrade":
             return ClientCommands.run(command, rest, environment: environment)
         case "verify":
             guard let kind = rest.first else {
@@ -98,6 +98,7 @@ public enum SesameCommandLine {
         case ["token"]: text = Usage.token
         case ["passkeys"]: text = Usage.passkeys
         case ["mfa"]: text = Usage.mfa
+        case ["upgrade"]: text = Usage.upgrade
         case ["outbox"]: text = Usage.outbox
         case ["stats"]: text = Usage.stats
         case ["demo"]: text = Usage.demo

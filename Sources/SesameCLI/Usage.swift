@@ -19,6 +19,9 @@ enum Usage {
           passkeys list|rename|delete manage the account's passkeys (My Account API)
           api create|list             register or list your backend APIs (Management API)
           mfa enroll|list             enroll or list second factors of a password account
+          upgrade strong-password|apple|passkey
+                                      move a password account to a strong password, Sign in
+                                      with Apple or a passkey (account security upgrades)
           outbox                      print the messages the server kept (reset links, codes)
           stats                       the passkey adoption statistics, day by day (Management API)
           demo migration              fill a data directory with a year of a device-key-to-passkey move
@@ -269,6 +272,7 @@ extension Usage {
         usage: sesame login [--server URL] [--client-id ID] [--origin ORIGIN] [--json]
                sesame login --password|--password-stdin [--email EMAIL] [--connection NAME]
                             [--server URL] [--client-id ID] [--json]
+               sesame login --apple-identity-token FILE [--nonce RAW] [--server URL] [--client-id ID] [--json]
 
         Signs in with the newest passkey this CLI holds for the server and saves the tokens.
         --server and --client-id default to the saved ones (from the last signup or login).
@@ -276,6 +280,8 @@ extension Usage {
         line of standard input with --password-stdin), then with a second factor when the server
         asks for one: the authenticator app's code, or the code sent by SMS. An account that must
         enroll a factor first enrolls an authenticator app on the spot (the otpauth:// URI is shown).
+        With --apple-identity-token, signs in with an Apple identity token (an account upgraded to
+        Sign in with Apple): the token-exchange grant, with --nonce the raw nonce of the token.
 
         options:
           --server URL       the server's public URL
@@ -285,6 +291,9 @@ extension Usage {
           --password-stdin   ... read as the first line of standard input (codes on the next lines)
           --email EMAIL      the account (default: the saved one)
           --connection NAME  the password connection (default Username-Password-Authentication)
+          --apple-identity-token FILE
+                             sign in with the Apple identity token in FILE (- for standard input)
+          --nonce RAW        the raw nonce whose SHA-256 the identity token's nonce claim holds
           --json             print the result as JSON
           -h, --help         show this help
 
@@ -308,6 +317,47 @@ extension Usage {
         list        prints each factor: id, type, whether it is active
 
         Exit status: 0 done, 1 the server refused or cannot be reached, 2 bad arguments.
+
+        """
+
+    static let upgrade = """
+        usage: sesame upgrade strong-password [--new-password-file FILE] [AUTHORIZE] [--json]
+               sesame upgrade apple --identity-token FILE --nonce RAW [--authorization-code CODE]
+                                    [AUTHORIZE] [--json]
+               sesame upgrade passkey [AUTHORIZE] [--json]
+        AUTHORIZE: [--server URL] [--client-id ID]
+                   [--username EMAIL --password-file FILE [--connection NAME]]
+                   [--otp CODE] [--code-stdin]
+
+        Upgrades a password account (a breached or weak password): to a strong password, to Sign
+        in with Apple, or to a passkey made by this CLI's software authenticator. The password
+        stops working for the last two. The upgrade is authorized with the saved session (from
+        'sesame login --password'), or with the account's current password (--password-file,
+        the system-initiated form). When the server asks for a step-up, the authenticator app's
+        code is --otp or typed; an SMS code is sent and typed (or read from standard input with
+        --code-stdin).
+
+        strong-password  the password in --new-password-file, else one generated to the rules of
+                         the account's connection (printed once)
+        apple            links the Apple ID of the identity token in FILE; RAW is the nonce before
+                         hashing (the token's nonce claim is its hex SHA-256)
+        passkey          creates a passkey in this CLI's key store; 'sesame login' uses it
+
+        options:
+          --server URL             the server (default: the saved one)
+          --client-id ID           a native client of the tenant (default: the saved one)
+          --username EMAIL         the account, with --password-file (default: the saved email)
+          --password-file FILE     its current password, the first line of FILE (- for standard input)
+          --connection NAME        its connection (default Username-Password-Authentication)
+          --otp CODE               the authenticator app's code, for a step-up
+          --code-stdin             read step-up codes from standard input instead of the terminal
+          --new-password-file FILE the new password, the first line of FILE (- for standard input)
+          --identity-token FILE    the Apple identity token (- for standard input)
+          --nonce RAW              its raw nonce
+          --authorization-code CODE  Apple's authorization code, sent along
+          --json                   print the result as JSON
+
+        Exit status: 0 upgraded, 1 the server refused or cannot be reached, 2 bad arguments.
 
         """
 
