@@ -5,16 +5,25 @@ detection is on; each user signs up before it is switched on, since signup refus
 password) signs in on the hosted login. Right after the password the "Account security" page offers
 a passkey in the password's place (a CDP virtual authenticator creates it) and a strong password
 under the connection's `passwordrules`; "Not now" continues to the app. The account page has the
-same two upgrades. Afterwards the password-realm grant refuses the old password ("Wrong email or
-password." after a strong password, "This account signs in with a passkey." after a passkey).
+same two upgrades, and Sign in with Apple once there is an Apple connection: `sesame-fake-apple`
+(built next to `sesame`) plays Apple's web sign-in on loopback, and its page posts back to
+/u/apple/callback. Afterwards the password-realm grant refuses the old password ("Wrong email or
+password." after a strong password, "This account signs in with a passkey." after a passkey, "This
+account signs in with Apple." after Sign in with Apple).
 authlib (PyPI) plays the web application, as in test_hosted_pages.py. Screenshots go to
 .build/browser-artifacts/upgrades/.
 """
 
+import contextlib
+import os
 import pathlib
+import re
 import secrets
 import signal
+import subprocess
 import sys
+import time
+import urllib.parse
 
 import pytest
 
@@ -28,7 +37,7 @@ if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
 import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
-from sesame_process import ROOT, running_server  # noqa: E402
+from sesame_process import ROOT, SESAME_BIN, running_server, stop  # noqa: E402
 
 import requests  # noqa: E402
 from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
@@ -45,6 +54,9 @@ ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "upgrades"
 CONNECTION = "Username-Password-Authentication"
 BREACHED = "AUTH0-TEST-horse battery staple"  # breached by Auth0's test prefix, and meets the rules
 STRONG = "a brand new passphrase, 42 long"
+FAKE_APPLE_BIN = str(pathlib.Path(SESAME_BIN).resolve().parent / "sesame-fake-apple")
+APPLE_TEAM, APPLE_KEY = "TEAM123456", "KEY1234567"
+APPLE_BUNDLE, APPLE_SERVICES_ID = "com.example.sesame", "com.example.sesame.web"
 
 http = requests.Session()
 http.trust_env = False  # loopback only, never a proxy
@@ -336,3 +348,107 @@ def test_the_account_page_replaces_the_password_with_a_passkey(server, metadata,
     old = password_grant(server, email, BREACHED)
     assert old.status_code == 403, old.text
     assert old.json()["error_description"] == "This account signs in with a passkey.", old.text
+
+
+@contextlib.contextmanager
+def fake_apple(root):
+    """`sesame-fake-apple serve` on a free 127.0.0.1 port with a new .p8 registered; yields the
+    .p8's PEM text and the URLs it printed (issuer, jwks_uri, token_endpoint,
+    authorization_endpoint). Stopped with SIGTERM afterwards."""
+    assert os.access(FAKE_APPLE_BIN, os.X_OK), f"{FAKE_APPLE_BIN} is missing: swift build --product sesame-fake-apple"
+    p8 = root / "AuthKey.p8"
+    made = subprocess.run([FAKE_APPLE_BIN, "p8", "--out", str(p8)], capture_output=True, text=True,
+                          timeout=STEP_TIMEOUT, check=False)
+    assert made.returncode == 0, made.stderr
+    log = root / "fake-apple.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [FAKE_APPLE_BIN, "serve", "--state", str(root / "state"), "--port", "0", "--team-id", APPLE_TEAM,
+             "--key-id", APPLE_KEY, "--p8", str(p8)],
+            stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        urls = {}
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while "authorization_endpoint" not in urls and time.monotonic() < deadline and process.poll() is None:
+            urls = dict(re.findall(r"^\s+(issuer|jwks_uri|token_endpoint|authorization_endpoint)\s+(\S+)$",
+                                   log.read_text(errors="replace"), re.MULTILINE))
+            time.sleep(0.05)
+        assert "authorization_endpoint" in urls, f"sesame-fake-apple did not start:\n{log.read_text(errors='replace')}"
+        assert re.search(r"^listening on http://127\.0\.0\.1:\d+$", log.read_text(), re.MULTILINE)
+        yield p8.read_text(), urls, log
+    finally:
+        stop(process, STEP_TIMEOUT)
+        assert process.returncode == 0, f"sesame-fake-apple exited {process.returncode} after SIGTERM"
+
+
+def test_the_account_page_replaces_the_password_with_sign_in_with_apple(
+        server, metadata, management, driver, tmp_path):
+    url, ids = server
+    email = "account.apple@example.com"
+    subject = "001234.browser.apple.user"
+    with fake_apple(tmp_path) as (p8, apple, log):
+        # The browser reaches only localhost (chromium.ARGUMENTS maps every other host, 127.0.0.1
+        # too, to NOTFOUND), so the page it is sent to names the fake by localhost; Sesame itself
+        # fetches the keys and redeems the code at the 127.0.0.1 URLs the fake printed.
+        authorize = apple["authorization_endpoint"].replace("http://127.0.0.1:", "http://localhost:", 1)
+        assert authorize.startswith("http://localhost:"), apple
+        created = http.post(f"{url}/api/v2/connections", headers=management, timeout=STEP_TIMEOUT, json={
+            "name": "apple", "strategy": "apple", "options": {
+                "team_id": APPLE_TEAM, "kid": APPLE_KEY, "app_id": [APPLE_BUNDLE], "client_id": APPLE_SERVICES_ID,
+                "app_secret": p8, "issuer": "https://appleid.apple.com", "jwks_uri": apple["jwks_uri"],
+                "token_endpoint": apple["token_endpoint"],
+                "authorization_endpoint": authorize}})
+        assert created.status_code in (200, 201), created.text
+        assert "app_secret" not in created.json().get("options", {}), "the .p8 is never returned"
+        breached_user(server, management, email)
+
+        driver.delete_all_cookies()
+        rp = RelyingParty(url, ids["client_id"], metadata)
+        password_sign_in(driver, rp, email, BREACHED)
+        driver.find_element(By.ID, "upgrade-later").click()
+        claims = rp.finish(driver)
+        assert claims["email"] == email
+
+        driver.get(f"{url}/account")
+        wait_page(driver, "account")
+        link = driver.find_element(By.ID, "upgrade-apple")
+        assert link.get_attribute("href") == f"{url}/account/upgrade/apple", describe(driver)
+        shot(driver, "account-upgrades-apple-en")
+
+        link.click()
+        WebDriverWait(driver, STEP_TIMEOUT).until(
+            lambda d: d.current_url.startswith(authorize + "?")
+            and d.execute_script("return document.readyState") == "complete")
+        assert driver.find_element(By.TAG_NAME, "h1").text == "Sign in with Apple (fake)", describe(driver)
+        assert f"client_id={APPLE_SERVICES_ID}" in driver.current_url, driver.current_url
+        sub = driver.find_element(By.ID, "fake-apple-sub")
+        sub.clear()
+        sub.send_keys(subject)
+        address = driver.find_element(By.ID, "fake-apple-email")
+        address.clear()
+        address.send_keys("apple.browser@privaterelay.appleid.com")
+        shot(driver, "fake-apple-sign-in")
+        driver.find_element(By.ID, "fake-apple-continue").click()
+
+        # The fake's page posts code, id_token and state to /u/apple/callback, which redirects.
+        WebDriverWait(driver, STEP_TIMEOUT).until(
+            lambda d: d.current_url.startswith(url) and d.execute_script("return document.readyState") == "complete")
+        assert driver.current_url == f"{url}/account?done=upgraded", \
+            f"{describe(driver)}\nfake-apple:\n{log.read_text(errors='replace')}"
+        wait_page(driver, "account")
+        assert driver.find_element(By.CSS_SELECTOR, "p.notice").text == "Your account is safer now."
+        assert driver.find_element(By.ID, "password-replaced").text == "Replaced by Sign in with Apple"
+        assert not driver.find_elements(By.ID, "upgrades"), "a replaced password has nothing to upgrade"
+        shot(driver, "account-password-replaced-apple-en")
+        assert re.search(rf"POST /auth/token grant_type=authorization_code client_id={re.escape(APPLE_SERVICES_ID)}"
+                         r" → 200", log.read_text()), log.read_text()
+
+    old = password_grant(server, email, BREACHED)
+    assert old.status_code == 403, old.text
+    assert old.json()["error"] == "invalid_grant", old.text
+    assert old.json()["error_description"] == "This account signs in with Apple.", old.text
+
+    user = http.get(f"{url}/api/v2/users/{urllib.parse.quote(claims['sub'], safe='')}", headers=management, timeout=STEP_TIMEOUT)
+    assert user.status_code == 200, user.text
+    linked = [i for i in user.json()["identities"] if i["provider"] == "apple"]
+    assert len(linked) == 1 and linked[0]["user_id"] == subject, user.text

@@ -64,14 +64,21 @@ public final class AppleIdentityVerifier: Sendable {
         guard !token.isEmpty, token.utf8.count <= JWTVerifier.maximumTokenLength else {
             throw .invalidGrant("the Apple identity token is missing or too long")
         }
+        // Apple signs identity tokens with RS256 and nothing else: none, HS256 and ES256 are refused
+        // before any key is looked at (the header is read first, so an unsigned token says so).
+        let headerPart = token.prefix { $0 != "." }
+        if let bytes = try? Base64URL.decode(String(headerPart)),
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            let alg = object["alg"] as? String, alg != JWTAlgorithm.rs256.rawValue
+        {
+            throw .invalidGrant("the Apple identity token is not signed with RS256")
+        }
         let header: [String: JWTClaimValue]
         do {
             header = try CompactJWS(token).header()
         } catch {
             throw .invalidGrant("the Apple identity token is malformed: \(error)")
         }
-        // Apple signs identity tokens with RS256 and nothing else: none, HS256 and ES256 are refused
-        // before any key is looked at.
         guard header["alg"]?.stringValue == JWTAlgorithm.rs256.rawValue else {
             throw .invalidGrant("the Apple identity token is not signed with RS256")
         }
