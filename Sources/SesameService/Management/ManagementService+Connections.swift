@@ -291,13 +291,7 @@ extension ManagementService {
             throw .invalidRequest("options.attributes must leave at least one identifier active")
         }
         if let clients = input.enabledClients {
-            record.enabledClients = try V.list(clients, "enabled_clients", max: 1_000) {
-                value, field throws(ServiceError) in
-                guard !value.isEmpty, value.utf8.count <= 128 else {
-                    throw .invalidRequest("\(field) is not a client id")
-                }
-                return value
-            }
+            record.enabledClients = try Self.enabledClients(clients)
         }
         return record
     }
@@ -343,13 +337,7 @@ extension ManagementService {
         }
         record.apple = apple
         if let clients = enabledClients {
-            record.enabledClients = try V.list(clients, "enabled_clients", max: 1_000) {
-                value, field throws(ServiceError) in
-                guard !value.isEmpty, value.utf8.count <= 128 else {
-                    throw .invalidRequest("\(field) is not a client id")
-                }
-                return value
-            }
+            record.enabledClients = try Self.enabledClients(clients)
         }
         return record
     }
@@ -379,6 +367,14 @@ extension ManagementService {
             value.utf8.count <= 2_048
         else { throw .invalidRequest("\(field) must be an https URL (or http on localhost)") }
         return value
+    }
+
+    /// `enabled_clients`: at most 1,000 client ids (checked against the tenant in the write).
+    static func enabledClients(_ clients: [String]) throws(ServiceError) -> [String] {
+        try ManagementValidation.list(clients, "enabled_clients", max: 1_000) { value, field throws(ServiceError) in
+            guard !value.isEmpty, value.utf8.count <= 128 else { throw .invalidRequest("\(field) is not a client id") }
+            return value
+        }
     }
 
     /// Auth0's `identifier.active` + `signup.status` as an `IdentifierRule`, merged over `current`.

@@ -127,7 +127,7 @@ public final class AppleIdentityVerifier: Sendable {
             throw .invalidGrant("nonce is required: the Apple identity token carries one")
         case (let claim?, let raw?):
             guard let expected = claim.stringValue,
-                constantTimeEquals(Array(expected.utf8), Array(hex(Digest.sha256(Array(raw.utf8))).utf8))
+                constantTimeEquals(Array(expected.utf8), Array(Identifiers.hex(Digest.sha256(Array(raw.utf8))).utf8))
             else { throw .invalidGrant("the nonce does not match the Apple identity token's") }
         }
     }
@@ -139,17 +139,6 @@ public final class AppleIdentityVerifier: Sendable {
         case .string(let text)?: return text == "true"
         default: return false
         }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The key `keyID` names in the JWK Set at `url`.

@@ -59,6 +59,10 @@ struct AppleSignInLogin: Sendable {
             else {
                 throw ServiceError.invalidGrant("no account is linked to this Apple ID")
             }
+            // The account's own connection must serve this client, as for its other sign-ins.
+            guard let home = try transaction.connections.get(tenantID: tenant.id, id: user.connectionID),
+                home.enabledClients.isEmpty || home.enabledClients.contains(client.id)
+            else { throw ServiceError.unauthorizedClient("the user's connection is not enabled for this client") }
             linked.lastLoginAt = now
             if let email = identity.email { linked.email = email }
             try transaction.linkedIdentities.update(linked)
