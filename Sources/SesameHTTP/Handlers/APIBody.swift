@@ -193,6 +193,14 @@ struct APIBody {
         }
     }
 
+    /// One string or an array of them (Auth0 holds some of these as a string); absent → nil.
+    func stringOrStrings(_ name: String, maxCount: Int = 100, maxLength: Int = 2_048) throws -> [String]? {
+        guard let value = value(name) else { return nil }
+        if value.arrayValue != nil { return try strings(name, maxCount: maxCount, maxLength: maxLength) }
+        guard let one = try string(name, maxLength: maxLength) else { return nil }
+        return [one]
+    }
+
     /// A nested object read with the same rules; absent → nil; null or another type → 400.
     func object(_ name: String) throws -> APIBody? {
         guard let value = value(name) else { return nil }

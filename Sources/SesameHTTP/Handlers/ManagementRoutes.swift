@@ -198,11 +198,7 @@ extension SesameApplication {
             apple.keyID = try options.string("kid", maxLength: 64)
             apple.servicesID = try options.string("client_id", maxLength: 256)
             // Auth0 holds one bundle ID as a string; Sesame takes a list too.
-            if let one = try? options.string("app_id", maxLength: 256) {
-                apple.appIDs = [one]
-            } else {
-                apple.appIDs = try options.strings("app_id", maxCount: 50, maxLength: 256)
-            }
+            apple.appIDs = try options.stringOrStrings("app_id", maxCount: 50, maxLength: 256)
             apple.secret = try options.string("app_secret", maxLength: 8_192)
             apple.issuer = try options.string("issuer", maxLength: 512)
             apple.keysURL = try options.string("jwks_uri", maxLength: 2_048)

@@ -44,7 +44,7 @@ enum Text: CaseIterable {
     case errorPasswordReused, errorSignsInWithApple, errorSignsInWithPasskey
     case upgradeHeading, upgradeLead, upgradeWeakLead, upgradeBreachedLead, upgradePasskeyButton
     case upgradeStrongPasswordButton, upgradeAppleButton, upgradeNotNow, doneUpgraded
-    case passwordReplacedApple, passwordReplacedPasskey, upgradeAppleLead
+    case passwordReplacedApple, passwordReplacedPasskey
     case poweredBy
 }
 
@@ -306,8 +306,6 @@ enum Catalog {
         case .doneUpgraded: return "Your account is safer now."
         case .passwordReplacedApple: return "Replaced by Sign in with Apple"
         case .passwordReplacedPasskey: return "Replaced by a passkey"
-        case .upgradeAppleLead:
-            return "Sign in with Apple in the app to link your Apple ID; the password then stops working."
         case .poweredBy: return "Secured by Sesame"
         }
     }
@@ -514,7 +512,6 @@ enum Catalog {
         case .doneUpgraded: return "アカウントがより安全になりました。"
         case .passwordReplacedApple: return "Apple でサインインに置き換え済み"
         case .passwordReplacedPasskey: return "パスキーに置き換え済み"
-        case .upgradeAppleLead: return "アプリで Apple でサインインを使うと Apple ID が連携され、パスワードは使えなくなります。"
         case .poweredBy: return "Sesame で保護されています"
         }
     }

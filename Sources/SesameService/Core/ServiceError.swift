@@ -208,6 +208,8 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     static func from(_ error: StoreError) -> ServiceError {
         switch error {
         case .conflict(.resourceServerIdentifier): return .conflict("an API with this identifier already exists")
+        // Two accounts linking one Apple ID at once: the loser hears what a later one would.
+        case .conflict(.linkedIdentity): return .identityAlreadyLinked("this Apple ID is linked to another account")
         case .conflict(let rule): return .invalidRequest("\(rule.rawValue) already exists")
         case .notFound(let what): return .notFound("\(what) not found")
         case .unavailable: return .unavailable("the store is unavailable; nothing was written")

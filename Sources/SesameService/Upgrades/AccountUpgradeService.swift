@@ -144,11 +144,17 @@ public final class AccountUpgradeService: Sendable {
     }
 
     /// The upgrades `userID` may make now through `clientID` (the account page's buttons), in the
-    /// order the pages offer them.
+    /// order the pages offer them. The account page links an Apple ID only through Apple's web
+    /// sign-in, which needs the connection's Services ID.
     public func offers(tenant: TenantRecord, userID: String, clientID: String) throws(ServiceError) -> [UpgradeType] {
         try access.read { transaction in
-            [UpgradeType.passkey, .strongPassword, .signInWithApple].filter { type in
-                (try? Self.parties(tenant: tenant, userID: userID, clientID: clientID, type: type, in: transaction))
+            try [UpgradeType.passkey, .strongPassword, .signInWithApple].filter { type in
+                guard
+                    (try? Self.parties(tenant: tenant, userID: userID, clientID: clientID, type: type, in: transaction))
+                        != nil
+                else { return false }
+                guard type == .signInWithApple, clientID == AccountClient.id else { return true }
+                return try Self.appleConnection(tenant: tenant, clientID: clientID, in: transaction)?.1.servicesID
                     != nil
             }
         }

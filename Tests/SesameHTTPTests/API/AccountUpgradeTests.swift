@@ -511,6 +511,13 @@ struct AccountUpgradeTests {
     func alreadyLinked(_ kind: HarnessStore) throws {
         let world = try W(kind)
         try world.addApple()
+        // app_id as Auth0 holds it (one string) or as a list; anything else is a 400.
+        let management = try world.api.managementToken()
+        let path = "/api/v2/connections/\(try #require(world.appleConnectionID))"
+        let one = world.api.send(.patch, path, json: #"{"options":{"app_id":"\#(W.bundleID)"}}"#, token: management)
+        #expect(one.status == 200 && (one.json["options"] as? [String: Any])?["app_id"] as? [String] == [W.bundleID])
+        let number = world.api.send(.patch, path, json: #"{"options":{"app_id":7}}"#, token: management)
+        #expect(number.status == 400 && number.error == "invalid_request")
         #expect(
             world.appleUpgrade(try world.upgradeToken("sign_in_with_apple"), identityToken: try world.identityToken())
                 .status == 200)
