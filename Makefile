@@ -73,6 +73,8 @@ bench: deps
 	$(SWIFT) build -c release --product sesame-bench-stats
 	./.build/release/sesame-bench-stats
 	./scripts/load-bench.sh
+	LOADBENCH_SERVER_CONFIG=default LOADBENCH_LOGINS=20000 LOADBENCH_REFRESHES=20000 LOADBENCH_PASSWORD_LOGINS=0 \
+		./scripts/load-bench.sh
 	LOADBENCH_POSTGRES=1 LOADBENCH_LOGINS=20000 LOADBENCH_REFRESHES=20000 ./scripts/load-bench.sh
 
 format:

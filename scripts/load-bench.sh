@@ -9,7 +9,10 @@
 # (default 0), LOADBENCH_CLIENT_CORE (default 1), LOADBENCH_LOGINS (default 100000),
 # LOADBENCH_REFRESHES (default 100000), LOADBENCH_USERS (200), LOADBENCH_CONNECTIONS (4),
 # LOADBENCH_PASSWORD_LOGINS (default 300 each of right, wrong and unknown-user password logins; 0 skips),
-# LOADBENCH_SERVER_WRAPPER and LOADBENCH_PHASE_HOOK (profiling; see sesame-loadgen --help).
+# LOADBENCH_SERVER_WRAPPER and LOADBENCH_PHASE_HOOK (profiling; see sesame-loadgen --help),
+# LOADBENCH_SERVER_CONFIG (tuned: --threads 1 --log-level error, the default; default: sesame serve's
+# own thread pool and info log level), LOADBENCH_PACED (logins and refreshes sent at half the
+# measured rate for the latency rows, default 4000; 0 skips them).
 # Exits non-zero only when something fails, never because a target is missed.
 set -euo pipefail
 

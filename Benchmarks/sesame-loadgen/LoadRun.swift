@@ -85,11 +85,14 @@ final class LoadRun {
     /// Starts the server and returns the milliseconds from posix_spawn to the first 200 from
     /// GET /healthz (connect attempts in a tight loop, 50 µs apart).
     func start() throws -> Double {
+        // Rate limits are off in both configurations: every request comes from one address.
+        let tuning =
+            settings.serverConfiguration == .tuned ? ["--threads", "1", "--log-level", "error"] : []
         var arguments =
             [
                 settings.sesame, "serve", "--data", directory, "--listen", "127.0.0.1:\(port)", "--public-url", origin,
-                "--threads", "1", "--rate-limit-per-ip", "0", "--log-level", "error", "--trusted-proxy", "127.0.0.1",
-            ] + (settings.store.map { ["--store", $0] } ?? [])
+                "--rate-limit-per-ip", "0", "--trusted-proxy", "127.0.0.1",
+            ] + tuning + (settings.store.map { ["--store", $0] } ?? [])
         // A profiler in front of the server (LOADBENCH_SERVER_WRAPPER="valgrind --tool=callgrind ...").
         if let wrapper = settings.serverWrapper {
             arguments = wrapper.split(separator: " ").map(String.init) + arguments
@@ -253,24 +256,40 @@ final class LoadRun {
         while true {
             let index = next.next()
             if index >= count { break }
-            let authenticator = users[index % users.count]
             let begin = Clock.nanoseconds()
-            let challenge = try client.connection.post("/passkey/challenge", json: challengeBody)
-            try SesameClient.expect200(challenge, "POST /passkey/challenge")
-            guard let session = SesameClient.stringField("auth_session", in: challenge.body) else {
-                throw LoadError("no auth_session in the login challenge")
-            }
-            let assertion = try authenticator.getAssertion(optionsJSON: challenge.body)
-            let body = client.tokenRequest(
-                session: session, response: assertion.jsonString, scope: "openid profile email")
-            let sent = Clock.nanoseconds()
-            let token = try client.connection.post("/oauth/token", json: body)
+            let sent = try login(client, users[index % users.count], challengeBody: challengeBody)
             let end = Clock.nanoseconds()
-            try SesameClient.expect200(token, "POST /oauth/token (login)")
             latency.append(end - begin)
             tokenLatency.append(end - sent)
         }
         return WorkerResult(latency: latency, tokenLatency: tokenLatency, reconnects: client.connection.reconnects)
+    }
+
+    /// One full login (challenge, assertion, token request); returns when the token request was sent.
+    static func login(
+        _ client: SesameClient, _ authenticator: SoftwareAuthenticator, challengeBody: String
+    ) throws -> UInt64 {
+        let challenge = try client.connection.post("/passkey/challenge", json: challengeBody)
+        try SesameClient.expect200(challenge, "POST /passkey/challenge")
+        guard let session = SesameClient.stringField("auth_session", in: challenge.body) else {
+            throw LoadError("no auth_session in the login challenge")
+        }
+        let assertion = try authenticator.getAssertion(optionsJSON: challenge.body)
+        let body = client.tokenRequest(session: session, response: assertion.jsonString, scope: "openid profile email")
+        let sent = Clock.nanoseconds()
+        let token = try client.connection.post("/oauth/token", json: body)
+        try SesameClient.expect200(token, "POST /oauth/token (login)")
+        return sent
+    }
+
+    /// One refresh grant; returns the next refresh token of the chain.
+    static func refresh(_ client: SesameClient, _ refreshToken: String) throws -> String {
+        let reply = try client.connection.post("/oauth/token", json: client.refreshRequest(refreshToken))
+        try SesameClient.expect200(reply, "POST /oauth/token (refresh)")
+        guard let rotated = SesameClient.stringField("refresh_token", in: reply.body) else {
+            throw LoadError("no refresh_token in the refresh response")
+        }
+        return rotated
     }
 
     /// `count` refresh grants: each connection rotates its own refresh-token chain.
@@ -313,14 +332,8 @@ final class LoadRun {
             let index = next.next()
             if index >= count { break }
             let begin = Clock.nanoseconds()
-            let reply = try client.connection.post("/oauth/token", json: client.refreshRequest(refreshToken))
-            let end = Clock.nanoseconds()
-            try SesameClient.expect200(reply, "POST /oauth/token (refresh)")
-            guard let rotated = SesameClient.stringField("refresh_token", in: reply.body) else {
-                throw LoadError("no refresh_token in the refresh response")
-            }
-            refreshToken = rotated
-            latency.append(end - begin)
+            refreshToken = try refresh(client, refreshToken)
+            latency.append(Clock.nanoseconds() - begin)
         }
         return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: client.connection.reconnects)
     }
@@ -334,7 +347,7 @@ final class LoadRun {
         return user + system
     }
 
-    private func merge(
+    func merge(
         _ results: [WorkerResult], count: Int, seconds: Double, cpu: Double, systemShare: Double
     ) -> PhaseResult {
         var latency = Latencies()

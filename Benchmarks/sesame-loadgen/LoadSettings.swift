@@ -1,5 +1,13 @@
 import Foundation
 
+/// How `sesame serve` is configured for the run.
+enum ServerConfiguration: String {
+    /// One libmicrohttpd polling thread and error-level logging: the CPU-per-operation figures.
+    case tuned
+    /// What `sesame serve` does without flags: its default thread pool and the info log level.
+    case defaults = "default"
+}
+
 /// What to run, from flags and LOADBENCH_* variables.
 struct LoadSettings {
     /// The release `sesame` binary.
@@ -28,11 +36,17 @@ struct LoadSettings {
     var store: String?
     /// Keep the data directory and server log (printed at the end).
     var keep = false
+    /// The server's thread and log settings (LOADBENCH_SERVER_CONFIG).
+    var serverConfiguration = ServerConfiguration.tuned
+    /// Logins and refreshes sent at half the measured rate for the latency figures; 0 skips them
+    /// (LOADBENCH_PACED).
+    var paced = 4_000
 
     static let usage = """
         usage: sesame-loadgen [--sesame PATH] [--server-core N] [--logins N] [--refreshes N] [--users N]
                               [--connections N] [--starts N] [--pid-file PATH] [--keep]
-        Variables: LOADBENCH_LOGINS, LOADBENCH_REFRESHES, LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS,
+                              [--server-config tuned|default] [--paced N]
+        Variables: LOADBENCH_SERVER_CONFIG, LOADBENCH_PACED, LOADBENCH_LOGINS, LOADBENCH_REFRESHES, LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS,
         LOADBENCH_SERVER_WRAPPER (e.g. "valgrind --tool=callgrind"), LOADBENCH_PHASE_HOOK (sh -c HOOK hook PHASE PID,
         PHASE = logins-start, logins-end, refresh-start, refresh-end).
         """
@@ -60,6 +74,16 @@ struct LoadSettings {
         settings.serverWrapper = environment["LOADBENCH_SERVER_WRAPPER"].flatMap { $0.isEmpty ? nil : $0 }
         settings.phaseHook = environment["LOADBENCH_PHASE_HOOK"].flatMap { $0.isEmpty ? nil : $0 }
         settings.store = environment["LOADBENCH_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        settings.paced = try integer(environment["LOADBENCH_PACED"], "LOADBENCH_PACED", minimum: 0) ?? settings.paced
+        func configuration(_ text: String?) throws -> ServerConfiguration? {
+            guard let text, !text.isEmpty else { return nil }
+            guard let value = ServerConfiguration(rawValue: text) else {
+                throw LoadError("the server configuration must be tuned or default, not \(text)")
+            }
+            return value
+        }
+        settings.serverConfiguration =
+            try configuration(environment["LOADBENCH_SERVER_CONFIG"]) ?? settings.serverConfiguration
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             if flag == "--keep" {
@@ -77,6 +101,8 @@ struct LoadSettings {
             case "--connections": settings.connections = try integer(value, flag, minimum: 1) ?? settings.connections
             case "--starts": settings.starts = try integer(value, flag, minimum: 1) ?? settings.starts
             case "--pid-file": settings.pidFile = value
+            case "--server-config": settings.serverConfiguration = try configuration(value) ?? .tuned
+            case "--paced": settings.paced = try integer(value, flag, minimum: 0) ?? settings.paced
             default: throw LoadError("unknown option \(flag)\n\(usage)")
             }
         }

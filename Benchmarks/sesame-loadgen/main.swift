@@ -2,18 +2,20 @@
 // to one core, each figure beside the raw libcrypto cost of the same login measured in this run.
 // Run by scripts/load-bench.sh (which pins this process to another core). See docs/BENCHMARKS.md.
 import Foundation
+import SesameSoftwareAuthenticator
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Targets from the issue (ES256 tokens).
+/// Targets from the issues (ES256 tokens).
 enum Targets {
     static let cpuPerLoginRatio = 1.5
-    static let refreshPerSecondPerCore = 12_000.0
+    static let cpuPerRefreshRatio = 1.5
     static let rssBytes = 96 << 20
     static let startMilliseconds = 150.0
-    static let cpuPerPasswordLoginRatio = 1.2
+    static let cpuPerPasswordLoginRatio = 1.1
+    static let pacedP99Microseconds = 5_000.0
 }
 
 func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -47,12 +49,20 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
     let users = try run.signUp(count: settings.users, prefix: "user", scope: "openid profile email").map(\.0)
     let refreshUsers = try run.signUp(
         count: settings.connections, prefix: "offline", scope: "openid profile email offline_access")
-    let firstRefreshTokens = try refreshUsers.map { user in
-        guard let token = SesameClient.stringField("refresh_token", in: user.1) else {
-            throw LoadError("no refresh token at signup with offline_access")
+    // A second set of chains for the paced refreshes, signed up now so no signup runs mid-phase.
+    let pacedRefreshUsers =
+        settings.paced > 0
+        ? try run.signUp(count: settings.connections, prefix: "paced", scope: "openid profile email offline_access")
+        : []
+    let refreshTokens = { (users: [(SoftwareAuthenticator, [UInt8])]) in
+        try users.map { user in
+            guard let token = SesameClient.stringField("refresh_token", in: user.1) else {
+                throw LoadError("no refresh token at signup with offline_access")
+            }
+            return token
         }
-        return token
     }
+    let firstRefreshTokens = try refreshTokens(refreshUsers)
     guard let server = run.server else { throw LoadError("the server is not running") }
     let rssAfterSignup = try server.status("VmRSS")
 
@@ -63,10 +73,21 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
     let rss = try server.status("VmRSS")
     let peak = try server.status("VmHWM")
     let threads = server.threadCount()
+    var pacedLogins: LoadRun.PhaseResult?
+    if settings.paced > 0 {
+        log("loadgen: \(settings.paced) logins at half the measured rate (\(fmt(logins.perSecond / 2))/s)…")
+        pacedLogins = try run.pacedLogins(settings.paced, rate: logins.perSecond / 2, users: users)
+    }
 
     log("loadgen: \(settings.refreshes) refresh grants over \(firstRefreshTokens.count) chains…")
     let refreshes = try run.refreshes(settings.refreshes, firstTokens: firstRefreshTokens)
     let rssAfterRefresh = try server.status("VmRSS")
+    var pacedRefreshes: LoadRun.PhaseResult?
+    if settings.paced > 0 {
+        log("loadgen: \(settings.paced) refreshes at half the measured rate (\(fmt(refreshes.perSecond / 2))/s)…")
+        pacedRefreshes = try run.pacedRefreshes(
+            settings.paced, rate: refreshes.perSecond / 2, firstTokens: try refreshTokens(pacedRefreshUsers))
+    }
 
     var passwordRows: [(String, String, String, String)] = []
     if settings.passwordLogins > 0 {
@@ -91,7 +112,7 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
             ),
             (
                 "server CPU per password login", "\(fmt(right.cpuMicrosecondsEach)) µs = \(fmt(ratio, 2))× Argon2id",
-                "≤ 1.2×", verdict(ratio <= Targets.cpuPerPasswordLoginRatio)
+                "≤ \(fmt(Targets.cpuPerPasswordLoginRatio, 1))×", verdict(ratio <= Targets.cpuPerPasswordLoginRatio)
             ),
             ("", "\(fmt(right.systemShare * 100))% of it in the kernel", "", ""),
             (
@@ -116,6 +137,7 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
     let loginCapacity = 1e6 / logins.cpuMicrosecondsEach
     let floorRate = 1e6 / (Targets.cpuPerLoginRatio * floor.loginMicroseconds)
     let refreshCapacity = 1e6 / refreshes.cpuMicrosecondsEach
+    let refreshFloorRate = 1e6 / (Targets.cpuPerRefreshRatio * floor.refreshMicroseconds)
     let refreshRatio = refreshes.cpuMicrosecondsEach / floor.refreshMicroseconds
     let mb = { (bytes: Int) in fmt(Double(bytes) / 1_048_576, 1) + " MB" }
 
@@ -131,7 +153,9 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
     let kernel = { (phase: LoadRun.PhaseResult) in "\(fmt(phase.systemShare * 100))% of it in the kernel" }
     let lines =
         [
-            "Sesame load benchmark: server pinned to core \(settings.serverCore) (--threads 1), "
+            "Sesame load benchmark: server pinned to core \(settings.serverCore) ("
+                + (settings.serverConfiguration == .tuned
+                    ? "tuned: --threads 1 --log-level error" : "default: its thread pool, log level info") + "), "
                 + "\(settings.connections) keep-alive connections, ES256 tokens, \(settings.users) users",
             "crypto floor (this run, server's core, idle server): ES256 verify \(fmt(floor.verifyMicroseconds, 1)) µs, "
                 + "ES256 sign \(fmt(floor.signMicroseconds, 1)) µs; login floor 1 verify + 2 signs = "
@@ -160,11 +184,12 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
                 "\(mb(rss)) (peak \(mb(peak)); \(mb(rssAfterSignup)) after signups; \(threads) threads)", "≤ 96 MB",
                 verdict(rss <= Targets.rssBytes)),
             row(
-                "server CPU per refresh", "\(fmt(refreshes.cpuMicrosecondsEach)) µs = \(fmt(refreshRatio, 2))× floor"),
+                "server CPU per refresh", "\(fmt(refreshes.cpuMicrosecondsEach)) µs = \(fmt(refreshRatio, 2))× floor",
+                "≤ 1.5× = \(fmt(Targets.cpuPerRefreshRatio * floor.refreshMicroseconds)) µs",
+                verdict(refreshRatio <= Targets.cpuPerRefreshRatio)),
             row("", kernel(refreshes)),
             row(
-                "refresh/s per core (1 / CPU per refresh)", "\(fmt(refreshCapacity))/s", "≥ 12000/s",
-                verdict(refreshCapacity >= Targets.refreshPerSecondPerCore)),
+                "refresh/s per core (1 / CPU per refresh)", "\(fmt(refreshCapacity))/s", "≥ \(fmt(refreshFloorRate))/s"),
             row(
                 "refresh/s measured",
                 "\(fmt(refreshes.perSecond))/s, server core \(fmt(refreshes.serverBusy * 100))% busy, "
@@ -172,8 +197,24 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
             row("refresh latency p50 / p99", latency(refreshes.latency)),
             row("RSS after the refreshes", mb(rssAfterRefresh)),
             row("keep-alive reconnects", "\(logins.reconnects + refreshes.reconnects)"),
-        ] + passwordRows.map { row($0.0, $0.1, $0.2, $0.3) }
+        ] + pacedRows(pacedLogins, pacedRefreshes, row: row) + passwordRows.map { row($0.0, $0.1, $0.2, $0.3) }
     print(lines.joined(separator: "\n"))
+}
+
+/// The latency rows of the paced phases (none when they were skipped).
+func pacedRows(
+    _ logins: LoadRun.PhaseResult?, _ refreshes: LoadRun.PhaseResult?,
+    row: (String, String, String, String) -> String
+) -> [String] {
+    [("login", logins), ("refresh", refreshes)].compactMap { name, phase in
+        guard let phase else { return nil }
+        let p99 = phase.latency.percentile(0.99)
+        return row(
+            "\(name) p50 / p99 at half the max rate",
+            "\(fmt(phase.latency.percentile(0.5))) / \(fmt(p99)) µs at \(fmt(phase.perSecond))/s "
+                + "(server \(fmt(phase.serverBusy * 100))% busy)", "p99 ≤ 5 ms",
+            verdict(p99 <= Targets.pacedP99Microseconds))
+    }
 }
 
 let settings: LoadSettings
