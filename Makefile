@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test apple-standins interop-test browser-test deploy-test cluster-test cluster fuzz bench format lint clean
+.PHONY: deps build release run test apple-standins interop-test browser-test deploy-test cluster-test cluster fuzz bench bench-peers format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -76,6 +76,12 @@ bench: deps
 	LOADBENCH_SERVER_CONFIG=default LOADBENCH_LOGINS=20000 LOADBENCH_REFRESHES=20000 LOADBENCH_PASSWORD_LOGINS=0 \
 		./scripts/load-bench.sh
 	LOADBENCH_POSTGRES=1 LOADBENCH_LOGINS=20000 LOADBENCH_REFRESHES=20000 ./scripts/load-bench.sh
+
+# Peers in the same run: py_webauthn on the same assertions, and django-allauth's headless passkey
+# login under gunicorn (one worker) against Sesame's, same core, same load generator
+# (scripts/peer-bench.sh; pins in Benchmarks/peers/allauth/requirements.txt, venv .build/bench-venv).
+bench-peers: deps
+	SWIFT="$(SWIFT)" ./scripts/peer-bench.sh
 
 format:
 	swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks Fuzz/Sources 2>/dev/null || swift-format format -i -r --configuration .swift-format Sources Tests Benchmarks

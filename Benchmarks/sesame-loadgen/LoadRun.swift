@@ -240,7 +240,7 @@ final class LoadRun {
         try phase("logins-end")
         let user = cpuAfter.user - cpuBefore.user
         let system = cpuAfter.system - cpuBefore.system
-        var result = merge(
+        var result = Self.merge(
             results, count: count, seconds: seconds, cpu: user + system, systemShare: system / max(user + system, 1e-9))
         result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
         return result
@@ -316,7 +316,7 @@ final class LoadRun {
         try phase("refresh-end")
         let user = cpuAfter.user - cpuBefore.user
         let system = cpuAfter.system - cpuBefore.system
-        var result = merge(
+        var result = Self.merge(
             results, count: count, seconds: seconds, cpu: user + system, systemShare: system / max(user + system, 1e-9))
         result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
         return result
@@ -347,7 +347,7 @@ final class LoadRun {
         return user + system
     }
 
-    func merge(
+    static func merge(
         _ results: [WorkerResult], count: Int, seconds: Double, cpu: Double, systemShare: Double
     ) -> PhaseResult {
         var latency = Latencies()

@@ -41,12 +41,34 @@ struct LoadSettings {
     /// Logins and refreshes sent at half the measured rate for the latency figures; 0 skips them
     /// (LOADBENCH_PACED).
     var paced = 4_000
+    /// `--peers`: Sesame's logins beside django-allauth's headless passkey login (make bench-peers).
+    var peers = false
+    /// The venv Python with Django, django-allauth and gunicorn (--python).
+    var python = ".build/bench-venv/bin/python"
+    /// The Django project (--allauth-project), made absolute.
+    var allauthProject = "Benchmarks/peers/allauth"
+    /// gunicorn's worker class for the peer (LOADBENCH_PEER_WORKER).
+    var peerWorker = PeerWorker.gthread
+    /// Logins before each measured phase (LOADBENCH_WARMUP; default min(2000, logins), 300 with --peers).
+    var warmup: Int?
+
+    /// gunicorn worker classes the peer can run with.
+    enum PeerWorker: String, CaseIterable {
+        /// One thread per connection (keep-alive, like Sesame's single polling thread with 4 connections).
+        case gthread
+        /// One request at a time; gunicorn closes the connection after each response.
+        case sync
+    }
 
     static let usage = """
         usage: sesame-loadgen [--sesame PATH] [--server-core N] [--logins N] [--refreshes N] [--users N]
                               [--connections N] [--starts N] [--pid-file PATH] [--keep]
                               [--server-config tuned|default] [--paced N]
-        Variables: LOADBENCH_SERVER_CONFIG, LOADBENCH_PACED, LOADBENCH_LOGINS, LOADBENCH_REFRESHES, LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS,
+                              [--peers [--python PATH] [--allauth-project DIR]]
+        --peers: Sesame's passkey logins beside django-allauth's headless passkey login under gunicorn (one worker),
+        both pinned to the server core (scripts/peer-bench.sh). LOADBENCH_PEER_WORKER = gthread (default) or sync.
+        Variables: LOADBENCH_SERVER_CONFIG, LOADBENCH_PACED, LOADBENCH_WARMUP, LOADBENCH_LOGINS, LOADBENCH_REFRESHES,
+        LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS,
         LOADBENCH_SERVER_WRAPPER (e.g. "valgrind --tool=callgrind"), LOADBENCH_PHASE_HOOK (sh -c HOOK hook PHASE PID,
         PHASE = logins-start, logins-end, refresh-start, refresh-end).
         """
@@ -84,10 +106,23 @@ struct LoadSettings {
         }
         settings.serverConfiguration =
             try configuration(environment["LOADBENCH_SERVER_CONFIG"]) ?? settings.serverConfiguration
+        settings.warmup = try integer(environment["LOADBENCH_WARMUP"], "LOADBENCH_WARMUP", minimum: 0)
+        if let worker = environment["LOADBENCH_PEER_WORKER"], !worker.isEmpty {
+            guard let parsed = PeerWorker(rawValue: worker) else {
+                throw LoadError(
+                    "LOADBENCH_PEER_WORKER must be one of \(PeerWorker.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            settings.peerWorker = parsed
+        }
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             if flag == "--keep" {
                 settings.keep = true
+                continue
+            }
+            if flag == "--peers" {
+                settings.peers = true
                 continue
             }
             if flag == "--help" || flag == "-h" { throw LoadError(usage) }
@@ -103,8 +138,13 @@ struct LoadSettings {
             case "--pid-file": settings.pidFile = value
             case "--server-config": settings.serverConfiguration = try configuration(value) ?? .tuned
             case "--paced": settings.paced = try integer(value, flag, minimum: 0) ?? settings.paced
+            case "--python": settings.python = value
+            case "--allauth-project": settings.allauthProject = value
             default: throw LoadError("unknown option \(flag)\n\(usage)")
             }
+        }
+        if !settings.allauthProject.hasPrefix("/") {
+            settings.allauthProject = FileManager.default.currentDirectoryPath + "/" + settings.allauthProject
         }
         return settings
     }

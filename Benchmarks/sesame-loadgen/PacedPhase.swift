@@ -80,7 +80,7 @@ extension LoadRun {
         try phase("\(name)-end")
         let user = cpuAfter.user - cpuBefore.user
         let system = cpuAfter.system - cpuBefore.system
-        var result = merge(
+        var result = Self.merge(
             results, count: count, seconds: seconds, cpu: user + system, systemShare: system / max(user + system, 1e-9))
         result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
         return result

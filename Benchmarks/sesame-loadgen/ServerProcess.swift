@@ -58,12 +58,31 @@ final class ServerProcess {
     }
 
     /// utime and stime of the whole process, in seconds.
-    func cpuTimes() throws -> (user: Double, system: Double) {
+    func cpuTimes() throws -> (user: Double, system: Double) { try Self.cpuTimes(of: pid) }
+
+    /// utime and stime of this process and of its live children (a gunicorn master and its
+    /// workers), in seconds, with the children's pids.
+    func cpuTimesWithChildren() throws -> (user: Double, system: Double, children: [pid_t]) {
+        var (user, system) = try cpuTimes()
+        let children = Self.children(of: pid)
+        for child in children {
+            let times = try Self.cpuTimes(of: child)
+            user += times.user
+            system += times.system
+        }
+        return (user, system, children)
+    }
+
+    /// The fields of /proc/<pid>/stat after the command name (which is in parentheses and may
+    /// hold spaces): element 0 is field 3 (state), 1 the ppid, 11 utime, 12 stime.
+    private static func statFields(of pid: pid_t) throws -> [Substring] {
         let text = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-        // Fields after the command name, which is in parentheses and may hold spaces.
         guard let close = text.lastIndex(of: ")") else { throw LoadError("cannot parse /proc/\(pid)/stat") }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state); utime is field 14, stime field 15.
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+
+    static func cpuTimes(of pid: pid_t) throws -> (user: Double, system: Double) {
+        let fields = try statFields(of: pid)
         guard fields.count > 13, let utime = Double(fields[11]), let stime = Double(fields[12]) else {
             throw LoadError("cannot parse utime/stime in /proc/\(pid)/stat")
         }
@@ -71,8 +90,23 @@ final class ServerProcess {
         return (utime / ticks, stime / ticks)
     }
 
+    /// The pids whose parent is `pid`, from a scan of /proc, sorted.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var found: [pid_t] = []
+        for entry in entries {
+            guard let candidate = pid_t(entry), candidate != pid,
+                let fields = try? statFields(of: candidate), fields.count > 1, pid_t(fields[1]) == pid
+            else { continue }
+            found.append(candidate)
+        }
+        return found.sorted()
+    }
+
     /// A `kB` field of /proc/<pid>/status (VmRSS, VmHWM), in bytes.
-    func status(_ field: String) throws -> Int {
+    func status(_ field: String) throws -> Int { try Self.status(field, of: pid) }
+
+    static func status(_ field: String, of pid: pid_t) throws -> Int {
         let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -66,7 +66,7 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
     guard let server = run.server else { throw LoadError("the server is not running") }
     let rssAfterSignup = try server.status("VmRSS")
 
-    let warmup = min(2_000, settings.logins)
+    let warmup = settings.warmup ?? min(2_000, settings.logins)
     log("loadgen: \(warmup) warm-up logins, then \(settings.logins) measured…")
     _ = try run.logins(warmup, users: users)
     let logins = try run.logins(settings.logins, users: users)
@@ -231,6 +231,17 @@ do {
 } catch {
     log("sesame-loadgen: \(error)")
     exit(1)
+}
+if settings.peers {
+    do {
+        try runPeers(settings, sesame: run)
+    } catch {
+        log("sesame-loadgen: \(error)")
+        run.cleanUp()
+        exit(1)
+    }
+    run.cleanUp()
+    exit(0)
 }
 do {
     try runBenchmark(settings, run)
