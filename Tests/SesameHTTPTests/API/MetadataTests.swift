@@ -407,6 +407,14 @@ struct MetadataTests {
             rootPEM: world.pki.rootPEM)
         reply = try Self.signUp(api, Self.attested(api, by: world.ca), email: "fixed@example.com")
         #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+
+        // REVOKED is final: a later certification does not undo it.
+        _ = try service.importBLOB(
+            try world.blob(serial: 4, statuses: [("REVOKED", "2025-01-01"), ("FIDO_CERTIFIED_L1", "2026-01-01")]),
+            rootPEM: world.pki.rootPEM)
+        reply = try Self.signUp(api, Self.attested(api, by: world.ca), email: "rerevoked@example.com")
+        #expect(reply.status == 400)
+        #expect((reply.json["error_description"] as? String)?.contains("REVOKED") == true)
     }
 
     @Test("without a requirement: an attested path must still chain to the model's metadata roots")
