@@ -50,6 +50,8 @@ public enum SesameCommandLine {
             return APICommand.runOutbox(rest, environment: environment)
         case "store":
             return StoreCopyCommand.run(rest, environment: environment)
+        case "mds":
+            return MetadataCommand.run(rest, environment: environment)
         case "password-rules":
             return PasswordRulesCommand.run(rest, environment: environment)
         case "signup", "login", "token", "passkeys", "mfa", "upgrade":
@@ -104,6 +106,7 @@ public enum SesameCommandLine {
         case ["demo"]: text = Usage.demo
         case ["api"]: text = Usage.api
         case ["store"]: text = Usage.store
+        case ["mds"], ["mds", "import"]: text = Usage.mds
         case ["password-rules"]: text = Usage.passwordRules
         case ["verify"]: text = Usage.verify
         case ["verify", "registration"]: text = Usage.verifyRegistration

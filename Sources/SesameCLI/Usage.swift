@@ -26,6 +26,7 @@ enum Usage {
           stats                       the passkey adoption statistics, day by day (Management API)
           demo migration              fill a data directory with a year of a device-key-to-passkey move
           store copy                  move a SQLite deployment to PostgreSQL
+          mds import FILE --root PEM  verify a FIDO metadata BLOB offline and store its entries
           password-rules check RULES [PASSWORD]
                                       read a password-rules string as Apple's parser does,
                                       and check a password against it
@@ -47,6 +48,23 @@ enum Usage {
         and serve the copy with the same master key (SESAME_MASTER_KEY or DIR/master.key).
 
         Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.
+
+        """
+
+    static let mds = """
+        usage: sesame mds import FILE --root ROOT.pem [--data DIR | --store URI] [--force]
+
+        Verifies FILE, a FIDO Metadata Service v3 BLOB you downloaded yourself, offline: the JWS
+        signature by the leaf of its x5c chain, that chain to the FIDO root certificate in
+        ROOT.pem at the current time, and every entry, strictly and within bounds. Then it
+        replaces the stored metadata with the BLOB's FIDO2 and U2F entries in one transaction.
+        The BLOB's serial number (no) must be greater than the stored one's; --force imports an
+        older or equal one (still verified). A BLOB past its nextUpdate is imported with a warning.
+        The store is SQLite in DIR (--data, SESAME_DATA, default ./data) or --store / SESAME_STORE.
+        See docs/mds.md.
+
+        Exit status: 0 imported, 1 the store failed, 2 bad arguments, 3 a file cannot be read,
+        4 the BLOB or root was refused, 5 a rollback refused (use --force to override).
 
         """
 

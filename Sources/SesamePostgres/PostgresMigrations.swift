@@ -281,6 +281,21 @@ enum PostgresMigrations {
             );
             CREATE INDEX linked_identities_user ON linked_identities (tenant_id, user_id);
             """),
+        // FIDO metadata (docs/mds.md): the imported BLOB, and its entries under each AAGUID
+        // ("aaguid:…") and attestation key identifier ("key:…"). One set for the installation.
+        .sql(
+            """
+            CREATE TABLE metadata_blob (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                serial BIGINT NOT NULL,
+                data BYTEA NOT NULL
+            );
+            CREATE TABLE authenticator_metadata (
+                lookup_key TEXT NOT NULL,
+                data BYTEA NOT NULL,
+                CONSTRAINT authenticator_metadata_pkey PRIMARY KEY (lookup_key)
+            );
+            """),
     ]
 
     /// Each named unique constraint and the rule it holds.
@@ -295,6 +310,6 @@ enum PostgresMigrations {
         "refresh_tokens_token_hash_key": .refreshTokenHash, "auth_events_pkey": .authEventID,
         "outbox_pkey": .outboxMessageID, "sso_sessions_pkey": .ssoSessionID,
         "sso_sessions_cookie_hash_key": .ssoSessionCookie, "device_keys_pkey": .deviceKeyID,
-        "linked_identities_pkey": .linkedIdentity,
+        "linked_identities_pkey": .linkedIdentity, "authenticator_metadata_pkey": .authenticatorMetadata,
     ]
 }

@@ -154,6 +154,7 @@ public final class SQLTransaction: StoreTransaction {
     public var ssoSessions: any SSOSessionRepository { SQLSSOSessions(tx: self) }
     public var deviceKeys: any DeviceKeyRepository { SQLDeviceKeys(tx: self) }
     public var linkedIdentities: any LinkedIdentityRepository { SQLLinkedIdentities(tx: self) }
+    public var authenticatorMetadata: any AuthenticatorMetadataRepository { SQLAuthenticatorMetadata(tx: self) }
 }
 
 /// The tenant repository of a SQL transaction.
@@ -1241,5 +1242,52 @@ struct SQLLinkedIdentities: LinkedIdentityRepository {
         return try tx.connection.execute(
             "DELETE FROM linked_identities WHERE tenant_id = ? AND connection_id = ? AND subject = ?",
             [.text(tenantID), .text(connectionID), .text(subject)]) > 0
+    }
+}
+
+/// The FIDO metadata of a SQL transaction: one `metadata_blob` row, and each entry once per
+/// lookup key ("aaguid:<aaguid>", "key:<hex>") in `authenticator_metadata`.
+struct SQLAuthenticatorMetadata: AuthenticatorMetadataRepository {
+    let tx: SQLTransaction
+
+    func blob() throws -> MetadataBLOBRecord? {
+        try tx.checkOpen()
+        return try tx.record(
+            MetadataBLOBRecord.self, table: "metadata_blob", "SELECT data FROM metadata_blob WHERE id = 1", [])
+    }
+
+    func replace(blob: MetadataBLOBRecord, entries: [AuthenticatorMetadataRecord]) throws {
+        try tx.checkWritable()
+        try tx.atomically {
+            try tx.connection.execute("DELETE FROM authenticator_metadata", [])
+            try tx.connection.execute("DELETE FROM metadata_blob", [])
+            try tx.connection.execute(
+                "INSERT INTO metadata_blob (id, serial, data) VALUES (1, ?, ?)",
+                [.integer(Int64(blob.serial)), tx.encode(blob)])
+            for entry in entries {
+                let data = tx.encode(entry)
+                let keys =
+                    (entry.aaguid.map { ["aaguid:" + $0] } ?? []) + entry.attestationKeyIdentifiers.map { "key:" + $0 }
+                for key in keys {
+                    try tx.connection.execute(
+                        "INSERT INTO authenticator_metadata (lookup_key, data) VALUES (?, ?)", [.text(key), data])
+                }
+            }
+        }
+    }
+
+    func get(aaguid: String) throws -> AuthenticatorMetadataRecord? {
+        try entry("aaguid:" + aaguid)
+    }
+
+    func get(attestationKeyIdentifier: String) throws -> AuthenticatorMetadataRecord? {
+        try entry("key:" + attestationKeyIdentifier)
+    }
+
+    private func entry(_ key: String) throws -> AuthenticatorMetadataRecord? {
+        try tx.checkOpen()
+        return try tx.record(
+            AuthenticatorMetadataRecord.self, table: "authenticator_metadata",
+            "SELECT data FROM authenticator_metadata WHERE lookup_key = ?", [.text(key)])
     }
 }

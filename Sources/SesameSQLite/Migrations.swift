@@ -315,6 +315,20 @@ enum Migrations {
             ) WITHOUT ROWID;
             CREATE INDEX linked_identities_user ON linked_identities (tenant_id, user_id);
             """),
+        // FIDO metadata (docs/mds.md): the imported BLOB, and its entries under each AAGUID
+        // ("aaguid:…") and attestation key identifier ("key:…"). One set for the installation.
+        .sql(
+            """
+            CREATE TABLE metadata_blob (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                serial INTEGER NOT NULL,
+                data BLOB NOT NULL
+            );
+            CREATE TABLE authenticator_metadata (
+                lookup_key TEXT NOT NULL PRIMARY KEY,
+                data BLOB NOT NULL
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// The Management API scopes migration 5 adds.

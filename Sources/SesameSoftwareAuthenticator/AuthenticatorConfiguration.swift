@@ -42,6 +42,9 @@ public struct AuthenticatorConfiguration: Sendable, Hashable {
     public var transports: [String]
     /// `authenticatorAttachment` in the credential JSON ("platform" or "cross-platform").
     public var authenticatorAttachment: String
+    /// With `packed`: full (basic) attestation by this key and certificate path instead of self
+    /// attestation (tests give it a certificate from their own CA).
+    public var attestationIdentity: AttestationIdentity?
 
     /// A configuration; every parameter defaults to the synced-passkey behaviour described above.
     public init(
@@ -67,11 +70,28 @@ public struct AuthenticatorConfiguration: Sendable, Hashable {
         self.authenticatorAttachment = authenticatorAttachment
     }
 
+    /// The key and certificate path of full `packed` attestation.
+    public struct AttestationIdentity: Sendable, Hashable {
+        /// The attestation private key, PKCS#8 DER.
+        public var privateKeyPKCS8: [UInt8]
+        /// `x5c`: the attestation certificate (for `privateKeyPKCS8`), then any intermediates, DER.
+        public var certificates: [[UInt8]]
+        /// The signature algorithm of the attestation key (`alg`).
+        public var algorithm: COSEAlgorithm
+
+        public init(privateKeyPKCS8: [UInt8], certificates: [[UInt8]], algorithm: COSEAlgorithm = .es256) {
+            self.privateKeyPKCS8 = privateKeyPKCS8
+            self.certificates = certificates
+            self.algorithm = algorithm
+        }
+    }
+
     /// The attestation statement format of registrations.
     public enum AttestationFormat: String, Sendable, Hashable {
         /// `fmt: "none"`, empty `attStmt` (what synced passkeys send).
         case none
-        /// `fmt: "packed"` self attestation: `alg` and `sig` by the credential key, no `x5c`.
+        /// `fmt: "packed"`: self attestation (`alg` and `sig` by the credential key, no `x5c`), or
+        /// full attestation with `x5c` when `attestationIdentity` is set.
         case packed
     }
 

@@ -103,6 +103,24 @@ public final class SoftwareAuthenticator: Sendable {
         case .none:
             break
         case .packed:
+            if let identity = configuration.attestationIdentity {
+                // §8.2 full attestation: sig by the attestation key, its certificate path in x5c.
+                let attestationKey: PrivateKey
+                do {
+                    attestationKey = try PrivateKey(pkcs8DER: identity.privateKeyPKCS8)
+                } catch {
+                    throw AuthenticatorError(.configuration, "the attestation key is not usable: \(error)")
+                }
+                let signature = try sign(
+                    authenticatorData.raw + Digest.sha256(clientDataJSON), with: attestationKey,
+                    algorithm: identity.algorithm)
+                statement = [
+                    CBORMapEntry(key: .text("alg"), value: CBORValue(identity.algorithm.rawValue)),
+                    CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
+                    CBORMapEntry(key: .text("x5c"), value: .array(identity.certificates.map { .bytes($0) })),
+                ]
+                break
+            }
             // §8.2 self attestation: alg and sig over authenticatorData ‖ clientDataHash, no x5c.
             let signature = try sign(
                 authenticatorData.raw + Digest.sha256(clientDataJSON), with: privateKey, algorithm: algorithm)

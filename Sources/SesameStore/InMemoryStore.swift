@@ -67,6 +67,9 @@ struct MemoryState: Sendable {
     var deviceKeys: [MemoryKey: DeviceKeyRecord] = [:]
     /// Linked identities by tenant and "<connection id> <subject>".
     var linkedIdentities: [MemoryKey: LinkedIdentityRecord] = [:]
+    /// The imported FIDO metadata BLOB, and its entries by "aaguid:<aaguid>" and "key:<hex>".
+    var metadataBLOB: MetadataBLOBRecord?
+    var metadataEntries: [String: AuthenticatorMetadataRecord] = [:]
     /// The auth events' daily roll-up: each cell (without its count) and its count.
     var dailyCounts: [MemoryDailyKey: Int] = [:]
     /// Raised by every tenant, client, connection and resource-server write.

@@ -62,6 +62,7 @@ final class MemoryTransaction: StoreTransaction {
     var ssoSessions: any SSOSessionRepository { MemorySSOSessions(tx: self) }
     var deviceKeys: any DeviceKeyRepository { MemoryDeviceKeys(tx: self) }
     var linkedIdentities: any LinkedIdentityRepository { MemoryLinkedIdentities(tx: self) }
+    var authenticatorMetadata: any AuthenticatorMetadataRepository { MemoryAuthenticatorMetadata(tx: self) }
 }
 
 /// The tenant repository of a memory transaction.
@@ -861,5 +862,41 @@ struct MemoryLinkedIdentities: LinkedIdentityRepository {
     func delete(tenantID: String, connectionID: String, subject: String) throws -> Bool {
         try tx.checkWritable()
         return tx.state.linkedIdentities.removeValue(forKey: Self.key(tenantID, connectionID, subject)) != nil
+    }
+}
+
+/// The FIDO metadata of a memory transaction.
+struct MemoryAuthenticatorMetadata: AuthenticatorMetadataRepository {
+    let tx: MemoryTransaction
+
+    func blob() throws -> MetadataBLOBRecord? {
+        try tx.checkOpen()
+        return tx.state.metadataBLOB
+    }
+
+    func replace(blob: MetadataBLOBRecord, entries: [AuthenticatorMetadataRecord]) throws {
+        try tx.checkWritable()
+        var indexed: [String: AuthenticatorMetadataRecord] = [:]
+        for entry in entries {
+            let keys =
+                (entry.aaguid.map { ["aaguid:" + $0] } ?? []) + entry.attestationKeyIdentifiers.map { "key:" + $0 }
+            for key in keys {
+                guard indexed.updateValue(entry, forKey: key) == nil else {
+                    throw StoreError.conflict(.authenticatorMetadata)
+                }
+            }
+        }
+        tx.state.metadataBLOB = blob
+        tx.state.metadataEntries = indexed
+    }
+
+    func get(aaguid: String) throws -> AuthenticatorMetadataRecord? {
+        try tx.checkOpen()
+        return tx.state.metadataEntries["aaguid:" + aaguid]
+    }
+
+    func get(attestationKeyIdentifier: String) throws -> AuthenticatorMetadataRecord? {
+        try tx.checkOpen()
+        return tx.state.metadataEntries["key:" + attestationKeyIdentifier]
     }
 }

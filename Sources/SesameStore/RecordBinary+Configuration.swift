@@ -218,6 +218,7 @@ extension ConnectionRecord: BinaryCodedRecord {
             writer.string(apple.tokenURL)
             writer.string(apple.authorizeURL)
         }
+        writer.string(passkey.attestationRequirement.rawValue)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -277,6 +278,10 @@ extension ConnectionRecord: BinaryCodedRecord {
                     tokenURL: try reader.string("apple.tokenURL"),
                     authorizeURL: try reader.string("apple.authorizeURL"))
             }
+        }
+        if version >= 5 {
+            self.passkey.attestationRequirement = try reader.value(
+                AttestationRequirement.self, "passkey.attestationRequirement")
         }
         // Read from an older row, it is the current version now.
         self.version = Self.currentVersion

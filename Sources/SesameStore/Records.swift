@@ -384,6 +384,14 @@ public struct PasskeyPolicy: Sendable, Hashable, Codable {
     /// The move from legacy device keys; nil for the defaults (rows from before connection
     /// version 3 have no such member).
     public var migrationRules: PasskeyMigrationPolicy?
+    /// What registrations must attest; nil for none (rows from before connection version 5).
+    public var attestationRule: AttestationRequirement?
+
+    /// What a registration's attestation must prove (docs/mds.md).
+    public var attestationRequirement: AttestationRequirement {
+        get { attestationRule ?? .none }
+        set { attestationRule = newValue == .none ? nil : newValue }
+    }
 
     /// The move from legacy device keys (API.md §8).
     public var migration: PasskeyMigrationPolicy {
@@ -566,7 +574,8 @@ public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: the password policy holds rules and hashing parameters instead of a minimum length.
     /// 3: the passkey policy's migration rules.
     /// 4: the strategy, the upgrades and the Apple settings.
-    public static let currentVersion = 4
+    /// 5: the passkey policy's attestation requirement.
+    public static let currentVersion = 5
     public var version = ConnectionRecord.currentVersion
     public var tenantID: String
     public var id: String

@@ -25,6 +25,8 @@ public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case ssoSessionCookie = "sso session cookie_hash"
     case deviceKeyID = "device key id"
     case linkedIdentity = "linked identity connection_id, subject"
+    /// Two metadata entries for one AAGUID or attestation key identifier.
+    case authenticatorMetadata = "authenticator metadata lookup key"
 }
 
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
@@ -114,6 +116,8 @@ public protocol StoreTransaction {
     var ssoSessions: any SSOSessionRepository { get }
     var deviceKeys: any DeviceKeyRepository { get }
     var linkedIdentities: any LinkedIdentityRepository { get }
+    /// FIDO metadata: the installation's one imported BLOB and its entries (not per tenant).
+    var authenticatorMetadata: any AuthenticatorMetadataRepository { get }
 
     /// The configuration generation: a number every tenant, client, connection and API write
     /// raises in its own transaction, so a process caching configuration sees another's change.
@@ -350,4 +354,15 @@ public struct UserAdoption: Sendable, Hashable {
 
     /// Everyone else: users who sign in with a password (or nothing Sesame knows) only.
     public var passwordOnly: Int { max(0, total - withPasskey - withDeviceKeyOnly) }
+}
+
+/// The imported FIDO metadata BLOB and its entries, one set for the installation. Entries are
+/// found by AAGUID (FIDO2) or attestation key identifier (U2F), both lowercase.
+public protocol AuthenticatorMetadataRepository {
+    /// The BLOB imported last; nil before the first import.
+    func blob() throws -> MetadataBLOBRecord?
+    /// Replaces the BLOB and every entry with these (the import; all of it or, on a throw, none).
+    func replace(blob: MetadataBLOBRecord, entries: [AuthenticatorMetadataRecord]) throws
+    func get(aaguid: String) throws -> AuthenticatorMetadataRecord?
+    func get(attestationKeyIdentifier: String) throws -> AuthenticatorMetadataRecord?
 }

@@ -28,6 +28,10 @@ public struct AttestationPolicy: Sendable {
     public var requireZeroAAGUIDForFIDOU2F: Bool
     /// Formats accepted at all; nil means every format the core implements.
     public var allowedFormats: Set<String>?
+    /// Attestation roots per authenticator model, from FIDO metadata: a certificate path of a
+    /// model listed here must chain to its roots (`AttestationChain.checkMetadata`). The caller
+    /// looks them up before the ceremony (`AuthenticatorModel.candidates`); the core does no I/O.
+    public var metadataAnchors: [AuthenticatorModel: [X509Certificate]] = [:]
 
     public init(
         trustAnchors: [String: [X509Certificate]] = [:], requireSafetyNetCTSProfileMatch: Bool = true,
@@ -70,6 +74,8 @@ public struct AttestationResult: Sendable {
     public var chainVerified: Bool
     /// Why the path was not verified (no anchors configured for the format, or none needed).
     public var chainNote: String?
+    /// The model whose metadata roots the path verified to (`AttestationPolicy.metadataAnchors`).
+    public var metadataModel: AuthenticatorModel?
     public init(
         format: String, type: AttestationType, certificates: [X509Certificate], chainVerified: Bool, chainNote: String?
     ) {

@@ -215,7 +215,7 @@ extension SesameApplication {
         let overview = try myAccount.overview(caller)
         let view = AccountView(
             user: overview.user, passwordsEnabled: overview.connection?.password.enabled ?? false,
-            passkeys: overview.passkeys,
+            passkeys: overview.passkeys, authenticators: try myAccount.authenticatorDisplays(overview.passkeys),
             factors: (try? mfa.authenticators(tenant: context.tenant, caller: mfa.caller(session: session))) ?? [],
             sessions: try sessions.sessions(tenant: context.tenant, userID: session.user.id),
             currentSession: session.record.id,

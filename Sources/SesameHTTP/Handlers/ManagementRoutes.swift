@@ -231,7 +231,7 @@ extension SesameApplication {
         if let passkey = try options.object("passkey_options") {
             try passkey.allowOnly([
                 "challenge_ui", "progressive_enrollment_enabled", "local_enrollment_enabled", "user_verification",
-                "min_os_versions", "device_key_grace_days", "enrollment_snooze_days",
+                "min_os_versions", "device_key_grace_days", "enrollment_snooze_days", "attestation_requirement",
             ])
             if let versions = try passkey.object("min_os_versions") {
                 try versions.allowOnly(["ios", "android", "ios_webview", "android_webview"])
@@ -247,6 +247,7 @@ extension SesameApplication {
             input.progressiveEnrollmentEnabled = try passkey.bool("progressive_enrollment_enabled")
             input.localEnrollmentEnabled = try passkey.bool("local_enrollment_enabled")
             input.userVerification = try passkey.string("user_verification", maxLength: 64)
+            input.attestationRequirement = try passkey.string("attestation_requirement", maxLength: 64)
         }
         if let attributes = try options.object("attributes") {
             try attributes.allowOnly(["email", "phone_number", "username"])

@@ -50,6 +50,8 @@ struct AccountView {
     var user: UserRecord
     var passwordsEnabled: Bool
     var passkeys: [PasskeyRecord]
+    /// Each passkey's authenticator name and icon, by formatted AAGUID (FIDO metadata first).
+    var authenticators: [String: AuthenticatorDisplay] = [:]
     var factors: [MFAAuthenticatorResponse]
     var sessions: [SSOSessionRecord]
     var currentSession: String
@@ -61,6 +63,15 @@ struct AccountView {
 }
 
 extension AccountPages {
+    /// An `<img>` for an authenticator's icon: only a `data:` URL that is still a bounded raster
+    /// image (checked again here, not only at import), with an empty alt (the name follows).
+    static func authenticatorIcon(_ icon: String?) -> String {
+        guard let icon,
+            case .success(let checked) = IconDataURL.check(icon, maxLength: MetadataBLOB.Limits.standard.maxIconLength)
+        else { return "" }
+        return "<img class=\"authenticator-icon\" src=\"\(E.escape(checked))\" alt=\"\" width=\"24\" height=\"24\"> "
+    }
+
     static func date(_ date: Date?, _ locale: PageLocale) -> String {
         guard let date else { return Catalog.text(.neverUsed, locale) }
         let formatter = ISO8601DateFormatter()
@@ -102,12 +113,14 @@ extension AccountPages {
             body += "<p>\(Catalog.text(.noPasskeys, locale))</p>"
         }
         for passkey in view.passkeys {
-            let provider = AAGUIDRegistry.name(for: passkey.aaguid) ?? "Passkey"
+            let display = view.authenticators[AAGUIDRegistry.format(passkey.aaguid)]
+            let provider = display?.name ?? AAGUIDRegistry.name(for: passkey.aaguid) ?? "Passkey"
+            let icon = authenticatorIcon(display?.icon)
             let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
             let field = "passkey-name-\(E.escape(passkey.id.replacingOccurrences(of: "|", with: "-")))"
             body += """
                 <div class="passkey" data-passkey-id="\(E.escape(passkey.id))">
-                <p><strong>\(E.escape(passkey.name))</strong> · \(E.escape(provider)) (\(kind))<br>
+                <p>\(icon)<strong>\(E.escape(passkey.name))</strong> · \(E.escape(provider)) (\(kind))<br>
                 \(Catalog.text(.passkeyCreated, locale)) \(date(passkey.createdAt, locale)) · \
                 \(Catalog.text(.passkeyLastUsed, locale)) \(date(passkey.lastUsedAt, locale))</p>
                 <form method="post" action="\(E.escape(path("/account/passkeys/", passkey.id, "/rename")))">

@@ -17,6 +17,9 @@ public struct ConnectionInput: Sendable {
     public var localEnrollmentEnabled: Bool?
     /// `options.passkey_options.user_verification` (Sesame): required, preferred or discouraged.
     public var userVerification: String?
+    /// `options.passkey_options.attestation_requirement` (Sesame, docs/mds.md): none, metadata,
+    /// or a FIDO certification level such as FIDO_CERTIFIED_L1.
+    public var attestationRequirement: String?
     /// `options.attributes.{email,phone_number,username}`, keyed by identifier name.
     public var attributes: [String: IdentifierAttributeInput]
     /// `options.password_complexity_options.min_length`.

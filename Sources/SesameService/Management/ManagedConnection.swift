@@ -20,7 +20,9 @@ public struct ManagedConnection: Encodable, Sendable {
         public var minOSVersions: [String: String]
         public var deviceKeyGraceDays: Int
         public var enrollmentSnoozeDays: Int
+        public var attestationRequirement: AttestationRequirement
         enum CodingKeys: String, CodingKey {
+            case attestationRequirement = "attestation_requirement"
             case minOSVersions = "min_os_versions"
             case deviceKeyGraceDays = "device_key_grace_days"
             case enrollmentSnoozeDays = "enrollment_snooze_days"
@@ -200,7 +202,8 @@ public struct ManagedConnection: Encodable, Sendable {
                     maxPasskeysPerUser: record.passkey.maxPasskeysPerUser,
                     minOSVersions: MethodChoice.minimums(record.passkey.migration),
                     deviceKeyGraceDays: record.passkey.migration.deviceKeyGraceDays,
-                    enrollmentSnoozeDays: record.passkey.migration.promptSnoozeDays),
+                    enrollmentSnoozeDays: record.passkey.migration.promptSnoozeDays,
+                    attestationRequirement: record.passkey.attestationRequirement),
                 attributes: Attributes(
                     email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),
                     username: Attribute(record.identifiers.username)),

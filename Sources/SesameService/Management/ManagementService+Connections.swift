@@ -219,6 +219,10 @@ extension ManagementService {
             record.passkey.userVerification = try V.oneOf(
                 value, "options.passkey_options.user_verification", as: UserVerificationPolicy.self)
         }
+        if let value = input.attestationRequirement {
+            record.passkey.attestationRequirement = try V.oneOf(
+                value, "options.passkey_options.attestation_requirement", as: AttestationRequirement.self)
+        }
         if let versions = input.minOSVersions {
             var migration = record.passkey.migration
             for (platform, version) in versions {
@@ -305,6 +309,7 @@ extension ManagementService {
             input.localEnrollmentEnabled, input.userVerification, input.passwordMinLength, input.passwordPolicy,
             input.passwordRules, input.passwordHashing, input.minOSVersions, input.deviceKeyGraceDays,
             input.enrollmentSnoozeDays, input.upgradesAllowed, input.upgradesMaxAuthAge, input.upgradesStepUp,
+            input.attestationRequirement,
         ]
         guard databaseOnly.allSatisfy({ $0 == nil }), input.attributes.isEmpty else {
             throw .invalidRequest(

@@ -147,7 +147,10 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
     public var users: Users
 
     /// The report of `cells` for every day from `from` through `to` (days without events are zeros).
-    public static func make(cells: [AuthDailyCount], days: [String], users: UserAdoption) -> AdoptionReport {
+    /// `metadataNames` (by 32-hex AAGUID) come before the AAGUID table's names.
+    public static func make(
+        cells: [AuthDailyCount], days: [String], users: UserAdoption, metadataNames: [String: String] = [:]
+    ) -> AdoptionReport {
         var report = days.map { Day(date: $0) }
         var index: [String: Int] = [:]
         for (position, day) in days.enumerated() { index[day] = position }
@@ -171,7 +174,7 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
                 if let known = names[cell.aaguid] {
                     name = known
                 } else {
-                    name = providerName(cell.aaguid)
+                    name = metadataNames[cell.aaguid] ?? providerName(cell.aaguid)
                     names[cell.aaguid] = name
                 }
                 if let name { report[at].providers[name, default: 0] += cell.count }
@@ -193,7 +196,14 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
     /// The provider an AAGUID (32 hex digits) names: the AAGUID table's name, "Unknown" for the
     /// all-zero AAGUID (authenticators that do not say), else the AAGUID in its 8-4-4-4-12 form.
     static func providerName(_ hex: String) -> String? {
-        guard hex.count == 32 else { return nil }
+        guard let bytes = aaguidBytes(hex) else { return nil }
+        if bytes.allSatisfy({ $0 == 0 }) { return "Unknown" }
+        return AAGUIDRegistry.name(for: bytes) ?? AAGUIDRegistry.format(bytes)
+    }
+
+    /// The 16 bytes of an AAGUID in 32 hex digits, nil otherwise.
+    static func aaguidBytes(_ hex: String) -> [UInt8]? {
+        guard hex.utf8.count == 32 else { return nil }
         var bytes: [UInt8] = []
         var index = hex.startIndex
         while index < hex.endIndex {
@@ -202,8 +212,21 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
             bytes.append(byte)
             index = next
         }
-        if bytes.allSatisfy({ $0 == 0 }) { return "Unknown" }
-        return AAGUIDRegistry.name(for: bytes) ?? AAGUIDRegistry.format(bytes)
+        return bytes
+    }
+
+    /// The FIDO metadata descriptions of the passkey AAGUIDs in `cells`, by 32-hex AAGUID.
+    static func metadataNames(_ cells: [AuthDailyCount], in transaction: any StoreTransaction) throws -> [String:
+        String]
+    {
+        var names: [String: String] = [:]
+        for hex in Set(cells.lazy.filter { $0.method == .passkey }.map(\.aaguid)) {
+            guard let bytes = aaguidBytes(hex), bytes.contains(where: { $0 != 0 }),
+                let entry = try transaction.authenticatorMetadata.get(aaguid: AAGUIDRegistry.format(bytes))
+            else { continue }
+            names[hex] = entry.description
+        }
+        return names
     }
 
     /// Every UTC day from `from` through `to`.
@@ -287,7 +310,9 @@ public struct AdoptionStatistics: Sendable {
                 tenantID: tenant.id, from: days[0], to: days[days.count - 1], clientID: query.clientID,
                 connectionID: connectionID)
             let users = try transaction.users.adoption(tenantID: tenant.id, connectionID: connectionID)
-            return AdoptionReport.make(cells: cells, days: days, users: users)
+            return AdoptionReport.make(
+                cells: cells, days: days, users: users,
+                metadataNames: try AdoptionReport.metadataNames(cells, in: transaction))
         }
     }
 }

@@ -56,6 +56,14 @@ public final class MyAccountService: Sendable {
         }
     }
 
+    /// How the account page shows each passkey's authenticator, by formatted AAGUID: the FIDO
+    /// metadata's description and icon, else the AAGUID table's name (docs/mds.md).
+    public func authenticatorDisplays(_ passkeys: [PasskeyRecord]) throws(ServiceError) -> [String:
+        AuthenticatorDisplay]
+    {
+        try access.read { try MetadataService.display(aaguids: passkeys.map(\.aaguid), in: $0) }
+    }
+
     /// `GET /authentication-methods[?type=…]`: the password first, then passkeys oldest first; a
     /// filter for a type the user has none of lists nothing.
     public func authenticationMethods(

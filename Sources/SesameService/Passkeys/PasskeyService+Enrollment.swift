@@ -47,7 +47,7 @@ extension PasskeyService {
             user: .init(id: Base64URL.encode(user.userHandle), name: name, displayName: user.profile.name ?? name),
             excludeCredentials: existing.sorted { $0.createdAt < $1.createdAt }.map {
                 .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
-            })
+            }, attestation: Self.attestationConveyance(connection))
         return PasskeySignupChallengeResponse(authnParamsPublicKey: options, authSession: handle)
     }
 
@@ -91,16 +91,19 @@ extension PasskeyService {
         }
         let relyingParty = RelyingParty(policy: policy(tenant: tenant, client: client, connection: connection))
         let verified: VerifiedRegistration
+        let authenticator: RegistrationMetadata
         do {
-            let credential = try RegistrationCredential(json: response)
-            verified = try relyingParty.finishRegistration(credential, state: state, now: now)
+            let checked = try verifyRegistration(
+                relyingParty, response: .bytes(response), state: state, connection: connection, now: now)
+            verified = checked.0
+            authenticator = checked.1
         } catch {
             record(tenant, .enroll, outcome: .invalidGrant, client: clientID, user: userID, platform: nil, now: now)
-            throw .invalidGrant("passkey registration failed: \(error.message)")
+            throw error
         }
         let passkey = try Self.passkeyRecord(
             verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
-            now: now)
+            now: now, name: authenticator.entry(aaguid: verified.aaguid)?.description)
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
         // A synced passkey from a provider the AAGUID table names, beside one the user already
         // holds there, would only be a duplicate: 409 already_registered, and the user evidently

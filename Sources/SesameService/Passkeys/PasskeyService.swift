@@ -107,7 +107,8 @@ public final class PasskeyService: Sendable {
             rp: .init(id: tenant.rpID, name: tenant.rpID),
             pubKeyCredParams: Self.offeredAlgorithms.map { .init(alg: $0.rawValue) },
             authenticatorSelection: .init(residentKey: "required", userVerification: verification.rawValue),
-            user: .init(id: Base64URL.encode(userHandle), name: name, displayName: profile.name ?? name))
+            user: .init(id: Base64URL.encode(userHandle), name: name, displayName: profile.name ?? name),
+            attestation: Self.attestationConveyance(connection))
         return PasskeySignupChallengeResponse(authnParamsPublicKey: options, authSession: handle)
     }
 
@@ -207,19 +208,24 @@ public final class PasskeyService: Sendable {
         hint: ClientPlatform?, now: Date
     ) throws(ServiceError) -> AuthenticatedUser {
         let verified: VerifiedRegistration
+        let authenticator: RegistrationMetadata
         do {
-            let credential = try RegistrationCredential(json: response)
-            verified = try relyingParty.finishRegistration(credential, state: state, now: now)
+            let checked = try verifyRegistration(
+                relyingParty, response: response, state: state, connection: connection, now: now)
+            verified = checked.0
+            authenticator = checked.1
         } catch {
             record(tenant, .signup, outcome: .invalidGrant, client: client.id, user: nil, platform: nil, now: now)
-            throw .invalidGrant("passkey registration failed: \(error.message)")
+            throw error
         }
         let userID = "sesame|" + Identifiers.hex(try random.serviceBytes(12))
         let passkeyID = "passkey|" + Identifiers.hex(try random.serviceBytes(12))
         let user = UserRecord(
             tenantID: tenant.id, id: userID, connectionID: connection.id, userHandle: state.userHandle,
             profile: profile, userMetadata: metadata, createdAt: now, updatedAt: now, lastLoginAt: now)
-        let passkey = try Self.passkeyRecord(verified, id: passkeyID, tenant: tenant, userID: userID, now: now)
+        let passkey = try Self.passkeyRecord(
+            verified, id: passkeyID, tenant: tenant, userID: userID, now: now,
+            name: authenticator.entry(aaguid: verified.aaguid)?.description)
         // One durable transaction: the user and their first passkey exist together or not at all.
         do {
             try access.write(.durable) { transaction in
@@ -367,7 +373,8 @@ public final class PasskeyService: Sendable {
     }
 
     static func passkeyRecord(
-        _ verified: VerifiedRegistration, id: String, tenant: TenantRecord, userID: String, now: Date
+        _ verified: VerifiedRegistration, id: String, tenant: TenantRecord, userID: String, now: Date,
+        name: String? = nil
     ) throws(ServiceError) -> PasskeyRecord {
         // Every format the core verifies is a case; one that is not would be stored as a lie.
         guard let format = AttestationFormat(rawValue: verified.attestation.format) else {
@@ -377,7 +384,7 @@ public final class PasskeyService: Sendable {
             tenantID: tenant.id, id: id, userID: userID, credentialID: verified.credentialID,
             publicKey: verified.publicKey.encoded, signCount: verified.signCount, aaguid: verified.aaguid,
             backupEligible: verified.backupEligible, backupState: verified.backupState,
-            transports: verified.transports, name: AAGUIDRegistry.name(for: verified.aaguid) ?? "Passkey",
+            transports: verified.transports, name: name ?? AAGUIDRegistry.name(for: verified.aaguid) ?? "Passkey",
             attestationFormat: format, createdAt: now, lastUsedAt: now)
     }
 

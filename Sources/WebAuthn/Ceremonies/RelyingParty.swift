@@ -59,11 +59,14 @@ public struct RelyingParty: Sendable {
         }
         // Step 24: client extension outputs are not requested by this relying party, so none are checked.
         // Steps 25–27: determine the format and verify the statement; assess trust (§6.5.4).
-        let attestation = try AttestationFormats.verify(
+        let formatResult = try AttestationFormats.verify(
             format: attestationObject.format,
             AttestationInput(
                 statement: attestationObject.statement, authenticatorData: authenticatorData,
                 clientDataHash: clientDataHash, now: now, policy: policy.attestation))
+        // The authenticator's metadata roots, when the policy holds any for it.
+        let attestation = try AttestationChain.checkMetadata(
+            formatResult, aaguid: attested.aaguid, policy: policy.attestation, now: now)
         // Step 28: credential IDs are at most 1023 bytes.
         guard attested.credentialID.count <= 1023 else {
             throw WebAuthnError(.credentialID, "credential ID is longer than 1023 bytes")

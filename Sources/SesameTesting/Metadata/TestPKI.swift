@@ -1,0 +1,156 @@
+import Foundation
+import SesameCrypto
+import SesameSoftwareAuthenticator
+import WebAuthn
+
+/// A throwaway PKI for tests: a root, an intermediate and a signer, issued by libcrypto through
+/// `X509CertificateIssuer` (no checked-in keys, no hand-made DER).
+public struct TestPKI: Sendable {
+    public let rootKey: PrivateKey
+    public let root: X509Certificate
+    public let intermediateKey: PrivateKey
+    public let intermediate: X509Certificate
+    public let signerKey: PrivateKey
+    public let signer: X509Certificate
+
+    /// Certificates valid from a day before `now`; the signer until `signerNotAfter` (default a
+    /// year after `now`). `keyType` is the signer's key (the CAs use P-256).
+    public static func make(
+        now: Date, name: String = "Sesame Test MDS", signerNotAfter: Date? = nil, keyType: KeyType = .ec(.p256)
+    ) throws -> TestPKI {
+        let start = now.addingTimeInterval(-86_400)
+        let end = now.addingTimeInterval(10 * 365 * 86_400)
+        let rootKey = try PrivateKey.generate(.ec(.p256))
+        let root = try X509CertificateIssuer.issue(
+            .init(
+                subject: [("C", "US"), ("O", name), ("CN", "\(name) Root")], notBefore: start, notAfter: end, isCA: true
+            ),
+            subjectKey: rootKey.publicKey, issuer: nil, issuerKey: rootKey)
+        let intermediateKey = try PrivateKey.generate(.ec(.p256))
+        let intermediate = try X509CertificateIssuer.issue(
+            .init(
+                subject: [("C", "US"), ("O", name), ("CN", "\(name) CA")], serialNumber: 2, notBefore: start,
+                notAfter: end, isCA: true),
+            subjectKey: intermediateKey.publicKey, issuer: root, issuerKey: rootKey)
+        let signerKey = try PrivateKey.generate(keyType)
+        let signer = try X509CertificateIssuer.issue(
+            .init(
+                subject: [("C", "US"), ("O", name), ("CN", "\(name) BLOB signer")], serialNumber: 3, notBefore: start,
+                notAfter: signerNotAfter ?? now.addingTimeInterval(365 * 86_400), isCA: false),
+            subjectKey: signerKey.publicKey, issuer: intermediate, issuerKey: intermediateKey)
+        return TestPKI(
+            rootKey: rootKey, root: root, intermediateKey: intermediateKey, intermediate: intermediate,
+            signerKey: signerKey, signer: signer)
+    }
+
+    /// The root as a PEM file's text.
+    public var rootPEM: String { root.pem }
+}
+
+/// An attestation CA for the software authenticator's full `packed` attestation: a root and an
+/// attestation certificate for one AAGUID, with the subject §8.2.1 asks for.
+public struct TestAttestationCA: Sendable {
+    public let root: X509Certificate
+    public let identity: AuthenticatorConfiguration.AttestationIdentity
+
+    public static func make(aaguid: [UInt8], now: Date, name: String = "Sesame Test Authenticators") throws
+        -> TestAttestationCA
+    {
+        let start = now.addingTimeInterval(-86_400)
+        let end = now.addingTimeInterval(5 * 365 * 86_400)
+        let rootKey = try PrivateKey.generate(.ec(.p256))
+        let root = try X509CertificateIssuer.issue(
+            .init(
+                subject: [("C", "US"), ("O", name), ("CN", "\(name) Root")], notBefore: start, notAfter: end, isCA: true
+            ),
+            subjectKey: rootKey.publicKey, issuer: nil, issuerKey: rootKey)
+        let key = try PrivateKey.generate(.ec(.p256))
+        let leaf = try X509CertificateIssuer.issue(
+            .init(
+                subject: [
+                    ("C", "US"), ("O", name), ("OU", "Authenticator Attestation"), ("CN", "\(name) Attestation"),
+                ],
+                serialNumber: 7, notBefore: start, notAfter: end, isCA: false, aaguid: aaguid),
+            subjectKey: key.publicKey, issuer: root, issuerKey: rootKey)
+        return TestAttestationCA(
+            root: root,
+            identity: .init(privateKeyPKCS8: key.pkcs8DER, certificates: [leaf.der], algorithm: .es256))
+    }
+}
+
+/// Builds and signs FIDO metadata BLOBs the way FIDO does (a compact JWS with x5c), for tests.
+public enum TestMetadataBLOB {
+    /// One FIDO2 entry's JSON. `statuses` are (status, effectiveDate) in order.
+    public static func entry(
+        aaguid: [UInt8], description: String, roots: [X509Certificate],
+        statuses: [(String, String)] = [("FIDO_CERTIFIED_L1", "2024-01-01")], icon: String? = nil,
+        attestationTypes: [String] = ["basic_full"]
+    ) -> JSONValue {
+        var statement: [JSONMember] = [
+            JSONMember(name: "aaguid", value: .string(AAGUIDRegistry.format(aaguid))),
+            JSONMember(name: "description", value: .string(description)),
+            JSONMember(name: "authenticatorVersion", value: .number("1")),
+            JSONMember(name: "protocolFamily", value: .string("fido2")),
+            JSONMember(name: "schema", value: .number("3")),
+            JSONMember(name: "attestationTypes", value: .array(attestationTypes.map(JSONValue.string))),
+            JSONMember(
+                name: "attestationRootCertificates",
+                value: .array(roots.map { .string(Data($0.der).base64EncodedString()) })),
+        ]
+        if let icon { statement.append(JSONMember(name: "icon", value: .string(icon))) }
+        return .object([
+            JSONMember(name: "aaguid", value: .string(AAGUIDRegistry.format(aaguid))),
+            JSONMember(name: "metadataStatement", value: .object(statement)),
+            JSONMember(
+                name: "statusReports",
+                value: .array(
+                    statuses.map {
+                        .object([
+                            JSONMember(name: "status", value: .string($0.0)),
+                            JSONMember(name: "effectiveDate", value: .string($0.1)),
+                        ])
+                    })),
+            JSONMember(name: "timeOfLastStatusChange", value: .string(statuses.last?.1 ?? "2024-01-01")),
+        ])
+    }
+
+    /// The payload with these entries.
+    public static func payload(serial: Int, nextUpdate: String, entries: [JSONValue]) -> JSONValue {
+        .object([
+            JSONMember(name: "legalHeader", value: .string("Test metadata, not for production.")),
+            JSONMember(name: "no", value: .number(String(serial))),
+            JSONMember(name: "nextUpdate", value: .string(nextUpdate)),
+            JSONMember(name: "entries", value: .array(entries)),
+        ])
+    }
+
+    /// The BLOB file: `payload` signed by the PKI's signer (ES256), x5c = signer, intermediate.
+    public static func sign(_ payload: JSONValue, pki: TestPKI, alg: String = "ES256") throws -> [UInt8] {
+        try sign(payloadBytes: payload.serialized, key: pki.signerKey, chain: [pki.signer, pki.intermediate], alg: alg)
+    }
+
+    /// A BLOB over raw payload bytes, signed by `key`, with `chain` as x5c.
+    public static func sign(payloadBytes: [UInt8], key: PrivateKey, chain: [X509Certificate], alg: String = "ES256")
+        throws -> [UInt8]
+    {
+        let header = JSONValue.object([
+            JSONMember(name: "alg", value: .string(alg)),
+            JSONMember(name: "typ", value: .string("JWT")),
+            JSONMember(name: "x5c", value: .array(chain.map { .string(Data($0.der).base64EncodedString()) })),
+        ])
+        let signingInput = Base64URL.encode(header.serialized) + "." + Base64URL.encode(payloadBytes)
+        let algorithm: SignatureAlgorithm
+        switch alg {
+        case "ES256": algorithm = .ecdsa(.sha256)
+        case "RS256": algorithm = .rsaPKCS1v15(.sha256)
+        case "PS256": algorithm = .rsaPSS(.sha256)
+        default: throw CryptoError.unsupportedAlgorithm(alg)
+        }
+        let signature = try key.signature(for: Array(signingInput.utf8), algorithm: algorithm, format: .raw)
+        return Array((signingInput + "." + Base64URL.encode(signature)).utf8)
+    }
+
+    /// A 1×1 PNG as a data: URL.
+    public static let pngIcon =
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+}
