@@ -281,6 +281,15 @@ enum PostgresMigrations {
             );
             CREATE INDEX linked_identities_user ON linked_identities (tenant_id, user_id);
             """),
+        // 11: the audit log (append-only; ids grow with time), and read:logs for full management grants.
+        .records { connection in
+            for statement in StoredRecord.auditTableStatements(
+                binary: "BYTEA", real: "DOUBLE PRECISION", withoutRowID: false)
+            {
+                try connection.execute(statement)
+            }
+            try StoredRecord.grantScopes(connection, toGrantsHolding: StoredRecord.scopesBeforeLogs, ["read:logs"])
+        },
     ]
 
     /// Each named unique constraint and the rule it holds.
@@ -295,6 +304,6 @@ enum PostgresMigrations {
         "refresh_tokens_token_hash_key": .refreshTokenHash, "auth_events_pkey": .authEventID,
         "outbox_pkey": .outboxMessageID, "sso_sessions_pkey": .ssoSessionID,
         "sso_sessions_cookie_hash_key": .ssoSessionCookie, "device_keys_pkey": .deviceKeyID,
-        "linked_identities_pkey": .linkedIdentity,
+        "linked_identities_pkey": .linkedIdentity, "audit_events_pkey": .auditEventID,
     ]
 }

@@ -154,6 +154,7 @@ public final class SQLTransaction: StoreTransaction {
     public var ssoSessions: any SSOSessionRepository { SQLSSOSessions(tx: self) }
     public var deviceKeys: any DeviceKeyRepository { SQLDeviceKeys(tx: self) }
     public var linkedIdentities: any LinkedIdentityRepository { SQLLinkedIdentities(tx: self) }
+    public var auditEvents: any AuditEventRepository { SQLAuditEvents(tx: self) }
 }
 
 /// The tenant repository of a SQL transaction.

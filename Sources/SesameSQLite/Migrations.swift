@@ -315,6 +315,13 @@ enum Migrations {
             ) WITHOUT ROWID;
             CREATE INDEX linked_identities_user ON linked_identities (tenant_id, user_id);
             """),
+        // 18: the audit log (append-only; ids grow with time), and read:logs for full management grants.
+        .records { connection in
+            for statement in StoredRecord.auditTableStatements(binary: "BLOB", real: "REAL", withoutRowID: true) {
+                try connection.execute(statement)
+            }
+            try StoredRecord.grantScopes(connection, toGrantsHolding: StoredRecord.scopesBeforeLogs, ["read:logs"])
+        },
     ]
 
     /// The Management API scopes migration 5 adds.

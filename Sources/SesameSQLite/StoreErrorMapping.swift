@@ -34,6 +34,7 @@ enum StoreErrorMapping {
         "sso_sessions.cookie_hash": .ssoSessionCookie,
         "device_keys.tenant_id, device_keys.id": .deviceKeyID,
         "linked_identities.tenant_id, linked_identities.connection_id, linked_identities.subject": .linkedIdentity,
+        "audit_events.tenant_id, audit_events.id": .auditEventID,
     ]
 
     /// The error for result code `code` on connection `db`.

@@ -197,6 +197,7 @@ private struct CachingTransaction: StoreTransaction {
     var ssoSessions: any SSOSessionRepository { inner.ssoSessions }
     var deviceKeys: any DeviceKeyRepository { inner.deviceKeys }
     var linkedIdentities: any LinkedIdentityRepository { inner.linkedIdentities }
+    var auditEvents: any AuditEventRepository { inner.auditEvents }
     func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
 
     private var scope: CacheScope {

@@ -67,6 +67,7 @@ struct MemoryState: Sendable {
     var deviceKeys: [MemoryKey: DeviceKeyRecord] = [:]
     /// Linked identities by tenant and "<connection id> <subject>".
     var linkedIdentities: [MemoryKey: LinkedIdentityRecord] = [:]
+    var auditEvents: [MemoryKey: AuditEventRecord] = [:]
     /// The auth events' daily roll-up: each cell (without its count) and its count.
     var dailyCounts: [MemoryDailyKey: Int] = [:]
     /// Raised by every tenant, client, connection and resource-server write.

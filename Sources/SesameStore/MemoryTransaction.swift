@@ -62,6 +62,7 @@ final class MemoryTransaction: StoreTransaction {
     var ssoSessions: any SSOSessionRepository { MemorySSOSessions(tx: self) }
     var deviceKeys: any DeviceKeyRepository { MemoryDeviceKeys(tx: self) }
     var linkedIdentities: any LinkedIdentityRepository { MemoryLinkedIdentities(tx: self) }
+    var auditEvents: any AuditEventRepository { MemoryAuditEvents(tx: self) }
 }
 
 /// The tenant repository of a memory transaction.

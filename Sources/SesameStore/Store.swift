@@ -25,6 +25,7 @@ public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case ssoSessionCookie = "sso session cookie_hash"
     case deviceKeyID = "device key id"
     case linkedIdentity = "linked identity connection_id, subject"
+    case auditEventID = "audit event id"
 }
 
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
@@ -114,6 +115,8 @@ public protocol StoreTransaction {
     var ssoSessions: any SSOSessionRepository { get }
     var deviceKeys: any DeviceKeyRepository { get }
     var linkedIdentities: any LinkedIdentityRepository { get }
+    /// The audit log (AuditEventRecord.swift).
+    var auditEvents: any AuditEventRepository { get }
 
     /// The configuration generation: a number every tenant, client, connection and API write
     /// raises in its own transaction, so a process caching configuration sees another's change.
