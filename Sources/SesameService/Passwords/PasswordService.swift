@@ -328,6 +328,9 @@ public final class PasswordService: Sendable {
         guard BreachDetection.blocks(settings, at: stage), breaches.isBreached(password, settings: settings) else {
             return
         }
+        events.audit?.record(
+            stage == .signup ? .breachedPasswordAtSignup : .breachedPasswordAtReset, tenantID: tenant.id,
+            details: AuditDetails(method: .password, reason: .passwordLeaked))
         throw .signupRefused(.passwordLeaked)
     }
 
