@@ -27,7 +27,8 @@ struct SQLAuditEvents: AuditEventRepository {
     func get(tenantID: String, id: String) throws -> AuditEventRecord? {
         try tx.checkOpen()
         return try tx.record(
-            AuditEventRecord.self, table: "audit_events", "SELECT data FROM audit_events WHERE tenant_id = ? AND id = ?",
+            AuditEventRecord.self, table: "audit_events",
+            "SELECT data FROM audit_events WHERE tenant_id = ? AND id = ?",
             [.text(tenantID), .text(id)])
     }
 

@@ -37,7 +37,7 @@ struct MemoryAuditEvents: AuditEventRepository {
 
     func list(tenantID: String, query: AuditQuery, after: String?, limit: Int) throws -> [AuditEventRecord] {
         try tx.checkOpen()
-        let later = matching(tenantID, query).filter { after == nil || $0.id > after! }
+        let later = matching(tenantID, query).filter { event in after.map { event.id > $0 } ?? true }
         return Array(later.sorted { $0.id < $1.id }.prefix(min(max(0, limit), 100)))
     }
 

@@ -22,11 +22,14 @@ extension SesameApplication {
     }
 
     static func logListRequest(_ request: HTTPRequest) throws -> LogListRequest {
-        try refuseUnknownParameters(request, allowed: ["page", "per_page", "include_totals", "from", "take", "q", "sort"])
+        try refuseUnknownParameters(
+            request, allowed: ["page", "per_page", "include_totals", "from", "take", "q", "sort"])
         if let sort = request.query("sort"), sort != "date:-1" {
-            throw ServiceError.invalidRequest("sort: only date:-1 (newest first) is supported; use from for oldest first")
+            throw ServiceError.invalidRequest(
+                "sort: only date:-1 (newest first) is supported; use from for oldest first")
         }
-        var list = LogListRequest(list: try listRequest(request), query: try ManagementService.logQuery(request.query("q")))
+        var list = LogListRequest(
+            list: try listRequest(request), query: try ManagementService.logQuery(request.query("q")))
         list.from = request.query("from")
         if let take = request.query("take") {
             guard let value = Int(take) else { throw ServiceError.invalidRequest("take must be an integer") }
@@ -47,7 +50,9 @@ extension RouteGroup where Context == PrincipalContext {
     /// acting client and the answer's status, through `management.recordOperation`.
     func audited(_ management: ManagementService) -> RouteGroup<PrincipalContext> {
         wrapped { request, context, next in
-            guard let method = AuditRequestMethod(rawValue: request.method.rawValue) else { return try next(request, context) }
+            guard let method = AuditRequestMethod(rawValue: request.method.rawValue) else {
+                return try next(request, context)
+            }
             do {
                 let response = try next(request, context)
                 management.recordOperation(
@@ -55,7 +60,8 @@ extension RouteGroup where Context == PrincipalContext {
                     status: response.status)
                 return response
             } catch {
-                let status = (error as? any HTTPErrorConvertible)?.httpError.status ?? (error as? HTTPError)?.status ?? 500
+                let status =
+                    (error as? any HTTPErrorConvertible)?.httpError.status ?? (error as? HTTPError)?.status ?? 500
                 management.recordOperation(
                     tenant: context.tenant, principal: context.principal, method: method, path: request.path,
                     status: status)

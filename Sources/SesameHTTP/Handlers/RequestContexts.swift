@@ -49,9 +49,9 @@ extension RouteGroup where Context == RequestContext {
                 try tenancy.serving { try next(request, context) }
             }
         }
-            .derived { request, context in
-                TenantContext(request: context, tenant: try tenancy.tenant(host: request.host))
-            }
+        .derived { request, context in
+            TenantContext(request: context, tenant: try tenancy.tenant(host: request.host))
+        }
     }
 }
 

@@ -192,9 +192,11 @@ public final class AuditLog: Sendable {
             do {
                 try store.write(.relaxed) { try $0.auditEvents.append(pending) }
                 if !sinks.isEmpty {
-                    let entries = (try? store.read { tx in try AuditEntry.make(pending, in: tx) }) ?? pending.map {
-                        AuditEntry($0, names: AuditEntry.Names())
-                    }
+                    let entries =
+                        (try? store.read { tx in try AuditEntry.make(pending, in: tx) })
+                        ?? pending.map {
+                            AuditEntry($0, names: AuditEntry.Names())
+                        }
                     for sink in sinks { sink.ship(entries) }
                 }
             } catch {

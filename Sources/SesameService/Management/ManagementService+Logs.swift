@@ -11,8 +11,9 @@ public struct LogListRequest: Sendable, Hashable {
     public var take: Int?
     public var query: AuditQuery
 
-    public init(list: ListRequest = ListRequest(), from: String? = nil, take: Int? = nil, query: AuditQuery = AuditQuery())
-    {
+    public init(
+        list: ListRequest = ListRequest(), from: String? = nil, take: Int? = nil, query: AuditQuery = AuditQuery()
+    ) {
         self.list = list
         self.from = from
         self.take = take
@@ -40,7 +41,8 @@ extension ManagementService {
                 let events = try transaction.auditEvents.list(
                     tenantID: tenantID, query: request.query, after: request.from, limit: take)
                 return ManagedList(
-                    name: "logs", items: try AuditEntry.make(events, in: transaction), start: 0, limit: take, total: nil)
+                    name: "logs", items: try AuditEntry.make(events, in: transaction), start: 0, limit: take, total: nil
+                )
             }
         }
         let list = try request.list.validated()
@@ -48,7 +50,8 @@ extension ManagementService {
             let events = try transaction.auditEvents.list(
                 tenantID: tenantID, query: request.query,
                 page: Page(offset: list.page * list.perPage, limit: list.perPage))
-            let total = list.includeTotals ? try transaction.auditEvents.count(tenantID: tenantID, query: request.query) : nil
+            let total =
+                list.includeTotals ? try transaction.auditEvents.count(tenantID: tenantID, query: request.query) : nil
             return ManagedList(
                 name: "logs", items: try AuditEntry.make(events, in: transaction), start: list.page * list.perPage,
                 limit: list.perPage, total: total)
@@ -88,7 +91,8 @@ extension ManagementService {
         tenant: TenantRecord, principal: Principal, method: AuditRequestMethod, path: String, status: Int
     ) {
         tokens.events.audit?.record(
-            status < 400 ? .successAPIOperation : .failedAPIOperation, tenantID: tenant.id, clientID: principal.clientID,
+            status < 400 ? .successAPIOperation : .failedAPIOperation, tenantID: tenant.id,
+            clientID: principal.clientID,
             details: AuditDetails(
                 reason: status < 400 ? nil : Self.reason(status: status), requestMethod: method,
                 requestPath: String(path.prefix(256)), status: status))
@@ -175,7 +179,8 @@ extension ManagementService {
     }
 
     private static func unquoted(_ value: String) -> String {
-        value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+        value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+            ? String(value.dropFirst().dropLast()) : value
     }
 
     private static func dateRange(_ value: String) throws(ServiceError) -> (Date?, Date?) {

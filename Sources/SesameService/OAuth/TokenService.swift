@@ -100,7 +100,8 @@ public final class TokenService: Sendable {
                 } else if !recorded {
                     audit.record(
                         TokenAudit.failure(grant), tenantID: tenant.id, clientID: request.credentials.clientID,
-                        user: user, details: AuditDetails(method: TokenAudit.method(grant), reason: TokenAudit.reason(error)))
+                        user: user,
+                        details: AuditDetails(method: TokenAudit.method(grant), reason: TokenAudit.reason(error)))
                 }
                 throw error
             }
