@@ -32,6 +32,7 @@ enum ServeCommand {
         OptionSpec("require-dpop-nonce", .flag),
         OptionSpec("messages-webhook", .single, placeholder: "URL"),
         OptionSpec("messages-webhook-secret-file", .single, placeholder: "FILE"),
+        OptionSpec("audit-log-file", .single, placeholder: "PATH"),
     ])
 
     /// Settings from flags, then `SESAME_*` variables, then defaults.
@@ -57,6 +58,8 @@ enum ServeCommand {
         var requireDPoPNonce = false
         /// Emails and SMS go to this URL, signed with the secret (nil: kept in the outbox).
         var messagesWebhook: (url: URL, secret: [UInt8])?
+        /// The audit log is also appended here as JSON lines (nil: only in the store).
+        var auditLogFile: String?
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -183,6 +186,10 @@ enum ServeCommand {
         } else if parsed.value("messages-webhook-secret-file") != nil {
             throw UsageError("--messages-webhook-secret-file goes with --messages-webhook")
         }
+        if let path = value("audit-log-file", "SESAME_AUDIT_LOG_FILE") {
+            guard !path.isEmpty, !path.hasSuffix("/") else { throw UsageError("--audit-log-file must name a file") }
+            settings.auditLogFile = path
+        }
         if let token = settings.metricsToken, token.utf8.count < 16 {
             throw UsageError("the metrics token must be at least 16 characters")
         }
@@ -246,11 +253,18 @@ enum ServeCommand {
             ? StoreAuthSessions(
                 store: store, maxPerRequester: settings.pendingCeremonies.perAddress, random: SystemRandom())
             : nil
+        let auditFile: AuditFileSink?
+        do {
+            auditFile = try settings.auditLogFile.map { try AuditFileSink(path: $0) }
+        } catch {
+            throw UsageError("--audit-log-file: \(error)")
+        }
         let application = SesameApplication(
             store: store, masterKey: masterKey, sessions: sessions, rateLimitPerMinute: settings.rateLimitPerIP,
             metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies,
             requireDPoPNonce: settings.requireDPoPNonce,
-            messageSender: settings.messagesWebhook.map { WebhookSender(url: $0.url, secret: $0.secret) })
+            messageSender: settings.messagesWebhook.map { WebhookSender(url: $0.url, secret: $0.secret) },
+            auditSinks: auditFile.map { [$0] } ?? [])
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits
         configuration.threads = settings.threads
@@ -284,7 +298,12 @@ enum ServeCommand {
         flusher.schedule(deadline: .now() + 1, repeating: 1)
         flusher.setEventHandler { application.flush() }
         flusher.resume()
-        let signals = ShutdownSignals { _ in
+        // SIGHUP reopens the audit file (after a rotation moved it); SIGTERM and SIGINT stop.
+        let signals = ShutdownSignals(signals: [SIGTERM, SIGINT, SIGHUP]) { number in
+            if number == SIGHUP {
+                try? auditFile?.reopen()
+                return
+            }
             DispatchQueue.global().async { server.stop(gracePeriod: 10) }
         }
         server.waitUntilStopped()

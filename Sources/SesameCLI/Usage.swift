@@ -235,6 +235,8 @@ enum Usage {
           --messages-webhook-secret-file FILE
                                      the HMAC-SHA256 key for the Sesame-Signature header, at least 16
                                      characters (or SESAME_MESSAGES_WEBHOOK_SECRET)
+          --audit-log-file PATH      also append the audit log to PATH as JSON lines, fsynced each batch;
+                                     SIGHUP reopens it (SESAME_AUDIT_LOG_FILE; docs/audit-log.md)
         The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
         SIGTERM or SIGINT stops the server gracefully.
 

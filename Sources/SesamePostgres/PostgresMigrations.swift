@@ -296,6 +296,15 @@ enum PostgresMigrations {
                 CONSTRAINT authenticator_metadata_pkey PRIMARY KEY (lookup_key)
             );
             """),
+        // 12: the audit log (append-only; ids grow with time), and read:logs for full management grants.
+        .records { connection in
+            for statement in StoredRecord.auditTableStatements(
+                binary: "BYTEA", real: "DOUBLE PRECISION", withoutRowID: false)
+            {
+                try connection.execute(statement)
+            }
+            try StoredRecord.grantScopes(connection, toGrantsHolding: StoredRecord.scopesBeforeLogs, ["read:logs"])
+        },
     ]
 
     /// Each named unique constraint and the rule it holds.
@@ -311,5 +320,6 @@ enum PostgresMigrations {
         "outbox_pkey": .outboxMessageID, "sso_sessions_pkey": .ssoSessionID,
         "sso_sessions_cookie_hash_key": .ssoSessionCookie, "device_keys_pkey": .deviceKeyID,
         "linked_identities_pkey": .linkedIdentity, "authenticator_metadata_pkey": .authenticatorMetadata,
+        "audit_events_pkey": .auditEventID,
     ]
 }

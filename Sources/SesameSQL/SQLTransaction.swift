@@ -155,6 +155,7 @@ public final class SQLTransaction: StoreTransaction {
     public var deviceKeys: any DeviceKeyRepository { SQLDeviceKeys(tx: self) }
     public var linkedIdentities: any LinkedIdentityRepository { SQLLinkedIdentities(tx: self) }
     public var authenticatorMetadata: any AuthenticatorMetadataRepository { SQLAuthenticatorMetadata(tx: self) }
+    public var auditEvents: any AuditEventRepository { SQLAuditEvents(tx: self) }
 }
 
 /// The tenant repository of a SQL transaction.

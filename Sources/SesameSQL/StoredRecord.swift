@@ -117,6 +117,32 @@ public enum StoredRecord {
     /// Every Management API scope before the adoption statistics (SQLite 15 / PostgreSQL 8 add `read:stats`).
     public static var scopesBeforeStats: Set<String> { scopesBeforeCreateUsers.union(scopesOfPasswords) }
 
+    /// Every Management API scope before the audit log (SQLite 18 / PostgreSQL 11 add `read:logs`).
+    public static var scopesBeforeLogs: Set<String> { scopesBeforeStats.union(["read:stats"]) }
+
+    /// The audit log's table and indexes (SQLite 18 / PostgreSQL 11), in each backend's types:
+    /// the columns a query filters by, and the whole entry in `data`. The primary key is named so
+    /// PostgreSQL reports its violation as `audit_events_pkey`.
+    public static func auditTableStatements(binary: String, real: String, withoutRowID: Bool) -> [String] {
+        [
+            """
+            CREATE TABLE audit_events (
+                tenant_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                at \(real) NOT NULL,
+                type TEXT NOT NULL,
+                user_id TEXT,
+                client_id TEXT,
+                data \(binary) NOT NULL,
+                CONSTRAINT audit_events_pkey PRIMARY KEY (tenant_id, id)
+            )\(withoutRowID ? " WITHOUT ROWID" : "")
+            """,
+            "CREATE INDEX audit_events_user ON audit_events (tenant_id, user_id, id)",
+            "CREATE INDEX audit_events_type ON audit_events (tenant_id, type, id)",
+            "CREATE INDEX audit_events_at ON audit_events (tenant_id, at)",
+        ]
+    }
+
     /// A data step: every client grant holding all of `held` also gets `added` (so a full
     /// management client keeps full access when a release adds scopes).
     public static func grantScopes(

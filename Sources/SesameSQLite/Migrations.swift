@@ -329,6 +329,13 @@ enum Migrations {
                 data BLOB NOT NULL
             ) WITHOUT ROWID;
             """),
+        // 19: the audit log (append-only; ids grow with time), and read:logs for full management grants.
+        .records { connection in
+            for statement in StoredRecord.auditTableStatements(binary: "BLOB", real: "REAL", withoutRowID: true) {
+                try connection.execute(statement)
+            }
+            try StoredRecord.grantScopes(connection, toGrantsHolding: StoredRecord.scopesBeforeLogs, ["read:logs"])
+        },
     ]
 
     /// The Management API scopes migration 5 adds.

@@ -35,6 +35,7 @@ enum StoreErrorMapping {
         "device_keys.tenant_id, device_keys.id": .deviceKeyID,
         "linked_identities.tenant_id, linked_identities.connection_id, linked_identities.subject": .linkedIdentity,
         "authenticator_metadata.lookup_key": .authenticatorMetadata,
+        "audit_events.tenant_id, audit_events.id": .auditEventID,
     ]
 
     /// The error for result code `code` on connection `db`.

@@ -198,6 +198,7 @@ private struct CachingTransaction: StoreTransaction {
     var deviceKeys: any DeviceKeyRepository { inner.deviceKeys }
     var linkedIdentities: any LinkedIdentityRepository { inner.linkedIdentities }
     var authenticatorMetadata: any AuthenticatorMetadataRepository { inner.authenticatorMetadata }
+    var auditEvents: any AuditEventRepository { inner.auditEvents }
     func configurationGeneration() throws -> Int64 { try inner.configurationGeneration() }
 
     private var scope: CacheScope {

@@ -70,6 +70,7 @@ struct MemoryState: Sendable {
     /// The imported FIDO metadata BLOB, and its entries by "aaguid:<aaguid>" and "key:<hex>".
     var metadataBLOB: MetadataBLOBRecord?
     var metadataEntries: [String: AuthenticatorMetadataRecord] = [:]
+    var auditEvents: [MemoryKey: AuditEventRecord] = [:]
     /// The auth events' daily roll-up: each cell (without its count) and its count.
     var dailyCounts: [MemoryDailyKey: Int] = [:]
     /// Raised by every tenant, client, connection and resource-server write.

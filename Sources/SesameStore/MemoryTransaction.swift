@@ -63,6 +63,7 @@ final class MemoryTransaction: StoreTransaction {
     var deviceKeys: any DeviceKeyRepository { MemoryDeviceKeys(tx: self) }
     var linkedIdentities: any LinkedIdentityRepository { MemoryLinkedIdentities(tx: self) }
     var authenticatorMetadata: any AuthenticatorMetadataRepository { MemoryAuthenticatorMetadata(tx: self) }
+    var auditEvents: any AuditEventRepository { MemoryAuditEvents(tx: self) }
 }
 
 /// The tenant repository of a memory transaction.

@@ -45,6 +45,7 @@ extension TenantRecord: BinaryCodedRecord {
             writer.strings(keys)
             for key in keys { writer.stringMap(branding.texts[key] ?? [:]) }
         }
+        writer.int(auditRetentionDays)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -79,6 +80,7 @@ extension TenantRecord: BinaryCodedRecord {
                 branding = settings
             }
         }
+        if version >= 4 { auditRetentionDays = try reader.int("auditRetentionDays") }
         // Read from an older row, it is the current version now.
         self.version = Self.currentVersion
     }

@@ -69,7 +69,8 @@ public struct BrandingSettings: Sendable, Hashable, Codable {
 
 public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: MFA and breached-password settings. 3: SSO session lifetimes and the admin page's users.
-    public static let currentVersion = 3
+    /// 4: the audit log's retention.
+    public static let currentVersion = 4
     public var version = TenantRecord.currentVersion
     public var id: String
     public var name: String
@@ -108,8 +109,20 @@ public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var adminUserIDs: [String]?
     /// The hosted pages' theme (nil in rows from before version 3, or never set: Sesame's own).
     public var branding: BrandingSettings?
+    /// How many days audit-log entries are kept (nil in rows from before version 4, or never set: 30).
+    public var auditRetentionDaysSetting: Int?
     public var createdAt: Date
     public var updatedAt: Date
+
+    /// The audit log's default retention, and the bounds a setting must be within.
+    public static let defaultAuditRetentionDays = 30
+    public static let auditRetentionDaysRange = 1...3_650
+
+    /// Days audit-log entries are kept (the default kept as nil).
+    public var auditRetentionDays: Int {
+        get { auditRetentionDaysSetting ?? Self.defaultAuditRetentionDays }
+        set { auditRetentionDaysSetting = newValue == Self.defaultAuditRetentionDays ? nil : newValue }
+    }
 
     /// Auth0's defaults: 168 hours absolute, 72 hours idle.
     public static let defaultSessionLifetime = 604_800

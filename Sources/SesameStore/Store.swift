@@ -27,6 +27,7 @@ public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case linkedIdentity = "linked identity connection_id, subject"
     /// Two metadata entries for one AAGUID or attestation key identifier.
     case authenticatorMetadata = "authenticator metadata lookup key"
+    case auditEventID = "audit event id"
 }
 
 /// Why a store operation failed. Mapped to HTTP in one place (SesameHTTP): `conflict` → 409/400,
@@ -118,6 +119,8 @@ public protocol StoreTransaction {
     var linkedIdentities: any LinkedIdentityRepository { get }
     /// FIDO metadata: the installation's one imported BLOB and its entries (not per tenant).
     var authenticatorMetadata: any AuthenticatorMetadataRepository { get }
+    /// The audit log (AuditEventRecord.swift).
+    var auditEvents: any AuditEventRepository { get }
 
     /// The configuration generation: a number every tenant, client, connection and API write
     /// raises in its own transaction, so a process caching configuration sees another's change.

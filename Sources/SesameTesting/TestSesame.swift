@@ -33,6 +33,8 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         public var bootstrapSeed: UInt64?
         /// The master key (nil: a fresh one).
         public var masterKey: MasterKey?
+        /// Where stored audit-log batches also go (the file and webhook tests).
+        public var auditSinks: [any AuditSink] = []
         public init() {}
     }
 
@@ -68,7 +70,7 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         application = SesameApplication(
             store: store, masterKey: masterKey, clock: clock, sessions: sessions,
             rateLimitPerMinute: options.rateLimitPerMinute, pendingCeremonies: options.pendingCeremonies,
-            requireDPoPNonce: options.requireDPoPNonce)
+            requireDPoPNonce: options.requireDPoPNonce, auditSinks: options.auditSinks)
         let log = self.log
         let requestLog = RequestLog(level: .debug, sink: { line in log.append(line) })
         responder = HTTPResponder(router: application.router(), log: requestLog)

@@ -1268,3 +1268,82 @@ final class FailureLog: Sendable {
     func add(_ entry: String) { stored.withLock { $0.append(entry) } }
     var entries: [String] { stored.withLock { $0 } }
 }
+
+// MARK: Audit log
+
+extension StoreConformanceTests {
+    static func auditEvent(
+        _ n: Int, tenant: String = "t1", type: AuditEventType = .successLogin, user: String? = "u1",
+        client: String? = "c1"
+    ) -> AuditEventRecord {
+        AuditEventRecord(
+            tenantID: tenant, id: "log_" + String(format: "%012x", n * 1_000) + "0000000000000000",
+            at: Fixture.time(Double(n)), type: type, clientID: client, userID: user, userName: "ada@example.com",
+            connectionID: "con_1", ip: "203.0.113.7", userAgent: "Test/1.0",
+            details: AuditDetails(
+                method: .password, reason: type.isFailure ? .wrongPassword : nil, requestMethod: .patch,
+                requestPath: "/api/v2/clients/c1", status: 200, target: "c1", scope: "openid"))
+    }
+
+    @Test(arguments: StoreKind.allCases) func auditLogAppendsListsFiltersAndPrunes(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        let events = [
+            Self.auditEvent(1), Self.auditEvent(2, type: .failedPassword), Self.auditEvent(3, user: "u2"),
+            Self.auditEvent(4, type: .successAPIOperation, user: nil, client: "c2"),
+            Self.auditEvent(5, type: .failedPassword, user: "u2"),
+        ]
+        try s.write { try $0.auditEvents.append(Array(events.prefix(3))) }
+        try s.write { tx in
+            try tx.auditEvents.append(Array(events.suffix(2)))
+            try tx.auditEvents.append([Self.auditEvent(1, tenant: "t2")])
+        }
+        // Round trip of every field, and the tenant scoping of get.
+        #expect(try s.read { try $0.auditEvents.get(tenantID: "t1", id: events[1].id) } == events[1])
+        #expect(try s.read { try $0.auditEvents.get(tenantID: "t3", id: events[1].id) } == nil)
+        // Newest first with offset paging; totals.
+        let all = try s.read { try $0.auditEvents.list(tenantID: "t1", query: AuditQuery(), page: Page()) }
+        #expect(all.map(\.id) == events.reversed().map(\.id))
+        let second = try s.read {
+            try $0.auditEvents.list(tenantID: "t1", query: AuditQuery(), page: Page(offset: 1, limit: 2))
+        }
+        #expect(second.map(\.id) == [events[3].id, events[2].id])
+        #expect(try s.read { try $0.auditEvents.count(tenantID: "t1", query: AuditQuery()) } == 5)
+        #expect(try s.read { try $0.auditEvents.count(tenantID: "t2", query: AuditQuery()) } == 1)
+        // Filters: type, user, client, time range, and all together.
+        func ids(_ query: AuditQuery) throws -> [String] {
+            try s.read { try $0.auditEvents.list(tenantID: "t1", query: query, page: Page()) }.map(\.id)
+        }
+        #expect(try ids(AuditQuery(types: [.failedPassword])) == [events[4].id, events[1].id])
+        #expect(
+            try ids(AuditQuery(types: [.failedPassword, .successAPIOperation]))
+                == [events[4].id, events[3].id, events[1].id])
+        #expect(try ids(AuditQuery(userID: "u2")) == [events[4].id, events[2].id])
+        #expect(try ids(AuditQuery(clientID: "c2")) == [events[3].id])
+        #expect(try ids(AuditQuery(from: Fixture.time(2), to: Fixture.time(4))) == [events[2].id, events[1].id])
+        #expect(try ids(AuditQuery(types: [.failedPassword], userID: "u2", from: Fixture.time(5))) == [events[4].id])
+        #expect(try s.read { try $0.auditEvents.count(tenantID: "t1", query: AuditQuery(userID: "u2")) } == 2)
+        // Checkpoint paging: oldest first after an id.
+        let first = try s.read { try $0.auditEvents.list(tenantID: "t1", query: AuditQuery(), after: nil, limit: 2) }
+        #expect(first.map(\.id) == [events[0].id, events[1].id])
+        let next = try s.read {
+            try $0.auditEvents.list(tenantID: "t1", query: AuditQuery(), after: first.last?.id, limit: 100)
+        }
+        #expect(next.map(\.id) == events.suffix(3).map(\.id))
+        let filtered = try s.read {
+            try $0.auditEvents.list(tenantID: "t1", query: AuditQuery(userID: "u2"), after: events[2].id, limit: 5)
+        }
+        #expect(filtered.map(\.id) == [events[4].id])
+        // Append-only: a taken id is a conflict and writes nothing of its batch.
+        #expect(throws: StoreError.conflict(.auditEventID)) {
+            try s.write { try $0.auditEvents.append([Self.auditEvent(9), Self.auditEvent(2)]) }
+        }
+        #expect(try s.read { try $0.auditEvents.get(tenantID: "t1", id: Self.auditEvent(9).id) } == nil)
+        // Retention: bounded batches, only the tenant named, only entries before the cut.
+        #expect(try s.write { try $0.auditEvents.deleteOlder(tenantID: "t1", than: Fixture.time(4), limit: 2) } == 2)
+        #expect(try ids(AuditQuery()) == [events[4].id, events[3].id, events[2].id])
+        #expect(try s.write { try $0.auditEvents.deleteOlder(tenantID: "t1", than: Fixture.time(4), limit: 10) } == 1)
+        #expect(try s.write { try $0.auditEvents.deleteOlder(tenantID: "t1", than: Fixture.time(4), limit: 10) } == 0)
+        #expect(try ids(AuditQuery()) == [events[4].id, events[3].id])
+        #expect(try s.read { try $0.auditEvents.count(tenantID: "t2", query: AuditQuery()) } == 1)
+    }
+}

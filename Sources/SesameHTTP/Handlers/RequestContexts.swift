@@ -43,10 +43,15 @@ extension RouteGroup where Context == RequestContext {
     /// The child group whose handlers get the request's tenant. The whole request is one
     /// `TenancyService.serving` unit: configuration is validated against the store once.
     func tenant(_ tenancy: TenancyService) -> RouteGroup<TenantContext> {
-        wrapped { request, context, next in try tenancy.serving { try next(request, context) } }
-            .derived { request, context in
-                TenantContext(request: context, tenant: try tenancy.tenant(host: request.host))
+        wrapped { request, context, next in
+            // The audit log's view of the request: the client's address and its User-Agent.
+            try AuditOrigin.run(AuditOrigin(ip: request.clientIP, userAgent: request.headers["User-Agent"])) {
+                try tenancy.serving { try next(request, context) }
             }
+        }
+        .derived { request, context in
+            TenantContext(request: context, tenant: try tenancy.tenant(host: request.host))
+        }
     }
 }
 

@@ -34,6 +34,8 @@ public final class SesameApplication: Sendable {
     let random: any RandomSource
     public let tenancy: TenancyService
     public let events: AuthEventRecorder
+    /// The audit log (docs/audit-log.md).
+    public let audit: AuditLog
     public let metrics: Metrics
     /// Per-client-address limits of the routes anyone can call without a token (nil: off).
     public let rateLimits: PublicRateLimits?
@@ -58,7 +60,7 @@ public final class SesameApplication: Sendable {
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         passwordHashGate: PasswordHashGate = PasswordHashGate(), messageSender: (any MessageSender)? = nil,
         passwordRanges: (any PasswordRangeLookup)? = HTTPRangeLookup(),
-        appleEndpoints: any AppleEndpoints = HTTPAppleEndpoints()
+        appleEndpoints: any AppleEndpoints = HTTPAppleEndpoints(), auditSinks: [any AuditSink] = []
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -66,7 +68,9 @@ public final class SesameApplication: Sendable {
         let store: any SesameStore = store is CachingStore ? store : CachingStore(store)
         self.store = store
         self.clock = clock
-        let events = AuthEventRecorder(store: store, random: random)
+        let audit = AuditLog(store: store, clock: clock, random: random, sinks: auditSinks)
+        self.audit = audit
+        let events = AuthEventRecorder(store: store, random: random, audit: audit)
         self.events = events
         let keyRing = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
         let passkeys = PasskeyService(
@@ -121,11 +125,12 @@ public final class SesameApplication: Sendable {
             "sesame_logins_total", help: "Token grants by grant type and outcome.", labels: ["method", "outcome"])
     }
 
-    /// Writes the batched auth events and last-used times and drops expired auth sessions (every
-    /// second while serving, and at stop).
+    /// Writes the batched auth events, audit entries and last-used times, prunes the audit log
+    /// when due, and drops expired auth sessions (every second while serving, and at stop).
     public func flush() {
         passkeys.usage.flush()
         events.flush()
+        audit.flush()
         passkeys.sweepExpiredSessions()
         passwords.sweep()
         sessions.sweep()
@@ -194,11 +199,12 @@ public final class SesameApplication: Sendable {
         router.add(userInfo)
 
         var management = RouteGroup.root(pathPrefix: "/api/v2/").tenant(tenancy)
-            .principal(tokens, audience: TokenService.managementAudience)
+            .principal(tokens, audience: TokenService.managementAudience).audited(management)
         addManagementRoutes(to: &management)
         addClientGrantRoutes(to: &management)
         addResourceServerRoutes(to: &management)
         addMigrationManagementRoutes(to: &management)
+        addLogRoutes(to: &management)
         router.add(management)
 
         // Before /me/: the upgrades answer in OAuth JSON, and authorize takes a password instead of a token.

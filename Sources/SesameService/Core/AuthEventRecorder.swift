@@ -11,8 +11,15 @@ public final class AuthEventRecorder: Sendable {
     private let buffer = Mutex<[AuthEventRecord]>([])
     /// Flush as soon as this many events wait.
     public let batchSize: Int
+    /// The audit log. It rides along this recorder so every service that records auth events
+    /// reaches it without a new dependency; it has its own buffer, table and flush (nil: off).
+    public let audit: AuditLog?
 
-    public init(store: any SesameStore, random: any RandomSource = SystemRandom(), batchSize: Int = 256) {
+    public init(
+        store: any SesameStore, random: any RandomSource = SystemRandom(), batchSize: Int = 256,
+        audit: AuditLog? = nil
+    ) {
+        self.audit = audit
         self.store = store
         self.random = random
         self.batchSize = batchSize
@@ -26,6 +33,9 @@ public final class AuthEventRecorder: Sendable {
         passkeyKind: PasskeyKind? = nil, aaguid: [UInt8]? = nil, clientPlatform: ClientPlatform? = nil,
         conditional: Bool = false
     ) {
+        audit?.recordAuthEvent(
+            tenantID: tenantID, type: type, method: method, outcome: outcome, clientID: clientID, userID: userID,
+            connectionID: connectionID)
         let suffix = (try? random.bytes(count: 6)) ?? withUnsafeBytes(of: UUID().uuid) { Array($0.prefix(6)) }
         let id = Self.eventID(at: at, suffix: suffix)
         record(

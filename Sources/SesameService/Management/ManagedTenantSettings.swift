@@ -17,6 +17,8 @@ public struct ManagedTenantSettings: Encodable, Sendable {
     /// Auth0's SSO session lifetimes, in hours.
     public var sessionLifetime: Int
     public var idleSessionLifetime: Int
+    /// Days the audit log keeps its entries (Sesame's; docs/audit-log.md).
+    public var auditLogRetentionDays: Int
     public var flags: Flags
 
     /// Auth0's tenant flags that Sesame has.
@@ -43,6 +45,7 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         case refreshTokenIdleLifetime = "refresh_token_idle_lifetime"
         case sessionLifetime = "session_lifetime"
         case idleSessionLifetime = "idle_session_lifetime"
+        case auditLogRetentionDays = "audit_log_retention_days"
         case flags
     }
 
@@ -61,6 +64,7 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         refreshTokenIdleLifetime = tenant.refreshTokenIdleLifetime
         sessionLifetime = tenant.sessionLifetime / 3_600
         idleSessionLifetime = tenant.idleSessionLifetime / 3_600
+        auditLogRetentionDays = tenant.auditRetentionDays
         flags = Flags(enablePublicSignupUserExistsError: tenant.revealsTakenIdentifiers)
     }
 }

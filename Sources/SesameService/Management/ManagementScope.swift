@@ -40,4 +40,6 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case updateTenantSettings = "update:tenant_settings"
     /// The adoption statistics (`/api/v2/stats/*`, Auth0's scope name).
     case readStats = "read:stats"
+    /// The audit log (`/api/v2/logs`, Auth0's scope name).
+    case readLogs = "read:logs"
 }

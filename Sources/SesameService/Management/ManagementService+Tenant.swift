@@ -90,6 +90,10 @@ extension ManagementService {
                 tenant.idleSessionLifetime =
                     try V.bounded(hours, "idle_session_lifetime", Self.sessionLifetimes) * 3_600
             }
+            if let days = patch.auditLogRetentionDays {
+                tenant.auditRetentionDays = try V.bounded(
+                    days, "audit_log_retention_days", TenantRecord.auditRetentionDaysRange)
+            }
             guard tenant.idleSessionLifetime <= tenant.sessionLifetime else {
                 throw ServiceError.invalidRequest("idle_session_lifetime must not exceed session_lifetime")
             }

@@ -16,6 +16,8 @@ public struct TenantSettingsPatch: Sendable {
     /// Hours (Auth0's unit): the SSO session's absolute and idle lifetimes.
     public var sessionLifetime: Int?
     public var idleSessionLifetime: Int?
+    /// Days the audit log keeps its entries (`TenantRecord.auditRetentionDaysRange`).
+    public var auditLogRetentionDays: Int?
     /// `flags.enable_public_signup_user_exists_error`.
     public var enablePublicSignupUserExistsError: Bool?
 

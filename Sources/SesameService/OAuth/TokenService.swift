@@ -82,6 +82,35 @@ public final class TokenService: Sendable {
         guard let grant = OAuthGrantType(rawValue: request.grantType) else {
             throw .unsupportedGrantType("grant_type \(request.grantType.prefix(100)) is not supported")
         }
+        guard let audit = events.audit else { return try grantTokens(grant, tenant: tenant, request: request) }
+        return try AuditScope.run { scope throws(ServiceError) in
+            do throws(ServiceError) {
+                let response = try grantTokens(grant, tenant: tenant, request: request)
+                let user = scope.state.withLock { $0.user }
+                audit.record(
+                    TokenAudit.success(grant), tenantID: tenant.id, clientID: request.credentials.clientID, user: user,
+                    details: AuditDetails(method: TokenAudit.method(grant), scope: response.scope))
+                return response
+            } catch {
+                let (recorded, user) = scope.state.withLock { ($0.outcomeRecorded, $0.user) }
+                if case .mfaRequired = error {
+                    audit.record(
+                        .mfaRequired, tenantID: tenant.id, clientID: request.credentials.clientID, user: user,
+                        details: AuditDetails(method: TokenAudit.method(grant)))
+                } else if !recorded {
+                    audit.record(
+                        TokenAudit.failure(grant), tenantID: tenant.id, clientID: request.credentials.clientID,
+                        user: user,
+                        details: AuditDetails(method: TokenAudit.method(grant), reason: TokenAudit.reason(error)))
+                }
+                throw error
+            }
+        }
+    }
+
+    private func grantTokens(
+        _ grant: OAuthGrantType, tenant: TenantRecord, request: TokenRequest
+    ) throws(ServiceError) -> TokenResponse {
         let proof = try tokenEndpointProof(request.dpop, tenant: tenant)
         switch grant {
         case .authorizationCode: return try authorizationCodeGrant(tenant: tenant, request: request, proof: proof)
@@ -257,6 +286,7 @@ public final class TokenService: Sendable {
         let login = try passwords.logIn(
             tenant: tenant, client: client, grant: grant, realm: request.realm, username: request.username,
             password: request.password, address: request.clientAddress ?? "unknown")
+        AuditScope.note(login.user)
         let upgrades = try recommendedUpgrades(login, tenant: tenant, client: client)
         if let requirement = MFAService.requirement(tenant: tenant, user: login.user) {
             var ticket = MFATicket(
@@ -375,6 +405,11 @@ public final class TokenService: Sendable {
         let policy = RefreshTokenPolicy(tenant: tenant)
         let refused = { (outcome: RefreshTokenOutcome) -> ServiceError in
             self.recordEvent(tenant, .refresh, method: .refreshToken, outcome: .invalidGrant, client: client.id)
+            if case .reused(let familyID) = outcome {
+                self.events.audit?.record(
+                    .failedRotatingRefresh, tenantID: tenant.id, clientID: client.id,
+                    details: AuditDetails(method: .refreshToken, reason: .invalidGrant, target: familyID))
+            }
             return .invalidGrant(outcome.failureDescription ?? RefreshTokenOutcome.invalidDescription)
         }
         // 1. Validate, writing nothing.
@@ -561,6 +596,7 @@ public final class TokenService: Sendable {
         amr: [String], authTime: Date, refresh: RefreshIssue, proof: DPoPProof? = nil, nonce: String? = nil,
         sessionID: String? = nil, accessClaims extraAccessClaims: [String: JWTClaimValue] = [:]
     ) throws(ServiceError) -> TokenResponse {
+        AuditScope.note(user)
         let now = clock.now()
         let iat = Int64(now.timeIntervalSince1970)
         let scope = scopes.joined(separator: " ")

@@ -81,6 +81,9 @@ extension PasswordService {
             try transaction.authSessions.insert(record, maxPerRequester: ResetTicket.maxPerUser, now: now)
         }
         guard stored == .inserted else { return }
+        events.audit?.record(
+            .successChangePasswordRequest, tenantID: tenant.id, clientID: clientID, user: user,
+            details: AuditDetails(method: .emailCode))
         let link = tenant.publicURL + "/u/reset-password?ticket=" + ticket
         try messages.send(
             OutgoingMessage(

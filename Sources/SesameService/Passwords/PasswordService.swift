@@ -168,9 +168,19 @@ public final class PasswordService: Sendable {
         }
         let accountKey = AttemptLimits.accountKey(user: found, identifier: username, address: address)
         let addressKey = AttemptLimits.addressKey(address)
-        try access.write(.relaxed) { transaction in
-            try limits.reserve(
-                tenantID: tenant.id, account: accountKey, address: addressKey, now: now, in: transaction)
+        do {
+            try access.write(.relaxed) { transaction in
+                try limits.reserve(
+                    tenantID: tenant.id, account: accountKey, address: addressKey, now: now, in: transaction)
+            }
+        } catch {
+            if case .tooManyAttempts(let text, _) = error {
+                events.audit?.record(
+                    text == AttemptLimits.blockedDescription ? .blockedAccount : .blockedAddress, tenantID: tenant.id,
+                    clientID: client.id, user: found,
+                    details: AuditDetails(method: .password, reason: .tooManyAttempts))
+            }
+            throw error
         }
         // A check that could not run (the hash gate was full) gives its attempt back.
         let matched: Bool
@@ -193,11 +203,20 @@ public final class PasswordService: Sendable {
         }
         guard matched, let user = found, let credential = user.password else {
             record(tenant, .login, outcome: .invalidGrant, client: client.id, user: found?.id, now: now)
+            // A wrong password names the account; an unknown identifier names nobody (what was
+            // typed is not kept: it may be a password typed into the wrong field).
+            events.audit?.record(
+                found == nil ? .failedUsername : .failedPassword, tenantID: tenant.id, clientID: client.id,
+                user: found,
+                details: AuditDetails(method: .password, reason: found == nil ? .unknownUser : .wrongPassword))
             throw .wrongCredentials
         }
         // Only a caller who knows the password learns that the user is blocked.
         guard !user.blocked else {
             record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, now: now)
+            events.audit?.record(
+                .failedLogin, tenantID: tenant.id, clientID: client.id, user: user,
+                details: AuditDetails(method: .password, reason: .userBlocked))
             throw .userBlocked
         }
         if let replacement = user.passwordReplacement {
@@ -206,6 +225,9 @@ public final class PasswordService: Sendable {
         }
         let breached = breaches.isBreached(text, settings: tenant.breachedPasswords)
         if breached {
+            events.audit?.record(
+                .breachedPassword, tenantID: tenant.id, clientID: client.id, user: user,
+                details: AuditDetails(method: .password))
             notifyBreach(tenant: tenant, user: user, now: now)
             if !forUpgrade, BreachDetection.blocks(tenant.breachedPasswords, at: .login) {
                 record(tenant, .login, outcome: .blocked, client: client.id, user: user.id, now: now)
@@ -306,6 +328,9 @@ public final class PasswordService: Sendable {
         guard BreachDetection.blocks(settings, at: stage), breaches.isBreached(password, settings: settings) else {
             return
         }
+        events.audit?.record(
+            stage == .signup ? .breachedPasswordAtSignup : .breachedPasswordAtReset, tenantID: tenant.id,
+            details: AuditDetails(method: .password, reason: .passwordLeaked))
         throw .signupRefused(.passwordLeaked)
     }
 

@@ -54,9 +54,10 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     init(
         store kind: HarnessStore = .memory, interleave: Bool = false,
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
-        sessionsInStore: Bool = false
+        sessionsInStore: Bool = false, auditSinks: [any AuditSink] = []
     ) throws {
         var options = TestSesame.Options()
+        options.auditSinks = auditSinks
         options.pendingCeremonies = pendingCeremonies
         options.requireDPoPNonce = requireDPoPNonce
         options.sessionsInStore = sessionsInStore

@@ -1,0 +1,230 @@
+import Foundation
+import SesameHTTP
+import SesameService
+import SesameStore
+import SesameTesting
+import Testing
+
+/// The audit log (docs/audit-log.md): real flows leave Auth0-coded entries, served at
+/// /api/v2/logs and shipped as JSON lines, with no secret any flow produced.
+@Suite("Audit log")
+struct AuditLogTests {
+    typealias P = PasswordAccountsTests
+    static let email = UpgradeWorld.email
+    static let password = "correct horse battery staple 42"
+
+    /// A temporary JSON-lines file and its sink.
+    final class TempFile {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).jsonl")
+            .path
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        var text: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    }
+
+    static func logs(_ api: APIHarness, _ query: String = "per_page=100", token: String? = nil) throws -> APIReply {
+        api.application.flush()
+        return api.send(.get, "/api/v2/logs?\(query)", token: try token ?? api.managementToken())
+    }
+
+    @Test("real flows are logged with Auth0's codes and no secret appears", arguments: HarnessStore.allCases)
+    func flowsWithoutSecrets(_ kind: HarnessStore) throws {
+        let file = TempFile()
+        let api = try APIHarness(store: kind, auditSinks: [try AuditFileSink(path: file.path)])
+        var secrets: [String] = [Self.password, "wrong horse battery staple 1", "another wrong password 77"]
+        // Password signup, wrong password, unknown user, then a good login and a refresh.
+        #expect(P.signUp(api, email: Self.email, password: Self.password).status == 200)
+        let wrong = api.send(
+            .post, "/oauth/token",
+            json: APIHarness.encode([
+                "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": api.bootstrap.clientID,
+                "username": Self.email, "password": secrets[1], "realm": Bootstrap.defaultConnectionName,
+            ]), headers: [("User-Agent", "AuditTest/1.0 (\u{1}x)")], clientIP: "198.51.100.7")
+        #expect(wrong.status == 403)
+        #expect(P.logIn(api, username: "nobody@example.com", password: secrets[2]).status == 403)
+        let login = P.logIn(api, username: Self.email, password: Self.password)
+        #expect(login.status == 200)
+        let refresh = try #require(login.json["refresh_token"] as? String)
+        let refreshed = api.refresh(refresh)
+        #expect(refreshed.status == 200)
+        secrets += [refresh, try #require(login.json["access_token"] as? String)]
+        secrets += [try #require(refreshed.json["refresh_token"] as? String)]
+        secrets += [try #require(refreshed.json["access_token"] as? String)]
+        // Passkey signup and login.
+        let authenticator = api.authenticator()
+        let passkeySignup = try api.signUpForTokens(authenticator, email: "grace@example.com")
+        let passkeyLogin = try api.logInForTokens(authenticator)
+        for reply in [passkeySignup, passkeyLogin] {
+            for key in ["access_token", "id_token", "refresh_token"] {
+                if let value = reply[key] as? String { secrets.append(value) }
+            }
+        }
+        // A second passkey enrolled through My Account.
+        let session = try api.logIn(authenticator)
+        secrets.append(session.accessToken)
+        _ = try api.enroll(api.authenticator(), accessToken: session.accessToken)
+        // MFA OTP enrollment.
+        let management = try api.managementToken()
+        secrets.append(management)
+        #expect(
+            api.send(.put, "/api/v2/guardian/factors/otp", json: #"{"enabled":true}"#, token: management).status == 200)
+        #expect(api.send(.put, "/api/v2/guardian/policies", json: "[]", token: management).status == 200)
+        let enrollToken = try AccountUpgradeTests.mfaAPIToken(api, password: Self.password)
+        let associated = api.send(
+            .post, "/mfa/associate", json: #"{"authenticator_types":["otp"]}"#, authorization: "Bearer \(enrollToken)")
+        let otpSecret = try #require(associated.json["secret"] as? String)
+        let code = try MFATests.otp(otpSecret, api)
+        let confirm = MFATests.grant(
+            api, ["grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": enrollToken, "otp": code])
+        #expect(confirm.status == 200)
+        secrets += [enrollToken, otpSecret, code, try #require(confirm.json["access_token"] as? String)]
+        if let recovery = associated.json["recovery_codes"] as? [String] { secrets += recovery }
+        // A Management client with its secret.
+        let created = api.send(
+            .post, "/api/v2/clients", json: #"{"name":"Audit M2M","app_type":"non_interactive"}"#, token: management)
+        #expect(created.status == 201)
+        secrets.append(try #require(created.json["client_secret"] as? String))
+        // A password reset code.
+        #expect(P.requestReset(api, email: Self.email).status == 200)
+        secrets.append(try #require(try P.resetTicket(api, email: Self.email)))
+        // An upgrade token, spent on a strong password: the user has OTP now, so the login asks for it.
+        let first = api.send(
+            .post, "/oauth/token",
+            json: APIHarness.encode([
+                "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": api.bootstrap.clientID,
+                "username": Self.email, "password": Self.password, "realm": Bootstrap.defaultConnectionName,
+                "scope": "openid", "audience": TokenService.myAccountAudience(api.tenant),
+            ]))
+        let mfaToken = try #require(
+            first.json["mfa_token"] as? String, "\(String(decoding: first.body, as: UTF8.self))")
+        api.clock.advance(by: 31)
+        let second = MFATests.grant(
+            api,
+            [
+                "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": mfaToken,
+                "otp": try MFATests.otp(otpSecret, api),
+            ])
+        let myAccountToken = try #require(second.json["access_token"] as? String)
+        let authorized = api.send(
+            .post, "/me/v1/upgrades/authorize", json: #"{"type":"strong_password"}"#, token: myAccountToken)
+        let upgradeToken = try #require(
+            authorized.json["upgrade_token"] as? String, "\(String(decoding: authorized.body, as: UTF8.self))")
+        let strong = "v8#Lq-2mZp!rT4wX-audit"
+        let upgraded = api.send(
+            .post, "/me/v1/upgrades/strong-password",
+            json: APIHarness.encode(["upgrade_token": upgradeToken, "new_password": strong]))
+        #expect(upgraded.status == 200)
+        secrets += [mfaToken, myAccountToken, upgradeToken, strong]
+
+        let reply = try Self.logs(api)
+        #expect(reply.status == 200)
+        let entries = reply.list
+        let types = Set(entries.compactMap { $0["type"] as? String })
+        for code in [
+            "ss", "fp", "fu", "sepft", "sertft", "s", "seccft", "seotpft", "sapi", "scpr", "sesame_account_upgraded",
+            "mfar", "sesame_passkey_enrolled",
+        ] {
+            #expect(types.contains(code), "no \(code) entry in \(types.sorted())")
+        }
+        // Auth0's shape, with the request's origin.
+        let failed = try #require(entries.first { $0["type"] as? String == "fp" })
+        #expect(failed["ip"] as? String == "198.51.100.7")
+        #expect(failed["user_agent"] as? String == "AuditTest/1.0 (x)")
+        #expect(failed["user_name"] as? String == Self.email)
+        #expect(failed["client_id"] as? String == api.bootstrap.clientID)
+        #expect(failed["client_name"] is String)
+        #expect(failed["connection"] as? String == Bootstrap.defaultConnectionName)
+        #expect(failed["strategy"] as? String == "auth0")
+        #expect((failed["details"] as? [String: Any])?["reason"] as? String == "wrong_password")
+        #expect(failed["description"] as? String == "Wrong email or password.")
+        let unknown = try #require(entries.first { $0["type"] as? String == "fu" })
+        #expect(unknown["user_name"] == nil && unknown["user_id"] == nil)
+        let operation = try #require(entries.first { $0["type"] as? String == "sapi" })
+        #expect(operation["client_id"] as? String == api.bootstrap.managementClientID)
+        // Newest first; each entry is also served by id.
+        let ids = entries.compactMap { $0["log_id"] as? String }
+        #expect(ids == ids.sorted(by: >))
+        let one = api.send(.get, "/api/v2/logs/\(ids[0])", token: management)
+        #expect(one.status == 200 && one.json["log_id"] as? String == ids[0])
+
+        // Shipped: the same entries as JSON lines, each with its tenant.
+        let lines = file.text.split(separator: "\n")
+        #expect(lines.count == entries.count)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["tenant_id"] as? String == api.tenant.id)
+        }
+        // No secret anywhere.
+        let served = String(decoding: reply.body, as: UTF8.self) + String(decoding: one.body, as: UTF8.self)
+        for secret in secrets where secret.count >= 6 {
+            #expect(!served.contains(secret), "a secret reached GET /api/v2/logs")
+            #expect(!file.text.contains(secret), "a secret reached the audit file")
+        }
+    }
+
+    @Test("q, paging, checkpoints, scopes and bad parameters", arguments: HarnessStore.allCases)
+    func queries(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(P.signUp(api, email: Self.email, password: Self.password).status == 200)
+        for _ in 0..<3 { #expect(P.logIn(api, username: Self.email, password: "not it at all 123").status == 403) }
+        #expect(P.logIn(api, username: Self.email, password: Self.password).status == 200)
+        let token = try api.managementToken()
+        func logs(_ query: String) throws -> APIReply { try Self.logs(api, query, token: token) }
+        let all = try logs("per_page=100").list
+        let userID = try #require(all.first { $0["type"] as? String == "fp" }?["user_id"] as? String)
+        #expect(try logs("q=type:fp").list.count == 3)
+        #expect(try logs("q=type:fp%20type:sepft").list.count == 4)
+        #expect(try logs("q=type:fp%20AND%20user_id:%22\(userID)%22").list.count == 3)
+        #expect(try logs("q=date:%5B2000-01-01%20TO%202000-01-02%5D").list.isEmpty)
+        #expect(try logs("q=date:%5B2000-01-01%20TO%20*%5D").list.count == all.count)
+        let totals = try logs("include_totals=true&per_page=2&page=1&q=type:fp").json
+        #expect(totals["total"] as? Int == 3 && totals["start"] as? Int == 2)
+        #expect((totals["logs"] as? [[String: Any]])?.count == 1)
+        // Checkpoint paging: oldest first after `from`.
+        let first = try logs("take=2&from=log_0").list
+        #expect(first.count == 2)
+        let after = try logs("take=100&from=\(first[1]["log_id"] as? String ?? "")").list
+        #expect(after.count == all.count - 2)
+        let userLogs = api.send(.get, "/api/v2/users/\(userID)/logs", token: token)
+        #expect(userLogs.list.count == 5)  // ss, three fp, sepft
+        // Refusals in the Management error shape.
+        for bad in [
+            "q=ip:1.2.3.4", "q=type:nope", "q=type:fp%20OR%20type:s", "q=date:2020", "take=0", "take=2&page=1",
+            "per_page=101", "sort=date:1", "fields=type", "from=evt_1",
+        ] {
+            let reply = try logs(bad)
+            #expect(reply.status == 400 && reply.error == "invalid_request", "\(bad) gave \(reply.status)")
+        }
+        #expect(api.send(.get, "/api/v2/logs/log_missing", token: token).status == 404)
+        let narrow = try api.managementToken(scope: "read:users")
+        #expect(api.send(.get, "/api/v2/logs", token: narrow).status == 403)
+        #expect(api.send(.get, "/api/v2/logs", token: try api.managementToken(scope: "read:logs")).status == 200)
+    }
+
+    @Test("retention is a tenant setting; pruning follows the clock", arguments: HarnessStore.allCases)
+    func retention(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        let settings = api.send(.get, "/api/v2/tenant/settings", token: token)
+        #expect(settings.json["audit_log_retention_days"] as? Int == 30)
+        for bad in [0, 3_651] {
+            let reply = api.send(
+                .patch, "/api/v2/tenant/settings", json: #"{"audit_log_retention_days":\#(bad)}"#, token: token)
+            #expect(reply.status == 400)
+        }
+        let set = api.send(.patch, "/api/v2/tenant/settings", json: #"{"audit_log_retention_days":2}"#, token: token)
+        #expect(set.status == 200 && set.json["audit_log_retention_days"] as? Int == 2)
+        #expect(P.logIn(api, username: "nobody@example.com", password: "whatever 12345").status == 403)
+        api.application.flush()
+        let audit = api.application.audit
+        func count() throws -> Int {
+            try api.store.read { try $0.auditEvents.count(tenantID: api.tenant.id, query: AuditQuery()) }
+        }
+        let before = try count()
+        #expect(before >= 3)  // the settings PATCHes (one failed) and the login
+        api.clock.advance(by: 86_400)
+        #expect(try audit.prune() == 0)
+        api.clock.advance(by: 86_401)
+        #expect(try audit.prune() == before)
+        #expect(try count() == 0)
+    }
+}
