@@ -2,7 +2,8 @@
 # Fuzzes every route of a live `sesame serve` from its own OpenAPI document (GET /openapi.json) with
 # schemathesis (PyPI, pinned below, in a virtualenv under .build/api-fuzz-venv). The server runs on
 # 127.0.0.1 over a fresh SQLite data directory with the per-address rate limits off. Two runs:
-#   1. with a Management API token (client_credentials) as `Authorization: Bearer …`;
+#   1. with a Management API token (client_credentials) as `Authorization: Bearer …`, renewed every
+#      second (tests/api-fuzz/hooks.py);
 #   2. with no credentials.
 # Each run has the examples, coverage, fuzzing and stateful phases (the document's links chain
 # created clients, connections, users, APIs, grants and device keys to their reads, updates and
@@ -19,7 +20,8 @@
 #   API_FUZZ_SEED      schemathesis's seed (default: a fixed one, so `make test` is repeatable;
 #                      `make fuzz-api` picks a new one each time)
 #   API_FUZZ_TIMEOUT   seconds one request may take (default 10)
-#   API_FUZZ_WORKERS   concurrent schemathesis workers (default 2)
+#   API_FUZZ_WORKERS   concurrent schemathesis workers (default 1: hypothesis can fail to
+#                      describe a strategy when several threads parse source at once on Python 3.11)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,7 +35,7 @@ if ! [[ "$max_examples" =~ ^[1-9][0-9]*$ ]]; then
 fi
 seed="${API_FUZZ_SEED:-20270115}"
 request_timeout="${API_FUZZ_TIMEOUT:-10}"
-workers="${API_FUZZ_WORKERS:-2}"
+workers="${API_FUZZ_WORKERS:-1}"
 venv="$root/.build/api-fuzz-venv"
 python="${PYTHON:-python3}"
 swift="${SWIFT:-swift}"
@@ -90,11 +92,12 @@ url="http://localhost:$port"
     --metrics-token-file "$work/metrics-token" --log-level warn >"$work/server.log" 2>&1 </dev/null &
 server_pid=$!
 
-"$venv/bin/python" - "$url" "$work/init.json" "$work/token" <<'PY'
-"""Waits for /healthz, then gets a Management API token with the management client's secret."""
+"$venv/bin/python" - "$url" "$work/init.json" "$work/token" "$work/protected" <<'PY'
+"""Waits for /healthz, then gets a Management API token with the management client's secret, and
+writes the ids the fuzzer must leave alone (tests/api-fuzz/hooks.py): that client and its grants."""
 import json, sys, time, urllib.request
 
-url, init_path, token_path = sys.argv[1:]
+url, init_path, token_path, protected_path = sys.argv[1:]
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 deadline = time.monotonic() + 30
 while True:
@@ -112,7 +115,14 @@ body = json.dumps({"grant_type": "client_credentials", "client_id": ids["managem
                    "client_secret": ids["management_client_secret"], "audience": url + "/api/v2/"}).encode()
 request = urllib.request.Request(url + "/oauth/token", data=body, headers={"Content-Type": "application/json"})
 with opener.open(request, timeout=10) as answer:
-    open(token_path, "w").write(json.load(answer)["access_token"])
+    token = json.load(answer)["access_token"]
+open(token_path, "w").write(token)
+client_id = ids["management_client_id"]
+grants = urllib.request.Request(url + "/api/v2/client-grants?client_id=" + client_id,
+                                headers={"Authorization": "Bearer " + token})
+with opener.open(grants, timeout=10) as answer:
+    protected = [client_id] + [grant["id"] for grant in json.load(answer)]
+open(protected_path, "w").write(",".join(protected))
 PY
 
 # 4. The two runs. Every phase; the checks the document can answer for.
@@ -128,8 +138,14 @@ run() {
         --generation-database none --no-color --suppress-health-check all \
         --report junit --report-junit-path "$root/.build/api-fuzz-$name.xml" "$@"
 }
+export SCHEMATHESIS_HOOKS="$root/tests/api-fuzz/hooks.py"
+API_FUZZ_PROTECTED_IDS="$(cat "$work/protected")"
+export API_FUZZ_PROTECTED_IDS
 status=0
-run authenticated -H "Authorization: Bearer $(cat "$work/token")" || status=$?
+API_FUZZ_URL="$url" API_FUZZ_AUTH=1 \
+    API_FUZZ_CLIENT_ID="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_id"])' "$work/init.json")" \
+    API_FUZZ_CLIENT_SECRET="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_secret"])' "$work/init.json")" \
+    run authenticated || status=$?
 run unauthenticated || status=$?
 
 # 5. The server survived: it still answers, and stops cleanly.
