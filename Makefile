@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test apple-standins interop-test browser-test deploy-test cluster-test cluster fuzz bench bench-peers format lint clean
+.PHONY: deps build release run test apple-standins interop-test api-fuzz-test fuzz-api browser-test deploy-test cluster-test cluster fuzz bench bench-peers format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -25,6 +25,7 @@ run: deps
 test: apple-standins build
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/swift-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/api-fuzz-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/deploy-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/cluster-test.sh
@@ -46,6 +47,23 @@ apple-standins:
 # after enabling the app through the Management API.
 interop-test: deps
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/interop-test.sh
+
+# schemathesis (PyPI, pinned, venv in .build/api-fuzz-venv) over every route of a live sesame serve,
+# from its own /openapi.json, with and without a Management API token (docs/openapi.md). make test
+# runs it with 5 examples per operation; `make fuzz-api N` runs it with N (default 100) and a new seed.
+api-fuzz-test: deps
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/api-fuzz-test.sh
+
+FUZZ_API_EXAMPLES := $(or $(word 2,$(MAKECMDGOALS)),100)
+fuzz-api: deps
+	API_FUZZ_SEED="$${API_FUZZ_SEED:-$$(date +%s)}" SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" \
+		./scripts/api-fuzz-test.sh $(FUZZ_API_EXAMPLES)
+
+# `make fuzz-api 500`: the number is fuzz-api's argument, not a target of its own.
+ifeq (fuzz-api,$(firstword $(MAKECMDGOALS)))
+$(word 2,$(MAKECMDGOALS)):
+	@:
+endif
 
 # Real Chromium (Debian's chromium + chromium-driver, Selenium in a venv) with a CDP virtual
 # authenticator: credentials it makes pass `sesame verify`/`inspect`, and the landing page signs up

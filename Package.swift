@@ -66,8 +66,9 @@ let package = Package(
             dependencies: [
                 "SesameService", "SesameWire", "SesameStore", "WebAuthn", "SesameCrypto", "CMicroHTTPD", "SesameQR",
             ],
-            // The hosted pages' stylesheet and script, compiled into the binary (no file to deploy).
-            resources: [.embedInCode("Pages/Assets")]),
+            // The hosted pages' stylesheet and script, and the OpenAPI document served at
+            // /openapi.json, compiled into the binary (no file to deploy).
+            resources: [.embedInCode("Pages/Assets"), .embedInCode("OpenAPI")]),
 
         // A software FIDO2 authenticator (tests, the CLI, Linux apps).
         .target(name: "SesameSoftwareAuthenticator", dependencies: ["WebAuthn", "SesameCrypto"]),

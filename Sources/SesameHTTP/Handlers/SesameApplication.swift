@@ -145,7 +145,7 @@ public final class SesameApplication: Sendable {
     /// | `/mfa/*` | token rate limit → tenant → mfa token or MFA API token in the handler | OAuth JSON |
     /// | `/dbconnections/*` | token rate limit → tenant | Auth0's database shape |
     /// | `/userinfo` | token rate limit → tenant → principal (userinfo audience) | OAuth JSON |
-    /// | discovery, well-known, `/password-rules`, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
+    /// | discovery, well-known, `/password-rules`, `/openapi.json`, `/healthz` | page rate limit → tenant (not `/healthz`) | OAuth JSON |
     /// | `/` | page rate limit → tenant if any | HTML |
     /// | `/authorize`, `/oidc/logout`, `/u/*`, `/account*`, change-password | page rate limit → tenant → browser (cookies, CSRF, nonce) | hosted page |
     /// | `/api/v2/*` | tenant → principal (Management audience) → scope in the handler | OAuth JSON |
@@ -178,6 +178,7 @@ public final class SesameApplication: Sendable {
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         addDiscoveryRoutes(to: &discovery)
         addPasswordRulesRoute(to: &discovery)
+        addOpenAPIRoute(to: &discovery)
         router.add(discovery)
 
         var ceremonies = root.limited(by: limiter(.ceremonies)).tenant(tenancy)

@@ -120,6 +120,13 @@ public struct Router: Sendable {
     /// The registered patterns, most specific first.
     public var patterns: [String] { routes.map(\.pattern) }
 
+    /// Every registered (method, pattern) pair, by pattern then method: what the OpenAPI document
+    /// must describe. `HEAD` and `OPTIONS` appear only when registered explicitly.
+    public var routeTable: [(method: HTTPMethod, pattern: String)] {
+        routes.flatMap { route in route.handlers.keys.map { (method: $0, pattern: route.pattern) } }
+            .sorted { ($0.pattern, $0.method.rawValue) < ($1.pattern, $1.method.rawValue) }
+    }
+
     /// Resolves a method and a raw (percent-encoded) path.
     public func match(_ method: HTTPMethod, path: String) -> Match {
         // An all-literal route is the most specific of any that match its path, so when it has a

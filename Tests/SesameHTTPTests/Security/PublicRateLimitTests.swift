@@ -24,7 +24,7 @@ struct PublicRateLimitTests {
                 "/.well-known/apple-app-site-association", "/apple-app-site-association",
                 "/.well-known/assetlinks.json", "/.well-known/webauthn", "/.well-known/passkey-endpoints",
                 "/dbconnections/signup", "/dbconnections/change_password", "/dbconnections/reset_password",
-                "/password-rules", "/mfa/associate", "/mfa/challenge", "/mfa/authenticators",
+                "/password-rules", "/openapi.json", "/mfa/associate", "/mfa/challenge", "/mfa/authenticators",
                 "/mfa/authenticators/{id}", "/authorize", "/oidc/logout", "/u/assets/pages.css", "/u/assets/pages.js",
                 "/u/login", "/u/login/password", "/u/login/passkey", "/u/mfa", "/u/signup", "/u/signup/passkey",
                 "/u/reset-password/request", "/u/reset-password", "/u/verify-email", "/account",

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Fuzzes every route of a live `sesame serve` from its own OpenAPI document (GET /openapi.json) with
+# schemathesis (PyPI, pinned below, in a virtualenv under .build/api-fuzz-venv). The server runs on
+# 127.0.0.1 over a fresh SQLite data directory with the per-address rate limits off. Two runs:
+#   1. with a Management API token (client_credentials) as `Authorization: Bearer …`, renewed every
+#      second (tests/api-fuzz/hooks.py);
+#   2. with no credentials.
+# Each run has the examples, coverage, fuzzing and stateful phases (the document's links chain
+# created clients, connections, users, APIs, grants and device keys to their reads, updates and
+# deletes) and fails on a 5xx, a status code or body the document does not allow, a wrong
+# Content-Type, or a request that takes longer than the timeout. The server must then still answer
+# /healthz and stop cleanly on SIGTERM. docs/openapi.md.
+#
+# Usage: scripts/api-fuzz-test.sh [MAX_EXAMPLES]   (default 5: the short run of `make test`;
+#        `make fuzz-api N` passes a bigger number)
+# Environment:
+#   SESAME_BIN         use this sesame binary instead of building .build/debug/sesame
+#   SWIFT, SWIFT_BUILD_FLAGS  as for the other scripts
+#   PYTHON             the Python that makes the virtualenv (default python3)
+#   API_FUZZ_SEED      schemathesis's seed (default: a fixed one, so `make test` is repeatable;
+#                      `make fuzz-api` picks a new one each time)
+#   API_FUZZ_TIMEOUT   seconds one request may take (default 10)
+#   API_FUZZ_WORKERS   concurrent schemathesis workers (default 1: hypothesis can fail to
+#                      describe a strategy when several threads parse source at once on Python 3.11)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+schemathesis_version="4.32.5"
+max_examples="${1:-5}"
+if ! [[ "$max_examples" =~ ^[1-9][0-9]*$ ]]; then
+    echo "api-fuzz-test: MAX_EXAMPLES must be a positive integer, not '$max_examples'" >&2
+    exit 2
+fi
+seed="${API_FUZZ_SEED:-20270115}"
+request_timeout="${API_FUZZ_TIMEOUT:-10}"
+workers="${API_FUZZ_WORKERS:-1}"
+venv="$root/.build/api-fuzz-venv"
+python="${PYTHON:-python3}"
+swift="${SWIFT:-swift}"
+
+# 1. The virtualenv with the pinned schemathesis.
+if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$schemathesis_version"; then
+    rm -rf "$venv"
+    mkdir -p "$(dirname "$venv")"
+    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
+        rm -rf "$venv"
+        if ! command -v apt-get >/dev/null 2>&1; then
+            echo "api-fuzz-test: '$python -m venv' failed; install Python's venv module" >&2
+            exit 1
+        fi
+        sudo_cmd=()
+        if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+        "${sudo_cmd[@]}" apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-venv
+        "$python" -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+fi
+
+# 2. The sesame binary.
+if [ -z "${SESAME_BIN:-}" ]; then
+    read -r -a build_flags <<<"${SWIFT_BUILD_FLAGS:-}"
+    "$swift" build "${build_flags[@]}" --product sesame
+    SESAME_BIN="$("$swift" build "${build_flags[@]}" --show-bin-path)/sesame"
+fi
+if [ ! -x "$SESAME_BIN" ]; then
+    echo "api-fuzz-test: $SESAME_BIN is not an executable" >&2
+    exit 1
+fi
+
+# 3. A fresh server on loopback.
+work="$(mktemp -d "$root/.build/api-fuzz.XXXXXX")"
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+export NO_PROXY="localhost,127.0.0.1${NO_PROXY:+,$NO_PROXY}" no_proxy="localhost,127.0.0.1${no_proxy:+,$no_proxy}"
+
+port="$("$venv/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+url="http://localhost:$port"
+"$SESAME_BIN" init --data "$work/data" --public-url "$url" --json >"$work/init.json"
+# /metrics on the API listener too, so its operation is fuzzed like the others.
+"$venv/bin/python" -c 'import secrets; print(secrets.token_hex(24))' >"$work/metrics-token"
+"$SESAME_BIN" serve --data "$work/data" --listen "127.0.0.1:$port" --rate-limit-per-ip 0 \
+    --metrics-token-file "$work/metrics-token" --log-level warn >"$work/server.log" 2>&1 </dev/null &
+server_pid=$!
+
+"$venv/bin/python" - "$url" "$work/init.json" "$work/token" "$work/protected" <<'PY'
+"""Waits for /healthz, then gets a Management API token with the management client's secret, and
+writes the ids the fuzzer must leave alone (tests/api-fuzz/hooks.py): that client and its grants."""
+import json, sys, time, urllib.request
+
+url, init_path, token_path, protected_path = sys.argv[1:]
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+deadline = time.monotonic() + 30
+while True:
+    try:
+        with opener.open(url + "/healthz", timeout=5) as answer:
+            if answer.status == 200:
+                break
+    except OSError:
+        pass
+    if time.monotonic() > deadline:
+        sys.exit("api-fuzz-test: sesame serve did not answer /healthz")
+    time.sleep(0.1)
+ids = json.load(open(init_path))
+body = json.dumps({"grant_type": "client_credentials", "client_id": ids["management_client_id"],
+                   "client_secret": ids["management_client_secret"], "audience": url + "/api/v2/"}).encode()
+request = urllib.request.Request(url + "/oauth/token", data=body, headers={"Content-Type": "application/json"})
+with opener.open(request, timeout=10) as answer:
+    token = json.load(answer)["access_token"]
+open(token_path, "w").write(token)
+client_id = ids["management_client_id"]
+grants = urllib.request.Request(url + "/api/v2/client-grants?client_id=" + client_id,
+                                headers={"Authorization": "Bearer " + token})
+with opener.open(grants, timeout=10) as answer:
+    protected = [client_id] + [grant["id"] for grant in json.load(answer)]
+open(protected_path, "w").write(",".join(protected))
+PY
+
+# 4. The two runs. Every phase; the checks the document can answer for.
+checks="not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance"
+run() {
+    local name="$1"
+    shift
+    echo "api-fuzz-test: $name run, at most $max_examples examples per operation"
+    "$venv/bin/schemathesis" run "$url/openapi.json" \
+        --checks "$checks" --phases examples,coverage,fuzzing,stateful \
+        --max-examples "$max_examples" --seed "$seed" --workers "$workers" \
+        --request-timeout "$request_timeout" --max-redirects 0 \
+        --generation-database none --no-color --suppress-health-check all \
+        --report junit --report-junit-path "$root/.build/api-fuzz-$name.xml" "$@"
+}
+export SCHEMATHESIS_HOOKS="$root/tests/api-fuzz/hooks.py"
+API_FUZZ_PROTECTED_IDS="$(cat "$work/protected")"
+export API_FUZZ_PROTECTED_IDS
+status=0
+API_FUZZ_URL="$url" API_FUZZ_AUTH=1 \
+    API_FUZZ_CLIENT_ID="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_id"])' "$work/init.json")" \
+    API_FUZZ_CLIENT_SECRET="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_secret"])' "$work/init.json")" \
+    run authenticated || status=$?
+run unauthenticated || status=$?
+
+# 5. The server survived: it still answers, and stops cleanly.
+if ! "$venv/bin/python" -c 'import sys, urllib.request; urllib.request.build_opener(urllib.request.ProxyHandler({})).open(sys.argv[1] + "/healthz", timeout=5)' "$url"; then
+    echo "api-fuzz-test: the server stopped answering /healthz" >&2
+    status=1
+fi
+kill -TERM "$server_pid"
+if ! wait "$server_pid"; then
+    echo "api-fuzz-test: sesame serve did not exit cleanly after SIGTERM" >&2
+    status=1
+fi
+server_pid=""
+if [ "$status" -ne 0 ]; then
+    echo "api-fuzz-test: FAILED; the server's log:" >&2
+    tail -n 50 "$work/server.log" >&2
+fi
+exit "$status"
