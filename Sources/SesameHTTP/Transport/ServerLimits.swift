@@ -22,6 +22,10 @@ public struct ServerLimits: Sendable, Equatable {
     public var reservedConnections: Int?
     /// What one address may hold once only the reserved slots are free (default 2).
     public var connectionsPerIPUnderPressure: Int = 2
+    /// Seconds a fully arrived request may wait for a worker thread before it is answered 503
+    /// `temporarily_unavailable` + `Retry-After` without being handled (`LoadShedder`); 0 = never
+    /// shed (default 0.5).
+    public var maxQueueWaitSeconds: Double = 0.5
 
     /// The defaults above.
     public init() {}
@@ -30,7 +34,7 @@ public struct ServerLimits: Sendable, Equatable {
     public init(
         maxBodyBytes: Int, connectionMemoryBytes: Int, connectionsPerIP: Int, maxConnections: Int,
         connectionTimeoutSeconds: Int, requestTimeoutSeconds: Int = 15, reservedConnections: Int? = nil,
-        connectionsPerIPUnderPressure: Int = 2
+        connectionsPerIPUnderPressure: Int = 2, maxQueueWaitSeconds: Double = 0.5
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryBytes = connectionMemoryBytes
@@ -40,6 +44,7 @@ public struct ServerLimits: Sendable, Equatable {
         self.requestTimeoutSeconds = requestTimeoutSeconds
         self.reservedConnections = reservedConnections
         self.connectionsPerIPUnderPressure = connectionsPerIPUnderPressure
+        self.maxQueueWaitSeconds = maxQueueWaitSeconds
     }
 
     /// The reserved slots in force.
