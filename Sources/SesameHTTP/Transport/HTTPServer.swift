@@ -102,7 +102,7 @@ public final class HTTPServer: Sendable {
             policy: ConnectionTable.Policy(
                 requestTimeout: Double(limits.requestTimeoutSeconds), maxConnections: limits.maxConnections,
                 reserved: limits.reservedSlots, perAddressUnderPressure: limits.connectionsPerIPUnderPressure,
-                exempt: responder.trustedProxies))
+                exempt: responder.trustedProxies, keepFree: limits.keptFreeSlots(threads: threads)))
         let core = ServerCore(
             responder: responder, limits: limits, connectionScheme: configuration.tls == nil ? "http" : "https",
             connections: connections, shedder: shedder)
@@ -133,6 +133,9 @@ public final class HTTPServer: Sendable {
 
     /// Requests answered 503 by load shedding so far.
     public var shedRequests: Int { core.shedder.shed }
+
+    /// Idle connections shut down to keep slots free so far.
+    public var evictedConnections: Int { core.connections.evictions }
 
     /// Open connections (tests).
     var openConnections: Int { core.connections.count }

@@ -26,6 +26,11 @@ public struct ServerLimits: Sendable, Equatable {
     /// `temporarily_unavailable` + `Retry-After` without being handled (`LoadShedder`); 0 = never
     /// shed (default 0.5).
     public var maxQueueWaitSeconds: Double = 0.5
+    /// Keep a few slots free (the thread count, at least 2, at most an eighth of `maxConnections`)
+    /// by shutting down the connection that has waited longest for its next request whenever a new
+    /// one would take them (default true). Without it, once every slot is held libmicrohttpd stops
+    /// accepting and new clients wait in the kernel's backlog until a held connection ends.
+    public var evictIdleConnections: Bool = true
 
     /// The defaults above.
     public init() {}
@@ -49,4 +54,9 @@ public struct ServerLimits: Sendable, Equatable {
 
     /// The reserved slots in force.
     var reservedSlots: Int { reservedConnections ?? maxConnections / 8 }
+
+    /// The slots idle eviction keeps free with `threads` workers (0: none).
+    func keptFreeSlots(threads: Int) -> Int {
+        evictIdleConnections ? min(max(2, threads), maxConnections / 8) : 0
+    }
 }
