@@ -47,6 +47,10 @@ class Unanswered(Exception):
     """The server went away before answering (the kill): the outcome is unknown."""
 
 
+class Refused(Exception):
+    """503 with Retry-After (load shed, or the store unavailable): nothing was written."""
+
+
 @dataclasses.dataclass
 class Chain:
     """One refresh-token family, as its client saw it."""
@@ -62,6 +66,7 @@ class PasskeyUser:
     provider: AndroidPasskeyProvider
     user_id: str | None = None  # None: the signup was in flight at the kill
     credential_id: str | None = None
+    refused: bool = False  # answered 503: must not exist
 
 
 @dataclasses.dataclass
@@ -69,6 +74,7 @@ class PasswordUser:
     email: str
     user_id: str | None = None
     via_management: bool = False
+    refused: bool = False
 
 
 @dataclasses.dataclass
@@ -117,6 +123,10 @@ class Client:
             payload = response.json() if response.content else {}
         except ValueError:
             payload = {"raw": response.text[:200]}
+        if response.status_code == 503:
+            assert response.headers.get("Retry-After"), f"503 without Retry-After from {path}: {payload}"
+            assert payload.get("error") == "temporarily_unavailable" or payload.get("code") == "temporarily_unavailable", payload
+            raise Refused(path)
         return response.status_code, payload
 
 
@@ -161,6 +171,8 @@ class Worker(threading.Thread):
                 self.random.choice(choices)()
             except Unanswered:
                 return  # the kill; the operation's record says what is unknown
+            except Refused:
+                self.ledger.count("answered 503 (shed or store unavailable)")
             except AssertionError as error:
                 self.failure = f"{self.name}: {error}"
                 self.stop_event.set()
@@ -187,9 +199,13 @@ class Worker(threading.Thread):
         credential = user.provider.create(challenge["authn_params_public_key"])
         with self.ledger.lock:
             self.ledger.passkey_users.append(user)  # in flight from here on
-        status, tokens = self.client.call("POST", "/oauth/token", {
-            "grant_type": WEBAUTHN_GRANT, "client_id": self.client.client_id,
-            "auth_session": challenge["auth_session"], "authn_response": credential, "scope": SCOPE})
+        try:
+            status, tokens = self.client.call("POST", "/oauth/token", {
+                "grant_type": WEBAUTHN_GRANT, "client_id": self.client.client_id,
+                "auth_session": challenge["auth_session"], "authn_response": credential, "scope": SCOPE})
+        except Refused:
+            user.refused = True
+            raise
         self.expect({200}, status, tokens, "passkey signup")
         user.user_id = jwt_claims(tokens["id_token"])["sub"]
         user.credential_id = credential["id"]
@@ -216,9 +232,13 @@ class Worker(threading.Thread):
         user = PasswordUser(email=self.email("password"))
         with self.ledger.lock:
             self.ledger.password_users.append(user)
-        status, body = self.client.call("POST", "/dbconnections/signup", {
-            "client_id": self.client.client_id, "connection": CONNECTION, "email": user.email,
-            "password": PASSWORD})
+        try:
+            status, body = self.client.call("POST", "/dbconnections/signup", {
+                "client_id": self.client.client_id, "connection": CONNECTION, "email": user.email,
+                "password": PASSWORD})
+        except Refused:
+            user.refused = True
+            raise
         self.expect({200}, status, body, "password signup")
         user.user_id = body["_id"]
         self.mine_password.append(user)
@@ -241,9 +261,13 @@ class Worker(threading.Thread):
             return self.passkey_login()
         chain = self.random.choice(live)
         chain.in_flight = True
-        status, tokens = self.client.call("POST", "/oauth/token", {
-            "grant_type": "refresh_token", "client_id": self.client.client_id,
-            "refresh_token": chain.tokens[-1]})
+        try:
+            status, tokens = self.client.call("POST", "/oauth/token", {
+                "grant_type": "refresh_token", "client_id": self.client.client_id,
+                "refresh_token": chain.tokens[-1]})
+        except Refused:
+            chain.in_flight = False  # nothing was written: the token is still the newest
+            raise
         self.expect({200}, status, tokens, "refresh")
         assert tokens["refresh_token"] not in chain.tokens
         chain.tokens.append(tokens["refresh_token"])
@@ -254,8 +278,12 @@ class Worker(threading.Thread):
         user = PasswordUser(email=self.email("managed"), via_management=True)
         with self.ledger.lock:
             self.ledger.password_users.append(user)
-        status, body = self.client.call("POST", "/api/v2/users", {
-            "connection": CONNECTION, "email": user.email, "password": PASSWORD}, token=self.client.admin)
+        try:
+            status, body = self.client.call("POST", "/api/v2/users", {
+                "connection": CONNECTION, "email": user.email, "password": PASSWORD}, token=self.client.admin)
+        except Refused:
+            user.refused = True
+            raise
         self.expect({201}, status, body, "management create user")
         user.user_id = body["user_id"]
         self.mine_password.append(user)
@@ -297,8 +325,15 @@ def find_by_email(client: Client, email: str) -> list:
 
 
 def check_users(client: Client, ledger: Ledger, server: Server) -> dict:
-    found = {"passkey users": 0, "password users": 0, "in-flight signups present": 0, "in-flight absent": 0}
+    found = {"passkey users": 0, "password users": 0, "in-flight signups present": 0, "in-flight absent": 0,
+             "503'd absent": 0}
+    for user in ledger.passkey_users + ledger.password_users:
+        if user.refused:
+            assert not find_by_email(client, user.email), f"a signup answered 503 was written: {user.email}"
+            found["503'd absent"] += 1
     for user in ledger.passkey_users:
+        if user.refused:
+            continue
         if user.user_id is None:
             matches = find_by_email(client, user.email)
             if not matches:
@@ -324,6 +359,8 @@ def check_users(client: Client, ledger: Ledger, server: Server) -> dict:
         assert [m["credential_id"] for m in methods if m["type"] == "passkey"] == [user.credential_id], methods
         found["passkey users"] += 1
     for user in ledger.password_users:
+        if user.refused:
+            continue
         if user.user_id is None:
             matches = find_by_email(client, user.email)
             if not matches:
