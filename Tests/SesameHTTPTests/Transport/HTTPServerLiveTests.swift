@@ -231,8 +231,11 @@ struct HTTPServerLiveTests {
         #expect(limits.evictIdleConnections)
         #expect(limits.keptFreeSlots(threads: 2) == 2)
         #expect(limits.keptFreeSlots(threads: 16) == 16)
-        #expect(ServerLimits(maxBodyBytes: 1024, connectionMemoryBytes: 4096, connectionsPerIP: 0, maxConnections: 8,
-            connectionTimeoutSeconds: 30).keptFreeSlots(threads: 2) == 1)
+        #expect(
+            ServerLimits(
+                maxBodyBytes: 1024, connectionMemoryBytes: 4096, connectionsPerIP: 0, maxConnections: 8,
+                connectionTimeoutSeconds: 30
+            ).keptFreeSlots(threads: 2) == 1)
         #expect(HTTPServer.Configuration().threads == nil)  // one per core, decided at start
         #expect(throws: HTTPServerError.invalidLimit("maxConnections")) {
             try Self.start {
