@@ -4,7 +4,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 30
 SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test apple-standins interop-test api-fuzz-test fuzz-api browser-test deploy-test cluster-test cluster fuzz bench bench-peers format lint clean
+.PHONY: deps build release run test apple-standins interop-test api-fuzz-test fuzz-api browser-test deploy-test cluster-test cluster reliability-test reliability fuzz bench bench-peers format lint clean
 
 deps:
 	@./scripts/deps.sh
@@ -29,6 +29,16 @@ test: apple-standins build
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/browser-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/deploy-test.sh
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/cluster-test.sh
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/reliability-test.sh
+
+# Crash and overload (docs/reliability.md): kill -9 under load on SQLite and PostgreSQL, 5x overload,
+# 10,000 idle connections and a slowloris, disk full. `reliability-test` is the short run make test
+# makes; `reliability` the long one (20 kills per store, a distributed attacker, a run without shedding).
+reliability-test: deps
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/reliability-test.sh
+
+reliability: deps
+	RELIABILITY_LONG=1 SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/reliability-test.sh
 
 # Two `sesame serve` processes on one PostgreSQL behind nginx (tests/cluster), as make test runs them.
 cluster-test: deps

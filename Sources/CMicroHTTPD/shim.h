@@ -1,4 +1,5 @@
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 
 /* MHD_start_daemon with an accept policy and every option given as one MHD_OPTION_ARRAY
    (terminated by MHD_OPTION_END). */
@@ -61,5 +63,28 @@ static inline int sesame_MHD_connection_client_ip(struct MHD_Connection *connect
                                                                    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL) return -1;
     return sesame_sockaddr_ip(info->client_addr, buffer, buffer_size);
+}
+/* Milliseconds since the kernel last received data on TCP socket fd (TCP_INFO's
+   tcpi_last_data_recv): how long a fully arrived request has waited for its worker. -1 if the
+   socket is not TCP or the call fails. */
+static inline long long sesame_tcp_last_data_received_ms(int fd) {
+    struct tcp_info info;
+    socklen_t length = sizeof(info);
+    memset(&info, 0, sizeof(info));
+    if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
+    if (length < (socklen_t)(offsetof(struct tcp_info, tcpi_last_data_recv) + sizeof(info.tcpi_last_data_recv)))
+        return -1;
+    return (long long)info.tcpi_last_data_recv;
+}
+/* Milliseconds since data was last sent on TCP socket fd (TCP_INFO's tcpi_last_data_sent), on the
+   kernel's clock that sesame_tcp_last_data_received_ms reads; -1 if unknown. */
+static inline long long sesame_tcp_last_data_sent_ms(int fd) {
+    struct tcp_info info;
+    socklen_t length = sizeof(info);
+    memset(&info, 0, sizeof(info));
+    if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
+    if (length < (socklen_t)(offsetof(struct tcp_info, tcpi_last_data_sent) + sizeof(info.tcpi_last_data_sent)))
+        return -1;
+    return (long long)info.tcpi_last_data_sent;
 }
 #endif

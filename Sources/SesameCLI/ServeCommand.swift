@@ -26,6 +26,7 @@ enum ServeCommand {
         OptionSpec("request-timeout", .single, placeholder: "SECONDS"),
         OptionSpec("max-connections", .single, placeholder: "N"),
         OptionSpec("reserved-connections", .single, placeholder: "N"),
+        OptionSpec("max-queue-wait", .single, placeholder: "MS"),
         OptionSpec("pending-ceremonies-per-ip", .single, placeholder: "N"),
         OptionSpec("metrics-listen", .single, placeholder: "HOST:PORT"),
         OptionSpec("metrics-token-file", .single, placeholder: "FILE"),
@@ -136,6 +137,9 @@ enum ServeCommand {
                 throw UsageError("--reserved-connections must be less than --max-connections")
             }
             settings.limits.reservedConnections = count
+        }
+        if let milliseconds = try integer("max-queue-wait", "SESAME_MAX_QUEUE_WAIT", range: 0...60_000) {
+            settings.limits.maxQueueWaitSeconds = Double(milliseconds) / 1000
         }
         if let count = try integer(
             "pending-ceremonies-per-ip", "SESAME_PENDING_CEREMONIES_PER_IP", range: 1...1_000_000)

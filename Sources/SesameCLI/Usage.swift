@@ -220,6 +220,9 @@ enum Usage {
           --reserved-connections N   the last N free slots go only to addresses holding fewer than 2
                                      connections (SESAME_RESERVED_CONNECTIONS, default max/8); trusted
                                      proxies are exempt
+          --max-queue-wait MS        a request that waited longer than MS milliseconds for a worker thread is
+                                     answered 503 temporarily_unavailable with Retry-After, unhandled (load
+                                     shedding); 0 = never (SESAME_MAX_QUEUE_WAIT, default 500)
           --pending-ceremonies-per-ip N
                                      passkey challenges one client address may hold unredeemed
                                      (SESAME_PENDING_CEREMONIES_PER_IP, default 200)

@@ -105,6 +105,10 @@ struct ServerCommandTests {
                 "sesame: serve: --request-timeout must be an integer from 0 to 3600"
             ),
             (
+                ["serve", "--max-queue-wait", "-5"],
+                "sesame: serve: --max-queue-wait must be an integer from 0 to 60000"
+            ),
+            (
                 ["serve", "--pending-ceremonies-per-ip", "0"],
                 "sesame: serve: --pending-ceremonies-per-ip must be an integer from 1 to 1000000"
             ),
@@ -161,6 +165,14 @@ struct ServerCommandTests {
         #expect(settings.limits.maxConnections == 256)
         #expect(settings.limits.reservedConnections == 32)
         #expect(settings.pendingCeremonies.perAddress == 50)
+        #expect(settings.limits.maxQueueWaitSeconds == 0.5)
+        let shedding = try ServeCommand.settings(
+            try ArgumentParser.parse(["--max-queue-wait", "250"], spec: ServeCommand.spec),
+            ["SESAME_MAX_QUEUE_WAIT": "0"])
+        #expect(shedding.limits.maxQueueWaitSeconds == 0.25)
+        let off = try ServeCommand.settings(
+            try ArgumentParser.parse([], spec: ServeCommand.spec), ["SESAME_MAX_QUEUE_WAIT": "0"])
+        #expect(off.limits.maxQueueWaitSeconds == 0)
     }
 
     @Test func metricsSettings() throws {

@@ -15,7 +15,12 @@ import Synchronization
 ///   restarts with every byte);
 /// - headroom for new addresses: once fewer than `reserved` slots are free, an address that
 ///   already holds `perAddressUnderPressure` connections is refused, so a few addresses cannot
-///   take every slot. Trusted proxies, which carry many clients, are exempt.
+///   take every slot. Trusted proxies, which carry many clients, are exempt;
+/// - a free slot for whoever comes next: once only `keepFree` slots are left, opening a
+///   connection shuts down the one that has waited longest for its next request (one that is being
+///   handled, or a trusted proxy's, is never chosen). Many addresses holding one idle connection
+///   each would otherwise fill every slot, and libmicrohttpd stops accepting at its limit, so a
+///   legitimate client would wait in the kernel's backlog behind the attacker's connections.
 ///
 /// Addresses are counted by `IPAddressRange.clientKey` (an IPv4 address, an IPv6 /64).
 final class ConnectionTable: Sendable {
@@ -31,6 +36,8 @@ final class ConnectionTable: Sendable {
         var perAddressUnderPressure: Int
         /// Peers the headroom rule does not apply to.
         var exempt: TrustedProxies
+        /// Slots kept free by shutting down the longest-waiting idle connection; 0 = never evict.
+        var keepFree: Int = 0
     }
 
     private struct Entry {
@@ -39,12 +46,18 @@ final class ConnectionTable: Sendable {
         var address: String
         /// When the connection began waiting for its current request; nil while one is handled.
         var waitingSince: Double?
+        /// Shut down to make room; counted as free until libmicrohttpd closes it.
+        var evicted = false
     }
 
     private struct State {
         var entries: [UInt: Entry] = [:]
         var perAddress: [String: Int] = [:]
         var nextID: UInt = 1
+        /// Entries shut down to make room and not yet closed.
+        var evicting = 0
+        /// Connections shut down to make room so far.
+        var evictions = 0
     }
 
     let policy: Policy
@@ -68,13 +81,14 @@ final class ConnectionTable: Sendable {
         guard !policy.exempt.isTrusted(address) else { return true }
         let key = IPAddressRange.clientKey(address)
         return state.withLock { state in
-            let free = policy.maxConnections - state.entries.count
+            let free = policy.maxConnections - (state.entries.count - state.evicting)
             guard free <= policy.reserved else { return true }
             return state.perAddress[key, default: 0] < policy.perAddressUnderPressure
         }
     }
 
-    /// Records an accepted connection; returns its id (never 0).
+    /// Records an accepted connection; returns its id (never 0). When that leaves no more than
+    /// `keepFree` slots, the longest-waiting idle connection is shut down to make room.
     func opened(socket: Int32, address: String) -> UInt {
         let now = clock()
         let exempt = policy.exempt.isTrusted(address)
@@ -84,8 +98,27 @@ final class ConnectionTable: Sendable {
             state.nextID += 1
             state.entries[id] = Entry(socket: socket, key: key, address: address, waitingSince: now)
             if !exempt { state.perAddress[key, default: 0] += 1 }
+            if policy.keepFree > 0, policy.maxConnections - (state.entries.count - state.evicting) <= policy.keepFree {
+                evictLongestWaiting(&state, except: id)
+            }
             return id
         }
+    }
+
+    private func evictLongestWaiting(_ state: inout State, except newest: UInt) {
+        var victim: (id: UInt, since: Double)?
+        for (id, entry) in state.entries where id != newest && !entry.evicted && !entry.key.isEmpty {
+            guard let since = entry.waitingSince else { continue }
+            if victim.map({ since < $0.since || (since == $0.since && id < $0.id) }) ?? true {
+                victim = (id, since)
+            }
+        }
+        guard let victim, let entry = state.entries[victim.id] else { return }
+        state.entries[victim.id]?.evicted = true
+        state.entries[victim.id]?.waitingSince = nil  // the deadline need not reap it again
+        state.evicting += 1
+        state.evictions += 1
+        shutdownSocket(entry.socket)
     }
 
     /// Forgets a closed connection. Called before libmicrohttpd closes the socket, so the socket
@@ -93,6 +126,7 @@ final class ConnectionTable: Sendable {
     func closed(_ id: UInt) {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: id) else { return }
+            if entry.evicted { state.evicting -= 1 }
             guard !entry.key.isEmpty else { return }
             let left = state.perAddress[entry.key, default: 1] - 1
             state.perAddress[entry.key] = left > 0 ? left : nil
@@ -107,7 +141,10 @@ final class ConnectionTable: Sendable {
     /// The connection's response is done: the deadline for its next request starts.
     func requestCompleted(_ id: UInt) {
         let now = clock()
-        state.withLock { $0.entries[id]?.waitingSince = now }
+        state.withLock { state in
+            guard state.entries[id]?.evicted == false else { return }
+            state.entries[id]?.waitingSince = now
+        }
     }
 
     /// Shuts down every connection whose request is overdue, telling `report` of each first;
@@ -130,4 +167,7 @@ final class ConnectionTable: Sendable {
 
     /// Open connections.
     var count: Int { state.withLock { $0.entries.count } }
+
+    /// Connections shut down to make room so far.
+    var evictions: Int { state.withLock { $0.evictions } }
 }

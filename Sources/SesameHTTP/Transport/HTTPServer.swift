@@ -65,7 +65,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// Starts a server in front of `responder` (its trusted proxies and rate limiter apply, not the configuration's).
-    public init(configuration: Configuration, responder: HTTPResponder) throws {
+    public convenience init(configuration: Configuration, responder: HTTPResponder) throws {
+        try self.init(configuration: configuration, responder: responder, shedder: nil)
+    }
+
+    /// Starts a server whose load shedding measures queue waits with `shedder` (tests inject one).
+    init(configuration: Configuration, responder: HTTPResponder, shedder: LoadShedder?) throws {
         let limits = configuration.limits
         for (name, value) in [
             ("maxBodyBytes", limits.maxBodyBytes), ("connectionMemoryBytes", limits.connectionMemoryBytes),
@@ -83,6 +88,9 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError.invalidLimit("connectionsPerIPUnderPressure")
         }
         if limits.connectionMemoryBytes < 4096 { throw HTTPServerError.invalidLimit("connectionMemoryBytes") }
+        if !(limits.maxQueueWaitSeconds >= 0 && limits.maxQueueWaitSeconds <= 3_600) {
+            throw HTTPServerError.invalidLimit("maxQueueWaitSeconds")
+        }
         let threads = configuration.threads ?? HTTPServer.coreCount()
         if threads < 1 { throw HTTPServerError.invalidLimit("threads") }
         // libmicrohttpd splits maxConnections evenly across the pool threads; each needs at least one.
@@ -94,10 +102,10 @@ public final class HTTPServer: Sendable {
             policy: ConnectionTable.Policy(
                 requestTimeout: Double(limits.requestTimeoutSeconds), maxConnections: limits.maxConnections,
                 reserved: limits.reservedSlots, perAddressUnderPressure: limits.connectionsPerIPUnderPressure,
-                exempt: responder.trustedProxies))
+                exempt: responder.trustedProxies, keepFree: limits.keptFreeSlots(threads: threads)))
         let core = ServerCore(
             responder: responder, limits: limits, connectionScheme: configuration.tls == nil ? "http" : "https",
-            connections: connections)
+            connections: connections, shedder: shedder)
         self.core = core
         let daemon = try MHDDaemon(
             core: core, address: configuration.host, port: configuration.port, threads: threads,
@@ -122,6 +130,12 @@ public final class HTTPServer: Sendable {
 
     /// Per-request states still allocated (0 when idle: used by tests to prove nothing leaks).
     var liveRequestStates: Int { core.liveStates.load(ordering: .relaxed) }
+
+    /// Requests answered 503 by load shedding so far.
+    public var shedRequests: Int { core.shedder.shed }
+
+    /// Idle connections shut down to keep slots free so far.
+    public var evictedConnections: Int { core.connections.evictions }
 
     /// Open connections (tests).
     var openConnections: Int { core.connections.count }

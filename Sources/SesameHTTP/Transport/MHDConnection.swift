@@ -42,9 +42,12 @@ struct MHDConnection {
         }
         state.responded = true
         core.connections.requestReceived(tableID)
+        let received = request(state: state, method: method, version: version)
+        // A request that sat in its socket while every worker was busy is answered at once.
+        let shed = core.shedder.rejection(path: received.path, socket: socket)
+        if shed != nil { core.shedCounter.increment() }
         let response = core.responder.respond(
-            to: request(state: state, method: method, version: version), connectionScheme: core.connectionScheme,
-            startedAt: state.startedAt)
+            to: received, connectionScheme: core.connectionScheme, startedAt: state.startedAt, rejection: shed)
         return queue(response, draining: core.draining.load(ordering: .relaxed))
     }
 

@@ -14,12 +14,23 @@ final class ServerCore: Sendable {
     let liveStates = Atomic<Int>(0)
     /// Set when the server stops accepting: responses then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
+    /// Answers requests that waited too long for a worker with 503.
+    let shedder: LoadShedder
+    /// `sesame_http_requests_shed_total`.
+    let shedCounter: CounterFamily
 
-    init(responder: HTTPResponder, limits: ServerLimits, connectionScheme: String, connections: ConnectionTable) {
+    init(
+        responder: HTTPResponder, limits: ServerLimits, connectionScheme: String, connections: ConnectionTable,
+        shedder: LoadShedder? = nil
+    ) {
         self.responder = responder
         self.limits = limits
         self.connectionScheme = connectionScheme
         self.connections = connections
+        self.shedder = shedder ?? LoadShedder(maxQueueWait: limits.maxQueueWaitSeconds)
+        self.shedCounter = responder.metrics.counter(
+            "sesame_http_requests_shed_total",
+            help: "Requests answered 503 without being handled: they waited longer than the queue limit for a worker.")
     }
 }
 

@@ -22,6 +22,15 @@ public struct ServerLimits: Sendable, Equatable {
     public var reservedConnections: Int?
     /// What one address may hold once only the reserved slots are free (default 2).
     public var connectionsPerIPUnderPressure: Int = 2
+    /// Seconds a fully arrived request may wait for a worker thread before it is answered 503
+    /// `temporarily_unavailable` + `Retry-After` without being handled (`LoadShedder`); 0 = never
+    /// shed (default 0.5).
+    public var maxQueueWaitSeconds: Double = 0.5
+    /// Keep a few slots free (the thread count, at least 2, at most an eighth of `maxConnections`)
+    /// by shutting down the connection that has waited longest for its next request whenever a new
+    /// one would take them (default true). Without it, once every slot is held libmicrohttpd stops
+    /// accepting and new clients wait in the kernel's backlog until a held connection ends.
+    public var evictIdleConnections: Bool = true
 
     /// The defaults above.
     public init() {}
@@ -30,7 +39,7 @@ public struct ServerLimits: Sendable, Equatable {
     public init(
         maxBodyBytes: Int, connectionMemoryBytes: Int, connectionsPerIP: Int, maxConnections: Int,
         connectionTimeoutSeconds: Int, requestTimeoutSeconds: Int = 15, reservedConnections: Int? = nil,
-        connectionsPerIPUnderPressure: Int = 2
+        connectionsPerIPUnderPressure: Int = 2, maxQueueWaitSeconds: Double = 0.5
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryBytes = connectionMemoryBytes
@@ -40,8 +49,14 @@ public struct ServerLimits: Sendable, Equatable {
         self.requestTimeoutSeconds = requestTimeoutSeconds
         self.reservedConnections = reservedConnections
         self.connectionsPerIPUnderPressure = connectionsPerIPUnderPressure
+        self.maxQueueWaitSeconds = maxQueueWaitSeconds
     }
 
     /// The reserved slots in force.
     var reservedSlots: Int { reservedConnections ?? maxConnections / 8 }
+
+    /// The slots idle eviction keeps free with `threads` workers (0: none).
+    func keptFreeSlots(threads: Int) -> Int {
+        evictIdleConnections ? min(max(2, threads), maxConnections / 8) : 0
+    }
 }

@@ -57,8 +57,15 @@ public final class PasskeyEnrollmentTickets: Sendable {
         guard count == 0 else { return nil }
         let ticket = EnrollmentState(
             reason: reason, userID: user.id, clientID: client.id, deviceKeyID: deviceKeyID, returnTo: returnTo)
-        let value = try store(
-            ticket, domain: EnrollmentState.ticketDomain, lifetime: Self.ticketLifetime, now: now, tenant: tenant)
+        let value: String
+        do {
+            value = try store(
+                ticket, domain: EnrollmentState.ticketDomain, lifetime: Self.ticketLifetime, now: now, tenant: tenant)
+        } catch .tooManyRequests {
+            // The login has succeeded by now: a user already holding the most waiting tickets gets
+            // no new prompt (one of those still works), never a failed login.
+            return nil
+        }
         return PasskeyEnrollmentPrompt(
             reason: reason,
             enrollURL: TokenService.issuer(tenant) + "u/passkey-enroll?ticket=" + value)

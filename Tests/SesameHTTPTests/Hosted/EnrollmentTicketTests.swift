@@ -118,6 +118,21 @@ struct EnrollmentTicketTests {
         #expect(P.logIn(api, username: "pw-prompt@example.com").json["passkey_enrollment"] == nil)
     }
 
+    @Test("a user holding the most waiting prompts still logs in, without a new one", arguments: HarnessStore.allCases)
+    func promptsOverTheCap(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        #expect(P.signUp(api, email: "many-logins@example.com").status == 200)
+        var prompted = 0
+        let cap = 20  // PasskeyEnrollmentTickets.maxPerUser
+        for _ in 0..<(cap + 5) {
+            let login = P.logIn(api, username: "many-logins@example.com")
+            #expect(login.status == 200, "\(login.json)")
+            #expect(login.json["access_token"] != nil)
+            if login.json["passkey_enrollment"] != nil { prompted += 1 }
+        }
+        #expect(prompted == cap)
+    }
+
     /// A fresh My Account token (with the update scope) for a password user.
     static func passwordUserToken(_ api: APIHarness, email: String) throws -> String {
         let login = api.send(

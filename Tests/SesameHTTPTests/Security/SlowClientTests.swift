@@ -24,12 +24,12 @@ struct SlowClientTests {
 
     static func table(
         timeout: Double = 15, max: Int = 16, reserved: Int = 8, underPressure: Int = 2,
-        proxies: [String] = [], clock: FakeClock = FakeClock(), shutdowns: Shutdowns = Shutdowns()
+        proxies: [String] = [], keepFree: Int = 0, clock: FakeClock = FakeClock(), shutdowns: Shutdowns = Shutdowns()
     ) throws -> ConnectionTable {
         ConnectionTable(
             policy: ConnectionTable.Policy(
                 requestTimeout: timeout, maxConnections: max, reserved: reserved,
-                perAddressUnderPressure: underPressure, exempt: try TrustedProxies(proxies)),
+                perAddressUnderPressure: underPressure, exempt: try TrustedProxies(proxies), keepFree: keepFree),
             clock: { clock.now() }, shutdownSocket: { shutdowns.record($0) })
     }
 
@@ -82,6 +82,64 @@ struct SlowClientTests {
         #expect(table.admit(address: "2001:db8:1:3::1"))
         for socket in 2..<6 { _ = table.opened(socket: Int32(socket), address: "10.0.0.1") }
         #expect(table.admit(address: "10.0.0.1"))
+    }
+
+    @Test func aFullTableShutsDownTheLongestWaitingIdleConnection() throws {
+        let clock = FakeClock()
+        let shutdowns = Shutdowns()
+        let table = try Self.table(
+            max: 8, reserved: 0, proxies: ["10.0.0.1"], keepFree: 2, clock: clock, shutdowns: shutdowns)
+        let proxy = table.opened(socket: 100, address: "10.0.0.1")  // oldest, but a trusted proxy's
+        clock.advance(1)
+        let busy = table.opened(socket: 101, address: "198.51.100.9")
+        table.requestReceived(busy)  // being handled: never chosen
+        var ids: [UInt] = []
+        for socket in 0..<3 {
+            clock.advance(1)
+            ids.append(table.opened(socket: Int32(socket), address: "203.0.113.\(socket)"))
+        }
+        #expect(shutdowns.all.isEmpty)  // 5 of 8 held: 3 free
+        clock.advance(1)
+        ids.append(table.opened(socket: 3, address: "203.0.113.3"))  // 2 free left: the oldest idle goes
+        #expect(shutdowns.all == [0])
+        #expect(table.evictions == 1)
+        // Until libmicrohttpd closes it, the shut-down one counts as free: no second eviction yet.
+        #expect(table.count == 6)
+        table.requestCompleted(ids[0])  // a late completion does not make it a candidate again
+        clock.advance(1)
+        ids.append(table.opened(socket: 4, address: "203.0.113.4"))
+        #expect(shutdowns.all == [0, 1])
+        table.closed(ids[0])
+        table.closed(ids[1])
+        #expect(table.count == 5)
+        // The proxy and the busy connection are still there; with eviction off nothing is shut down.
+        let off = try Self.table(max: 4, reserved: 0, keepFree: 0, shutdowns: Shutdowns())
+        for socket in 0..<4 { _ = off.opened(socket: Int32(socket), address: "203.0.113.\(socket)") }
+        #expect(off.evictions == 0)
+        table.closed(proxy)
+        table.closed(busy)
+    }
+
+    // MARK: Live
+
+    @Test func idleConnectionsFromManyAddressesCannotLockOutANewClient() throws {
+        let server = try HTTPServerLiveTests.start {
+            $0.threads = 1
+            $0.limits.maxConnections = 16
+            $0.limits.connectionsPerIP = 0
+            $0.limits.requestTimeoutSeconds = 0  // no deadline: only eviction can free a slot
+            $0.limits.connectionTimeoutSeconds = 0
+        }
+        defer { server.stop(gracePeriod: 1) }
+        // 24 connections from 24 addresses (one each, so the headroom rule admits them all) that
+        // never send a byte: more than every slot.
+        var idle: [RawHTTPClient] = []
+        for index in 0..<24 { idle.append(try RawHTTPClient(port: server.port, sourceAddress: "127.0.9.\(index + 1)")) }
+        #expect(HTTPServerLiveTests.eventually { server.evictedConnections >= 10 })
+        let client = try RawHTTPClient(port: server.port, sourceAddress: "127.0.0.200")
+        #expect(try client.get("/hello/me").status == 200)
+        #expect(server.openConnections <= 16)
+        withExtendedLifetime(idle) {}
     }
 
     // MARK: Live

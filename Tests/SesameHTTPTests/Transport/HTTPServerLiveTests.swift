@@ -201,6 +201,8 @@ struct HTTPServerLiveTests {
             $0.threads = 1
             $0.limits.maxConnections = 2
             $0.limits.connectionsPerIP = 0
+            $0.limits.evictIdleConnections = false  // (2 slots keep none free anyway)
+            $0.limits.maxQueueWaitSeconds = 0  // the third waits 2 s in the backlog: it would be shed
         }
         defer { server.stop() }
         var first: RawHTTPClient? = try RawHTTPClient(port: server.port)
@@ -225,6 +227,15 @@ struct HTTPServerLiveTests {
                 == ServerLimits(
                     maxBodyBytes: 65536, connectionMemoryBytes: 32768, connectionsPerIP: 64, maxConnections: 1024,
                     connectionTimeoutSeconds: 30))
+        #expect(limits.maxQueueWaitSeconds == 0.5)
+        #expect(limits.evictIdleConnections)
+        #expect(limits.keptFreeSlots(threads: 2) == 2)
+        #expect(limits.keptFreeSlots(threads: 16) == 16)
+        #expect(
+            ServerLimits(
+                maxBodyBytes: 1024, connectionMemoryBytes: 4096, connectionsPerIP: 0, maxConnections: 8,
+                connectionTimeoutSeconds: 30
+            ).keptFreeSlots(threads: 2) == 1)
         #expect(HTTPServer.Configuration().threads == nil)  // one per core, decided at start
         #expect(throws: HTTPServerError.invalidLimit("maxConnections")) {
             try Self.start {

@@ -23,7 +23,7 @@ final class RawHTTPClient {
 
     enum ClientError: Error { case connect(Int32), send(Int32), closed, malformed(String) }
 
-    private let fd: Int32
+    let fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port`; `sourceAddress` (IPv4, e.g. another loopback address such as
