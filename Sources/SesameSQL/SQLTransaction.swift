@@ -746,9 +746,12 @@ struct SQLRefreshTokens: RefreshTokenRepository {
         try tx.connection.execute(
             """
             INSERT INTO refresh_tokens (tenant_id, id, token_hash, family_id, client_id, user_id, passkey_id,
-            created_at, used_at, revoked_at, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            created_at, used_at, revoked_at, version, data, family_head) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            CASE WHEN EXISTS (SELECT 1 FROM refresh_tokens WHERE tenant_id = ? AND family_id = ?) THEN 0 ELSE 1 END)
             """,
-            [.text(token.tenantID), .text(token.id)] + tokenColumns(token))
+            [.text(token.tenantID), .text(token.id)] + tokenColumns(token) + [
+                .text(token.tenantID), .text(token.familyID),
+            ])
     }
 
     func update(_ token: RefreshTokenRecord) throws {
@@ -776,11 +779,11 @@ struct SQLRefreshTokens: RefreshTokenRepository {
     }
 
     @discardableResult func revokeAll(tenantID: String, userID: String, at: Date) throws -> Int {
-        try revoke(at: at, "user_id", userID, tenantID: tenantID)
+        try revokeFamilies(at: at, headsWhere: "user_id", userID, tenantID: tenantID)
     }
 
     @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int {
-        try revoke(at: at, "passkey_id", passkeyID, tenantID: tenantID)
+        try revokeFamilies(at: at, headsWhere: "passkey_id", passkeyID, tenantID: tenantID)
     }
 
     @discardableResult func revokeAll(tenantID: String, userID: String, exceptFamily familyID: String, at: Date)
@@ -790,8 +793,20 @@ struct SQLRefreshTokens: RefreshTokenRepository {
         return try tx.connection.executeNarrow(
             """
             UPDATE refresh_tokens SET revoked_at = ?
-            WHERE tenant_id = ? AND user_id = ? AND family_id <> ? AND revoked_at IS NULL
-            """, [SQLTransaction.time(at), .text(tenantID), .text(userID), .text(familyID)])
+            WHERE tenant_id = ? AND family_id <> ? AND revoked_at IS NULL AND family_id IN (
+                SELECT family_id FROM refresh_tokens WHERE tenant_id = ? AND user_id = ? AND family_head = 1)
+            """, [SQLTransaction.time(at), .text(tenantID), .text(familyID), .text(tenantID), .text(userID)])
+    }
+
+    /// Revokes every token of the families whose first token has `column` = `value` (the user and
+    /// passkey indexes hold only a family's first token, and a family's tokens share both).
+    private func revokeFamilies(at: Date, headsWhere column: String, _ value: String, tenantID: String) throws -> Int {
+        try tx.checkWritable()
+        return try tx.connection.executeNarrow(
+            """
+            UPDATE refresh_tokens SET revoked_at = ? WHERE tenant_id = ? AND revoked_at IS NULL AND family_id IN (
+                SELECT family_id FROM refresh_tokens WHERE tenant_id = ? AND \(column) = ? AND family_head = 1)
+            """, [SQLTransaction.time(at), .text(tenantID), .text(tenantID), .text(value)])
     }
 
     /// Sets `revoked_at` on the tenant's tokens whose `column` is `value` and that are not yet

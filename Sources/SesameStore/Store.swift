@@ -213,7 +213,9 @@ public protocol SigningKeyRepository {
     func update(_ key: SigningKeyRecord) throws
 }
 
-/// Refresh tokens (unique: tenant + id, tokenHash).
+/// Refresh tokens (unique: tenant + id, tokenHash). Every token of a family has the family's
+/// user, client and passkey (a successor copies them); the SQL stores rely on it and index only a
+/// family's first token by user and passkey.
 public protocol RefreshTokenRepository {
     func get(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord?
     /// Every refresh token of a tenant, by id (moving a deployment to another store).

@@ -594,6 +594,43 @@ import Testing
         #expect(tokens.filter { $0.revokedAt != nil }.map(\.id).sorted() == ["r2", "r3"])
     }
 
+    /// The SQL stores index only a family's first token by user and passkey; revoking by either
+    /// must still reach every successor, in this tenant only.
+    @Test(arguments: StoreKind.allCases) func revocationReachesEveryTokenOfARotatedFamily(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        func chain(_ family: String, tenant: String = "t1", from hash: UInt8, passkey: String?) throws {
+            try s.write { tx in
+                for step in 0..<3 {
+                    var token = Fixture.refreshToken(
+                        "\(family)-\(step)", tenant: tenant, hash: hash + UInt8(step), family: family)
+                    token.passkeyID = passkey
+                    try tx.refreshTokens.insert(token)
+                    if step < 2 {
+                        _ = try tx.refreshTokens.markUsed(tenantID: tenant, id: token.id, at: Fixture.time(2))
+                    }
+                }
+            }
+        }
+        try chain("fa", from: 10, passkey: "passkey|a")
+        try chain("fb", from: 20, passkey: "passkey|b")
+        try chain("fc", tenant: "t2", from: 30, passkey: "passkey|a")
+        #expect(
+            try s.write { try $0.refreshTokens.revokeAll(tenantID: "t1", passkeyID: "passkey|a", at: Fixture.time(3)) }
+                == 3)
+        #expect(
+            try s.write {
+                try $0.refreshTokens.revokeAll(
+                    tenantID: "t1", userID: "sesame|01", exceptFamily: "fa", at: Fixture.time(4))
+            } == 3)
+        let t1 = try s.read { try $0.refreshTokens.list(tenantID: "t1", page: Page()) }
+        #expect(t1.count == 6 && t1.allSatisfy { $0.revokedAt != nil })
+        #expect(
+            try s.read { try $0.refreshTokens.list(tenantID: "t2", page: Page()) }.allSatisfy { $0.revokedAt == nil })
+        #expect(
+            try s.write { try $0.refreshTokens.revokeAll(tenantID: "t2", userID: "sesame|01", at: Fixture.time(5)) }
+                == 3)
+    }
+
     @Test(arguments: StoreKind.allCases) func adoptionCounts(_ kind: StoreKind) throws {
         let s = try kind.make()
         try s.write { tx in
