@@ -218,26 +218,34 @@ final class LoadRun {
 
     /// `count` full logins over `connections` keep-alive connections, round-robin over `users`.
     func logins(_ count: Int, users: [SoftwareAuthenticator]) throws -> PhaseResult {
-        guard let server else { throw LoadError("the server is not running") }
         let next = WorkCounter()
         let clientID = self.clientID
         let port = self.port
         let connections = settings.connections
-        try phase("logins-start")
+        return try measured("logins", count: count) {
+            try Workers.run(count: connections) { _ in
+                do {
+                    return try Self.loginWorker(port: port, clientID: clientID, count: count, users: users, next: next)
+                } catch {
+                    next.abort()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Runs one measured phase: the phase hooks around it, the server's CPU (user and system) and
+    /// this process's across it, and the workers' results merged.
+    func measured(_ name: String, count: Int, _ body: () throws -> [WorkerResult]) throws -> PhaseResult {
+        guard let server else { throw LoadError("the server is not running") }
+        try phase("\(name)-start")
         let cpuBefore = try server.cpuTimes()
         let clientBefore = Self.ownCPUSeconds()
         let started = Clock.nanoseconds()
-        let results = try Workers.run(count: connections) { _ in
-            do {
-                return try Self.loginWorker(port: port, clientID: clientID, count: count, users: users, next: next)
-            } catch {
-                next.abort()
-                throw error
-            }
-        }
+        let results = try body()
         let seconds = Double(Clock.nanoseconds() - started) / 1e9
         let cpuAfter = try server.cpuTimes()
-        try phase("logins-end")
+        try phase("\(name)-end")
         let user = cpuAfter.user - cpuBefore.user
         let system = cpuAfter.system - cpuBefore.system
         var result = Self.merge(
@@ -294,32 +302,20 @@ final class LoadRun {
 
     /// `count` refresh grants: each connection rotates its own refresh-token chain.
     func refreshes(_ count: Int, firstTokens: [String]) throws -> PhaseResult {
-        guard let server else { throw LoadError("the server is not running") }
         let next = WorkCounter()
         let clientID = self.clientID
         let port = self.port
-        try phase("refresh-start")
-        let cpuBefore = try server.cpuTimes()
-        let clientBefore = Self.ownCPUSeconds()
-        let started = Clock.nanoseconds()
-        let results = try Workers.run(count: firstTokens.count) { worker in
-            do {
-                return try Self.refreshWorker(
-                    port: port, clientID: clientID, count: count, firstToken: firstTokens[worker], next: next)
-            } catch {
-                next.abort()
-                throw error
+        return try measured("refresh", count: count) {
+            try Workers.run(count: firstTokens.count) { worker in
+                do {
+                    return try Self.refreshWorker(
+                        port: port, clientID: clientID, count: count, firstToken: firstTokens[worker], next: next)
+                } catch {
+                    next.abort()
+                    throw error
+                }
             }
         }
-        let seconds = Double(Clock.nanoseconds() - started) / 1e9
-        let cpuAfter = try server.cpuTimes()
-        try phase("refresh-end")
-        let user = cpuAfter.user - cpuBefore.user
-        let system = cpuAfter.system - cpuBefore.system
-        var result = Self.merge(
-            results, count: count, seconds: seconds, cpu: user + system, systemShare: system / max(user + system, 1e-9))
-        result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
-        return result
     }
 
     private static func refreshWorker(

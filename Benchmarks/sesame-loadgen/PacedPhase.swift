@@ -48,41 +48,30 @@ extension LoadRun {
         _ count: Int, rate: Double, phase name: String,
         makeWorker: @escaping @Sendable (Int) throws -> (Int) throws -> Int
     ) throws -> PhaseResult {
-        guard let server else { throw LoadError("the server is not running") }
         guard rate > 0 else { throw LoadError("the paced rate must be positive") }
         let connections = settings.connections
         let interval = 1e9 / rate
-        try phase("\(name)-start")
-        let cpuBefore = try server.cpuTimes()
-        let clientBefore = Self.ownCPUSeconds()
         let started = Clock.nanoseconds() + 10_000_000
-        let results = try Workers.run(count: connections) { worker in
-            let operation = try makeWorker(worker)
-            var latency = Latencies()
-            var reconnects = 0
-            var index = worker
-            while index < count {
-                let due = started + UInt64(Double(index) * interval)
-                let now = Clock.nanoseconds()
-                if due > now {
-                    var pause = timespec(
-                        tv_sec: Int(due - now) / 1_000_000_000, tv_nsec: Int(due - now) % 1_000_000_000)
-                    nanosleep(&pause, nil)
+        return try measured(name, count: count) {
+            try Workers.run(count: connections) { worker in
+                let operation = try makeWorker(worker)
+                var latency = Latencies()
+                var reconnects = 0
+                var index = worker
+                while index < count {
+                    let due = started + UInt64(Double(index) * interval)
+                    let now = Clock.nanoseconds()
+                    if due > now {
+                        var pause = timespec(
+                            tv_sec: Int(due - now) / 1_000_000_000, tv_nsec: Int(due - now) % 1_000_000_000)
+                        nanosleep(&pause, nil)
+                    }
+                    reconnects = try operation(index)
+                    latency.append(Clock.nanoseconds() - due)
+                    index += connections
                 }
-                reconnects = try operation(index)
-                latency.append(Clock.nanoseconds() - due)
-                index += connections
+                return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: reconnects)
             }
-            return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: reconnects)
         }
-        let seconds = Double(Clock.nanoseconds() - started) / 1e9
-        let cpuAfter = try server.cpuTimes()
-        try phase("\(name)-end")
-        let user = cpuAfter.user - cpuBefore.user
-        let system = cpuAfter.system - cpuBefore.system
-        var result = Self.merge(
-            results, count: count, seconds: seconds, cpu: user + system, systemShare: system / max(user + system, 1e-9))
-        result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
-        return result
     }
 }

@@ -56,50 +56,35 @@ extension LoadRun {
     /// unknown ones come from a new address each (X-Forwarded-For, the server trusts loopback), so
     /// brute-force protection does not step in.
     func passwordLogins(_ count: Int, users: [String], kind: PasswordKind) throws -> PhaseResult {
-        guard let server else { throw LoadError("the server is not running") }
         let next = WorkCounter()
         let clientID = self.clientID
         let port = self.port
-        try phase("passwords-start")
-        let cpuBefore = try server.cpuTimes()
-        let clientBefore = Self.ownCPUSeconds()
-        let started = Clock.nanoseconds()
-        let results = try Workers.run(count: settings.connections) { _ in
-            let connection = try HTTPConnection(port: port)
-            var latency = Latencies()
-            while true {
-                let index = next.next()
-                if index >= count { break }
-                let user = index % users.count
-                let email = kind == .unknown ? "nobody\(index)@bench.example" : users[user]
-                let password = kind == .right ? "bench passphrase \(user)" : "not the passphrase \(index)"
-                let body =
-                    #"{"grant_type":"http://auth0.com/oauth/grant-type/password-realm","client_id":"\#(clientID)","username":"\#(email)","password":"\#(password)","realm":"Username-Password-Authentication","scope":"openid profile email"}"#
-                let address = "10.\(index / 65_536 % 256).\(index / 256 % 256).\(index % 256)"
-                let begin = Clock.nanoseconds()
-                let reply = try connection.post(
-                    "/oauth/token", json: body, headers: kind == .right ? [] : [("X-Forwarded-For", address)])
-                latency.append(Clock.nanoseconds() - begin)
-                let expected = kind == .right ? 200 : 403
-                guard reply.status == expected else {
-                    next.abort()
-                    throw LoadError("a \(kind) password login answered \(reply.status): \(reply.text.prefix(300))")
+        let connections = settings.connections
+        return try measured("passwords", count: count) {
+            try Workers.run(count: connections) { _ in
+                let connection = try HTTPConnection(port: port)
+                var latency = Latencies()
+                while true {
+                    let index = next.next()
+                    if index >= count { break }
+                    let user = index % users.count
+                    let email = kind == .unknown ? "nobody\(index)@bench.example" : users[user]
+                    let password = kind == .right ? "bench passphrase \(user)" : "not the passphrase \(index)"
+                    let body =
+                        #"{"grant_type":"http://auth0.com/oauth/grant-type/password-realm","client_id":"\#(clientID)","username":"\#(email)","password":"\#(password)","realm":"Username-Password-Authentication","scope":"openid profile email"}"#
+                    let address = "10.\(index / 65_536 % 256).\(index / 256 % 256).\(index % 256)"
+                    let begin = Clock.nanoseconds()
+                    let reply = try connection.post(
+                        "/oauth/token", json: body, headers: kind == .right ? [] : [("X-Forwarded-For", address)])
+                    latency.append(Clock.nanoseconds() - begin)
+                    let expected = kind == .right ? 200 : 403
+                    guard reply.status == expected else {
+                        next.abort()
+                        throw LoadError("a \(kind) password login answered \(reply.status): \(reply.text.prefix(300))")
+                    }
                 }
+                return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: connection.reconnects)
             }
-            return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: connection.reconnects)
         }
-        let seconds = Double(Clock.nanoseconds() - started) / 1e9
-        let cpuAfter = try server.cpuTimes()
-        try phase("passwords-end")
-        let user = cpuAfter.user - cpuBefore.user
-        let system = cpuAfter.system - cpuBefore.system
-        var latency = Latencies()
-        for result in results { latency.merge(result.latency) }
-        var result = PhaseResult(
-            count: count, seconds: seconds, serverCPUSeconds: user + system,
-            systemShare: system / max(user + system, 1e-9), latency: latency, tokenLatency: Latencies(),
-            reconnects: results.reduce(0) { $0 + $1.reconnects })
-        result.clientCPUSeconds = Self.ownCPUSeconds() - clientBefore
-        return result
     }
 }
