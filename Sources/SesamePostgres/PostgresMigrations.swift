@@ -305,18 +305,8 @@ enum PostgresMigrations {
             }
             try StoredRecord.grantScopes(connection, toGrantsHolding: StoredRecord.scopesBeforeLogs, ["read:logs"])
         },
-        // 13: only the first token of a family is in the user and passkey indexes. Every token of a
-        // family has the family's user and passkey, so revoking by user or passkey finds the
-        // families there and then every token through the family index; a rotation's insert then
-        // dirties four B-trees instead of six (docs/BENCHMARKS.md). Existing tokens all stay indexed.
-        .sql(
-            """
-            ALTER TABLE refresh_tokens ADD COLUMN family_head INTEGER NOT NULL DEFAULT 1;
-            DROP INDEX refresh_tokens_user;
-            DROP INDEX refresh_tokens_passkey;
-            CREATE INDEX refresh_tokens_user ON refresh_tokens (tenant_id, user_id) WHERE family_head = 1;
-            CREATE INDEX refresh_tokens_passkey ON refresh_tokens (tenant_id, passkey_id) WHERE family_head = 1;
-            """),
+        // 13: only a family's first refresh token in the user and passkey indexes.
+        .sql(StoredRecord.refreshFamilyHeadScript),
     ]
 
     /// Each named unique constraint and the rule it holds.
