@@ -240,6 +240,11 @@ enum Usage {
                                      characters (or SESAME_MESSAGES_WEBHOOK_SECRET)
           --audit-log-file PATH      also append the audit log to PATH as JSON lines, fsynced each batch;
                                      SIGHUP reopens it (SESAME_AUDIT_LOG_FILE; docs/audit-log.md)
+          --audit-log-webhook URL    also POST the audit log to URL in batches of JSON lines (application/x-ndjson),
+                                     retried with backoff; https, or http to a loopback address
+                                     (SESAME_AUDIT_LOG_WEBHOOK)
+          --audit-log-webhook-token-file FILE
+                                     send the file's token as Authorization: Bearer to the audit-log webhook
         The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
         SIGTERM or SIGINT stops the server gracefully.
 
