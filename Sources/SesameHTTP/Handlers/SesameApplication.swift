@@ -103,7 +103,7 @@ public final class SesameApplication: Sendable {
             appleKeys: AppleKeySealer(masterKey: masterKey))
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
         self.methodHints = MethodHintService(store: store, clock: clock)
-        let sessions = SSOSessionService(store: store, clock: clock, random: random)
+        let sessions = SSOSessionService(store: store, clock: clock, random: random, audit: audit)
         self.sessions = sessions
         let authorization = AuthorizationService(
             store: store, clock: clock, random: random, tokens: tokens, sessions: sessions)
