@@ -34,6 +34,8 @@ enum ServeCommand {
         OptionSpec("messages-webhook", .single, placeholder: "URL"),
         OptionSpec("messages-webhook-secret-file", .single, placeholder: "FILE"),
         OptionSpec("audit-log-file", .single, placeholder: "PATH"),
+        OptionSpec("audit-log-webhook", .single, placeholder: "URL"),
+        OptionSpec("audit-log-webhook-token-file", .single, placeholder: "FILE"),
     ])
 
     /// Settings from flags, then `SESAME_*` variables, then defaults.
@@ -61,6 +63,9 @@ enum ServeCommand {
         var messagesWebhook: (url: URL, secret: [UInt8])?
         /// The audit log is also appended here as JSON lines (nil: only in the store).
         var auditLogFile: String?
+        /// The audit log is also POSTed here in batches of JSON lines, with the token as a bearer
+        /// token (nil: not shipped).
+        var auditLogWebhook: (url: URL, token: String?)?
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -194,6 +199,29 @@ enum ServeCommand {
             guard !path.isEmpty, !path.hasSuffix("/") else { throw UsageError("--audit-log-file must name a file") }
             settings.auditLogFile = path
         }
+        if let text = value("audit-log-webhook", "SESAME_AUDIT_LOG_WEBHOOK") {
+            guard let url = URL(string: text) else { throw UsageError("--audit-log-webhook must be a URL") }
+            do {
+                try AuditWebhookSink.validate(url)
+            } catch {
+                throw UsageError("--audit-log-webhook \(error)")
+            }
+            var token: String?
+            if let file = parsed.value("audit-log-webhook-token-file") {
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw UsageError("--audit-log-webhook-token-file: cannot read \(file)")
+                }
+                token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard let token, (1...4_096).contains(token.utf8.count),
+                    token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+                else {
+                    throw UsageError("--audit-log-webhook-token-file: \(AuditWebhookSink.ConfigurationError.badToken)")
+                }
+            }
+            settings.auditLogWebhook = (url, token)
+        } else if parsed.value("audit-log-webhook-token-file") != nil {
+            throw UsageError("--audit-log-webhook-token-file goes with --audit-log-webhook")
+        }
         if let token = settings.metricsToken, token.utf8.count < 16 {
             throw UsageError("the metrics token must be at least 16 characters")
         }
@@ -263,12 +291,20 @@ enum ServeCommand {
         } catch {
             throw UsageError("--audit-log-file: \(error)")
         }
+        let auditWebhook: AuditWebhookSink?
+        do {
+            auditWebhook = try settings.auditLogWebhook.map { try AuditWebhookSink(url: $0.url, token: $0.token) }
+        } catch {
+            throw UsageError("--audit-log-webhook \(error)")
+        }
+        let auditSinks: [any AuditSink] = [auditFile as (any AuditSink)?, auditWebhook].compactMap { $0 }
         let application = SesameApplication(
             store: store, masterKey: masterKey, sessions: sessions, rateLimitPerMinute: settings.rateLimitPerIP,
             metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies,
             requireDPoPNonce: settings.requireDPoPNonce,
             messageSender: settings.messagesWebhook.map { WebhookSender(url: $0.url, secret: $0.secret) },
-            auditSinks: auditFile.map { [$0] } ?? [])
+            auditSinks: auditSinks)
+        auditWebhook?.start()
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits
         configuration.threads = settings.threads
@@ -314,6 +350,8 @@ enum ServeCommand {
         metricsServer?.stop(gracePeriod: 1)
         flusher.cancel()
         application.flush()
+        // The last entries get one attempt per batch, for at most 10 seconds.
+        auditWebhook?.finish(within: 10)
         withExtendedLifetime(signals) {}
         environment.writeOutput("Sesame stopped.\n")
         return SesameCommandLine.success

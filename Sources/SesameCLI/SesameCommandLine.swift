@@ -48,6 +48,8 @@ public enum SesameCommandLine {
             return APICommand.runStats(rest, environment: environment)
         case "outbox":
             return APICommand.runOutbox(rest, environment: environment)
+        case "logs":
+            return LogsCommand.run(rest, environment: environment)
         case "store":
             return StoreCopyCommand.run(rest, environment: environment)
         case "mds":
@@ -102,6 +104,7 @@ public enum SesameCommandLine {
         case ["mfa"]: text = Usage.mfa
         case ["upgrade"]: text = Usage.upgrade
         case ["outbox"]: text = Usage.outbox
+        case ["logs"]: text = Usage.logs
         case ["stats"]: text = Usage.stats
         case ["demo"]: text = Usage.demo
         case ["api"]: text = Usage.api

@@ -23,6 +23,7 @@ enum Usage {
                                       move a password account to a strong password, Sign in
                                       with Apple or a passkey (account security upgrades)
           outbox                      print the messages the server kept (reset links, codes)
+          logs                        print the audit log from the store, newest first
           stats                       the passkey adoption statistics, day by day (Management API)
           demo migration              fill a data directory with a year of a device-key-to-passkey move
           store copy                  move a SQLite deployment to PostgreSQL
@@ -48,6 +49,22 @@ enum Usage {
         and serve the copy with the same master key (SESAME_MASTER_KEY or DIR/master.key).
 
         Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.
+
+        """
+
+    static let logs = """
+        usage: sesame logs [--data DIR | --store URI] [--tenant ID] [--type CODE]... [--user ID]
+                           [--take N] [--json]
+
+        Prints the audit log, newest first, read from the store directly (no server, no token).
+        The store is SQLite in DIR (--data, SESAME_DATA, default ./data) or --store / SESAME_STORE.
+        --tenant is needed when the store holds several tenants. --type keeps entries of that code
+        (repeat it for several), --user one user's. --take prints at most N entries (1 to 1000,
+        default 50). Each line is the date, the type, the user, the client, the address and the
+        description; --json prints each entry as one JSON line instead (the file sink's lines,
+        with tenant_id). See docs/audit-log.md.
+
+        Exit status: 0 listed, 1 the store failed, 2 bad arguments.
 
         """
 
@@ -240,6 +257,11 @@ enum Usage {
                                      characters (or SESAME_MESSAGES_WEBHOOK_SECRET)
           --audit-log-file PATH      also append the audit log to PATH as JSON lines, fsynced each batch;
                                      SIGHUP reopens it (SESAME_AUDIT_LOG_FILE; docs/audit-log.md)
+          --audit-log-webhook URL    also POST the audit log to URL in batches of JSON lines (application/x-ndjson),
+                                     retried with backoff; https, or http to a loopback address
+                                     (SESAME_AUDIT_LOG_WEBHOOK)
+          --audit-log-webhook-token-file FILE
+                                     send the file's token as Authorization: Bearer to the audit-log webhook
         The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
         SIGTERM or SIGINT stops the server gracefully.
 

@@ -187,6 +187,43 @@ struct ServerCommandTests {
         }
     }
 
+    @Test func auditLogWebhookSettings() throws {
+        let file = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "a-bearer-token-for-the-receiver\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let parsed = try ArgumentParser.parse(
+            ["--audit-log-webhook", "https://logs.example.com/in", "--audit-log-webhook-token-file", file],
+            spec: ServeCommand.spec)
+        let settings = try ServeCommand.settings(parsed, [:])
+        #expect(settings.auditLogWebhook?.url.absoluteString == "https://logs.example.com/in")
+        #expect(settings.auditLogWebhook?.token == "a-bearer-token-for-the-receiver")
+        let loopback = try ServeCommand.settings(
+            try ArgumentParser.parse([], spec: ServeCommand.spec), ["SESAME_AUDIT_LOG_WEBHOOK": "http://127.0.0.1:9/x"])
+        #expect(loopback.auditLogWebhook?.token == nil)
+        for bad in [
+            ["--audit-log-webhook", "http://logs.example.com/in"],
+            ["--audit-log-webhook", "https://user:pw@logs.example.com/in"],
+            ["--audit-log-webhook", "ftp://127.0.0.1/in"],
+            ["--audit-log-webhook-token-file", file],
+            [
+                "--audit-log-webhook", "https://logs.example.com/in", "--audit-log-webhook-token-file",
+                file + ".missing",
+            ],
+        ] {
+            #expect(throws: UsageError.self, "\(bad)") {
+                try ServeCommand.settings(try ArgumentParser.parse(bad, spec: ServeCommand.spec), [:])
+            }
+        }
+        // A refusal never shows the token.
+        try "two words\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = CLI.run([
+            "serve", "--audit-log-webhook", "https://x.example/in", "--audit-log-webhook-token-file", file,
+        ])
+        #expect(refused.status == 2)
+        #expect(!refused.stderr.contains("two words"))
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+    }
+
     @Test func helpExists() {
         #expect(CLI.run(["serve", "--help"]).stdout.contains("--rate-limit-per-ip"))
         #expect(CLI.run(["help", "init"]).stdout.contains("--public-url"))

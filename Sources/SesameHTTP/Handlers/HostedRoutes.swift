@@ -440,7 +440,7 @@ extension SesameApplication {
                     context: context, logout: logout, clientName: clientName(logout.clientID, context)),
                 context: context, locale: context.locale)
         }
-        try sessions.end(tenant: context.tenant, cookie: context.cookie(.session))
+        try sessions.end(tenant: context.tenant, cookie: context.cookie(.session), clientID: logout.clientID)
         var response: HTTPResponse
         if let location = logout.location {
             response = .redirect(to: location, status: confirmed ? 303 : 302)

@@ -6,19 +6,33 @@ import Synchronization
 #endif
 
 /// Outbound HTTP from a request's worker thread (the message webhook, a breached-password range
-/// endpoint): an ephemeral URLSession with no cookies or cache, each call bounded by `timeout`.
+/// endpoint, the audit-log webhook): an ephemeral URLSession with no cookies or cache, each call
+/// bounded by `timeout`.
 struct OutboundHTTP: Sendable {
     let timeout: TimeInterval
     private let session: URLSession
 
-    init(timeout: TimeInterval) {
+    /// - Parameter followsRedirects: false answers a 3xx as it is, so a request's credentials
+    ///   never go to the place a redirect names (the audit-log webhook's bearer token).
+    init(timeout: TimeInterval, followsRedirects: Bool = true) {
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        session = URLSession(
+            configuration: configuration, delegate: followsRedirects ? nil : NoRedirects(), delegateQueue: nil)
+    }
+
+    /// Refuses every redirect: the task completes with the 3xx answer itself.
+    private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
     }
 
     /// A request for `url` with this client's timeout.

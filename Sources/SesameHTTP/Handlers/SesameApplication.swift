@@ -103,7 +103,7 @@ public final class SesameApplication: Sendable {
             appleKeys: AppleKeySealer(masterKey: masterKey))
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
         self.methodHints = MethodHintService(store: store, clock: clock)
-        let sessions = SSOSessionService(store: store, clock: clock, random: random)
+        let sessions = SSOSessionService(store: store, clock: clock, random: random, audit: audit)
         self.sessions = sessions
         let authorization = AuthorizationService(
             store: store, clock: clock, random: random, tokens: tokens, sessions: sessions)
@@ -123,6 +123,14 @@ public final class SesameApplication: Sendable {
         self.rateLimits = rateLimitPerMinute > 0 ? PublicRateLimits(requestsPerMinute: rateLimitPerMinute) : nil
         self.logins = metrics.counter(
             "sesame_logins_total", help: "Token grants by grant type and outcome.", labels: ["method", "outcome"])
+        metrics.collectedCounter(
+            "sesame_audit_log_dropped_total",
+            help: "Audit-log entries lost: sink=store while the store was down, else by that sink (docs/audit-log.md).",
+            labels: ["sink"]
+        ) { [audit] in
+            [(["store"], UInt64(audit.dropped))]
+                + audit.sinks.map { ([$0.metricsName], UInt64(max(0, $0.droppedEntries))) }
+        }
     }
 
     /// Writes the batched auth events, audit entries and last-used times, prunes the audit log

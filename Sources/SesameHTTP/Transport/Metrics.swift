@@ -9,6 +9,7 @@ public final class Metrics: Sendable {
     private enum Family: Sendable {
         case counter(CounterFamily)
         case histogram(HistogramFamily)
+        case collected(CollectedCounterFamily)
     }
 
     private let families = Mutex<[(name: String, family: Family)]>([])
@@ -62,6 +63,21 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// Registers a counter whose series are read when `/metrics` is rendered, from counts kept
+    /// elsewhere (an atomic in a service that cannot see this registry). `collect` returns each
+    /// series' label values (one per label name) and its value. A name already taken is ignored.
+    public func collectedCounter(
+        _ name: String, help: String, labels: [String],
+        collect: @escaping @Sendable () -> [(labels: [String], value: UInt64)]
+    ) {
+        families.withLock { families in
+            guard !families.contains(where: { $0.name == name }) else { return }
+            families.append(
+                (name, .collected(CollectedCounterFamily(name: name, help: help, labelNames: labels, collect: collect)))
+            )
+        }
+    }
+
     /// Every family in registration order, in text exposition format 0.0.4.
     public func render() -> String {
         let snapshot = families.withLock { $0 }
@@ -70,6 +86,7 @@ public final class Metrics: Sendable {
             switch entry.family {
             case .counter(let family): family.render(into: &out)
             case .histogram(let family): family.render(into: &out)
+            case .collected(let family): family.render(into: &out)
             }
         }
         return out
@@ -80,5 +97,20 @@ public final class Metrics: Sendable {
         HTTPResponse(
             status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
             body: Array(render().utf8))
+    }
+}
+
+/// A counter family whose values are read at render time (`Metrics.collectedCounter`).
+struct CollectedCounterFamily: Sendable {
+    let name: String
+    let help: String
+    let labelNames: [String]
+    let collect: @Sendable () -> [(labels: [String], value: UInt64)]
+
+    func render(into out: inout String) {
+        out += "# HELP \(name) \(MetricsText.escapeHelp(help))\n# TYPE \(name) counter\n"
+        for series in collect() where series.labels.count == labelNames.count {
+            out += name + MetricsText.labels(labelNames, series.labels) + " \(series.value)\n"
+        }
     }
 }

@@ -90,6 +90,24 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
         return events.map { AuditEntry($0, names: names) }
     }
 
+    /// Up to `limit` of the tenant's entries that match `query`, newest first, with their names
+    /// (`sesame logs` reads the store with it).
+    public static func newest(
+        in store: any SesameStore, tenantID: String, query: AuditQuery, limit: Int
+    ) throws -> [AuditEntry] {
+        try store.read { transaction in
+            var events: [AuditEventRecord] = []
+            while events.count < limit {
+                let wanted = min(100, limit - events.count)
+                let page = try transaction.auditEvents.list(
+                    tenantID: tenantID, query: query, page: Page(offset: events.count, limit: wanted))
+                events += page
+                if page.count < wanted { break }
+            }
+            return try make(events, in: transaction)
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case logID = "log_id"
         case date, type, description

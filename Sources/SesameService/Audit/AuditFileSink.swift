@@ -16,6 +16,7 @@ public final class AuditFileSink: AuditSink {
     public let path: String
     private let descriptor: Mutex<Int32>
     private let failures = Atomic<Int>(0)
+    private let lost = Atomic<Int>(0)
 
     /// Opens (creating) `path` for appending; throws when it cannot.
     public init(path: String) throws {
@@ -48,11 +49,8 @@ public final class AuditFileSink: AuditSink {
             bytes += entry.jsonLine()
             bytes.append(0x0A)
         }
-        descriptor.withLock { fd in
-            guard fd >= 0 else {
-                failures.add(1, ordering: .relaxed)
-                return
-            }
+        let written = descriptor.withLock { fd -> Bool in
+            guard fd >= 0 else { return false }
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { buffer in
@@ -60,12 +58,15 @@ public final class AuditFileSink: AuditSink {
                 }
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failures.add(1, ordering: .relaxed)
-                    return
+                    return false
                 }
                 offset += written
             }
-            if fsync(fd) != 0 { failures.add(1, ordering: .relaxed) }
+            return fsync(fd) == 0
+        }
+        if !written {
+            failures.add(1, ordering: .relaxed)
+            lost.add(entries.count, ordering: .relaxed)
         }
     }
 
@@ -80,4 +81,8 @@ public final class AuditFileSink: AuditSink {
 
     /// Batches that could not be written whole (a full disk, an I/O error).
     public var failedWrites: Int { failures.load(ordering: .relaxed) }
+
+    public var metricsName: String { "file" }
+    /// The entries of the batches that could not be written whole (some may be in the file).
+    public var droppedEntries: Int { lost.load(ordering: .relaxed) }
 }

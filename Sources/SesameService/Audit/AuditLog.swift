@@ -57,6 +57,10 @@ final class AuditScope: Sendable {
 /// Called on the flushing thread: a sink must not block it for long (queue, then deliver).
 public protocol AuditSink: Sendable {
     func ship(_ entries: [AuditEntry])
+    /// The sink's label in `/metrics` (`sesame_audit_log_dropped_total{sink="file"}`).
+    var metricsName: String { get }
+    /// Entries this sink received but could not deliver (a failed write, a full queue, a refusal).
+    var droppedEntries: Int { get }
 }
 
 /// The audit log's writer: entries are buffered and appended in batches (one relaxed
@@ -67,7 +71,8 @@ public final class AuditLog: Sendable {
     let store: any SesameStore
     let clock: any ServiceClock
     let random: any RandomSource
-    let sinks: [any AuditSink]
+    /// Where every stored batch also goes (the JSON-lines file, the webhook).
+    public let sinks: [any AuditSink]
     private let buffer = Mutex<[AuditEventRecord]>([])
     private let lastPrune = Mutex<Date?>(nil)
     /// Flush as soon as this many entries wait.
@@ -243,6 +248,6 @@ public final class AuditLog: Sendable {
 
     /// Entries waiting to be written (tests).
     public var pendingCount: Int { buffer.withLock { $0.count } }
-    /// Entries dropped because the store stayed down.
+    /// Entries dropped because the store stayed down (`sesame_audit_log_dropped_total{sink="store"}`).
     public var dropped: Int { droppedCount.load(ordering: .relaxed) }
 }

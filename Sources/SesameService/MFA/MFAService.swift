@@ -238,8 +238,8 @@ public final class MFAService: Sendable {
             answer.oobChannel = "sms"
             answer.bindingMethod = "prompt"
             answer.oobCode = try sendCode(
-                tenant: tenant, userID: user.id, enrollmentID: id, phone: phone, mfaTokenHash: caller.mfaTokenHash ?? []
-            )
+                tenant: tenant, user: user, clientID: caller.ticket?.clientID, enrollmentID: id, phone: phone,
+                mfaTokenHash: caller.mfaTokenHash ?? [])
         }
         return answer
     }
@@ -312,10 +312,10 @@ public final class MFAService: Sendable {
     public func challenge(
         tenant: TenantRecord, client: ClientRecord, mfaToken: String?, challengeTypes: String?, authenticatorID: String?
     ) throws(ServiceError) -> MFAChallengeResponse {
-        let (ticket, user) = try access.read { transaction -> (MFATicket, UserRecord) in
+        let user = try access.read { transaction -> UserRecord in
             let ticket = try self.ticket(mfaToken, tenant: tenant, in: transaction)
             guard ticket.clientID == client.id else { throw Self.malformed }
-            return (ticket, try self.user(ticket.userID, tenant: tenant, in: transaction))
+            return try self.user(ticket.userID, tenant: tenant, in: transaction)
         }
         let asked = Set((challengeTypes ?? "otp oob").split(separator: " ").map(String.init))
         guard !asked.isEmpty, asked.isSubset(of: ["otp", "oob"]) else {
@@ -334,15 +334,17 @@ public final class MFAService: Sendable {
         if chosen.factor == .otp { return MFAChallengeResponse(challengeType: "otp") }
         guard let phone = chosen.phoneNumber else { throw .unavailable("the SMS authenticator has no number") }
         let handle = try sendCode(
-            tenant: tenant, userID: ticket.userID, enrollmentID: chosen.id, phone: phone,
+            tenant: tenant, user: user, clientID: client.id, enrollmentID: chosen.id, phone: phone,
             mfaTokenHash: MFATicket.hash(mfaToken ?? ""))
         return MFAChallengeResponse(challengeType: "oob", oobCode: handle, bindingMethod: "prompt")
     }
 
     /// Sends a 6-digit code by SMS (10 an hour per user) and returns its handle.
     private func sendCode(
-        tenant: TenantRecord, userID: String, enrollmentID: String, phone: String, mfaTokenHash: [UInt8]
+        tenant: TenantRecord, user: UserRecord, clientID: String?, enrollmentID: String, phone: String,
+        mfaTokenHash: [UInt8]
     ) throws(ServiceError) -> String {
+        let userID = user.id
         let now = clock.now()
         let code = try Self.digits(6, random)
         let salt = try random.serviceBytes(16)
@@ -373,6 +375,10 @@ public final class MFAService: Sendable {
             OutgoingMessage(
                 tenantID: tenant.id, channel: .sms, template: .mfaCode, recipient: phone,
                 text: "\(code) is your \(tenant.name) verification code. It expires in 5 minutes."))
+        // Sent: the entry names the factor, never the number or the code.
+        events.audit?.record(
+            .mfaSMSSent, tenantID: tenant.id, clientID: clientID, user: user,
+            details: AuditDetails(method: .sms, target: enrollmentID))
         return handle
     }
 
@@ -473,15 +479,18 @@ public final class MFAService: Sendable {
             record(tenant, method: .otp, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
             throw .mfaRefused("invalid_grant", "Invalid otp_code.")
         }
+        var confirmed = false
         let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
             user in
             guard let index = user.mfa.firstIndex(where: { $0.id == enrollmentID }),
                 step > (user.mfa[index].lastUsedStep ?? Int64.min)
             else { throw ServiceError.mfaRefused("invalid_grant", "Invalid otp_code.") }
             user.mfa[index].lastUsedStep = step
+            confirmed = !user.mfa[index].active
             Self.activate(&user, index)
         }
         record(tenant, method: .otp, outcome: .success, client: client.id, user: user.id, now: now)
+        if confirmed { recordEnrollment(tenant, client: client.id, user: updated, method: .otp, id: enrollmentID) }
         return MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, "otp"))
     }
 
@@ -519,11 +528,13 @@ public final class MFAService: Sendable {
             record(tenant, method: .sms, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
             throw .mfaRefused("invalid_grant", "Invalid binding_code.")
         }
+        var confirmed = false
         let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
             user in
             guard let index = user.mfa.firstIndex(where: { $0.id == challenge.enrollmentID }) else {
                 throw ServiceError.mfaRefused("invalid_grant", "Invalid oob_code.")
             }
+            confirmed = !user.mfa[index].active
             Self.activate(&user, index)
         } also: { transaction in
             guard try transaction.authSessions.consume(handleHash: challengeHash) != nil else {
@@ -531,6 +542,9 @@ public final class MFAService: Sendable {
             }
         }
         record(tenant, method: .sms, outcome: .success, client: client.id, user: user.id, now: now)
+        if confirmed {
+            recordEnrollment(tenant, client: client.id, user: updated, method: .sms, id: challenge.enrollmentID)
+        }
         return MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, "sms"))
     }
 
@@ -640,6 +654,15 @@ public final class MFAService: Sendable {
     /// `XXXXXXXX8730`: a number's last four digits.
     static func masked(_ phone: String) -> String {
         String(repeating: "X", count: max(0, phone.count - 4)) + phone.suffix(4)
+    }
+
+    /// `gd_enrollment_complete`: a factor's first code confirmed it (after the write committed).
+    private func recordEnrollment(
+        _ tenant: TenantRecord, client: String, user: UserRecord, method: AuthEventMethod, id: String
+    ) {
+        events.audit?.record(
+            .mfaEnrollmentComplete, tenantID: tenant.id, clientID: client, user: user,
+            details: AuditDetails(method: method, target: id))
     }
 
     private func record(

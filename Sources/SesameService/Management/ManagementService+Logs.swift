@@ -98,6 +98,23 @@ extension ManagementService {
                 requestPath: String(path.prefix(256)), status: status))
     }
 
+    /// An entry of what a Management call changed (after its write committed), with the acting client.
+    func audit(
+        _ type: AuditEventType, _ caller: ManagementCaller, user: UserRecord? = nil, userID: String? = nil,
+        target: String? = nil, method: AuthEventMethod? = nil
+    ) {
+        guard let audit = tokens.events.audit else { return }
+        if let user {
+            audit.record(
+                type, tenantID: caller.tenant.id, clientID: caller.clientID, user: user,
+                details: AuditDetails(method: method, target: target))
+        } else {
+            audit.record(
+                type, tenantID: caller.tenant.id, clientID: caller.clientID, userID: userID,
+                details: AuditDetails(method: method, target: target))
+        }
+    }
+
     private static func reason(status: Int) -> AuditReason {
         switch status {
         case 400: return .invalidRequest

@@ -33,6 +33,7 @@ extension ManagementService {
             else { throw ServiceError.notFound("device key not found") }
             try transaction.deviceKeys.delete(tenantID: caller.tenant.id, id: keyID)
         }
+        audit(.deviceKeyDeleted, caller, userID: userID, target: keyID, method: .deviceKey)
     }
 
     /// `PATCH /users/{id}/device-keys/{key_id}` `{"status": "revoked"}`: the key never works again
@@ -44,13 +45,16 @@ extension ManagementService {
         guard status == DeviceKeyState.revoked.rawValue else {
             throw .invalidRequest("status can only be changed to revoked")
         }
-        return try access.write(.durable) { transaction in
+        let revoked = try access.write(.durable) { transaction -> (key: DeviceKeyRecord, changed: Bool) in
             guard var key = try transaction.deviceKeys.get(tenantID: caller.tenant.id, id: keyID), key.userID == userID
             else { throw ServiceError.notFound("device key not found") }
+            let changed = key.state != .revoked
             key.state = .revoked
             try transaction.deviceKeys.update(key)
-            return key
+            return (key, changed)
         }
+        if revoked.changed { audit(.deviceKeyDeleted, caller, userID: userID, target: keyID, method: .deviceKey) }
+        return revoked.key
     }
 
     /// `POST /users/{id}/device-keys`: brings a key of an app's own device-key system (API.md §8's
@@ -67,7 +71,7 @@ extension ManagementService {
             guard created <= now else { throw .invalidRequest("created_at is in the future") }
         }
         let keyID = try random.serviceBytes(16)
-        return try access.write(.durable) { transaction in
+        let imported = try access.write(.durable) { transaction in
             guard let user = try transaction.users.get(tenantID: caller.tenant.id, id: userID) else {
                 throw ServiceError.notFound("user not found")
             }
@@ -81,6 +85,8 @@ extension ManagementService {
             try DeviceKeyService.insert(key, replacing: false, transaction)
             return key
         }
+        audit(.deviceKeyEnrolled, caller, userID: userID, target: imported.id, method: .deviceKey)
+        return imported
     }
 }
 

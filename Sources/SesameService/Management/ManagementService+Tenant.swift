@@ -117,6 +117,8 @@ extension ManagementService {
             do {
                 let kid = try tokens.keyRing.rotate(tenantID: caller.tenant.id, algorithm: algorithm)
                 keys.append(RotatedSigningKeys.Key(kid: kid, alg: algorithm.rawValue))
+                // Each algorithm's rotation commits on its own: its entry follows it.
+                audit(.signingKeyRotated, caller, target: kid)
             } catch {
                 throw StoreAccess.map(error)
             }

@@ -123,12 +123,14 @@ extension ManagementService {
     public func deleteUser(_ caller: ManagementCaller, id: String) throws(ServiceError) {
         try caller.require(.deleteUsers)
         let now = clock.now()
-        try access.write(.durable) { transaction in
-            _ = try Self.existingUser(id, caller, transaction)
+        let user = try access.write(.durable) { transaction in
+            let user = try Self.existingUser(id, caller, transaction)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: id, at: now)
             try transaction.ssoSessions.deleteAll(tenantID: caller.tenant.id, userID: id)
             try transaction.users.delete(tenantID: caller.tenant.id, id: id)
+            return user
         }
+        audit(.successUserDeletion, caller, user: user)
     }
 
     /// `GET /users/{id}/authentication-methods`.
@@ -154,7 +156,7 @@ extension ManagementService {
     ) throws(ServiceError) {
         try caller.require(.deleteAuthenticationMethods)
         let now = clock.now()
-        try access.write(.durable) { transaction in
+        let removed = try access.write(.durable) { transaction -> (UserRecord, PasskeyRecord)? in
             var user = try Self.existingUser(userID, caller, transaction)
             // An administrator may remove a password even when nothing else is left (as Auth0 does).
             if let password = user.password, password.id == methodID {
@@ -162,7 +164,7 @@ extension ManagementService {
                 user.updatedAt = now
                 try transaction.users.update(user)
                 try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
-                return
+                return nil
             }
             guard methodID.utf8.count <= 128,
                 let passkey = try transaction.passkeys.get(tenantID: caller.tenant.id, id: methodID),
@@ -172,6 +174,10 @@ extension ManagementService {
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
+            return (user, passkey)
+        }
+        if let (user, passkey) = removed {
+            audit(.passkeyDeleted, caller, user: user, target: passkey.id, method: .passkey)
         }
     }
 

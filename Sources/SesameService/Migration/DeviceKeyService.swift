@@ -78,11 +78,15 @@ public final class DeviceKeyService: Sendable {
             tenantID: caller.tenant.id, id: Base64URL.encode(pending.keyID), userID: caller.userID,
             clientID: caller.clientID, publicKey: point, deviceID: device.id, deviceName: device.name,
             platform: device.platform, osVersion: device.osVersion, model: device.model, createdAt: now)
-        try access.write(.durable) { transaction in
+        let user = try access.write(.durable) { transaction in
             let user = try Self.activeUser(caller.userID, tenant: caller.tenant, transaction)
             try Self.requireConnection(user, tenant: caller.tenant, transaction)
             try Self.insert(key, replacing: true, transaction)
+            return user
         }
+        events.audit?.record(
+            .deviceKeyEnrolled, tenantID: caller.tenant.id, clientID: caller.clientID, user: user,
+            details: AuditDetails(method: .deviceKey, target: key.id))
         return key
     }
 
@@ -117,6 +121,9 @@ public final class DeviceKeyService: Sendable {
             else { throw ServiceError.notFound("no such device key") }
             try transaction.deviceKeys.delete(tenantID: caller.tenant.id, id: id)
         }
+        events.audit?.record(
+            .deviceKeyDeleted, tenantID: caller.tenant.id, clientID: caller.clientID, userID: caller.userID,
+            details: AuditDetails(method: .deviceKey, target: id))
     }
 
     // MARK: Re-authentication

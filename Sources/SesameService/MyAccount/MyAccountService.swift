@@ -148,7 +148,7 @@ public final class MyAccountService: Sendable {
     public func deleteAuthenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) {
         try caller.require(.delete)
         let now = clock.now()
-        try access.write(.durable) { transaction in
+        let deleted = try access.write(.durable) { transaction -> (UserRecord, PasskeyRecord)? in
             var user = try Self.user(caller, transaction)
             let passkeys = try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id)
             let linked = try transaction.linkedIdentities.list(tenantID: caller.tenant.id, userID: user.id)
@@ -159,7 +159,7 @@ public final class MyAccountService: Sendable {
                 user.password = nil
                 user.updatedAt = now
                 try transaction.users.update(user)
-                return
+                return nil
             }
             let passkey = try Self.passkey(id, of: user, caller, transaction)
             // A linked Apple ID is a way in too.
@@ -168,6 +168,12 @@ public final class MyAccountService: Sendable {
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
+            return (user, passkey)
+        }
+        if let (user, passkey) = deleted {
+            tokens.events.audit?.record(
+                .passkeyDeleted, tenantID: caller.tenant.id, clientID: caller.clientID, user: user,
+                details: AuditDetails(method: .passkey, target: passkey.id))
         }
     }
 

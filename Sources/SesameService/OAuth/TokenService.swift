@@ -739,8 +739,17 @@ public final class TokenService: Sendable {
         } catch {
             throw StoreAccess.map(error)
         }
-        if case .wrongClient = result {
-            throw .unauthorizedClient("the token was issued to another client")
+        switch result {
+        case .wrongClient: throw .unauthorizedClient("the token was issued to another client")
+        case .revoked(let familyID):
+            // The family, never the token; the user is the family's owner when the store says.
+            events.audit?.record(
+                .successRevocation, tenantID: tenant.id, clientID: client.id,
+                userID: RefreshTokens.hash(ofToken: token).flatMap { hash in
+                    try? access.read { try $0.refreshTokens.get(tenantID: tenant.id, tokenHash: hash)?.userID }
+                },
+                details: AuditDetails(method: .refreshToken, target: familyID))
+        case .unknown: break
         }
     }
 

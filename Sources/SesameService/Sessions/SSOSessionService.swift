@@ -57,11 +57,19 @@ public final class SSOSessionService: Sendable {
     let access: StoreAccess
     let clock: any ServiceClock
     let random: any RandomSource
+    /// Where sign-outs are recorded (`slo`; nil: not recorded).
+    let audit: AuditLog?
 
-    public init(store: any SesameStore, clock: any ServiceClock, random: any RandomSource) {
+    public init(store: any SesameStore, clock: any ServiceClock, random: any RandomSource, audit: AuditLog? = nil) {
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random
+        self.audit = audit
+    }
+
+    /// `slo` for `userID` (after the write that ended the session committed).
+    private func recordLogout(tenant: TenantRecord, userID: String, clientID: String?) {
+        audit?.record(.successLogout, tenantID: tenant.id, clientID: clientID, userID: userID)
     }
 
     static func hash(_ cookie: String) -> [UInt8] { Digest.sha256(Array("sesame-sso-session\u{0}\(cookie)".utf8)) }
@@ -155,16 +163,19 @@ public final class SSOSessionService: Sendable {
         }
     }
 
-    /// Ends the session `cookie` stands for (sign-out); nothing when there is none.
-    public func end(tenant: TenantRecord, cookie: String?) throws(ServiceError) {
+    /// Ends the session `cookie` stands for (sign-out); nothing when there is none. `clientID` is
+    /// the app that asked (RP-initiated logout), for the audit log.
+    public func end(tenant: TenantRecord, cookie: String?, clientID: String? = nil) throws(ServiceError) {
         guard let cookie, !cookie.isEmpty, cookie.utf8.count <= 128 else { return }
         let hash = Self.hash(cookie)
-        try access.write(.relaxed) { transaction in
+        let ended = try access.write(.relaxed) { transaction -> String? in
             guard let record = try transaction.ssoSessions.get(cookieHash: hash), record.tenantID == tenant.id else {
-                return
+                return nil
             }
             try transaction.ssoSessions.delete(tenantID: tenant.id, id: record.id)
+            return record.userID
         }
+        if let ended { recordLogout(tenant: tenant, userID: ended, clientID: clientID) }
     }
 
     /// A user's live sessions, newest first.
@@ -184,6 +195,7 @@ public final class SSOSessionService: Sendable {
             else { throw ServiceError.notFound("no session with this id") }
             try transaction.ssoSessions.delete(tenantID: tenant.id, id: sessionID)
         }
+        recordLogout(tenant: tenant, userID: userID, clientID: nil)
     }
 
     /// "Sign out everywhere": every session of the user, and every refresh token, in one write.
@@ -191,11 +203,13 @@ public final class SSOSessionService: Sendable {
     @discardableResult
     public func endAll(tenant: TenantRecord, userID: String) throws(ServiceError) -> Int {
         let now = clock.now()
-        return try access.write(.relaxed) { transaction in
+        let ended = try access.write(.relaxed) { transaction in
             let ended = try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: userID)
             try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: userID, at: now)
             return ended
         }
+        recordLogout(tenant: tenant, userID: userID, clientID: nil)
+        return ended
     }
 
     /// Deletes sessions that ended (the server calls this with its other sweeps).

@@ -161,6 +161,108 @@ struct AuditLogTests {
         }
     }
 
+    @Test(
+        "enrollments, SMS, deletions, rotations, revocations and logouts have entries of their own",
+        arguments: HarnessStore.allCases)
+    func changesOfTheirOwn(_ kind: HarnessStore) throws {
+        let api = try MFATests.world(kind, factors: ["otp", "sms", "recovery-code"])
+        var secrets: [String] = []
+        // TOTP enrolled and confirmed with its first code (ada), then SMS for bob.
+        let (otpSecret, recovery) = try MFATests.enrollOTP(api)
+        secrets += [otpSecret, recovery]
+        #expect(P.signUp(api, email: "bob@example.com").status == 200)
+        let bobLogin = P.logIn(api, username: "bob@example.com")
+        let bobMFA = try #require(bobLogin.json["mfa_token"] as? String)
+        let associated = MFATests.associateSMS(api, token: bobMFA)
+        let oob = try #require(associated.json["oob_code"] as? String)
+        let code = String(try #require(try api.outboxText(to: "+15550101")).prefix(6))
+        let confirmed = MFATests.grant(
+            api,
+            [
+                "grant_type": "http://auth0.com/oauth/grant-type/mfa-oob", "mfa_token": bobMFA, "oob_code": oob,
+                "binding_code": code,
+            ])
+        #expect(confirmed.status == 200)
+        secrets += [bobMFA, oob, code, try #require(confirmed.json["access_token"] as? String)]
+        // A passkey user: a second passkey, the first deleted, a device key registered and deleted.
+        let authenticator = api.authenticator()
+        let tokens = try api.signUpForTokens(authenticator, email: "grace@example.com")
+        let refresh = try #require(tokens["refresh_token"] as? String)
+        let session = try api.logIn(authenticator)
+        secrets += [refresh, session.accessToken]
+        _ = try api.enroll(api.authenticator(), accessToken: session.accessToken)
+        let methods =
+            api.send(.get, "/me/v1/authentication-methods", token: session.accessToken).json["authentication_methods"]
+            as? [[String: Any]] ?? []
+        let passkeyID = try #require(methods.first?["id"] as? String)
+        let path = "/me/v1/authentication-methods/" + passkeyID.replacingOccurrences(of: "|", with: "%7C")
+        #expect(api.send(.delete, path, token: session.accessToken).status == 204)
+        let device = try api.registerDeviceKey(TestDeviceKey(), token: session.accessToken)
+        #expect(device.status == 201)
+        let keyID = try #require(device.json["id"] as? String)
+        #expect(api.send(.delete, "/me/v1/device-keys/\(keyID)", token: session.accessToken).status == 204)
+        // The refresh token revoked (RFC 7009), and a hosted-page session signed out.
+        let revoked = api.send(
+            .post, "/oauth/revoke", json: APIHarness.encode(["client_id": api.bootstrap.clientID, "token": refresh]))
+        #expect(revoked.status == 200)
+        let grace = try #require(try api.store.read { try $0.users.get(tenantID: api.tenant.id, id: session.userID) })
+        let sso = try api.application.sessions.begin(
+            tenant: api.tenant, proof: SignInProof(user: grace, amr: ["pop"], authTime: api.clock.now()),
+            browser: BrowserContext(userAgent: "AuditTest", address: "198.51.100.9"), replacing: nil)
+        secrets.append(sso.cookie)
+        try api.application.sessions.end(tenant: api.tenant, cookie: sso.cookie, clientID: api.bootstrap.clientID)
+        // Management: the signing keys rotated, bob deleted.
+        let management = try api.managementToken()
+        secrets.append(management)
+        let rotated = api.send(.post, "/api/v2/keys/signing/rotate", token: management)
+        #expect(rotated.status == 201 || rotated.status == 200)
+        let kids = Set((rotated.json["keys"] as? [[String: Any]] ?? []).compactMap { $0["kid"] as? String })
+        let bob = try #require(try P.users(api).first { $0.profile.email == "bob@example.com" })
+        #expect(api.send(.delete, "/api/v2/users/\(bob.id)", token: management).status == 204)
+
+        let reply = try Self.logs(api)
+        let all = reply.list
+        func entries(_ type: String) -> [[String: Any]] { all.filter { $0["type"] as? String == type } }
+        func details(_ entry: [String: Any]?) -> [String: Any] { entry?["details"] as? [String: Any] ?? [:] }
+        let enrolled = entries("gd_enrollment_complete")
+        #expect(Set(enrolled.compactMap { details($0)["method"] as? String }) == ["otp", "sms"])
+        #expect(enrolled.allSatisfy { $0["client_id"] as? String == api.bootstrap.clientID })
+        let sms = try #require(entries("gd_send_sms").first)
+        #expect(sms["user_id"] as? String == bob.id && sms["user_name"] as? String == "bob@example.com")
+        let deletedPasskey = try #require(entries("sesame_passkey_deleted").first)
+        #expect(
+            details(deletedPasskey)["target"] as? String == passkeyID.split(separator: "|").last.map(String.init)
+                || details(deletedPasskey)["target"] as? String == passkeyID)
+        #expect(deletedPasskey["user_id"] as? String == session.userID)
+        #expect(deletedPasskey["client_id"] as? String == api.bootstrap.clientID)
+        #expect(details(entries("sesame_device_key_enrolled").first)["target"] as? String == keyID)
+        #expect(details(entries("sesame_device_key_deleted").first)["target"] as? String == keyID)
+        let revocation = try #require(entries("srrt").first)
+        #expect(revocation["user_id"] as? String == session.userID)
+        #expect(revocation["client_id"] as? String == api.bootstrap.clientID)
+        let logout = try #require(entries("slo").first)
+        #expect(logout["user_id"] as? String == session.userID)
+        #expect(logout["client_id"] as? String == api.bootstrap.clientID)
+        #expect(Set(entries("sesame_signing_key_rotated").compactMap { details($0)["target"] as? String }) == kids)
+        #expect(
+            entries("sesame_signing_key_rotated").allSatisfy {
+                $0["client_id"] as? String == api.bootstrap.managementClientID
+            })
+        let deletion = try #require(entries("sdu").first)
+        #expect(deletion["user_id"] as? String == bob.id && deletion["user_name"] as? String == "bob@example.com")
+        #expect(deletion["client_id"] as? String == api.bootstrap.managementClientID)
+        // A deleted user's entries are still theirs.
+        #expect(
+            api.send(.get, "/api/v2/users/\(bob.id)/logs", token: management).list.contains {
+                $0["type"] as? String == "sdu"
+            })
+        // No secret anywhere.
+        let served = String(decoding: reply.body, as: UTF8.self)
+        for secret in secrets where secret.count >= 6 {
+            #expect(!served.contains(secret), "a secret reached GET /api/v2/logs")
+        }
+    }
+
     @Test("q, paging, checkpoints, scopes and bad parameters", arguments: HarnessStore.allCases)
     func queries(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)

@@ -142,3 +142,96 @@ import Testing
         #expect(String(decoding: none.head + Array("[]".utf8) + none.tail, as: UTF8.self) == #"{"a":1,"servers":[]}"#)
     }
 }
+
+/// The audit log's and the tenant settings' schemas against the code: the closed vocabularies are
+/// the Swift enums' cases, and what the server answers has exactly the documented members.
+@Suite struct OpenAPIAuditSchemaTests {
+    static func schema(_ document: [String: Any], _ name: String) throws -> [String: Any] {
+        let components = try #require(document["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: Any])
+        return try #require(schemas[name] as? [String: Any], "no schema \(name)")
+    }
+
+    static func properties(_ schema: [String: Any]) throws -> [String: [String: Any]] {
+        try #require(schema["properties"] as? [String: [String: Any]])
+    }
+
+    static func enumeration(_ schema: [String: Any]?) -> [String] { schema?["enum"] as? [String] ?? [] }
+
+    @Test func theClosedVocabulariesAreTheEnumsCases() throws {
+        let document = try OpenAPIDocumentTests.document()
+        let event = try Self.properties(try Self.schema(document, "LogEvent"))
+        #expect(Self.enumeration(event["type"]) == AuditEventType.allCases.map(\.rawValue))
+        let details = try Self.properties(try #require(event["details"]))
+        #expect(Self.enumeration(details["reason"]) == AuditReason.allCases.map(\.rawValue))
+        #expect(Self.enumeration(details["method"]) == AuthEventMethod.allCases.map(\.rawValue))
+        let request = try Self.properties(try #require(details["request"]))
+        #expect(Self.enumeration(request["method"]) == AuditRequestMethod.allCases.map(\.rawValue))
+        // The connection option, on both the create and the update body.
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        for (path, method) in [("/api/v2/connections", "post"), ("/api/v2/connections/{id}", "patch")] {
+            let operation = try #require(paths[path]?[method] as? [String: Any])
+            let body = try #require(
+                ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+                    as? [String: Any])
+            let schema = try #require(body["schema"] as? [String: Any])
+            let members = try Self.properties(schema)
+            let options = try Self.properties(try #require(members["options"]))
+            let passkey = try Self.properties(try #require(options["passkey_options"]))
+            #expect(
+                Self.enumeration(passkey["attestation_requirement"]) == AttestationRequirement.allCases.map(\.rawValue),
+                "\(method) \(path)")
+        }
+        // The logs operations name the scopes they need.
+        let logs = try #require(paths["/api/v2/logs"]?["get"] as? [String: Any])
+        #expect((logs["security"] as? [[String: [String]]]) == [["managementToken": ["read:logs"]]])
+    }
+
+    /// `object`'s members are all documented, and every required member is there.
+    static func conforms(_ object: [String: Any], to schema: [String: Any], _ name: String) throws {
+        let documented = Set(try properties(schema).keys)
+        let required = Set(schema["required"] as? [String] ?? [])
+        #expect(Set(object.keys).subtracting(documented).isEmpty, "\(name): undocumented \(object.keys.sorted())")
+        #expect(required.subtracting(object.keys).isEmpty, "\(name): missing \(required.subtracting(object.keys))")
+    }
+
+    @Test(arguments: [HarnessStore.memory, .sqlite])
+    func theAnswersHaveTheDocumentedMembers(_ kind: HarnessStore) throws {
+        let document = try OpenAPIDocumentTests.document()
+        let api = try APIHarness(store: kind)
+        let token = try api.managementToken()
+        let patched = api.send(
+            .patch, "/api/v2/tenant/settings", json: #"{"audit_log_retention_days":90}"#, token: token)
+        #expect(patched.status == 200)
+        #expect(patched.json["audit_log_retention_days"] as? Int == 90)
+        let settings = try Self.schema(document, "TenantSettings")
+        try Self.conforms(patched.json, to: settings, "PATCH tenant settings")
+        try Self.conforms(api.send(.get, "/api/v2/tenant/settings", token: token).json, to: settings, "settings")
+        #expect(
+            api.send(.patch, "/api/v2/tenant/settings", json: #"{"audit_log_retention_days":3651}"#, token: token)
+                .status == 400)
+        // A login refused and a Management write: entries with a user, a reason and a request.
+        #expect(
+            PasswordAccountsTests.signUp(api, email: "doc@example.com", password: "a fine pass phrase 9").status == 200)
+        #expect(
+            PasswordAccountsTests.logIn(api, username: "doc@example.com", password: "not the one 12345").status == 403)
+        api.application.flush()
+        let totals = api.send(.get, "/api/v2/logs?include_totals=true", token: token)
+        #expect(totals.status == 200)
+        let list = try Self.schema(document, "LogList")
+        let wrapped = try #require((list["oneOf"] as? [[String: Any]])?.last)
+        try Self.conforms(totals.json, to: wrapped, "logs with totals")
+        let entries = try #require(totals.json["logs"] as? [[String: Any]])
+        let types = Set(entries.compactMap { $0["type"] as? String })
+        #expect(types.isSuperset(of: ["ss", "fp", "sapi"]), "\(types)")
+        let event = try Self.schema(document, "LogEvent")
+        let members = try Self.properties(event)
+        let details = try #require(members["details"])
+        let pattern = try Regex(try #require(members["log_id"]?["pattern"] as? String))
+        for entry in entries {
+            try Self.conforms(entry, to: event, "entry")
+            try Self.conforms(try #require(entry["details"] as? [String: Any]), to: details, "details")
+            #expect((entry["log_id"] as? String)?.wholeMatch(of: pattern) != nil)
+        }
+    }
+}

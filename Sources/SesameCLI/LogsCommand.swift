@@ -1,0 +1,124 @@
+import Foundation
+import SesameService
+import SesameStore
+
+/// `sesame logs [--data DIR | --store URI] [--tenant ID] [--type CODE]… [--user ID] [--take N]
+/// [--json]`: the audit log read from the store directly, newest first (docs/audit-log.md). It
+/// needs no running server and no token: whoever can read the data directory can read the log.
+///
+/// Exit status: 0 listed (possibly nothing), 1 the store failed, 2 bad arguments.
+enum LogsCommand {
+    static let name = "logs"
+    static let spec = CommandSpec(options: [
+        OptionSpec("data", .single, placeholder: "DIR"),
+        OptionSpec("store", .single, placeholder: "URI"),
+        OptionSpec("tenant", .single, placeholder: "ID"),
+        OptionSpec("type", .repeated, placeholder: "CODE"),
+        OptionSpec("user", .single, placeholder: "ID"),
+        OptionSpec("take", .single, placeholder: "N"),
+        OptionSpec("json", .flag),
+    ])
+    /// The most entries one call prints.
+    static let maxTake = 1_000
+    static let defaultTake = 50
+
+    struct Request {
+        var location: StoreLocation
+        var data: String
+        var tenantID: String?
+        var query: AuditQuery
+        var take: Int
+        var json: Bool
+    }
+
+    static func request(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Request {
+        let store = parsed.value("store") ?? variables["SESAME_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        let data = parsed.value("data") ?? variables["SESAME_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
+        var query = AuditQuery()
+        for code in parsed.all("type") {
+            guard let type = AuditEventType(rawValue: code) else {
+                throw UsageError("--type \(code.prefix(40)) is not a log event type (docs/audit-log.md lists them)")
+            }
+            if !query.types.contains(type) { query.types.append(type) }
+        }
+        if let user = parsed.value("user") {
+            guard !user.isEmpty, user.utf8.count <= 256 else { throw UsageError("--user must be a user id") }
+            query.userID = user
+        }
+        var take = defaultTake
+        if let text = parsed.value("take") {
+            guard let value = Int(text), (1...maxTake).contains(value) else {
+                throw UsageError("--take must be an integer from 1 to \(maxTake)")
+            }
+            take = value
+        }
+        if let tenant = parsed.value("tenant"), tenant.isEmpty || tenant.utf8.count > 128 {
+            throw UsageError("--tenant must be a tenant id")
+        }
+        return Request(
+            location: try StoreLocation.parse(store), data: data, tenantID: parsed.value("tenant"), query: query,
+            take: take, json: parsed.flag("json"))
+    }
+
+    static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        let request: Request
+        do throws(UsageError) {
+            let parsed = try ArgumentParser.parse(arguments, spec: spec)
+            if parsed.helpRequested {
+                environment.writeOutput(Usage.logs)
+                return SesameCommandLine.success
+            }
+            request = try Self.request(parsed, environment.variables)
+        } catch {
+            return SesameCommandLine.usageError(name, error.message, environment)
+        }
+        let directory = DataDirectory(path: request.data)
+        if request.location == .sqlite, !FileManager.default.fileExists(atPath: directory.databasePath) {
+            return SesameCommandLine.usageError(
+                name, "\(directory.databasePath) does not exist (run sesame init first, or give --store)", environment)
+        }
+        let entries: [AuditEntry]
+        do {
+            let store = try directory.openStore(request.location)
+            let tenants = try store.read { try $0.tenants.all() }
+            let tenantID: String
+            if let asked = request.tenantID {
+                guard tenants.contains(where: { $0.id == asked }) else {
+                    return SesameCommandLine.usageError(name, "no tenant \(asked) in this store", environment)
+                }
+                tenantID = asked
+            } else {
+                guard tenants.count == 1, let only = tenants.first else {
+                    return SesameCommandLine.usageError(
+                        name,
+                        tenants.isEmpty
+                            ? "the store holds no tenant (run sesame init first)"
+                            : "the store holds \(tenants.count) tenants; name one with --tenant ID", environment)
+                }
+                tenantID = only.id
+            }
+            entries = try AuditEntry.newest(in: store, tenantID: tenantID, query: request.query, limit: request.take)
+        } catch {
+            environment.writeError("sesame: logs: \(SesameCommandLine.oneLine(String(describing: error)))\n")
+            return SesameCommandLine.failure
+        }
+        var out = ""
+        for entry in entries {
+            if request.json {
+                out += String(decoding: entry.jsonLine(), as: UTF8.self) + "\n"
+            } else {
+                out += text(entry) + "\n"
+            }
+        }
+        environment.writeOutput(out)
+        return SesameCommandLine.success
+    }
+
+    /// One line: date, type, who, client, address, description (`-` for what the entry lacks).
+    static func text(_ entry: AuditEntry) -> String {
+        let who = entry.userName ?? entry.userID
+        let client = entry.clientName ?? entry.clientID
+        return [entry.date, entry.type, who ?? "-", client ?? "-", entry.ip ?? "-", entry.description]
+            .map { SesameCommandLine.oneLine($0) }.joined(separator: "  ")
+    }
+}
