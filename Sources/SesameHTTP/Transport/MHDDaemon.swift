@@ -14,6 +14,9 @@ final class MHDDaemon: @unchecked Sendable {
     private let core: ServerCore
     private let pemCopies: [UnsafeMutablePointer<CChar>]
     private var watchdog: DeadlineWatchdog?
+    /// The listening socket `quiesce` took back from libmicrohttpd: shut down at once (new
+    /// connections are refused), closed only in `stop`, after the daemon's threads are joined.
+    private var quiescedListener: Int32 = -1
     /// The port actually bound.
     let port: Int
 
@@ -83,10 +86,16 @@ final class MHDDaemon: @unchecked Sendable {
     }
 
     /// Stops accepting new connections (existing ones keep being served).
+    ///
+    /// The socket is shut down, not closed: libmicrohttpd 0.9.75's polling threads remove it from
+    /// their epoll sets on their own after the quiesce, and a descriptor closed under them makes
+    /// that `epoll_ctl` fail with EBADF, which libmicrohttpd treats as fatal (it aborted a test run).
     func quiesce() {
-        guard let pointer else { return }
+        guard let pointer, quiescedListener < 0 else { return }
         let listener = MHD_quiesce_daemon(pointer)
-        if listener >= 0 { close(listener) }
+        guard listener >= 0 else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        quiescedListener = listener
     }
 
     /// Stops the daemon: closes every connection and joins its threads. Must not run on a worker thread.
@@ -96,6 +105,10 @@ final class MHDDaemon: @unchecked Sendable {
         guard let daemon = pointer else { return }
         pointer = nil
         MHD_stop_daemon(daemon)
+        if quiescedListener >= 0 {
+            close(quiescedListener)
+            quiescedListener = -1
+        }
     }
 
     deinit {
