@@ -24,14 +24,10 @@ enum MetadataCommand {
     static let rollback: Int32 = 5
 
     static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        guard arguments.first == "import" else {
-            if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
-                environment.writeOutput(Usage.mds)
-                return SesameCommandLine.success
-            }
-            return SesameCommandLine.usageError(
-                "mds", arguments.first.map { "unknown action '\($0)' (expected import)" } ?? "missing action: import",
-                environment)
+        if let answered = SesameCommandLine.refusingAllBut(
+            "import", of: "mds", usage: Usage.mds, arguments, environment)
+        {
+            return answered
         }
         let parsed: ParsedArguments
         let location: StoreLocation

@@ -129,6 +129,23 @@ public enum SesameCommandLine {
         return usage
     }
 
+    /// For a command with one action (`sesame store copy`, `sesame mds import`): nil when
+    /// `arguments` start with `action`, else the exit status of answering help or the usage error.
+    static func refusingAllBut(
+        _ action: String, of command: String, usage text: String, _ arguments: [String],
+        _ environment: CommandEnvironment
+    ) -> Int32? {
+        guard arguments.first != action else { return nil }
+        if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
+            environment.writeOutput(text)
+            return success
+        }
+        return usageError(
+            command,
+            arguments.first.map { "unknown action '\($0)' (expected \(action))" } ?? "missing action: \(action)",
+            environment)
+    }
+
     /// Folds any line breaks in a message so errors stay on one line.
     static func oneLine(_ message: String) -> String {
         message.split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -20,14 +20,10 @@ enum StoreCopyCommand {
     static let batch = 100
 
     static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        guard arguments.first == "copy" else {
-            if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
-                environment.writeOutput(Usage.store)
-                return SesameCommandLine.success
-            }
-            return SesameCommandLine.usageError(
-                "store", arguments.first.map { "unknown action '\($0)' (expected copy)" } ?? "missing action: copy",
-                environment)
+        if let answered = SesameCommandLine.refusingAllBut(
+            "copy", of: "store", usage: Usage.store, arguments, environment)
+        {
+            return answered
         }
         let parsed: ParsedArguments
         let target: StoreLocation
