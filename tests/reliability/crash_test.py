@@ -229,20 +229,9 @@ class Worker(threading.Thread):
         self.ledger.count("passkey logins")
 
     def password_signup(self):
-        user = PasswordUser(email=self.email("password"))
-        with self.ledger.lock:
-            self.ledger.password_users.append(user)
-        try:
-            status, body = self.client.call("POST", "/dbconnections/signup", {
-                "client_id": self.client.client_id, "connection": CONNECTION, "email": user.email,
-                "password": PASSWORD})
-        except Refused:
-            user.refused = True
-            raise
-        self.expect({200}, status, body, "password signup")
-        user.user_id = body["_id"]
-        self.mine_password.append(user)
-        self.ledger.count("password signups")
+        self.create_password_user(
+            "password", "/dbconnections/signup", {"client_id": self.client.client_id}, None, 200, "_id",
+            "password signup", "password signups")
 
     def password_login(self):
         if not self.mine_password:
@@ -275,19 +264,27 @@ class Worker(threading.Thread):
         self.ledger.count("refresh rotations")
 
     def management_create(self):
-        user = PasswordUser(email=self.email("managed"), via_management=True)
+        self.create_password_user(
+            "managed", "/api/v2/users", {}, self.client.admin, 201, "user_id", "management create user",
+            "management creates")
+
+    def create_password_user(self, kind, path, extra, token, expected, id_member, what, counter):
+        """Signs up (or creates through Management) a password user, recording it in the ledger
+        before the request so a kill mid-request is accounted for."""
+        user = PasswordUser(email=self.email(kind), via_management=token is not None)
         with self.ledger.lock:
             self.ledger.password_users.append(user)
         try:
-            status, body = self.client.call("POST", "/api/v2/users", {
-                "connection": CONNECTION, "email": user.email, "password": PASSWORD}, token=self.client.admin)
+            status, body = self.client.call(
+                "POST", path, {**extra, "connection": CONNECTION, "email": user.email, "password": PASSWORD},
+                token=token)
         except Refused:
             user.refused = True
             raise
-        self.expect({201}, status, body, "management create user")
-        user.user_id = body["user_id"]
+        self.expect({expected}, status, body, what)
+        user.user_id = body[id_member]
         self.mine_password.append(user)
-        self.ledger.count("management creates")
+        self.ledger.count(counter)
 
     def metadata_write(self):
         users = [u.user_id for u in self.mine_password if u.via_management] + [
