@@ -131,12 +131,13 @@ run() {
     local name="$1"
     shift
     echo "api-fuzz-test: $name run, at most $max_examples examples per operation"
-    "$venv/bin/schemathesis" run "$url/openapi.json" \
+    # schemathesis keeps a cache (.schemathesis/) in its working directory: keep it in the run's.
+    (cd "$work" && "$venv/bin/schemathesis" run "$url/openapi.json" \
         --checks "$checks" --phases examples,coverage,fuzzing,stateful \
         --max-examples "$max_examples" --seed "$seed" --workers "$workers" \
         --request-timeout "$request_timeout" --max-redirects 0 \
         --generation-database none --no-color --suppress-health-check all \
-        --report junit --report-junit-path "$root/.build/api-fuzz-$name.xml" "$@"
+        --report junit --report-junit-path "$root/.build/api-fuzz-$name.xml" "$@")
 }
 export SCHEMATHESIS_HOOKS="$root/tests/api-fuzz/hooks.py"
 API_FUZZ_PROTECTED_IDS="$(cat "$work/protected")"
