@@ -10,6 +10,8 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let db: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private let json = RecordJSON()
+    /// Where the writer reports its commits' WAL sizes (`reportCommits(to:)`); nil on the others.
+    private var checkpointer: WALCheckpointer?
 
     /// Opens (creating if needed) the database at `path`. A reader is made query-only.
     init(path: String, reader: Bool) throws {
@@ -32,6 +34,27 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(db)
+    }
+
+    /// Reports each commit's WAL size to `checkpointer` instead of checkpointing inside the commit
+    /// (the hook replaces SQLite's auto-checkpoint). The writer connection only.
+    func reportCommits(to checkpointer: WALCheckpointer) {
+        self.checkpointer = checkpointer
+        // The context is this connection, unretained: the hook lives no longer than its `db`.
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_wal_hook(
+            db,
+            { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+                return connection.checkpointer?.committed(pages: pages, writer: connection) ?? SQLITE_OK
+            }, context)
+    }
+
+    /// One passive checkpoint of the main database: copies what no reader still needs and syncs
+    /// the file, without waiting for any lock. Returns SQLite's result code.
+    @discardableResult func checkpointPassive() -> Int32 {
+        sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
     /// True when no transaction is open.

@@ -13,8 +13,20 @@ public final class SQLiteStore: SesameStore {
     /// The database file.
     public let path: String
     private let writer: SQLiteConnection
+    /// Checkpoints the WAL on its own thread, so a commit never waits for the copy and the sync.
+    let checkpointer: WALCheckpointer
     /// Serialises writers; held for the whole body of a write.
     private let writerLock = WriterLock()
+    /// The write transaction writers share (group commit), open between the writes that arrive
+    /// while one is running; guarded by `writerLock`.
+    private nonisolated(unsafe) var openGroupCommit: GroupCommit?
+    /// Writers waiting for `writerLock`: while there are any, a finished write leaves its
+    /// transaction open for them, and the last one commits for all.
+    private let waitingWriters = Atomic<Int>(0)
+    /// The most writes one commit holds (then it commits even with writers waiting).
+    static let maxGroupMembers = 64
+    /// Write transactions committed (tests: how many writes shared one).
+    private let commitCount = Atomic<Int>(0)
     /// Idle reader connections; more are opened on demand and at most `maxIdleReaders` kept.
     private let readers = Mutex<[SQLiteConnection]>([])
     private let maxIdleReaders = 8
@@ -24,7 +36,13 @@ public final class SQLiteStore: SesameStore {
     /// Opens the database at `path`, creating it (mode 0600) if missing, and brings its schema up
     /// to date. Throws `StoreError.unavailable` if it cannot be opened or was written by a newer
     /// Sesame (a migration this build does not know).
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, checkpointPages: WALCheckpointer.defaultThreshold)
+    }
+
+    /// The same, with the WAL size (in pages) at which the background checkpoint starts (tests
+    /// make it small).
+    init(path: String, checkpointPages: Int32) throws {
         self.path = path
         try Self.createFile(path)
         writer = try SQLiteConnection(path: path, reader: false)
@@ -34,6 +52,9 @@ public final class SQLiteStore: SesameStore {
         }
         try writer.execute("PRAGMA synchronous = NORMAL")
         try Self.migrate(writer)
+        checkpointer = try WALCheckpointer(
+            connection: try SQLiteConnection(path: path, reader: false), threshold: checkpointPages)
+        writer.reportCommits(to: checkpointer)
     }
 
     /// Creates the file with mode 0600 if it does not exist (SQLite gives its -wal and -shm the same mode).
@@ -113,22 +134,106 @@ public final class SQLiteStore: SesameStore {
     }
 
     public func write<T>(_ durability: Durability, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        try writerLock.withLock {
-            let connection = writer
-            if durability == .durable { try connection.execute("PRAGMA synchronous = FULL") }
-            defer { if durability == .durable { connection.executeIgnoringErrors("PRAGMA synchronous = NORMAL") } }
-            try connection.execute("BEGIN IMMEDIATE")
-            let transaction = SQLTransaction(connection: connection, writable: true)
+        // Only a writer that will take the lock may be counted as waiting for it: a finished write
+        // hands its open transaction on to the waiting ones.
+        guard !writerLock.heldByCurrentThread else {
+            throw StoreError.unavailable("a write transaction is already open on this thread")
+        }
+        waitingWriters.add(1, ordering: .relaxed)
+        let (result, joined): (T, GroupCommit?) = try writerLock.withLock {
+            waitingWriters.subtract(1, ordering: .relaxed)
+            let group = try openGroup(durability)
+            let member = group.members > 0
+            let transaction = SQLTransaction(connection: writer, writable: true)
             defer { transaction.close() }
+            let outcome: Result<T, any Error>
             do {
-                let result = try body(transaction)
-                try connection.execute("COMMIT")
-                return result
+                // The first write needs no savepoint: if it fails, nothing else is in the transaction.
+                if member { try writer.execute("SAVEPOINT group_member") }
+                let value = try body(transaction)
+                if member { try writer.execute("RELEASE group_member") }
+                group.members += 1
+                outcome = .success(value)
             } catch {
-                if !connection.isAutocommit { connection.executeIgnoringErrors("ROLLBACK") }
+                outcome = .failure(error)
+                if !writer.isAutocommit, member {
+                    writer.executeIgnoringErrors("ROLLBACK TO group_member")
+                    writer.executeIgnoringErrors("RELEASE group_member")
+                }
+            }
+            switch outcome {
+            case .success(let result): return (result, try endTurn(group) ? group : nil)
+            case .failure(let error):
+                // The writes before this one in the group still commit (or go on to the next writer).
+                _ = try? endTurn(group)
                 throw error
             }
         }
+        try joined?.waitForCommit()
+        return result
+    }
+
+    /// The group the writer connection has open, or a new one. A durable write does not join a
+    /// relaxed group (a transaction's `synchronous` level is fixed at BEGIN): the open group is
+    /// committed first. Runs under the writer lock.
+    private func openGroup(_ durability: Durability) throws -> GroupCommit {
+        if let group = openGroupCommit {
+            if group.durable || durability == .relaxed { return group }
+            try commit(group)
+        }
+        if durability == .durable { try writer.execute("PRAGMA synchronous = FULL") }
+        do {
+            try writer.execute("BEGIN IMMEDIATE")
+        } catch {
+            if durability == .durable { writer.executeIgnoringErrors("PRAGMA synchronous = NORMAL") }
+            throw error
+        }
+        let group = GroupCommit(durable: durability == .durable)
+        openGroupCommit = group
+        return group
+    }
+
+    /// After a write's body: leaves the transaction open for the next writer if one is waiting
+    /// (returns true; the caller then waits for that group's commit), else commits it, or rolls it
+    /// back if no write in it succeeded. Throws the commit's error. Runs under the writer lock.
+    private func endTurn(_ group: GroupCommit) throws -> Bool {
+        if writer.isAutocommit {
+            // SQLite rolled the whole transaction back (a full disk, an I/O error): every write
+            // that had joined it is lost, and their callers learn it.
+            finish(group, .failure(StoreError.unavailable("the write transaction was rolled back")))
+            return false
+        }
+        if group.members > 0, group.members < Self.maxGroupMembers,
+            waitingWriters.load(ordering: .relaxed) > 0
+        {
+            return true
+        }
+        if group.members == 0 {
+            writer.executeIgnoringErrors("ROLLBACK")
+            finish(group, .success(()))
+            return false
+        }
+        try commit(group)
+        return false
+    }
+
+    /// Commits `group`'s transaction and tells the writes waiting for it. Runs under the writer lock.
+    private func commit(_ group: GroupCommit) throws {
+        do {
+            try writer.execute("COMMIT")
+            commitCount.add(1, ordering: .relaxed)
+            finish(group, .success(()))
+        } catch {
+            if !writer.isAutocommit { writer.executeIgnoringErrors("ROLLBACK") }
+            finish(group, .failure(error))
+            throw error
+        }
+    }
+
+    private func finish(_ group: GroupCommit, _ outcome: Result<Void, any Error>) {
+        if group.durable { writer.executeIgnoringErrors("PRAGMA synchronous = NORMAL") }
+        openGroupCommit = nil
+        group.complete(outcome)
     }
 
     private func checkOutReader() throws -> SQLiteConnection {
@@ -144,6 +249,12 @@ public final class SQLiteStore: SesameStore {
     }
 
     // MARK: For tests and diagnostics
+
+    /// Write transactions committed since the store was opened.
+    var commits: Int { commitCount.load(ordering: .relaxed) }
+
+    /// Writers waiting for the writer lock now.
+    var writersWaiting: Int { waitingWriters.load(ordering: .relaxed) }
 
     /// How many read transactions have begun on the database since it was opened.
     var beganReads: Int { readsBegun.load(ordering: .relaxed) }

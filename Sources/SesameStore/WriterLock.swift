@@ -10,6 +10,12 @@ public final class WriterLock: Sendable {
     /// Creates an unlocked lock.
     public init() {}
 
+    /// Whether the calling thread holds the lock (inside `withLock`).
+    public var heldByCurrentThread: Bool {
+        let me = ObjectIdentifier(Thread.current)
+        return owner.withLock { $0 == me }
+    }
+
     /// Runs `body` holding the lock; throws if this thread already holds it.
     public func withLock<T>(_ body: () throws -> T) throws -> T {
         let me = ObjectIdentifier(Thread.current)

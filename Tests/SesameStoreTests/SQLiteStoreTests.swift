@@ -253,6 +253,72 @@ import Testing
         #expect(try store.writerSynchronous() == 1)
     }
 
+    /// Inserts `count` users, one commit each (every commit appends at least one WAL frame).
+    private func insertUsers(_ count: Int, from first: Int = 0, into store: SQLiteStore) throws {
+        for index in first..<(first + count) {
+            try store.write(.relaxed) { tx in
+                try tx.users.insert(
+                    Fixture.user(
+                        "sesame|\(index)", handle: UInt8(index), email: "u\(index)@example.com", phone: nil,
+                        username: nil))
+            }
+        }
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
+    }
+
+    /// A commit past the threshold leaves the checkpoint (the copy into the database and its sync)
+    /// to the background thread: while that thread is held back, the database file does not change.
+    @Test func theCheckpointRunsOffTheWriter() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        let store = try SQLiteStore(path: path, checkpointPages: 32)
+        try store.write(.durable) { try $0.tenants.insert(Fixture.tenant()) }
+        store.checkpointer.drain()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        store.checkpointer.suspend()
+        try insertUsers(60, into: store)  // at least 60 frames: past 32, far from the backstop (512)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(store.checkpointer.runs.inline == 0)
+        let backgroundBefore = store.checkpointer.runs.background
+        store.checkpointer.resume()
+        store.checkpointer.drain()
+        #expect(store.checkpointer.runs.background == backgroundBefore + 1)  // one queued, not one per commit
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) != before)
+        #expect(store.checkpointer.runs.inline == 0)
+        // The next commit starts the WAL again from its beginning, and every row reads back.
+        try insertUsers(1, from: 60, into: store)
+        let emails = try (0...60).map { index in
+            try store.read { try $0.users.get(tenantID: "t1", id: "sesame|\(index)")?.profile.email }
+        }
+        #expect(emails == (0...60).map { "u\($0)@example.com" })
+    }
+
+    /// A background thread that falls behind does not let the WAL grow without bound: at 16 times
+    /// the threshold, the writer checkpoints inline again.
+    @Test func theWriterCheckpointsInlineWhenTheBackgroundFallsBehind() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        let store = try SQLiteStore(path: path, checkpointPages: 4)
+        try store.write(.durable) { try $0.tenants.insert(Fixture.tenant()) }
+        store.checkpointer.drain()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        store.checkpointer.suspend()
+        defer { store.checkpointer.resume() }
+        try insertUsers(120, into: store)  // at least 120 frames, past the backstop of 64
+        let inline = store.checkpointer.runs.inline
+        #expect(inline >= 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) != before)
+        // Bounded: the WAL starts again after each inline checkpoint, so another 120 commits do
+        // not make it longer (by more than a commit's own pages).
+        let wal = try fileSize(path + "-wal")
+        try insertUsers(120, from: 120, into: store)
+        #expect(store.checkpointer.runs.inline > inline)
+        #expect(try fileSize(path + "-wal") <= wal + 16 * 4_120)
+    }
+
     @Test func corruptRowIsReported() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("sesame.db"))
