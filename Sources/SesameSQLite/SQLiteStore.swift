@@ -57,6 +57,10 @@ public final class SQLiteStore: SesameStore {
         writer.reportCommits(to: checkpointer)
     }
 
+    deinit {
+        checkpointer.stop()
+    }
+
     /// Creates the file with mode 0600 if it does not exist (SQLite gives its -wal and -shm the same mode).
     private static func createFile(_ path: String) throws {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -1,6 +1,10 @@
 import CSQLite
-import Dispatch
+import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Moves the WAL checkpoint off the writer.
 ///
@@ -10,26 +14,42 @@ import Synchronization
 /// behind it, and with one server thread every request waits.
 ///
 /// The writer connection reports each commit's WAL size here (`sqlite3_wal_hook`, which also turns
-/// SQLite's auto-checkpoint off). At `threshold` pages, one passive checkpoint is queued on a
-/// connection and thread of its own. A passive checkpoint takes no lock that a writer or reader
-/// waits for: it copies what no reader still needs, and the next writer starts the WAL again from
-/// its beginning. If the background falls behind (a reader that holds an old snapshot, a stuck
-/// disk), the writer checkpoints inline again at `backstop` pages, so the WAL stays bounded.
-final class WALCheckpointer: Sendable {
+/// SQLite's auto-checkpoint off). At `threshold` pages, a thread of its own runs one passive
+/// checkpoint on a connection of its own. A passive checkpoint takes no lock that a writer or
+/// reader waits for: it copies what no reader still needs, and the next writer starts the WAL
+/// again from its beginning. The thread runs at a lower CPU priority (nice 10), so on a busy core
+/// the requests come first and the copy fills the gaps. If it falls behind anyway (a reader that
+/// holds an old snapshot, a stuck disk, a saturated core), the writer checkpoints inline again at
+/// `backstop` pages, so the WAL stays bounded.
+final class WALCheckpointer: @unchecked Sendable {
     /// SQLite's own auto-checkpoint size, in pages.
     static let defaultThreshold: Int32 = 1_000
     /// The inline checkpoint's size, as a multiple of the threshold.
     static let backstopFactor: Int32 = 16
+    /// The thread's nice value (0 is the requests'; 19 the lowest).
+    static let niceness: Int32 = 10
 
     let threshold: Int32
     let backstop: Int32
     private let connection: SQLiteConnection
-    private let queue: DispatchQueue
+    /// Set by the writer when it asks for a checkpoint, cleared when one starts (the writer's
+    /// lock-free check, so commits past the threshold do not each take `condition`).
     private let queued = Atomic<Bool>(false)
     private let backgroundRuns = Atomic<Int>(0)
     private let inlineRuns = Atomic<Int>(0)
+    private let started = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    /// The thread's nice value as the kernel reports it (tests).
+    private let niceness = Atomic<Int32>(0)
+    /// Guards the fields below it.
+    private let condition = NSCondition()
+    private var requested = false
+    private var running = false
+    private var stopping = false
+    private var suspended = false
 
     /// `connection` is the checkpointer's own (never the writer's); `threshold` is in pages.
+    /// Starts the thread; `stop()` ends it.
     init(connection: SQLiteConnection, threshold: Int32 = defaultThreshold) throws {
         // A connection opens the WAL only when it first reads the database; until then its
         // checkpoint does nothing.
@@ -37,7 +57,8 @@ final class WALCheckpointer: Sendable {
         self.connection = connection
         self.threshold = max(threshold, 1)
         self.backstop = self.threshold * Self.backstopFactor
-        queue = DispatchQueue(label: "sesame.sqlite.checkpoint", qos: .utility)
+        Thread { [self] in run() }.start()
+        started.wait()
     }
 
     /// Called by the writer after each commit, with the WAL's size in pages; `writer` is the
@@ -46,17 +67,49 @@ final class WALCheckpointer: Sendable {
         if pages >= backstop {
             inlineRuns.add(1, ordering: .relaxed)
             // SQLITE_BUSY only means a checkpoint is already running; the commit stands either way.
-            _ = writer.checkpointPassive()
+            writer.checkpointPassive()
             return SQLITE_OK
         }
         if pages >= threshold, !queued.exchange(true, ordering: .acquiringAndReleasing) {
-            queue.async { [self] in
-                queued.store(false, ordering: .releasing)
-                backgroundRuns.add(1, ordering: .relaxed)
-                _ = connection.checkpointPassive()
-            }
+            condition.lock()
+            requested = true
+            condition.broadcast()
+            condition.unlock()
         }
         return SQLITE_OK
+    }
+
+    /// Ends the thread (a checkpoint asked for and not begun is dropped: closing the last
+    /// connection checkpoints) and waits for it.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+        finished.wait()
+    }
+
+    private func run() {
+        // On Linux the nice value belongs to the thread, and `who` 0 names the calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+        niceness.store(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), ordering: .relaxed)
+        started.signal()
+        condition.lock()
+        while true {
+            while !stopping, !requested || suspended { condition.wait() }
+            if stopping { break }
+            requested = false
+            running = true
+            queued.store(false, ordering: .releasing)
+            condition.unlock()
+            backgroundRuns.add(1, ordering: .relaxed)
+            connection.checkpointPassive()
+            condition.lock()
+            running = false
+            condition.broadcast()
+        }
+        condition.unlock()
+        finished.signal()
     }
 
     // MARK: For tests
@@ -66,10 +119,27 @@ final class WALCheckpointer: Sendable {
         (backgroundRuns.load(ordering: .relaxed), inlineRuns.load(ordering: .relaxed))
     }
 
-    /// Returns once every checkpoint queued so far has run.
-    func drain() { queue.sync {} }
+    /// The background thread's nice value, read back from the kernel.
+    var threadNiceness: Int32 { niceness.load(ordering: .relaxed) }
+
+    /// Returns once every checkpoint asked for so far has run (not while suspended).
+    func drain() {
+        condition.lock()
+        while (requested && !suspended) || running { condition.wait() }
+        condition.unlock()
+    }
 
     /// Holds back the background thread until `resume()` (a checkpointer that falls behind).
-    func suspend() { queue.suspend() }
-    func resume() { queue.resume() }
+    func suspend() {
+        condition.lock()
+        suspended = true
+        condition.unlock()
+    }
+
+    func resume() {
+        condition.lock()
+        suspended = false
+        condition.broadcast()
+        condition.unlock()
+    }
 }

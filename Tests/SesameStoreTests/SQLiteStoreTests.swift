@@ -296,6 +296,14 @@ import Testing
         #expect(emails == (0...60).map { "u\($0)@example.com" })
     }
 
+    /// The checkpoint thread runs at nice 10, so on a busy core the requests' threads come first.
+    @Test func theCheckpointThreadYieldsToRequests() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("sesame.db"))
+        #expect(store.checkpointer.threadNiceness == WALCheckpointer.niceness)
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0)  // this thread's is unchanged
+    }
+
     /// A background thread that falls behind does not let the WAL grow without bound: at 16 times
     /// the threshold, the writer checkpoints inline again.
     @Test func theWriterCheckpointsInlineWhenTheBackgroundFallsBehind() throws {
