@@ -36,6 +36,7 @@ enum ServeCommand {
         OptionSpec("audit-log-file", .single, placeholder: "PATH"),
         OptionSpec("audit-log-webhook", .single, placeholder: "URL"),
         OptionSpec("audit-log-webhook-token-file", .single, placeholder: "FILE"),
+        OptionSpec("audit-log-webhook-secret-file", .single, placeholder: "FILE"),
     ])
 
     /// Settings from flags, then `SESAME_*` variables, then defaults.
@@ -64,8 +65,8 @@ enum ServeCommand {
         /// The audit log is also appended here as JSON lines (nil: only in the store).
         var auditLogFile: String?
         /// The audit log is also POSTed here in batches of JSON lines, with the token as a bearer
-        /// token (nil: not shipped).
-        var auditLogWebhook: (url: URL, token: String?)?
+        /// token and each POST signed with the secret (nil: not shipped).
+        var auditLogWebhook: (url: URL, token: String?, secret: [UInt8]?)?
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -218,9 +219,25 @@ enum ServeCommand {
                     throw UsageError("--audit-log-webhook-token-file: \(AuditWebhookSink.ConfigurationError.badToken)")
                 }
             }
-            settings.auditLogWebhook = (url, token)
+            var secret: String?
+            if let file = parsed.value("audit-log-webhook-secret-file") {
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw UsageError("--audit-log-webhook-secret-file: cannot read \(file)")
+                }
+                secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            } else if let text = variables["SESAME_AUDIT_LOG_WEBHOOK_SECRET"], !text.isEmpty {
+                secret = text
+            }
+            if let secret, !AuditWebhookSink.ConfigurationError.secretLength.contains(secret.utf8.count) {
+                throw UsageError(
+                    "--audit-log-webhook-secret-file (or SESAME_AUDIT_LOG_WEBHOOK_SECRET): "
+                        + "\(AuditWebhookSink.ConfigurationError.badSecret)")
+            }
+            settings.auditLogWebhook = (url, token, secret.map { Array($0.utf8) })
         } else if parsed.value("audit-log-webhook-token-file") != nil {
             throw UsageError("--audit-log-webhook-token-file goes with --audit-log-webhook")
+        } else if parsed.value("audit-log-webhook-secret-file") != nil {
+            throw UsageError("--audit-log-webhook-secret-file goes with --audit-log-webhook")
         }
         if let token = settings.metricsToken, token.utf8.count < 16 {
             throw UsageError("the metrics token must be at least 16 characters")
@@ -293,7 +310,9 @@ enum ServeCommand {
         }
         let auditWebhook: AuditWebhookSink?
         do {
-            auditWebhook = try settings.auditLogWebhook.map { try AuditWebhookSink(url: $0.url, token: $0.token) }
+            auditWebhook = try settings.auditLogWebhook.map {
+                try AuditWebhookSink(url: $0.url, token: $0.token, secret: $0.secret)
+            }
         } catch {
             throw UsageError("--audit-log-webhook \(error)")
         }

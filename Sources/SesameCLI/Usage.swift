@@ -262,6 +262,9 @@ enum Usage {
                                      (SESAME_AUDIT_LOG_WEBHOOK)
           --audit-log-webhook-token-file FILE
                                      send the file's token as Authorization: Bearer to the audit-log webhook
+          --audit-log-webhook-secret-file FILE
+                                     sign each audit-log POST with the file's secret, 16 to 4096 bytes
+                                     (Sesame-Signature, HMAC-SHA256; or SESAME_AUDIT_LOG_WEBHOOK_SECRET)
         The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
         SIGTERM or SIGINT stops the server gracefully.
 

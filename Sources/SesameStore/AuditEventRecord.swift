@@ -58,6 +58,9 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
     case mfaAuthFailed = "gd_auth_failed"
     /// An SMS code was sent.
     case mfaSMSSent = "gd_send_sms"
+    /// A second factor was removed (the MFA API or the account page; a recovery code that went
+    /// with the last factor has its own entry).
+    case mfaUnenrolled = "gd_unenroll"
     // Attack protection.
     /// Too many failed logins for one account: the account is blocked for a while.
     case blockedAccount = "limit_wc"
@@ -75,6 +78,8 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
     case passkeyEnrolled = "sesame_passkey_enrolled"
     /// A passkey was removed from an account.
     case passkeyDeleted = "sesame_passkey_deleted"
+    /// A password was removed from an account (Auth0 has no code for it).
+    case passwordDeleted = "sesame_password_deleted"
     /// A legacy device key was registered.
     case deviceKeyEnrolled = "sesame_device_key_enrolled"
     /// A legacy device key was revoked or deleted.
@@ -135,6 +140,7 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
         case .mfaAuthSucceeded: return "Second factor accepted"
         case .mfaAuthFailed: return "Second factor refused"
         case .mfaSMSSent: return "SMS code sent"
+        case .mfaUnenrolled: return "Second factor removed"
         case .blockedAccount: return "Too many failed logins: account blocked"
         case .blockedAddress: return "Too many failed logins: address blocked"
         case .breachedPassword: return "Login with a breached password"
@@ -144,6 +150,7 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
         case .failedAPIOperation: return "Failed Management API operation"
         case .passkeyEnrolled: return "Passkey enrolled"
         case .passkeyDeleted: return "Passkey deleted"
+        case .passwordDeleted: return "Password removed"
         case .deviceKeyEnrolled: return "Device key registered"
         case .deviceKeyDeleted: return "Device key removed"
         case .accountUpgraded: return "Account upgraded"

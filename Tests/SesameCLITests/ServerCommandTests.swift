@@ -224,6 +224,46 @@ struct ServerCommandTests {
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
     }
 
+    @Test func auditLogWebhookSigningSecret() throws {
+        let file = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let secret = "a-signing-secret-for-the-audit-hook"
+        try "\(secret)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let hook = ["--audit-log-webhook", "https://logs.example.com/in"]
+        // From the file (trimmed), or from the environment; the file wins.
+        let fromFile = try ServeCommand.settings(
+            try ArgumentParser.parse(hook + ["--audit-log-webhook-secret-file", file], spec: ServeCommand.spec),
+            ["SESAME_AUDIT_LOG_WEBHOOK_SECRET": "an-environment-secret-of-enough-length"])
+        #expect(fromFile.auditLogWebhook?.secret == Array(secret.utf8))
+        let fromEnvironment = try ServeCommand.settings(
+            try ArgumentParser.parse([], spec: ServeCommand.spec),
+            [
+                "SESAME_AUDIT_LOG_WEBHOOK": "https://logs.example.com/in",
+                "SESAME_AUDIT_LOG_WEBHOOK_SECRET": "an-environment-secret-of-enough-length",
+            ])
+        #expect(fromEnvironment.auditLogWebhook?.secret == Array("an-environment-secret-of-enough-length".utf8))
+        let unsigned = try ServeCommand.settings(try ArgumentParser.parse(hook, spec: ServeCommand.spec), [:])
+        #expect(unsigned.auditLogWebhook != nil && unsigned.auditLogWebhook?.secret == nil)
+        // Without the webhook, unreadable, or too short: refused with one line that shows no secret.
+        let refusals: [([String], [String: String])] = [
+            (["--audit-log-webhook-secret-file", file], [:]),
+            (hook + ["--audit-log-webhook-secret-file", file + ".missing"], [:]),
+            (hook, ["SESAME_AUDIT_LOG_WEBHOOK_SECRET": "short-secret"]),
+        ]
+        for (arguments, variables) in refusals {
+            #expect(throws: UsageError.self, "\(arguments) \(variables)") {
+                try ServeCommand.settings(try ArgumentParser.parse(arguments, spec: ServeCommand.spec), variables)
+            }
+        }
+        try "short-secret-15\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = CLI.run(["serve"] + hook + ["--audit-log-webhook-secret-file", file])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("16 to 4096 bytes"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("short-secret-15"))
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(CLI.run(["serve", "--help"]).stdout.contains("--audit-log-webhook-secret-file"))
+    }
+
     @Test func helpExists() {
         #expect(CLI.run(["serve", "--help"]).stdout.contains("--rate-limit-per-ip"))
         #expect(CLI.run(["help", "init"]).stdout.contains("--public-url"))

@@ -9,7 +9,9 @@ import Synchronization
 /// Ships the audit log to an operator's URL (docs/audit-log.md): each POST carries a batch of
 /// entries as JSON lines (`Content-Type: application/x-ndjson`; one entry per line with its
 /// `tenant_id`, the same lines as the file), with `Authorization: Bearer <token>` when a token is
-/// configured.
+/// configured, and `Sesame-Signature: t=<unix seconds>,v1=<hex>` (`WebhookSignature`, an
+/// HMAC-SHA256 over `"<t>." + body`) when a signing secret is. Each attempt is signed anew, so a
+/// retried batch carries a fresh time.
 ///
 /// `ship` only queues: a worker thread delivers, so the audit log's flush never waits on the
 /// network. The queue holds at most `Limits.maxQueued` entries besides the batch in flight; beyond
@@ -52,14 +54,19 @@ public final class AuditWebhookSink: AuditSink {
         case notHTTPS
         case credentialsInURL
         case badToken
+        case badSecret
 
         public var description: String {
             switch self {
             case .notHTTPS: return "must be an https URL (http only to a loopback address)"
             case .credentialsInURL: return "must not hold a user name or password (use the token file)"
             case .badToken: return "the token must be 1 to 4096 visible ASCII characters"
+            case .badSecret: return "the signing secret must be 16 to 4096 bytes"
             }
         }
+
+        /// The bounds of a signing secret's length, in bytes.
+        public static let secretLength = 16...4_096
     }
 
     /// What one delivery step did (`deliverOnce`).
@@ -76,6 +83,10 @@ public final class AuditWebhookSink: AuditSink {
     public let url: URL
     public let limits: Limits
     private let authorization: String?
+    /// The HMAC key of `Sesame-Signature` (nil: batches are not signed); never logged or shown.
+    private let secret: [UInt8]?
+    /// The time a signature carries.
+    private let clock: @Sendable () -> Date
     private let http: OutboundHTTP
     /// Waits out a retry's pause (nil: until the pause ends or `stop`).
     private let pause: (@Sendable (TimeInterval) -> Void)?
@@ -96,10 +107,12 @@ public final class AuditWebhookSink: AuditSink {
 
     /// - Parameters:
     ///   - token: sent as `Authorization: Bearer`; never logged or shown.
+    ///   - secret: signs each POST (`Sesame-Signature`), 16 to 4096 bytes; never logged or shown.
+    ///   - clock: the time a signature carries (tests pin it).
     ///   - pause: replaces the worker's wait between attempts (tests record the backoff with it).
     public init(
-        url: URL, token: String? = nil, limits: Limits = Limits(),
-        pause: (@Sendable (TimeInterval) -> Void)? = nil
+        url: URL, token: String? = nil, secret: [UInt8]? = nil, limits: Limits = Limits(),
+        clock: @escaping @Sendable () -> Date = { Date() }, pause: (@Sendable (TimeInterval) -> Void)? = nil
     ) throws(ConfigurationError) {
         try Self.validate(url)
         if let token {
@@ -107,9 +120,12 @@ public final class AuditWebhookSink: AuditSink {
                 throw .badToken
             }
         }
+        if let secret, !ConfigurationError.secretLength.contains(secret.count) { throw .badSecret }
         self.url = url
         self.limits = limits
         authorization = token.map { "Bearer " + $0 }
+        self.secret = secret
+        self.clock = clock
         self.pause = pause
         http = OutboundHTTP(timeout: limits.timeout, followsRedirects: false)
     }
@@ -211,6 +227,11 @@ public final class AuditWebhookSink: AuditSink {
         request.httpBody = Data(body)
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        if let secret {
+            request.setValue(
+                WebhookSignature.value(body: body, secret: secret, time: clock()),
+                forHTTPHeaderField: WebhookSignature.header)
+        }
         guard let (status, _) = http.send(request) else { return .retry }
         switch status {
         case 200..<300: return .delivered

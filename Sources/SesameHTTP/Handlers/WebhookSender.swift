@@ -42,9 +42,7 @@ public final class WebhookSender: MessageSender {
 
     /// The header value for `body` sent at `time`.
     public static func signature(body: [UInt8], secret: [UInt8], time: Date) -> String {
-        let seconds = Int64(time.timeIntervalSince1970)
-        let mac = HMAC.authenticationCode(for: Array("\(seconds).".utf8) + body, key: secret)
-        return "t=\(seconds),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        WebhookSignature.value(body: body, secret: secret, time: time)
     }
 
     public func send(_ message: OutgoingMessage) throws(ServiceError) {
@@ -76,7 +74,7 @@ public final class WebhookSender: MessageSender {
         request.httpBody = Data(body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(
-            Self.signature(body: body, secret: secret, time: clock()), forHTTPHeaderField: "Sesame-Signature")
+            Self.signature(body: body, secret: secret, time: clock()), forHTTPHeaderField: WebhookSignature.header)
         guard let (status, _) = http.send(request) else { return .retry }
         switch status {
         case 200..<300: return .delivered

@@ -26,6 +26,9 @@ public struct MFACaller: Sendable {
     var ticket: MFATicket?
     /// An access token's scopes (`enroll`, `read:authenticators`, `remove:authenticators`).
     public var scopes: Set<String>
+    /// The client the caller came through (the mfa token's or the access token's app, or the
+    /// account page), for the audit log.
+    var clientID: String?
 }
 
 /// What an MFA grant continues: a login (its mfa token), or the confirmation of a factor enrolled
@@ -148,14 +151,18 @@ public final class MFAService: Sendable {
             if case .mfaRefused(_, let text) = error { throw .invalidToken(text) }
             throw error
         }
-        return MFACaller(userID: ticket.userID, mfaTokenHash: MFATicket.hash(token), ticket: ticket, scopes: [])
+        return MFACaller(
+            userID: ticket.userID, mfaTokenHash: MFATicket.hash(token), ticket: ticket, scopes: [],
+            clientID: ticket.clientID)
     }
 
     /// The caller of an MFA API route presenting an access token for the MFA API.
     public func caller(principal: Principal, tenant: TenantRecord) throws(ServiceError) -> MFACaller {
         try principal.require(tenant: tenant, audience: Self.audience(tenant))
         guard let subject = principal.subject else { throw .invalidToken("the access token has no subject") }
-        return MFACaller(userID: subject, mfaTokenHash: nil, ticket: nil, scopes: Set(principal.scopes))
+        return MFACaller(
+            userID: subject, mfaTokenHash: nil, ticket: nil, scopes: Set(principal.scopes),
+            clientID: principal.clientID)
     }
 
     // MARK: Enrollment
@@ -260,7 +267,7 @@ public final class MFAService: Sendable {
     public func caller(session: SSOSession) -> MFACaller {
         MFACaller(
             userID: session.user.id, mfaTokenHash: nil, ticket: nil,
-            scopes: ["read:authenticators", "remove:authenticators"])
+            scopes: ["read:authenticators", "remove:authenticators"], clientID: AccountClient.id)
     }
 
     /// `GET /mfa/authenticators`.
@@ -286,22 +293,43 @@ public final class MFAService: Sendable {
         }
     }
 
-    /// `DELETE /mfa/authenticators/{id}` (an MFA access token with `remove:authenticators`).
+    /// `DELETE /mfa/authenticators/{id}` (an MFA access token with `remove:authenticators`, or
+    /// the account page). Each enrollment removed has its `gd_unenroll` entry once the write
+    /// committed: the one named, and the recovery codes that go with the last factor.
     public func deleteAuthenticator(tenant: TenantRecord, caller: MFACaller, id: String) throws(ServiceError) {
         guard caller.ticket == nil, caller.scopes.contains("remove:authenticators") else {
             throw .insufficientScope("removing a factor needs an access token with the remove:authenticators scope")
         }
         let now = clock.now()
-        try access.write(.durable) { transaction in
+        let (user, removed) = try access.write(.durable) { transaction -> (UserRecord, [MFAEnrollment]) in
             var user = try self.user(caller.userID, tenant: tenant, in: transaction)
             guard id.utf8.count <= 128, user.mfa.contains(where: { $0.id == id }) else {
                 throw ServiceError.notFound("no authenticator with this id")
             }
+            var removed = user.mfa.filter { $0.id == id }
             user.mfa.removeAll { $0.id == id }
             // Recovery codes go with the last factor they recover.
-            if !user.mfa.contains(where: { $0.factor != .recoveryCode }) { user.mfa.removeAll() }
+            if !user.mfa.contains(where: { $0.factor != .recoveryCode }) {
+                removed += user.mfa
+                user.mfa.removeAll()
+            }
             user.updatedAt = now
             try transaction.users.update(user)
+            return (user, removed)
+        }
+        for enrollment in removed {
+            events.audit?.record(
+                .mfaUnenrolled, tenantID: tenant.id, clientID: caller.clientID, user: user,
+                details: AuditDetails(method: Self.method(enrollment.factor), target: enrollment.id))
+        }
+    }
+
+    /// The audit log's name of a factor.
+    static func method(_ factor: MFAFactor) -> AuthEventMethod {
+        switch factor {
+        case .otp: return .otp
+        case .sms: return .sms
+        case .recoveryCode: return .recoveryCode
         }
     }
 

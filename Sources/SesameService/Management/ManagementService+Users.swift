@@ -150,13 +150,15 @@ extension ManagementService {
 
     /// `DELETE /users/{id}/authentication-methods/{method_id}`. An operator may remove a user's
     /// last passkey (e.g. a lost device; the user signs up again or is helped otherwise). The
-    /// refresh families of logins with that passkey are revoked with it.
+    /// refresh families of logins with that passkey are revoked with it. Beside the call's `sapi`
+    /// entry, the removal has its own (`sesame_passkey_deleted`, `sesame_password_deleted`).
     public func deleteAuthenticationMethod(
         _ caller: ManagementCaller, userID: String, methodID: String
     ) throws(ServiceError) {
         try caller.require(.deleteAuthenticationMethods)
         let now = clock.now()
-        let removed = try access.write(.durable) { transaction -> (UserRecord, PasskeyRecord)? in
+        let (user, type, method, target) = try access.write(.durable) {
+            transaction -> (UserRecord, AuditEventType, AuthEventMethod, String) in
             var user = try Self.existingUser(userID, caller, transaction)
             // An administrator may remove a password even when nothing else is left (as Auth0 does).
             if let password = user.password, password.id == methodID {
@@ -164,7 +166,7 @@ extension ManagementService {
                 user.updatedAt = now
                 try transaction.users.update(user)
                 try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
-                return nil
+                return (user, .passwordDeleted, .password, password.id)
             }
             guard methodID.utf8.count <= 128,
                 let passkey = try transaction.passkeys.get(tenantID: caller.tenant.id, id: methodID),
@@ -174,11 +176,9 @@ extension ManagementService {
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
-            return (user, passkey)
+            return (user, .passkeyDeleted, .passkey, passkey.id)
         }
-        if let (user, passkey) = removed {
-            audit(.passkeyDeleted, caller, user: user, target: passkey.id, method: .passkey)
-        }
+        audit(type, caller, user: user, target: target, method: method)
     }
 
     // MARK: Helpers

@@ -144,11 +144,13 @@ public final class MyAccountService: Sendable {
 
     /// `DELETE /authentication-methods/{id}`: a passkey, or the password; 409 when it is the
     /// user's last way to sign in. The refresh families of logins with that passkey are revoked
-    /// with it.
+    /// with it. Either removal has its audit entry once the write committed
+    /// (`sesame_passkey_deleted`, `sesame_password_deleted`).
     public func deleteAuthenticationMethod(_ caller: AccountCaller, id: String) throws(ServiceError) {
         try caller.require(.delete)
         let now = clock.now()
-        let deleted = try access.write(.durable) { transaction -> (UserRecord, PasskeyRecord)? in
+        let (user, type, method, target) = try access.write(.durable) {
+            transaction -> (UserRecord, AuditEventType, AuthEventMethod, String) in
             var user = try Self.user(caller, transaction)
             let passkeys = try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id)
             let linked = try transaction.linkedIdentities.list(tenantID: caller.tenant.id, userID: user.id)
@@ -159,7 +161,7 @@ public final class MyAccountService: Sendable {
                 user.password = nil
                 user.updatedAt = now
                 try transaction.users.update(user)
-                return nil
+                return (user, .passwordDeleted, .password, password.id)
             }
             let passkey = try Self.passkey(id, of: user, caller, transaction)
             // A linked Apple ID is a way in too.
@@ -168,13 +170,11 @@ public final class MyAccountService: Sendable {
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
-            return (user, passkey)
+            return (user, .passkeyDeleted, .passkey, passkey.id)
         }
-        if let (user, passkey) = deleted {
-            tokens.events.audit?.record(
-                .passkeyDeleted, tenantID: caller.tenant.id, clientID: caller.clientID, user: user,
-                details: AuditDetails(method: .passkey, target: passkey.id))
-        }
+        tokens.events.audit?.record(
+            type, tenantID: caller.tenant.id, clientID: caller.clientID, user: user,
+            details: AuditDetails(method: method, target: target))
     }
 
     static func user(_ caller: AccountCaller, _ transaction: any StoreTransaction) throws -> UserRecord {

@@ -165,7 +165,9 @@ struct AuditLogTests {
         "enrollments, SMS, deletions, rotations, revocations and logouts have entries of their own",
         arguments: HarnessStore.allCases)
     func changesOfTheirOwn(_ kind: HarnessStore) throws {
-        let api = try MFATests.world(kind, factors: ["otp", "sms", "recovery-code"])
+        let file = TempFile()
+        let api = try MFATests.world(
+            kind, factors: ["otp", "sms", "recovery-code"], auditSinks: [try AuditFileSink(path: file.path)])
         var secrets: [String] = []
         // TOTP enrolled and confirmed with its first code (ada), then SMS for bob.
         let (otpSecret, recovery) = try MFATests.enrollOTP(api)
@@ -256,11 +258,176 @@ struct AuditLogTests {
             api.send(.get, "/api/v2/users/\(bob.id)/logs", token: management).list.contains {
                 $0["type"] as? String == "sdu"
             })
-        // No secret anywhere.
-        let served = String(decoding: reply.body, as: UTF8.self)
-        for secret in secrets where secret.count >= 6 {
-            #expect(!served.contains(secret), "a secret reached GET /api/v2/logs")
+        // No secret anywhere: the API's answer, and the same entries in the file.
+        try Self.expectNoSecret(secrets, served: reply, file: file, entries: all)
+    }
+
+    /// The file holds the entries the API served (one line each, with the tenant), and neither
+    /// holds any of `secrets`.
+    static func expectNoSecret(
+        _ secrets: [String], served reply: APIReply, file: TempFile, entries: [[String: Any]],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let lines = file.text.split(separator: "\n")
+        var logged: Set<String> = []
+        for line in lines {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                sourceLocation: sourceLocation)
+            logged.insert(object["log_id"] as? String ?? "")
         }
+        #expect(logged == Set(entries.compactMap { $0["log_id"] as? String }), sourceLocation: sourceLocation)
+        #expect(lines.count == entries.count, sourceLocation: sourceLocation)
+        let served = String(decoding: reply.body, as: UTF8.self)
+        let text = file.text
+        #expect(!secrets.isEmpty, sourceLocation: sourceLocation)
+        for secret in secrets where secret.count >= 6 {
+            #expect(!served.contains(secret), "a secret reached GET /api/v2/logs", sourceLocation: sourceLocation)
+            #expect(!text.contains(secret), "a secret reached the audit file", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(
+        "removing a password or a second factor has an entry of its own on every path, in the API and the file",
+        arguments: HarnessStore.allCases)
+    func removalsOfTheirOwn(_ kind: HarnessStore) throws {
+        let file = TempFile()
+        let api = try MFATests.world(kind, auditSinks: [try AuditFileSink(path: file.path)])
+        try AuthorizeFlowTests.withoutPrompts(api)
+        let management = try api.managementToken()
+        var secrets = [P.password, management]
+        func user(_ email: String) throws -> UserRecord {
+            try #require(try P.users(api).first { $0.profile.email == email })
+        }
+
+        // Ada: TOTP and its recovery code, removed on the account page after a sign-in with both factors.
+        let (adaSecret, adaRecovery) = try MFATests.enrollOTP(api)
+        secrets += [adaSecret, adaRecovery]
+        let adaFactors = try user("ada@example.com").mfa
+        let adaTOTP = try #require(adaFactors.first { $0.factor == .otp }?.id)
+        api.clock.advance(by: 30)
+        let browser = HostedBrowser(api)
+        browser.send(.get, "/account")
+        browser.follow()
+        browser.submit("/u/login", [("username", "ada@example.com")])
+        browser.submit("/u/login/password", [("password", P.password)])
+        #expect(browser.html.contains("data-page=\"mfa\""), "\(browser.html)")
+        let adaCode = try MFATests.otp(adaSecret, api)
+        secrets.append(adaCode)
+        browser.submit("/u/mfa", [("otp", adaCode)])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        browser.follow()
+        #expect(browser.html.contains("data-page=\"account\""), "\(browser.html)")
+        secrets += browser.cookies.values.filter { $0.count >= 16 }
+        let factorPath = "/account/mfa/" + (adaTOTP.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        browser.submit(factorPath + "/delete", [])
+        #expect(browser.location == "/account?done=factor", "\(browser.html)")
+        #expect(try user("ada@example.com").mfa.isEmpty)
+
+        // Bob: TOTP enrolled at his first login, then a My Account token and an MFA API token.
+        #expect(P.signUp(api, email: "bob@example.com").status == 200)
+        let bobFirst = try #require(P.logIn(api, username: "bob@example.com").json["mfa_token"] as? String)
+        let associated = api.send(
+            .post, "/mfa/associate", json: #"{"authenticator_types":["otp"]}"#, authorization: "Bearer \(bobFirst)")
+        let bobSecret = try #require(associated.json["secret"] as? String)
+        let bobConfirm = try MFATests.otp(bobSecret, api)
+        let confirmed = MFATests.grant(
+            api, ["grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": bobFirst, "otp": bobConfirm])
+        #expect(confirmed.status == 200, "\(String(decoding: confirmed.body, as: UTF8.self))")
+        secrets += [bobFirst, bobSecret, bobConfirm] + (associated.json["recovery_codes"] as? [String] ?? [])
+        secrets += [try #require(confirmed.json["access_token"] as? String)]
+        /// Bob's password login for `audience`, finished with a fresh TOTP code: its access token.
+        func bobToken(audience: String, scope: String) throws -> String {
+            api.clock.advance(by: 30)
+            let first = api.send(
+                .post, "/oauth/token",
+                json: APIHarness.encode([
+                    "grant_type": "http://auth0.com/oauth/grant-type/password-realm",
+                    "client_id": api.bootstrap.clientID, "username": "bob@example.com", "password": P.password,
+                    "realm": Bootstrap.defaultConnectionName, "audience": audience, "scope": scope,
+                ]))
+            let mfaToken = try #require(first.json["mfa_token"] as? String)
+            let code = try MFATests.otp(bobSecret, api)
+            let second = MFATests.grant(
+                api, ["grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": mfaToken, "otp": code])
+            let token = try #require(
+                second.json["access_token"] as? String, "\(String(decoding: second.body, as: UTF8.self))")
+            secrets += [mfaToken, code, token]
+            return token
+        }
+        let myAccount = try bobToken(audience: TokenService.myAccountAudience(api.tenant), scope: "openid")
+        let mfaAPI = try bobToken(
+            audience: MFAService.audience(api.tenant), scope: "read:authenticators remove:authenticators")
+        let bob = try user("bob@example.com")
+        let bobPassword = try #require(bob.password?.id)
+        let bobTOTP = try #require(bob.mfa.first { $0.factor == .otp }?.id)
+        let bobRecoveryID = try #require(bob.mfa.first { $0.factor == .recoveryCode }?.id)
+        // My Account: refused while the password is the only way in (no entry), removed beside a passkey.
+        let passwordPath = "/me/v1/authentication-methods/" + bobPassword.replacingOccurrences(of: "|", with: "%7C")
+        #expect(api.send(.delete, passwordPath, token: myAccount).status == 409)
+        _ = try api.enroll(api.authenticator(), accessToken: myAccount)
+        #expect(api.send(.delete, passwordPath, token: myAccount).status == 204)
+        // The MFA API: an unknown id is 404 (no entry); the factor goes, and its recovery code with it.
+        #expect(api.send(.delete, "/mfa/authenticators/totp%7Cdev_nope", token: mfaAPI).status == 404)
+        let totpPath = "/mfa/authenticators/" + bobTOTP.replacingOccurrences(of: "|", with: "%7C")
+        #expect(api.send(.delete, totpPath, token: mfaAPI).status == 204)
+        #expect(try user("bob@example.com").mfa.isEmpty && user("bob@example.com").password == nil)
+
+        // Carol: an operator removes her password through the Management API.
+        #expect(P.signUp(api, email: "carol@example.com").status == 200)
+        let carol = try user("carol@example.com")
+        let carolPassword = try #require(carol.password?.id)
+        let managementPath =
+            "/api/v2/users/\(carol.id.replacingOccurrences(of: "|", with: "%7C"))/authentication-methods/"
+            + carolPassword.replacingOccurrences(of: "|", with: "%7C")
+        #expect(api.send(.delete, managementPath, token: management).status == 204)
+
+        let reply = try Self.logs(api)
+        let all = reply.list
+        func entries(_ type: String) -> [[String: Any]] { all.filter { $0["type"] as? String == type } }
+        func details(_ entry: [String: Any]) -> [String: Any] { entry["details"] as? [String: Any] ?? [:] }
+        func removal(_ entry: [String: Any]) -> [String] {
+            [
+                entry["user_id"] as? String ?? "", entry["client_id"] as? String ?? "",
+                details(entry)["method"] as? String ?? "", details(entry)["target"] as? String ?? "",
+            ]
+        }
+        let ada = try user("ada@example.com")
+        let adaRecoveryID = try #require(adaFactors.first { $0.factor == .recoveryCode }?.id)
+        // One gd_unenroll per enrollment removed, with the client the caller came through.
+        let unenrolled = entries("gd_unenroll")
+        #expect(
+            Set(unenrolled.map(removal)) == [
+                [ada.id, AccountClient.id, "otp", adaTOTP], [ada.id, AccountClient.id, "recovery_code", adaRecoveryID],
+                [bob.id, api.bootstrap.clientID, "otp", bobTOTP],
+                [bob.id, api.bootstrap.clientID, "recovery_code", bobRecoveryID],
+            ])
+        #expect(unenrolled.count == 4)
+        #expect(unenrolled.allSatisfy { $0["description"] as? String == "Second factor removed" })
+        #expect(unenrolled.allSatisfy { $0["connection"] as? String == Bootstrap.defaultConnectionName })
+        // One sesame_password_deleted per password removed: My Account (the token's app) and Management.
+        let passwords = entries("sesame_password_deleted")
+        #expect(
+            Set(passwords.map(removal)) == [
+                [bob.id, api.bootstrap.clientID, "password", bobPassword],
+                [carol.id, api.bootstrap.managementClientID, "password", carolPassword],
+            ])
+        #expect(passwords.count == 2)
+        #expect(Set(passwords.compactMap { $0["user_name"] as? String }) == ["bob@example.com", "carol@example.com"])
+        #expect(passwords.allSatisfy { $0["description"] as? String == "Password removed" })
+        // The Management removal keeps its sapi entry beside its own.
+        #expect(
+            entries("sapi").contains {
+                let request = details($0)["request"] as? [String: Any]
+                return request?["method"] as? String == "DELETE" && details($0)["status"] as? Int == 204
+                    && (request?["path"] as? String)?.hasSuffix(String(carolPassword.split(separator: "|")[1])) == true
+            })
+        // The entries are the user's: GET /api/v2/users/{id}/logs finds them.
+        let bobLogs = api.send(
+            .get, "/api/v2/users/\(bob.id.replacingOccurrences(of: "|", with: "%7C"))/logs", token: management
+        ).list.compactMap { $0["type"] as? String }
+        #expect(bobLogs.filter { $0 == "gd_unenroll" }.count == 2 && bobLogs.contains("sesame_password_deleted"))
+        try Self.expectNoSecret(secrets, served: reply, file: file, entries: all)
     }
 
     @Test("q, paging, checkpoints, scopes and bad parameters", arguments: HarnessStore.allCases)

@@ -12,9 +12,10 @@ struct MFATests {
 
     /// A harness with a password user and the given factors on.
     static func world(
-        _ kind: HarnessStore, factors: [String] = ["otp", "recovery-code"], policy: [String] = ["all-applications"]
+        _ kind: HarnessStore, factors: [String] = ["otp", "recovery-code"], policy: [String] = ["all-applications"],
+        auditSinks: [any AuditSink] = []
     ) throws -> APIHarness {
-        let api = try APIHarness(store: kind)
+        let api = try APIHarness(store: kind, auditSinks: auditSinks)
         let token = try api.managementToken()
         for factor in factors {
             let reply = api.send(.put, "/api/v2/guardian/factors/\(factor)", json: #"{"enabled":true}"#, token: token)

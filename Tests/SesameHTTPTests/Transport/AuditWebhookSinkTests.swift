@@ -1,4 +1,5 @@
 import Foundation
+import SesameCrypto
 import SesameHTTP
 import SesameStore
 import Synchronization
@@ -17,6 +18,7 @@ struct AuditWebhookSinkTests {
             var path: String
             var authorization: String?
             var contentType: String?
+            var signature: String?
             var body: [UInt8]
         }
         let received = Mutex<[Request]>([])
@@ -35,7 +37,8 @@ struct AuditWebhookSinkTests {
                         $0.append(
                             Request(
                                 path: path, authorization: request.headers["Authorization"],
-                                contentType: request.headers["Content-Type"], body: request.body))
+                                contentType: request.headers["Content-Type"],
+                                signature: request.headers["Sesame-Signature"], body: request.body))
                     }
                     let status = receiver.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
                     receiver.arrived.signal()
@@ -68,6 +71,51 @@ struct AuditWebhookSinkTests {
     }
 
     static let token = "audit-receiver-token-1234"
+    static let secret = "audit-webhook-signing-secret-5678"
+
+    /// Why a receiver refuses a POST (docs/audit-log.md, "Checking a signature").
+    enum Refusal: Error, Equatable {
+        case noSignature, malformed, stale, mismatch
+    }
+
+    /// A receiver's check of `Sesame-Signature: t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of
+    /// `"<t>."` followed by the body's exact bytes, compared in constant time, and a `t` no more
+    /// than `tolerance` seconds from the receiver's clock.
+    static func verify(
+        _ header: String?, body: [UInt8], secret: [UInt8], now: Date, tolerance: TimeInterval = 300
+    ) throws(Refusal) {
+        guard let header else { throw .noSignature }
+        var time: String?
+        var macs: [[UInt8]] = []
+        for part in header.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { throw .malformed }
+            switch pair[0] {
+            case "t": time = pair[1]
+            case "v1":
+                guard let mac = hexBytes(pair[1]) else { throw .malformed }
+                macs.append(mac)
+            default: continue  // a later scheme this receiver does not know
+            }
+        }
+        guard let time, let seconds = Int64(time), !macs.isEmpty else { throw .malformed }
+        guard abs(now.timeIntervalSince1970 - Double(seconds)) <= tolerance else { throw .stale }
+        let expected = HMAC.authenticationCode(for: Array("\(time).".utf8) + body, key: secret)
+        guard macs.contains(where: { constantTimeEquals($0, expected) }) else { throw .mismatch }
+    }
+
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
+    }
 
     static func entries(_ count: Int, from start: Int = 0) -> [AuditEntry] {
         (start..<start + count).map { index in
@@ -108,6 +156,75 @@ struct AuditWebhookSinkTests {
         anonymous.ship(Self.entries(1))
         #expect(anonymous.deliverOnce() == .delivered(1))
         #expect(receiver.requests.last?.authorization == nil)
+    }
+
+    @Test func signedBatchesVerifyOverTheExactBytesAndTamperingIsRefused() throws {
+        let receiver = try Receiver(statuses: [503])
+        defer { receiver.server.stop(gracePeriod: 0) }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000.75))
+        let secret = Array(Self.secret.utf8)
+        let sink = try AuditWebhookSink(
+            url: receiver.url, token: Self.token, secret: secret, limits: AuditWebhookSink.Limits(batchSize: 2),
+            clock: { clock.now() })
+        sink.ship(Self.entries(3))
+        // The first attempt fails; the retry a minute later is signed anew, with its own time.
+        #expect(sink.deliverOnce() == .retry(after: 1))
+        clock.advance(by: 60)
+        #expect(sink.deliverOnce() == .delivered(2))
+        #expect(sink.deliverOnce() == .delivered(1))
+        let requests = receiver.requests
+        #expect(requests.count == 3)
+        #expect(
+            requests.map { String($0.signature?.prefix(13) ?? "") } == [
+                "t=1800000000,", "t=1800000060,", "t=1800000060,",
+            ])
+        #expect(requests.allSatisfy { $0.authorization == "Bearer \(Self.token)" })
+        // Each verifies over the exact bytes the receiver got, at the time it got them.
+        for (request, at) in zip(requests, [1_800_000_001.0, 1_800_000_061, 1_800_000_061]) {
+            #expect(throws: Never.self) {
+                try Self.verify(
+                    request.signature, body: request.body, secret: secret, now: Date(timeIntervalSince1970: at))
+            }
+            #expect(
+                request.signature
+                    == WebhookSignature.value(
+                        body: request.body, secret: secret, time: Date(timeIntervalSince1970: at - 1)))
+        }
+        let signed = requests[1]
+        let now = Date(timeIntervalSince1970: 1_800_000_061)
+        // One byte changed, a byte added, a line dropped, another batch's signature, or the wrong key: refused.
+        var flipped = signed.body
+        flipped[flipped.count / 2] ^= 0x01
+        let firstLine = Array(signed.body.prefix { $0 != 0x0A }) + [0x0A]
+        for body in [flipped, signed.body + [0x0A], firstLine, requests[2].body] {
+            #expect(throws: Refusal.mismatch) {
+                try Self.verify(signed.signature, body: body, secret: secret, now: now)
+            }
+        }
+        #expect(throws: Refusal.mismatch) {
+            try Self.verify(signed.signature, body: signed.body, secret: Array("another secret, 16+".utf8), now: now)
+        }
+        // The first attempt's signature, replayed ten minutes on, is too old; a missing or bent header fails.
+        #expect(throws: Refusal.stale) {
+            try Self.verify(
+                requests[0].signature, body: requests[0].body, secret: secret, now: now.addingTimeInterval(600))
+        }
+        #expect(throws: Refusal.noSignature) { try Self.verify(nil, body: signed.body, secret: secret, now: now) }
+        for bent in ["v1=00", "t=1800000060", "t=1800000060,v1=zz", "t=x,v1=00"] {
+            #expect(throws: Refusal.malformed, "\(bent)") {
+                try Self.verify(bent, body: signed.body, secret: secret, now: now)
+            }
+        }
+        // The secret itself travels nowhere: not in a header, not in a body.
+        for request in requests {
+            #expect(request.signature?.contains(Self.secret) == false)
+            #expect(!String(decoding: request.body, as: UTF8.self).contains(Self.secret))
+        }
+        // Without a secret, no signature header.
+        let unsigned = try AuditWebhookSink(url: receiver.url)
+        unsigned.ship(Self.entries(1))
+        #expect(unsigned.deliverOnce() == .delivered(1))
+        #expect(receiver.requests.last?.signature == nil)
     }
 
     @Test func failuresAreRetriedWithExponentialBackoffUpToTheCap() throws {
@@ -207,14 +324,24 @@ struct AuditWebhookSinkTests {
                 try AuditWebhookSink(url: url, token: token)
             }
         }
+        for secret in [[], Array(repeating: UInt8(ascii: "s"), count: 15), Array(repeating: 1, count: 4_097)] {
+            #expect(throws: AuditWebhookSink.ConfigurationError.badSecret, "\(secret.count) bytes") {
+                try AuditWebhookSink(url: url, secret: secret)
+            }
+        }
+        for secret in [Array(repeating: UInt8(ascii: "s"), count: 16), Array(repeating: 1, count: 4_096)] {
+            #expect(throws: Never.self) { try AuditWebhookSink(url: url, secret: secret) }
+        }
     }
 
     @Test("real flows reach the webhook without a secret, and /metrics counts the drops")
     func throughTheApplication() throws {
         let receiver = try Receiver()
         defer { receiver.server.stop(gracePeriod: 0) }
+        let clock = ManualClock()
         let sink = try AuditWebhookSink(
-            url: receiver.url, token: Self.token, limits: AuditWebhookSink.Limits(maxQueued: 2))
+            url: receiver.url, token: Self.token, secret: Array(Self.secret.utf8),
+            limits: AuditWebhookSink.Limits(maxQueued: 2), clock: { clock.now() })
         let api = try APIHarness(store: .sqlite, auditSinks: [sink])
         let password = "a pass phrase for the hook 7"
         let wrong = "a wrong pass phrase 8 for it"
@@ -232,12 +359,21 @@ struct AuditWebhookSinkTests {
         #expect(sink.deliverOnce() == .delivered(2))
         let types = try receiver.lines().compactMap { $0["type"] as? String }
         #expect(types == ["fp", "sepft"])
+        for request in receiver.requests {
+            #expect(throws: Never.self) {
+                try Self.verify(
+                    request.signature, body: request.body, secret: Array(Self.secret.utf8), now: clock.now())
+            }
+        }
         let bodies = receiver.requests.map { String(decoding: $0.body, as: UTF8.self) }.joined()
-        for secret in [password, wrong, refresh, Self.token] { #expect(!bodies.contains(secret)) }
+        for secret in [password, wrong, refresh, Self.token, Self.secret] { #expect(!bodies.contains(secret)) }
+        // Nor is a secret in any line the server logged.
+        let logged = api.sesame.log.lines.joined(separator: "\n")
+        for secret in [password, wrong, refresh, Self.token, Self.secret] { #expect(!logged.contains(secret)) }
         let metrics = api.application.metrics.render()
         #expect(metrics.contains("# TYPE sesame_audit_log_dropped_total counter"))
         #expect(metrics.contains(#"sesame_audit_log_dropped_total{sink="store"} 0"#))
         #expect(metrics.contains(#"sesame_audit_log_dropped_total{sink="webhook"} 1"#))
-        #expect(!metrics.contains(Self.token))
+        #expect(!metrics.contains(Self.token) && !metrics.contains(Self.secret))
     }
 }
