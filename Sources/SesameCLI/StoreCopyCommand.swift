@@ -4,12 +4,15 @@ import SesameStore
 
 /// `sesame store copy --from DIR --to postgres://…`: moves a SQLite deployment to PostgreSQL.
 ///
-/// Copies every tenant with its clients, connections, APIs, signing keys, users, passkeys, device keys, refresh
-/// tokens and auth events (pending ceremonies and DPoP proofs are transient and stay behind), then
-/// counts each kind in both stores. A target that holds any tenant is refused. The master key does
-/// not move: serve the copy with the same `SESAME_MASTER_KEY` or `DIR/master.key`.
+/// Copies the imported FIDO metadata (the BLOB's record and its entries, in one transaction,
+/// first), then every tenant with its clients, connections, APIs, signing keys, users, passkeys,
+/// device keys, refresh tokens and auth events (pending ceremonies and DPoP proofs are transient
+/// and stay behind), then counts each kind in both stores. A target that holds any tenant is
+/// refused, and so is one whose metadata the copy would roll back (docs/mds.md). The master key
+/// does not move: serve the copy with the same `SESAME_MASTER_KEY` or `DIR/master.key`.
 ///
-/// Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.
+/// Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments,
+/// 5 the target's metadata BLOB is newer (nothing was copied).
 enum StoreCopyCommand {
     static let name = "store copy"
     static let spec = CommandSpec(options: [
@@ -51,6 +54,7 @@ enum StoreCopyCommand {
             guard try destination.read({ try $0.tenants.all() }).isEmpty else {
                 return SesameCommandLine.usageError(name, "the target store is not empty", environment)
             }
+            let metadata = try copyMetadata(from: source, to: destination)
             let copied = try copy(from: source, to: destination)
             let verified = try counts(destination)
             guard verified == copied else {
@@ -59,9 +63,17 @@ enum StoreCopyCommand {
                 )
                 return SesameCommandLine.failure
             }
+            guard try metadata.matches(destination) else {
+                environment.writeError(
+                    "sesame: store copy: the target's FIDO metadata differs from the source's after the copy\n")
+                return SesameCommandLine.failure
+            }
             environment.writeOutput(
-                "Copied \(copied.summary); the counts match. Serve it with the same master key.\n")
+                "Copied \(copied.summary), \(metadata.summary); the counts match. Serve it with the same master key.\n")
             return SesameCommandLine.success
+        } catch let error as MetadataRollback {
+            environment.writeError("sesame: store copy: \(error.description)\n")
+            return MetadataCommand.rollback
         } catch {
             environment.writeError("sesame: store copy: \(SesameCommandLine.oneLine(String(describing: error)))\n")
             return SesameCommandLine.failure
@@ -79,6 +91,57 @@ enum StoreCopyCommand {
                 + "\(linkedIdentities) linked identities, \(refreshTokens) refresh tokens, "
                 + "\(authEvents) auth events"
         }
+    }
+
+    /// The source's FIDO metadata as the copy wrote it (nil: the source has none).
+    struct MetadataCopy {
+        var blob: MetadataBLOBRecord?
+        var entries: [AuthenticatorMetadataRecord]
+
+        var summary: String {
+            guard let blob else { return "no FIDO metadata" }
+            return "FIDO metadata BLOB no. \(blob.serial) with \(entries.count) entries"
+        }
+
+        /// Whether `store` now holds exactly this metadata (always, when the source had none).
+        func matches(_ store: any SesameStore) throws -> Bool {
+            guard let blob else { return true }
+            let (stored, storedEntries) = try store.read { tx in
+                (try tx.authenticatorMetadata.blob(), try tx.authenticatorMetadata.entries())
+            }
+            return stored == blob && storedEntries.count == entries.count && Set(storedEntries) == Set(entries)
+        }
+    }
+
+    /// The copy would replace a newer BLOB with an older one (the rollback `mds import` refuses).
+    struct MetadataRollback: Error, CustomStringConvertible {
+        let stored: Int
+        let offered: Int
+
+        var description: String {
+            "the target holds FIDO metadata BLOB no. \(stored), and the source's no. \(offered) is not newer; "
+                + "nothing was copied (import the newer BLOB into the source first)"
+        }
+    }
+
+    /// Replaces the target's FIDO metadata with the source's, BLOB record and entries in one
+    /// durable transaction. A target whose BLOB has a greater `no`, or the same `no` from another
+    /// file, is refused inside that transaction (as `mds import` refuses a rollback); the same BLOB
+    /// is copied again. A source without metadata leaves the target's as it is.
+    static func copyMetadata(from source: any SesameStore, to target: any SesameStore) throws -> MetadataCopy {
+        let (blob, entries) = try source.read { tx in
+            (try tx.authenticatorMetadata.blob(), try tx.authenticatorMetadata.entries())
+        }
+        guard let blob else { return MetadataCopy(blob: nil, entries: []) }
+        try target.write(.durable) { tx in
+            if let stored = try tx.authenticatorMetadata.blob(),
+                stored.serial > blob.serial || (stored.serial == blob.serial && stored.sha256 != blob.sha256)
+            {
+                throw MetadataRollback(stored: stored.serial, offered: blob.serial)
+            }
+            try tx.authenticatorMetadata.replace(blob: blob, entries: entries)
+        }
+        return MetadataCopy(blob: blob, entries: entries)
     }
 
     /// Copies tenant by tenant, in batches; returns what the source held.

@@ -48,7 +48,12 @@ enum Usage {
         tickets and mfa tokens, attempt counters and the outbox. A target holding any tenant is refused. Stop the SQLite server first,
         and serve the copy with the same master key (SESAME_MASTER_KEY or DIR/master.key).
 
-        Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments.
+        The imported FIDO metadata (sesame mds import) is copied first, in one transaction. A target
+        that already holds a newer metadata BLOB is refused before anything is copied, as an import
+        of an older BLOB would be.
+
+        Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments,
+        5 the target's metadata BLOB is newer than the source's.
 
         """
 

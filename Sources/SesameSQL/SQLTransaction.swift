@@ -1282,9 +1282,7 @@ struct SQLAuthenticatorMetadata: AuthenticatorMetadataRepository {
                 [.integer(Int64(blob.serial)), tx.encode(blob)])
             for entry in entries {
                 let data = tx.encode(entry)
-                let keys =
-                    (entry.aaguid.map { ["aaguid:" + $0] } ?? []) + entry.attestationKeyIdentifiers.map { "key:" + $0 }
-                for key in keys {
+                for key in entry.lookupKeys {
                     try tx.connection.execute(
                         "INSERT INTO authenticator_metadata (lookup_key, data) VALUES (?, ?)", [.text(key), data])
                 }
@@ -1298,6 +1296,20 @@ struct SQLAuthenticatorMetadata: AuthenticatorMetadataRepository {
 
     func get(attestationKeyIdentifier: String) throws -> AuthenticatorMetadataRecord? {
         try entry("key:" + attestationKeyIdentifier)
+    }
+
+    func entries() throws -> [AuthenticatorMetadataRecord] {
+        try tx.checkOpen()
+        // Each entry has a row per lookup key; its first key's row stands for it.
+        let rows = try tx.connection.query(
+            "SELECT lookup_key, data FROM authenticator_metadata ORDER BY lookup_key", []
+        ) { row in
+            (
+                row.text(0),
+                try tx.decode(AuthenticatorMetadataRecord.self, row, column: 1, table: "authenticator_metadata")
+            )
+        }
+        return rows.filter { $0.0 == $0.1.lookupKeys.first }.map(\.1)
     }
 
     private func entry(_ key: String) throws -> AuthenticatorMetadataRecord? {

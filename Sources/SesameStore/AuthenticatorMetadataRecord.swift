@@ -138,6 +138,12 @@ public struct AuthenticatorMetadataRecord: Sendable, Hashable, Codable, Versione
         self.timeOfLastStatusChange = timeOfLastStatusChange
     }
 
+    /// The keys the store finds this entry by: "aaguid:<aaguid>", then "key:<hex>" for each key
+    /// identifier. The first is the entry's own key (`entries()` counts the entry once, by it).
+    public var lookupKeys: [String] {
+        (aaguid.map { ["aaguid:" + $0] } ?? []) + attestationKeyIdentifiers.map { "key:" + $0 }
+    }
+
     /// The report in force: the one with the latest effective date (a report without one counts
     /// as oldest; of equal dates the later in the BLOB wins). Dates are "YYYY-MM-DD", so they
     /// order as text.

@@ -879,9 +879,7 @@ struct MemoryAuthenticatorMetadata: AuthenticatorMetadataRepository {
         try tx.checkWritable()
         var indexed: [String: AuthenticatorMetadataRecord] = [:]
         for entry in entries {
-            let keys =
-                (entry.aaguid.map { ["aaguid:" + $0] } ?? []) + entry.attestationKeyIdentifiers.map { "key:" + $0 }
-            for key in keys {
+            for key in entry.lookupKeys {
                 guard indexed.updateValue(entry, forKey: key) == nil else {
                     throw StoreError.conflict(.authenticatorMetadata)
                 }
@@ -899,5 +897,11 @@ struct MemoryAuthenticatorMetadata: AuthenticatorMetadataRepository {
     func get(attestationKeyIdentifier: String) throws -> AuthenticatorMetadataRecord? {
         try tx.checkOpen()
         return tx.state.metadataEntries["key:" + attestationKeyIdentifier]
+    }
+
+    func entries() throws -> [AuthenticatorMetadataRecord] {
+        try tx.checkOpen()
+        return tx.state.metadataEntries.filter { $0.key == $0.value.lookupKeys.first }.sorted { $0.key < $1.key }
+            .map(\.value)
     }
 }

@@ -370,4 +370,6 @@ public protocol AuthenticatorMetadataRepository {
     func replace(blob: MetadataBLOBRecord, entries: [AuthenticatorMetadataRecord]) throws
     func get(aaguid: String) throws -> AuthenticatorMetadataRecord?
     func get(attestationKeyIdentifier: String) throws -> AuthenticatorMetadataRecord?
+    /// Every stored entry once, in a stable order (`sesame store copy` reads them).
+    func entries() throws -> [AuthenticatorMetadataRecord]
 }

@@ -92,6 +92,16 @@ import WebAuthn
         let refused = run(["mds", "import", files.blob, "--root", otherRoot, "--data", files.directory.path])
         #expect(refused.status == 4, "\(refused.stderr)")
         #expect(refused.stderr.contains("certificate chain"))
+        // An alg MDS does not allow: one line naming it, exit 4 like every refused BLOB.
+        let hmac = try TestMetadataBLOB.sign(
+            TestMetadataBLOB.payload(serial: 11, nextUpdate: "2027-02-15", entries: []), pki: files.pki, alg: "HS256")
+        try Data(hmac).write(to: URL(fileURLWithPath: files.blob))
+        let badAlg = run(["mds", "import", files.blob] + dataArguments)
+        #expect(badAlg.status == 4)
+        #expect(
+            badAlg.stderrLines == [
+                #"sesame: mds import: the BLOB is malformed: the JWS alg "HS256" is not one MDS allows"#
+            ])
         // Not a BLOB at all.
         try Data("hello".utf8).write(to: URL(fileURLWithPath: files.blob))
         let garbage = run(["mds", "import", files.blob] + dataArguments)

@@ -59,6 +59,27 @@ import Testing
         }
     }
 
+    /// `entries()` lists each entry once, however many keys find it, and only the current ones.
+    @Test(arguments: StoreKind.allCases) func entriesListEachEntryOnce(_ kind: StoreKind) throws {
+        let s = try kind.make()
+        #expect(try s.read { try $0.authenticatorMetadata.entries() }.isEmpty)
+        let fido2 = Self.entry("00112233-4455-6677-8899-aabbccddeeff")
+        // A FIDO2 entry that also lists key identifiers, and a U2F entry with two.
+        let both = Self.entry(
+            "99999999-4455-6677-8899-aabbccddeeff", keys: ["cc" + String(repeating: "2", count: 38)],
+            description: "Both")
+        let u2f = Self.entry(
+            nil, keys: ["aa" + String(repeating: "0", count: 38), "bb" + String(repeating: "1", count: 38)],
+            description: "U2F")
+        try s.write { try $0.authenticatorMetadata.replace(blob: Self.blob(1), entries: [u2f, fido2, both]) }
+        let listed = try s.read { try $0.authenticatorMetadata.entries() }
+        #expect(listed.count == 3)
+        #expect(Set(listed) == [fido2, both, u2f])
+        #expect(try s.read { try $0.authenticatorMetadata.entries() } == listed)
+        try s.write { try $0.authenticatorMetadata.replace(blob: Self.blob(2), entries: [u2f]) }
+        #expect(try s.read { try $0.authenticatorMetadata.entries() } == [u2f])
+    }
+
     /// A failed import leaves the previous metadata whole (one transaction).
     @Test(arguments: StoreKind.allCases) func failedReplaceKeepsThePrevious(_ kind: StoreKind) throws {
         let s = try kind.make()

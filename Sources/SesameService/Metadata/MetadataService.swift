@@ -149,16 +149,29 @@ struct RegistrationMetadata {
         entries.mapValues { entry in entry.attestationRootCertificates.compactMap { try? X509Certificate(der: $0) } }
     }
 
-    /// The entry for the AAGUID, if any (names a new passkey).
+    /// The entry for the AAGUID, if any.
     func entry(aaguid: [UInt8]) -> AuthenticatorMetadataRecord? { entries[.aaguid(aaguid)] }
 
+    /// The entry that names a new passkey: the model its certificate path was verified to (a U2F
+    /// model by key identifier, whose AAGUID is all zero), else the AAGUID it claims.
+    func entry(for verified: VerifiedRegistration) -> AuthenticatorMetadataRecord? {
+        if let model = verified.attestation.metadataModel, let entry = entries[model] { return entry }
+        return entry(aaguid: verified.aaguid)
+    }
+
     /// Refuses a registration its metadata or the connection's requirement does not allow
-    /// (docs/mds.md): an AAGUID whose metadata is revoked or compromised, attested or not; and,
-    /// under a requirement, anything but a path verified to the model's metadata roots with a
-    /// known, uncompromised status and (for a level) that certification.
+    /// (docs/mds.md): a model whose metadata is revoked or compromised (the AAGUID's, attested or
+    /// not, and those of the key identifiers of the verified attestation certificate); and, under
+    /// a requirement, anything but a path verified to the model's metadata roots with a known,
+    /// uncompromised status and (for a level) that certification.
     func check(_ verified: VerifiedRegistration, requirement: AttestationRequirement) throws(ServiceError) {
-        if let entry = entry(aaguid: verified.aaguid), let why = Self.distrust(entry) {
-            throw .invalidGrant("authenticator not accepted: its FIDO metadata status is \(why)")
+        // The entries were looked up from this attestation object, which has verified: each is
+        // its claimed AAGUID or a key identifier of the certificate whose key signed it.
+        let named = entries.sorted { "\($0.key)" < "\($1.key)" }.map(\.value)
+        for entry in named {
+            if let why = Self.distrust(entry) {
+                throw .invalidGrant("authenticator not accepted: its FIDO metadata status is \(why)")
+            }
         }
         guard requirement != .none else { return }
         guard let model = verified.attestation.metadataModel, let entry = entries[model] else {

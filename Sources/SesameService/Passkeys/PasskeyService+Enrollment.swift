@@ -103,7 +103,7 @@ extension PasskeyService {
         }
         let passkey = try Self.passkeyRecord(
             verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
-            now: now, name: authenticator.entry(aaguid: verified.aaguid)?.description)
+            now: now, name: authenticator.entry(for: verified)?.description)
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
         // A synced passkey from a provider the AAGUID table names, beside one the user already
         // holds there, would only be a duplicate: 409 already_registered, and the user evidently

@@ -225,7 +225,7 @@ public final class PasskeyService: Sendable {
             profile: profile, userMetadata: metadata, createdAt: now, updatedAt: now, lastLoginAt: now)
         let passkey = try Self.passkeyRecord(
             verified, id: passkeyID, tenant: tenant, userID: userID, now: now,
-            name: authenticator.entry(aaguid: verified.aaguid)?.description)
+            name: authenticator.entry(for: verified)?.description)
         // One durable transaction: the user and their first passkey exist together or not at all.
         do {
             try access.write(.durable) { transaction in

@@ -78,6 +78,78 @@ public struct TestAttestationCA: Sendable {
     }
 }
 
+/// A FIDO U2F authenticator model for tests: a root and a batch attestation certificate (no
+/// AAGUID, as U2F keys carry none), and the `fido-u2f` attestation (§8.6) the software
+/// authenticator cannot make itself. FIDO metadata names such a model by the certificate's key
+/// identifier.
+public struct TestU2FAttestation: Sendable {
+    public let root: X509Certificate
+    public let key: PrivateKey
+    public let certificate: X509Certificate
+
+    /// A root and an attestation certificate for `key` (a new P-256 key by default) issued by it.
+    public static func make(now: Date, name: String = "Sesame Test U2F", key: PrivateKey? = nil) throws
+        -> TestU2FAttestation
+    {
+        let start = now.addingTimeInterval(-86_400)
+        let end = now.addingTimeInterval(5 * 365 * 86_400)
+        let rootKey = try PrivateKey.generate(.ec(.p256))
+        let root = try X509CertificateIssuer.issue(
+            .init(
+                subject: [("C", "US"), ("O", name), ("CN", "\(name) Root")], notBefore: start, notAfter: end, isCA: true
+            ),
+            subjectKey: rootKey.publicKey, issuer: nil, issuerKey: rootKey)
+        let key = try key ?? PrivateKey.generate(.ec(.p256))
+        let certificate = try X509CertificateIssuer.issue(
+            .init(
+                subject: [("C", "US"), ("O", name), ("CN", "\(name) Batch")], serialNumber: 11, notBefore: start,
+                notAfter: end, isCA: false),
+            subjectKey: key.publicKey, issuer: root, issuerKey: rootKey)
+        return TestU2FAttestation(root: root, key: key, certificate: certificate)
+    }
+
+    /// What metadata lists for the model: the SHA-1 of the attestation key's uncompressed point
+    /// (the certificate's subjectPublicKey bits), lowercase hex.
+    public var keyIdentifier: String {
+        guard case .ec(_, let x, let y) = key.publicKey.components else { return "" }
+        return Digest.legacySHA1([0x04] + x + y).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The registration response JSON of `registration` (made by the software authenticator with
+    /// an all-zero AAGUID and a P-256 key) with its attestation replaced by a `fido-u2f` one that
+    /// this attestation key signs: sig over 0x00 ‖ rpIdHash ‖ clientDataHash ‖ credentialId ‖
+    /// 0x04 ‖ x ‖ y, x5c = the attestation certificate.
+    public func attest(_ registration: RegistrationResult) throws -> String {
+        guard case .ec(.p256, let x, let y) = registration.publicKey.components else {
+            throw CryptoError.unsupportedAlgorithm("fido-u2f needs a P-256 credential key")
+        }
+        let authenticatorData = registration.authenticatorData
+        let credentialID = authenticatorData.attestedCredentialData?.credentialID ?? []
+        let signed =
+            [0x00] + authenticatorData.rpIDHash + Digest.sha256(registration.credential.clientDataJSON) + credentialID
+            + [0x04] + x + y
+        let signature = try key.signature(for: signed, algorithm: .ecdsa(.sha256), format: .der)
+        let attestationObject = CBOREncoder.encode(
+            .map([
+                CBORMapEntry(key: .text("fmt"), value: .text("fido-u2f")),
+                CBORMapEntry(
+                    key: .text("attStmt"),
+                    value: .map([
+                        CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
+                        CBORMapEntry(key: .text("x5c"), value: .array([.bytes(certificate.der)])),
+                    ])),
+                CBORMapEntry(key: .text("authData"), value: .bytes(authenticatorData.raw)),
+            ]))
+        let original = Base64URL.encode(registration.credential.attestationObject)
+        guard registration.jsonString.contains("\"attestationObject\":\"\(original)\"") else {
+            throw CryptoError.unsupportedAlgorithm("the registration JSON has no attestationObject to replace")
+        }
+        return registration.jsonString.replacingOccurrences(
+            of: "\"attestationObject\":\"\(original)\"",
+            with: "\"attestationObject\":\"\(Base64URL.encode(attestationObject))\"")
+    }
+}
+
 /// Builds and signs FIDO metadata BLOBs the way FIDO does (a compact JWS with x5c), for tests.
 public enum TestMetadataBLOB {
     /// One FIDO2 entry's JSON. `statuses` are (status, effectiveDate) in order.
@@ -100,6 +172,40 @@ public enum TestMetadataBLOB {
         if let icon { statement.append(JSONMember(name: "icon", value: .string(icon))) }
         return .object([
             JSONMember(name: "aaguid", value: .string(AAGUIDRegistry.format(aaguid))),
+            JSONMember(name: "metadataStatement", value: .object(statement)),
+            JSONMember(
+                name: "statusReports",
+                value: .array(
+                    statuses.map {
+                        .object([
+                            JSONMember(name: "status", value: .string($0.0)),
+                            JSONMember(name: "effectiveDate", value: .string($0.1)),
+                        ])
+                    })),
+            JSONMember(name: "timeOfLastStatusChange", value: .string(statuses.last?.1 ?? "2024-01-01")),
+        ])
+    }
+
+    /// One U2F entry's JSON: the model named by its attestation certificates' key identifiers.
+    public static func u2fEntry(
+        keyIdentifiers: [String], description: String, roots: [X509Certificate],
+        statuses: [(String, String)] = [("FIDO_CERTIFIED_L1", "2024-01-01")]
+    ) -> JSONValue {
+        let statement: [JSONMember] = [
+            JSONMember(
+                name: "attestationCertificateKeyIdentifiers", value: .array(keyIdentifiers.map(JSONValue.string))),
+            JSONMember(name: "description", value: .string(description)),
+            JSONMember(name: "authenticatorVersion", value: .number("2")),
+            JSONMember(name: "protocolFamily", value: .string("u2f")),
+            JSONMember(name: "schema", value: .number("3")),
+            JSONMember(name: "attestationTypes", value: .array([.string("basic_full")])),
+            JSONMember(
+                name: "attestationRootCertificates",
+                value: .array(roots.map { .string(Data($0.der).base64EncodedString()) })),
+        ]
+        return .object([
+            JSONMember(
+                name: "attestationCertificateKeyIdentifiers", value: .array(keyIdentifiers.map(JSONValue.string))),
             JSONMember(name: "metadataStatement", value: .object(statement)),
             JSONMember(
                 name: "statusReports",
@@ -142,9 +248,12 @@ public enum TestMetadataBLOB {
         let algorithm: SignatureAlgorithm
         switch alg {
         case "ES256": algorithm = .ecdsa(.sha256)
+        case "ES384": algorithm = .ecdsa(.sha384)
+        case "ES512": algorithm = .ecdsa(.sha512)
         case "RS256": algorithm = .rsaPKCS1v15(.sha256)
         case "PS256": algorithm = .rsaPSS(.sha256)
-        default: throw CryptoError.unsupportedAlgorithm(alg)
+        // Any other name (a test of a refused alg) is signed as ES256 under that name.
+        default: algorithm = .ecdsa(.sha256)
         }
         let signature = try key.signature(for: Array(signingInput.utf8), algorithm: algorithm, format: .raw)
         return Array((signingInput + "." + Base64URL.encode(signature)).utf8)

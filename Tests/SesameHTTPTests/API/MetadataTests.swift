@@ -94,6 +94,36 @@ struct MetadataTests {
         }
     }
 
+    @Test(
+        "a BLOB signed with another algorithm MDS allows verifies",
+        arguments: [("RS256", KeyType.rsa(bits: 2048)), ("ES384", .ec(.p384)), ("ES512", .ec(.p521))])
+    func otherAlgorithms(alg: String, keyType: KeyType) throws {
+        let pki = try TestPKI.make(now: Self.now, keyType: keyType)
+        let ca = try TestAttestationCA.make(aaguid: Self.aaguid, now: Self.now)
+        let entry = TestMetadataBLOB.entry(aaguid: Self.aaguid, description: "Sesame Test Key", roots: [ca.root])
+        let blob = try TestMetadataBLOB.sign(
+            TestMetadataBLOB.payload(serial: 9, nextUpdate: "2027-02-15", entries: [entry]), pki: pki, alg: alg)
+        let store = InMemoryStore()
+        let report = try Self.service(store).importBLOB(blob, rootPEM: pki.rootPEM)
+        #expect(report.serial == 9 && report.entries == 1)
+        #expect(
+            try store.read { try $0.authenticatorMetadata.get(aaguid: AAGUIDRegistry.format(Self.aaguid)) }?
+                .description == "Sesame Test Key")
+    }
+
+    @Test("a BLOB whose alg MDS does not allow is refused, naming the alg", arguments: ["HS256", "none", "EdDSA"])
+    func refusedAlgorithm(alg: String) throws {
+        let world = try Self.world()
+        let entry = TestMetadataBLOB.entry(aaguid: Self.aaguid, description: "Sesame Test Key", roots: [world.ca.root])
+        let blob = try TestMetadataBLOB.sign(
+            TestMetadataBLOB.payload(serial: 9, nextUpdate: "2027-02-15", entries: [entry]), pki: world.pki, alg: alg)
+        let store = InMemoryStore()
+        #expect(throws: MetadataImportError.malformed("the JWS alg \"\(alg)\" is not one MDS allows")) {
+            try Self.service(store).importBLOB(blob, rootPEM: world.pki.rootPEM)
+        }
+        #expect(try store.read { try $0.authenticatorMetadata.blob() } == nil)
+    }
+
     @Test("a BLOB that chains to another root is refused, and nothing is stored")
     func otherRoot() throws {
         let world = try Self.world()
@@ -430,6 +460,140 @@ struct MetadataTests {
         plain.origin = .web(APIHarness.webOrigin)
         #expect(
             try Self.signUp(api, SoftwareAuthenticator(configuration: plain), email: "plain@example.com").status == 200)
+    }
+
+    // MARK: U2F: models named by the attestation certificate's key identifier
+
+    /// A BLOB whose one entry is the U2F model of `attestation`, listed by its key identifier.
+    static func u2fBLOB(
+        _ world: World, _ attestation: TestU2FAttestation, serial: Int = 5,
+        statuses: [(String, String)] = [("FIDO_CERTIFIED_L1", "2026-01-01")]
+    ) throws -> [UInt8] {
+        let entry = TestMetadataBLOB.u2fEntry(
+            keyIdentifiers: [attestation.keyIdentifier], description: "Sesame Test U2F Key", roots: [attestation.root],
+            statuses: statuses)
+        return try TestMetadataBLOB.sign(
+            TestMetadataBLOB.payload(serial: serial, nextUpdate: "2027-02-15", entries: [entry]), pki: world.pki)
+    }
+
+    /// A signup whose registration is a `fido-u2f` attestation by `attestation` (an all-zero AAGUID,
+    /// a security key's transports).
+    static func signUpU2F(_ api: APIHarness, _ attestation: TestU2FAttestation, email: String) throws -> APIReply {
+        var configuration = AuthenticatorConfiguration(
+            aaguid: Array(repeating: 0, count: 16), backupEligible: false, backupState: false,
+            transports: ["usb"], authenticatorAttachment: "cross-platform")
+        configuration.origin = .web(APIHarness.webOrigin)
+        let challenge = api.send(
+            .post, "/passkey/register",
+            json: APIHarness.encode(["client_id": api.bootstrap.clientID, "user_profile": ["email": email]]))
+        #expect(challenge.status == 200)
+        let registration = try SoftwareAuthenticator(configuration: configuration).makeCredential(
+            optionsJSON: challenge.body)
+        return api.webAuthnGrant(
+            authSession: challenge.json["auth_session"] as? String ?? "",
+            response: try attestation.attest(registration),
+            scope: "openid")
+    }
+
+    static func passkeys(_ api: APIHarness, _ email: String) throws -> [PasskeyRecord] {
+        guard
+            let user = try api.store.read({
+                try $0.users.search(tenantID: api.tenant.id, query: email, page: Page())
+            }).first
+        else { return [] }
+        return try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: user.id) }
+    }
+
+    @Test(
+        "fido-u2f: found by its key identifier, trusted by its chain to the entry's roots, named by the entry",
+        arguments: HarnessStore.allCases)
+    func u2fTrustedAndNamed(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let world = try Self.world()
+        let u2f = try TestU2FAttestation.make(now: Self.now)
+        _ = try Self.service(api.store).importBLOB(try Self.u2fBLOB(world, u2f), rootPEM: world.pki.rootPEM)
+        // The entry is stored under the key identifier, not under an AAGUID.
+        #expect(
+            try api.store.read { try $0.authenticatorMetadata.get(attestationKeyIdentifier: u2f.keyIdentifier) }?
+                .description == "Sesame Test U2F Key")
+
+        var reply = try Self.signUpU2F(api, u2f, email: "u2f@example.com")
+        #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+        let passkeys = try Self.passkeys(api, "u2f@example.com")
+        #expect(passkeys.map(\.name) == ["Sesame Test U2F Key"])
+        #expect(passkeys.map(\.attestationFormat) == [.fidoU2F])
+        #expect(passkeys.map(\.aaguid) == [Array(repeating: 0, count: 16)])
+
+        // The same attestation key certified by another root: the key identifier matches the
+        // entry, the path does not reach its roots.
+        let impostor = try TestU2FAttestation.make(now: Self.now, name: "Impostor", key: u2f.key)
+        #expect(impostor.keyIdentifier == u2f.keyIdentifier)
+        reply = try Self.signUpU2F(api, impostor, email: "impostor@example.com")
+        #expect(reply.status == 400)
+        #expect(
+            (reply.json["error_description"] as? String)?.contains("metadata roots") == true,
+            "\(String(decoding: reply.body, as: UTF8.self))")
+        #expect(try Self.passkeys(api, "impostor@example.com").isEmpty)
+
+        // Under a requirement the verified key identifier is the model: accepted at its level.
+        try Self.requireAttestation(api, "FIDO_CERTIFIED_L1")
+        reply = try Self.signUpU2F(api, u2f, email: "u2f-l1@example.com")
+        #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+        #expect(try Self.passkeys(api, "u2f-l1@example.com").map(\.name) == ["Sesame Test U2F Key"])
+        try Self.requireAttestation(api, "FIDO_CERTIFIED_L2")
+        reply = try Self.signUpU2F(api, u2f, email: "u2f-l2@example.com")
+        #expect(reply.status == 400)
+        #expect((reply.json["error_description"] as? String)?.contains("FIDO_CERTIFIED_L2") == true)
+        // A U2F key the metadata does not list cannot meet a requirement.
+        try Self.requireAttestation(api, "metadata")
+        reply = try Self.signUpU2F(api, try TestU2FAttestation.make(now: Self.now), email: "unlisted@example.com")
+        #expect(reply.status == 400)
+        #expect(
+            (reply.json["error_description"] as? String)?.contains("chains to FIDO metadata") == true,
+            "\(String(decoding: reply.body, as: UTF8.self))")
+    }
+
+    @Test(
+        "fido-u2f: a revoked or compromised model is refused, with or without a requirement",
+        arguments: HarnessStore.allCases)
+    func u2fRevoked(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let world = try Self.world()
+        let u2f = try TestU2FAttestation.make(now: Self.now)
+        let service = Self.service(api.store)
+        _ = try service.importBLOB(
+            try Self.u2fBLOB(
+                world, u2f, serial: 1, statuses: [("FIDO_CERTIFIED_L1", "2025-01-01"), ("REVOKED", "2026-01-01")]),
+            rootPEM: world.pki.rootPEM)
+        var reply = try Self.signUpU2F(api, u2f, email: "revoked@example.com")
+        #expect(reply.status == 400)
+        #expect(
+            (reply.json["error_description"] as? String)?.contains("REVOKED") == true,
+            "\(String(decoding: reply.body, as: UTF8.self))")
+        try Self.requireAttestation(api, "metadata")
+        reply = try Self.signUpU2F(api, u2f, email: "revoked2@example.com")
+        #expect((reply.json["error_description"] as? String)?.contains("REVOKED") == true)
+        try Self.requireAttestation(api, "none")
+
+        _ = try service.importBLOB(
+            try Self.u2fBLOB(
+                world, u2f, serial: 2,
+                statuses: [("FIDO_CERTIFIED_L1", "2025-01-01"), ("ATTESTATION_KEY_COMPROMISE", "2026-01-01")]),
+            rootPEM: world.pki.rootPEM)
+        reply = try Self.signUpU2F(api, u2f, email: "compromised@example.com")
+        #expect(reply.status == 400)
+        #expect((reply.json["error_description"] as? String)?.contains("ATTESTATION_KEY_COMPROMISE") == true)
+
+        // Certified again after the compromise: accepted.
+        _ = try service.importBLOB(
+            try Self.u2fBLOB(
+                world, u2f, serial: 3,
+                statuses: [("ATTESTATION_KEY_COMPROMISE", "2025-01-01"), ("FIDO_CERTIFIED_L1", "2026-01-01")]),
+            rootPEM: world.pki.rootPEM)
+        reply = try Self.signUpU2F(api, u2f, email: "fixed@example.com")
+        #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+        #expect(
+            try api.store.read { try $0.users.search(tenantID: api.tenant.id, query: nil, page: Page()) }.count == 1)
     }
 
     @Test("the connection option is validated and documented values round-trip")
