@@ -3,8 +3,8 @@ import SesameService
 import SesameStore
 
 /// The admin pages (`/admin`): the first admin's setup through the link `sesame init` printed,
-/// the tenant's overview, and an application's settings (callbacks, origins, the iOS and Android
-/// app settings that feed the well-known files). Each change goes through the Management API's
+/// the tenant's overview, an application's settings (callbacks, origins, the iOS and Android
+/// app settings that feed the well-known files), and the users (`AdminRoutes+Users.swift`). Each change goes through the Management API's
 /// service with an admin's session as the caller, so the same checks apply.
 extension SesameApplication {
     func addAdminRoutes(to router: inout RouteGroup<HostedContext>) {
@@ -104,6 +104,7 @@ extension SesameApplication {
             let path = "/admin/clients/" + PathSegment.encode(id)
             return .redirect(to: path + "?done=saved", status: 303)
         }
+        addAdminUserRoutes(to: &router)
     }
 
     /// The admin client form as a Management API change: every field given, empty text areas

@@ -72,6 +72,13 @@ extension AccountPages {
         return "<img class=\"authenticator-icon\" src=\"\(E.escape(checked))\" alt=\"\" width=\"24\" height=\"24\"> "
     }
 
+    /// How a page names a passkey's authenticator and draws its icon, from what `MetadataService`
+    /// derived for its AAGUID (the metadata's description and icon, else the AAGUID table's name):
+    /// that name, else "Passkey". The account page and the admin pages both show it so.
+    static func authenticator(_ display: AuthenticatorDisplay?) -> (name: String, icon: String) {
+        (display?.name ?? "Passkey", authenticatorIcon(display?.icon))
+    }
+
     static func date(_ date: Date?, _ locale: PageLocale) -> String {
         guard let date else { return Catalog.text(.neverUsed, locale) }
         let formatter = ISO8601DateFormatter()
@@ -113,9 +120,7 @@ extension AccountPages {
             body += "<p>\(Catalog.text(.noPasskeys, locale))</p>"
         }
         for passkey in view.passkeys {
-            let display = view.authenticators[AAGUIDRegistry.format(passkey.aaguid)]
-            let provider = display?.name ?? AAGUIDRegistry.name(for: passkey.aaguid) ?? "Passkey"
-            let icon = authenticatorIcon(display?.icon)
+            let (provider, icon) = authenticator(view.authenticators[AAGUIDRegistry.format(passkey.aaguid)])
             let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
             let field = "passkey-name-\(E.escape(passkey.id.replacingOccurrences(of: "|", with: "-")))"
             body += """

@@ -2,7 +2,8 @@ import Foundation
 import SesameService
 import SesameStore
 
-/// The admin pages: the setup of the first admin, the overview, and an application's settings.
+/// The admin pages: the setup of the first admin, the overview, an application's settings, and
+/// the users (`AdminPages+Users.swift`).
 enum AdminPages {
     typealias E = HTMLText
 
@@ -71,10 +72,11 @@ enum AdminPages {
             """
         for (user, passkeys, password) in overview.users {
             body +=
-                "<tr><td>\(E.escape(user.email ?? user.username ?? user.userID))</td><td>\(passkeys)</td>"
-                + "<td>\(password ? "✓" : "—")</td></tr>"
+                "<tr><td><a href=\"\(E.escape(userPath(user.userID)))\">\(E.escape(label(user)))</a></td>"
+                + "<td>\(passkeys)</td><td>\(password ? "✓" : "—")</td></tr>"
         }
-        body += "</tbody></table></section>"
+        body +=
+            "</tbody></table><p><a href=\"/admin/users\">\(Catalog.text(.adminAllUsers, locale))</a></p></section>"
         body += "<p><a href=\"/admin/adoption\">\(Catalog.text(.adoptionTitle, locale))</a></p>"
         return HostedPage(name: "admin", title: .adminTitle, body: body, languageBase: "/admin")
     }

@@ -148,6 +148,20 @@ extension ManagementService {
         }
     }
 
+    /// How the admin pages show the authenticator of each of the user's passkeys, by formatted
+    /// AAGUID: the FIDO metadata's description and icon, else the AAGUID table's name, exactly as
+    /// the account page does (docs/mds.md).
+    public func authenticatorDisplays(_ caller: ManagementCaller, userID: String) throws(ServiceError) -> [String:
+        AuthenticatorDisplay]
+    {
+        try caller.require(.readAuthenticationMethods)
+        return try access.read { transaction in
+            let user = try Self.existingUser(userID, caller, transaction)
+            let passkeys = try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id)
+            return try MetadataService.display(aaguids: passkeys.map(\.aaguid), in: transaction)
+        }
+    }
+
     /// `DELETE /users/{id}/authentication-methods/{method_id}`. An operator may remove a user's
     /// last passkey (e.g. a lost device; the user signs up again or is helped otherwise). The
     /// refresh families of logins with that passkey are revoked with it. Beside the call's `sapi`
@@ -206,6 +220,11 @@ extension ManagementService {
     static func searchTerm(_ query: String?) throws(ServiceError) -> String? {
         guard var term = query?.trimmingCharacters(in: .whitespaces), !term.isEmpty else { return nil }
         guard term.count <= 256 else { throw .invalidRequest("q is longer than 256 characters") }
+        // No identifier or profile text may hold these, so such a term could match nothing; and
+        // PostgreSQL would cut a text parameter at a NUL where SQLite keeps it.
+        guard !TextRules.containsUnsafe(term) else {
+            throw .invalidRequest("q must not contain control, invisible or bidirectional formatting characters")
+        }
         for field in ["email", "username", "phone_number", "name", "user_id"] where term.hasPrefix(field + ":") {
             term = String(term.dropFirst(field.count + 1))
         }

@@ -28,6 +28,11 @@ struct ManagementUsersTests {
             #expect(found.list.compactMap { $0["user_id"] as? String } == [alice.userID], "\(query)")
         }
         #expect(api.send(.get, "/api/v2/users?search=example.org", token: token).list.count == 1)
+        // A term no identifier or name could hold is refused (PostgreSQL would cut it at a NUL).
+        for query in ["a%00b", "alice%1B%5B31m", "ali%E2%80%AEce", "a%0Ab", String(repeating: "a", count: 257)] {
+            let refused = api.send(.get, "/api/v2/users?q=\(query)", token: token)
+            #expect(refused.status == 400 && refused.error == "invalid_request", "\(query)")
+        }
         #expect(api.send(.get, "/api/v2/users?per_page=1&include_totals=true", token: token).json["total"] as? Int == 2)
 
         let read = api.send(.get, path(alice.userID), token: token)

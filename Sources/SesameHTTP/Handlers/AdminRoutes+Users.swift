@@ -1,0 +1,64 @@
+import Foundation
+import SesameService
+import SesameStore
+
+/// The admin pages' users (`/admin/users`, `/admin/users/{id}`): the Management API's user
+/// search, user, authentication methods, device keys and user logs, with an admin's session as
+/// the caller, as the other admin pages do.
+extension SesameApplication {
+    /// Users on one page of `/admin/users`.
+    static let adminUsersPerPage = 25
+    /// Audit-log entries on a user's page.
+    static let adminUserLogCount = 20
+
+    func addAdminUserRoutes(to router: inout RouteGroup<HostedContext>) {
+        router.get("/admin/users") { [self] request, context in
+            guard let session = currentSession(context) else { return try accountSignIn("/admin/users", context) }
+            let caller = try management.adminCaller(session: session, tenant: context.tenant)
+            let query = request.query("q") ?? ""
+            do {
+                let page = try Self.adminUsersPage(request)
+                let found = try management.listUsers(
+                    caller, query: query, ListRequest(page: page, perPage: Self.adminUsersPerPage))
+                let list = AdminPages.UserList(
+                    query: query.trimmingCharacters(in: .whitespaces), page: page, users: found.items,
+                    more: found.items.count == Self.adminUsersPerPage)
+                return PageLayout.response(
+                    AdminPages.users(context: context, list: list), context: context, locale: context.locale)
+            } catch let error as ServiceError where Self.status(error) == 400 {
+                // A refused search is the form again with the reason; what was typed is not echoed.
+                let list = AdminPages.UserList(query: "", page: 0, users: [], more: false)
+                return PageLayout.response(
+                    AdminPages.users(context: context, list: list, error: error, status: 400), context: context,
+                    locale: context.locale)
+            }
+        }
+        router.get("/admin/users/{id}") { [self] _, context in
+            guard let session = currentSession(context) else { return try accountSignIn("/admin/users", context) }
+            let caller = try management.adminCaller(session: session, tenant: context.tenant)
+            let view = try adminUser(caller, id: try context.request.pathParameter("id"))
+            return PageLayout.response(
+                AdminPages.user(context: context, view: view), context: context, locale: context.locale)
+        }
+    }
+
+    /// The `page` of the list's URL: absent is the first; anything but a number is 400.
+    static func adminUsersPage(_ request: HTTPRequest) throws(ServiceError) -> Int {
+        guard let text = request.query("page"), !text.isEmpty else { return 0 }
+        guard text.utf8.count <= 6, let page = Int(text), page >= 0 else {
+            throw .invalidRequest("page must be an integer from 0 to 100000")
+        }
+        return page
+    }
+
+    /// A user's page: 404 (the service's) for an id the admin's tenant has no user with.
+    func adminUser(_ caller: ManagementCaller, id: String) throws -> AdminPages.UserView {
+        let user = try management.user(caller, id: id)
+        return AdminPages.UserView(
+            user: user, methods: try management.authenticationMethods(caller, userID: user.userID),
+            authenticators: try management.authenticatorDisplays(caller, userID: user.userID),
+            deviceKeys: try management.deviceKeys(caller, userID: user.userID),
+            logs: try management.userLogs(caller, userID: user.userID, ListRequest(perPage: Self.adminUserLogCount))
+                .items)
+    }
+}
