@@ -116,6 +116,12 @@ public struct MetadataBLOB: Sendable {
         }
         do {
             let key = try chain[0].publicKey()
+            // RFC 7518 §3.4: ES256, ES384 and ES512 each name one curve, not only a hash.
+            if let curve = Self.curve(of: algorithm), key.type != .ec(curve) {
+                throw MetadataImportError.signature(
+                    "the JWS alg \(header["alg"]?.stringValue ?? "") needs a \(curve.rawValue) key, and the x5c leaf's is not one"
+                )
+            }
             guard try key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm, format: encoding)
             else { throw MetadataImportError.signature("the signature is not the x5c leaf's over the JWS") }
         } catch let error as MetadataImportError {
@@ -179,6 +185,16 @@ public struct MetadataBLOB: Sendable {
         case "PS384": return (.rsaPSS(.sha384), .der)
         case "PS512": return (.rsaPSS(.sha512), .der)
         default: throw .malformed("the JWS alg \(String(reflecting: String(alg.prefix(16)))) is not one MDS allows")
+        }
+    }
+
+    /// The curve an ECDSA JWS alg fixes (ES256: P-256, ES384: P-384, ES512: P-521); nil for RSA.
+    static func curve(of algorithm: SignatureAlgorithm) -> Curve? {
+        switch algorithm {
+        case .ecdsa(.sha256): return .p256
+        case .ecdsa(.sha384): return .p384
+        case .ecdsa(.sha512): return .p521
+        default: return nil
         }
     }
 

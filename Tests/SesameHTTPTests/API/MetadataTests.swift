@@ -111,6 +111,25 @@ struct MetadataTests {
                 .description == "Sesame Test Key")
     }
 
+    @Test(
+        "an ECDSA alg over another curve's key is refused",
+        arguments: [("ES384", KeyType.ec(.p256)), ("ES256", .ec(.p384)), ("ES512", .ec(.p384))])
+    func algorithmAndCurveDisagree(alg: String, keyType: KeyType) throws {
+        let pki = try TestPKI.make(now: Self.now, keyType: keyType)
+        let blob = try TestMetadataBLOB.sign(
+            TestMetadataBLOB.payload(serial: 9, nextUpdate: "2027-02-15", entries: []), pki: pki, alg: alg)
+        let store = InMemoryStore()
+        do {
+            _ = try Self.service(store).importBLOB(blob, rootPEM: pki.rootPEM)
+            Issue.record("\(alg) over a \(keyType) key was imported")
+        } catch {
+            guard case .signature(let message) = error, message.contains("needs a") else {
+                Issue.record("expected a signature error about the curve, got \(error)"); return
+            }
+        }
+        #expect(try store.read { try $0.authenticatorMetadata.blob() } == nil)
+    }
+
     @Test("a BLOB whose alg MDS does not allow is refused, naming the alg", arguments: ["HS256", "none", "EdDSA"])
     func refusedAlgorithm(alg: String) throws {
         let world = try Self.world()
