@@ -20,9 +20,10 @@ extension SesameApplication {
                 let page = try Self.adminUsersPage(request)
                 let found = try management.listUsers(
                     caller, query: query, ListRequest(page: page, perPage: Self.adminUsersPerPage))
+                let full = found.items.count == Self.adminUsersPerPage
+                let more = try full && adminUsersFollow(page: page, query: query, caller: caller)
                 let list = AdminPages.UserList(
-                    query: query.trimmingCharacters(in: .whitespaces), page: page, users: found.items,
-                    more: found.items.count == Self.adminUsersPerPage)
+                    query: query.trimmingCharacters(in: .whitespaces), page: page, users: found.items, more: more)
                 return PageLayout.response(
                     AdminPages.users(context: context, list: list), context: context, locale: context.locale)
             } catch let error as ServiceError where Self.status(error) == 400 {
@@ -40,6 +41,14 @@ extension SesameApplication {
             return PageLayout.response(
                 AdminPages.user(context: context, view: view), context: context, locale: context.locale)
         }
+    }
+
+    /// Whether the page after `page` has a user: its first one, read alone (a full page may be the
+    /// last, and counting every match to know would read them all).
+    func adminUsersFollow(page: Int, query: String, caller: ManagementCaller) throws -> Bool {
+        let offset = (page + 1) * Self.adminUsersPerPage
+        guard offset <= 100_000 else { return false }
+        return !(try management.listUsers(caller, query: query, ListRequest(page: offset, perPage: 1)).items.isEmpty)
     }
 
     /// The `page` of the list's URL: absent is the first; anything but a number is 400.

@@ -101,6 +101,22 @@ struct HostedAdminUsersTests {
         browser.send(.get, "/admin/users?page=1")
         #expect(Self.listed(browser.html).count == 5, "30 users: 25 and 5")
 
+        // Exactly a page of matches: no link to an empty next page.
+        try api.store.write(.durable) { transaction in
+            for index in 0..<SesameApplication.adminUsersPerPage {
+                let at = start.addingTimeInterval(Double(100 + index))
+                try transaction.users.insert(
+                    UserRecord(
+                        tenantID: api.tenant.id, id: "sesame|full\(index)", connectionID: connection,
+                        userHandle: [UInt8(index), 9, 9, 9],
+                        profile: UserProfile(email: "full\(index)@fullpage.example"),
+                        createdAt: at, updatedAt: at))
+            }
+        }
+        Self.search(browser, "fullpage.example")
+        #expect(Self.listed(browser.html).count == SesameApplication.adminUsersPerPage)
+        #expect(!browser.html.contains("rel=\"next\""), "a full last page links no next")
+
         // A page that is not a number in range is the form again, with a 400.
         for page in ["abc", "-1", "100001", "1e3", "99999999999999999999"] {
             Self.search(browser, "", page: page)
