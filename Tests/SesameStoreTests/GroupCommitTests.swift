@@ -103,33 +103,22 @@ import Testing
     }
 
     /// A durable write does not join a relaxed group (its sync level is set before BEGIN): the
-    /// group commits first and the durable write commits with `synchronous = FULL` on its own.
-    @Test func aDurableWriteCommitsTheRelaxedGroupFirst() throws {
+    /// group commits first and the durable write commits with `synchronous = FULL` on its own. A
+    /// relaxed write may join a durable group, and is then synced too.
+    @Test(arguments: [(Durability.relaxed, Durability.durable, 2), (.durable, .relaxed, 1)])
+    func durabilityDecidesWhoJoins(first firstDurability: Durability, second secondDurability: Durability, commits: Int)
+        throws
+    {
         let before = store.commits
         let (first, second) = overlapping(
             { try $0.users.insert(Self.user(1)) },
             { transaction in
                 try transaction.users.insert(Self.user(2))
                 return try (transaction as? SQLTransaction)?.synchronousLevel()
-            }, secondDurability: .durable)
+            }, firstDurability: firstDurability, secondDurability: secondDurability)
         #expect(throws: Never.self) { try first.get() }
         #expect(try second.get() == 2)
-        #expect(store.commits == before + 2)
-        #expect(try store.writerSynchronous() == 1)
-    }
-
-    /// A relaxed write may join a durable group: it is then synced too.
-    @Test func aRelaxedWriteJoinsADurableGroup() throws {
-        let before = store.commits
-        let (first, second) = overlapping(
-            { try $0.users.insert(Self.user(1)) },
-            { transaction in
-                try transaction.users.insert(Self.user(2))
-                return try (transaction as? SQLTransaction)?.synchronousLevel()
-            }, firstDurability: .durable)
-        #expect(throws: Never.self) { try first.get() }
-        #expect(try second.get() == 2)
-        #expect(store.commits == before + 1)
+        #expect(store.commits == before + commits)
         #expect(try store.writerSynchronous() == 1)
     }
 

@@ -170,9 +170,16 @@ public enum TestMetadataBLOB {
                 value: .array(roots.map { .string(Data($0.der).base64EncodedString()) })),
         ]
         if let icon { statement.append(JSONMember(name: "icon", value: .string(icon))) }
-        return .object([
-            JSONMember(name: "aaguid", value: .string(AAGUIDRegistry.format(aaguid))),
-            JSONMember(name: "metadataStatement", value: .object(statement)),
+        return .object(
+            [
+                JSONMember(name: "aaguid", value: .string(AAGUIDRegistry.format(aaguid))),
+                JSONMember(name: "metadataStatement", value: .object(statement)),
+            ] + statusMembers(statuses))
+    }
+
+    /// An entry's `statusReports` (status, effective date) and `timeOfLastStatusChange`.
+    static func statusMembers(_ statuses: [(String, String)]) -> [JSONMember] {
+        [
             JSONMember(
                 name: "statusReports",
                 value: .array(
@@ -183,7 +190,7 @@ public enum TestMetadataBLOB {
                         ])
                     })),
             JSONMember(name: "timeOfLastStatusChange", value: .string(statuses.last?.1 ?? "2024-01-01")),
-        ])
+        ]
     }
 
     /// One U2F entry's JSON: the model named by its attestation certificates' key identifiers.
@@ -203,21 +210,12 @@ public enum TestMetadataBLOB {
                 name: "attestationRootCertificates",
                 value: .array(roots.map { .string(Data($0.der).base64EncodedString()) })),
         ]
-        return .object([
-            JSONMember(
-                name: "attestationCertificateKeyIdentifiers", value: .array(keyIdentifiers.map(JSONValue.string))),
-            JSONMember(name: "metadataStatement", value: .object(statement)),
-            JSONMember(
-                name: "statusReports",
-                value: .array(
-                    statuses.map {
-                        .object([
-                            JSONMember(name: "status", value: .string($0.0)),
-                            JSONMember(name: "effectiveDate", value: .string($0.1)),
-                        ])
-                    })),
-            JSONMember(name: "timeOfLastStatusChange", value: .string(statuses.last?.1 ?? "2024-01-01")),
-        ])
+        return .object(
+            [
+                JSONMember(
+                    name: "attestationCertificateKeyIdentifiers", value: .array(keyIdentifiers.map(JSONValue.string))),
+                JSONMember(name: "metadataStatement", value: .object(statement)),
+            ] + statusMembers(statuses))
     }
 
     /// The payload with these entries.
