@@ -19,7 +19,9 @@ final class LoadRun {
 
     init(settings: LoadSettings) throws {
         self.settings = settings
-        var template = Array("/tmp/sesame-loadbench-XXXXXX".utf8CString)
+        // $TMPDIR picks the file system the server's database lives on (tmpfs takes the disk out).
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/sesame-loadbench-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw LoadError("mkdtemp failed") }
         directory = String(cString: made)
         port = try Self.freePort()

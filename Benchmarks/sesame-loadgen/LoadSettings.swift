@@ -70,7 +70,8 @@ struct LoadSettings {
         Variables: LOADBENCH_SERVER_CONFIG, LOADBENCH_PACED, LOADBENCH_WARMUP, LOADBENCH_LOGINS, LOADBENCH_REFRESHES,
         LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS,
         LOADBENCH_SERVER_WRAPPER (e.g. "valgrind --tool=callgrind"), LOADBENCH_PHASE_HOOK (sh -c HOOK hook PHASE PID,
-        PHASE = logins-start, logins-end, refresh-start, refresh-end).
+        PHASE = logins-start, logins-end, refresh-start, refresh-end), TMPDIR (where the server's data directory
+        is made, default /tmp).
         """
 
     static func parse(_ arguments: [String], environment: [String: String]) throws -> LoadSettings {

@@ -199,13 +199,15 @@ public final class SQLiteStore: SesameStore {
 
     /// After a write's body: leaves the transaction open for the next writer if one is waiting
     /// (returns true; the caller then waits for that group's commit), else commits it, or rolls it
-    /// back if no write in it succeeded. Throws the commit's error. Runs under the writer lock.
+    /// back if no write in it succeeded. Throws the commit's error, or if SQLite already rolled the
+    /// transaction back. Runs under the writer lock.
     private func endTurn(_ group: GroupCommit) throws -> Bool {
         if writer.isAutocommit {
             // SQLite rolled the whole transaction back (a full disk, an I/O error): every write
-            // that had joined it is lost, and their callers learn it.
-            finish(group, .failure(StoreError.unavailable("the write transaction was rolled back")))
-            return false
+            // that had joined it is lost, and their callers learn it, this one too.
+            let error = StoreError.unavailable("the write transaction was rolled back")
+            finish(group, .failure(error))
+            throw error
         }
         if group.members > 0, group.members < Self.maxGroupMembers,
             waitingWriters.load(ordering: .relaxed) > 0
