@@ -207,17 +207,22 @@ enum ServeCommand {
             } catch {
                 throw UsageError("--audit-log-webhook \(error)")
             }
+            // The bearer token from the file (trimmed), else from the environment; the file wins.
             var token: String?
             if let file = parsed.value("audit-log-webhook-token-file") {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                     throw UsageError("--audit-log-webhook-token-file: cannot read \(file)")
                 }
                 token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard let token, (1...4_096).contains(token.utf8.count),
-                    token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
-                else {
-                    throw UsageError("--audit-log-webhook-token-file: \(AuditWebhookSink.ConfigurationError.badToken)")
-                }
+            } else if let text = variables["SESAME_AUDIT_LOG_WEBHOOK_TOKEN"], !text.isEmpty {
+                token = text
+            }
+            if let token,
+                !(1...4_096).contains(token.utf8.count) || !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+            {
+                throw UsageError(
+                    "--audit-log-webhook-token-file (or SESAME_AUDIT_LOG_WEBHOOK_TOKEN): "
+                        + "\(AuditWebhookSink.ConfigurationError.badToken)")
             }
             var secret: String?
             if let file = parsed.value("audit-log-webhook-secret-file") {

@@ -267,6 +267,7 @@ enum Usage {
                                      (SESAME_AUDIT_LOG_WEBHOOK)
           --audit-log-webhook-token-file FILE
                                      send the file's token as Authorization: Bearer to the audit-log webhook
+                                     (or SESAME_AUDIT_LOG_WEBHOOK_TOKEN)
           --audit-log-webhook-secret-file FILE
                                      sign each audit-log POST with the file's secret, 16 to 4096 bytes
                                      (Sesame-Signature, HMAC-SHA256; or SESAME_AUDIT_LOG_WEBHOOK_SECRET)

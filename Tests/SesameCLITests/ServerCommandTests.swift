@@ -200,6 +200,23 @@ struct ServerCommandTests {
         let loopback = try ServeCommand.settings(
             try ArgumentParser.parse([], spec: ServeCommand.spec), ["SESAME_AUDIT_LOG_WEBHOOK": "http://127.0.0.1:9/x"])
         #expect(loopback.auditLogWebhook?.token == nil)
+        // The token from the environment; the file wins over it; a bad one is refused either way.
+        let tokenVariables = [
+            "SESAME_AUDIT_LOG_WEBHOOK": "https://logs.example.com/in",
+            "SESAME_AUDIT_LOG_WEBHOOK_TOKEN": "an-environment-bearer-token",
+        ]
+        let fromEnvironment = try ServeCommand.settings(
+            try ArgumentParser.parse([], spec: ServeCommand.spec), tokenVariables)
+        #expect(fromEnvironment.auditLogWebhook?.token == "an-environment-bearer-token")
+        let fileWins = try ServeCommand.settings(
+            try ArgumentParser.parse(["--audit-log-webhook-token-file", file], spec: ServeCommand.spec),
+            tokenVariables)
+        #expect(fileWins.auditLogWebhook?.token == "a-bearer-token-for-the-receiver")
+        #expect(throws: UsageError.self) {
+            try ServeCommand.settings(
+                try ArgumentParser.parse([], spec: ServeCommand.spec),
+                tokenVariables.merging(["SESAME_AUDIT_LOG_WEBHOOK_TOKEN": "two words"]) { $1 })
+        }
         for bad in [
             ["--audit-log-webhook", "http://logs.example.com/in"],
             ["--audit-log-webhook", "https://user:pw@logs.example.com/in"],
