@@ -3,6 +3,16 @@ import SesameCrypto
 import SesameSoftwareAuthenticator
 import WebAuthn
 
+/// A new P-256 key and a self-signed CA certificate "`name` Root" for it, valid from `start` to `end`.
+func selfSignedRoot(name: String, from start: Date, until end: Date) throws -> (PrivateKey, X509Certificate) {
+    let key = try PrivateKey.generate(.ec(.p256))
+    let root = try X509CertificateIssuer.issue(
+        .init(
+            subject: [("C", "US"), ("O", name), ("CN", "\(name) Root")], notBefore: start, notAfter: end, isCA: true),
+        subjectKey: key.publicKey, issuer: nil, issuerKey: key)
+    return (key, root)
+}
+
 /// A throwaway PKI for tests: a root, an intermediate and a signer, issued by libcrypto through
 /// `X509CertificateIssuer` (no checked-in keys, no hand-made DER).
 public struct TestPKI: Sendable {
@@ -20,12 +30,7 @@ public struct TestPKI: Sendable {
     ) throws -> TestPKI {
         let start = now.addingTimeInterval(-86_400)
         let end = now.addingTimeInterval(10 * 365 * 86_400)
-        let rootKey = try PrivateKey.generate(.ec(.p256))
-        let root = try X509CertificateIssuer.issue(
-            .init(
-                subject: [("C", "US"), ("O", name), ("CN", "\(name) Root")], notBefore: start, notAfter: end, isCA: true
-            ),
-            subjectKey: rootKey.publicKey, issuer: nil, issuerKey: rootKey)
+        let (rootKey, root) = try selfSignedRoot(name: name, from: start, until: end)
         let intermediateKey = try PrivateKey.generate(.ec(.p256))
         let intermediate = try X509CertificateIssuer.issue(
             .init(
@@ -58,12 +63,7 @@ public struct TestAttestationCA: Sendable {
     {
         let start = now.addingTimeInterval(-86_400)
         let end = now.addingTimeInterval(5 * 365 * 86_400)
-        let rootKey = try PrivateKey.generate(.ec(.p256))
-        let root = try X509CertificateIssuer.issue(
-            .init(
-                subject: [("C", "US"), ("O", name), ("CN", "\(name) Root")], notBefore: start, notAfter: end, isCA: true
-            ),
-            subjectKey: rootKey.publicKey, issuer: nil, issuerKey: rootKey)
+        let (rootKey, root) = try selfSignedRoot(name: name, from: start, until: end)
         let key = try PrivateKey.generate(.ec(.p256))
         let leaf = try X509CertificateIssuer.issue(
             .init(
@@ -93,12 +93,7 @@ public struct TestU2FAttestation: Sendable {
     {
         let start = now.addingTimeInterval(-86_400)
         let end = now.addingTimeInterval(5 * 365 * 86_400)
-        let rootKey = try PrivateKey.generate(.ec(.p256))
-        let root = try X509CertificateIssuer.issue(
-            .init(
-                subject: [("C", "US"), ("O", name), ("CN", "\(name) Root")], notBefore: start, notAfter: end, isCA: true
-            ),
-            subjectKey: rootKey.publicKey, issuer: nil, issuerKey: rootKey)
+        let (rootKey, root) = try selfSignedRoot(name: name, from: start, until: end)
         let key = try key ?? PrivateKey.generate(.ec(.p256))
         let certificate = try X509CertificateIssuer.issue(
             .init(
