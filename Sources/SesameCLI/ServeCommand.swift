@@ -66,7 +66,8 @@ enum ServeCommand {
         var auditLogFile: String?
         /// The audit log is also POSTed here in batches of JSON lines, with the token as a bearer
         /// token and each POST signed with the secret (nil: not shipped).
-        var auditLogWebhook: (url: URL, token: String?, secret: [UInt8]?)?
+        /// `secrets`: the current signing secret, then the previous one during a rotation (or none).
+        var auditLogWebhook: (url: URL, token: String?, secrets: [[UInt8]])?
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -224,21 +225,30 @@ enum ServeCommand {
                     "--audit-log-webhook-token-file (or SESAME_AUDIT_LOG_WEBHOOK_TOKEN): "
                         + "\(AuditWebhookSink.ConfigurationError.badToken)")
             }
-            var secret: String?
+            // The file holds the current secret on its first line and, during a rotation, the
+            // previous one on a second; the environment holds one secret. The file wins.
+            var secrets: [String] = []
             if let file = parsed.value("audit-log-webhook-secret-file") {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                     throw UsageError("--audit-log-webhook-secret-file: cannot read \(file)")
                 }
-                secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                secrets = text.split(whereSeparator: \.isNewline)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                guard secrets.count <= 2 else {
+                    throw UsageError(
+                        "--audit-log-webhook-secret-file holds at most two secrets, one per line "
+                            + "(the current one, then the previous one)")
+                }
+                if secrets.isEmpty { secrets = [""] }  // refused below as too short
             } else if let text = variables["SESAME_AUDIT_LOG_WEBHOOK_SECRET"], !text.isEmpty {
-                secret = text
+                secrets = [text]
             }
-            if let secret, !AuditWebhookSink.ConfigurationError.secretLength.contains(secret.utf8.count) {
+            if secrets.contains(where: { !AuditWebhookSink.ConfigurationError.secretLength.contains($0.utf8.count) }) {
                 throw UsageError(
                     "--audit-log-webhook-secret-file (or SESAME_AUDIT_LOG_WEBHOOK_SECRET): "
                         + "\(AuditWebhookSink.ConfigurationError.badSecret)")
             }
-            settings.auditLogWebhook = (url, token, secret.map { Array($0.utf8) })
+            settings.auditLogWebhook = (url, token, secrets.map { Array($0.utf8) })
         } else if parsed.value("audit-log-webhook-token-file") != nil {
             throw UsageError("--audit-log-webhook-token-file goes with --audit-log-webhook")
         } else if parsed.value("audit-log-webhook-secret-file") != nil {
@@ -316,7 +326,9 @@ enum ServeCommand {
         let auditWebhook: AuditWebhookSink?
         do {
             auditWebhook = try settings.auditLogWebhook.map {
-                try AuditWebhookSink(url: $0.url, token: $0.token, secret: $0.secret)
+                try AuditWebhookSink(
+                    url: $0.url, token: $0.token, secret: $0.secrets.first, previousSecret: $0.secrets.dropFirst().first
+                )
             }
         } catch {
             throw UsageError("--audit-log-webhook \(error)")

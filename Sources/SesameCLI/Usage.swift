@@ -270,7 +270,8 @@ enum Usage {
                                      (or SESAME_AUDIT_LOG_WEBHOOK_TOKEN)
           --audit-log-webhook-secret-file FILE
                                      sign each audit-log POST with the file's secret, 16 to 4096 bytes
-                                     (Sesame-Signature, HMAC-SHA256; or SESAME_AUDIT_LOG_WEBHOOK_SECRET)
+                                     (Sesame-Signature, HMAC-SHA256; or SESAME_AUDIT_LOG_WEBHOOK_SECRET);
+                                     a second line holds the previous secret during a rotation
         The master key that seals signing keys is SESAME_MASTER_KEY (64 hex digits) or DIR/master.key.
         SIGTERM or SIGINT stops the server gracefully.
 

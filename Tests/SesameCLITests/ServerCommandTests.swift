@@ -251,16 +251,35 @@ struct ServerCommandTests {
         let fromFile = try ServeCommand.settings(
             try ArgumentParser.parse(hook + ["--audit-log-webhook-secret-file", file], spec: ServeCommand.spec),
             ["SESAME_AUDIT_LOG_WEBHOOK_SECRET": "an-environment-secret-of-enough-length"])
-        #expect(fromFile.auditLogWebhook?.secret == Array(secret.utf8))
+        #expect(fromFile.auditLogWebhook?.secrets == [Array(secret.utf8)])
         let fromEnvironment = try ServeCommand.settings(
             try ArgumentParser.parse([], spec: ServeCommand.spec),
             [
                 "SESAME_AUDIT_LOG_WEBHOOK": "https://logs.example.com/in",
                 "SESAME_AUDIT_LOG_WEBHOOK_SECRET": "an-environment-secret-of-enough-length",
             ])
-        #expect(fromEnvironment.auditLogWebhook?.secret == Array("an-environment-secret-of-enough-length".utf8))
+        #expect(fromEnvironment.auditLogWebhook?.secrets == [Array("an-environment-secret-of-enough-length".utf8)])
         let unsigned = try ServeCommand.settings(try ArgumentParser.parse(hook, spec: ServeCommand.spec), [:])
-        #expect(unsigned.auditLogWebhook != nil && unsigned.auditLogWebhook?.secret == nil)
+        #expect(unsigned.auditLogWebhook != nil && unsigned.auditLogWebhook?.secrets == [])
+        // A rotation: the current secret on the first line, the previous one on the second (blank
+        // lines and surrounding spaces ignored), in that order.
+        let previous = "the-previous-audit-hook-secret"
+        try "  \(secret)\r\n\n\(previous)  \n".write(toFile: file, atomically: true, encoding: .utf8)
+        let rotating = try ServeCommand.settings(
+            try ArgumentParser.parse(hook + ["--audit-log-webhook-secret-file", file], spec: ServeCommand.spec), [:])
+        #expect(rotating.auditLogWebhook?.secrets == [Array(secret.utf8), Array(previous.utf8)])
+        for (text, message) in [
+            ("\(secret)\n\(previous)\nthird-secret-of-enough-length\n", "at most two secrets"),
+            ("\(secret)\nshort-previous\n", "16 to 4096 bytes"), ("\n \n", "16 to 4096 bytes"),
+        ] {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let refused = CLI.run(["serve"] + hook + ["--audit-log-webhook-secret-file", file])
+            #expect(refused.status == 2, "\(text)")
+            #expect(refused.stderr.contains(message), "\(refused.stderr)")
+            #expect(!refused.stderr.contains(secret) && !refused.stderr.contains("short-previous"))
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        }
+        try "\(secret)\n".write(toFile: file, atomically: true, encoding: .utf8)
         // Without the webhook, unreadable, or too short: refused with one line that shows no secret.
         let refusals: [([String], [String: String])] = [
             (["--audit-log-webhook-secret-file", file], [:]),

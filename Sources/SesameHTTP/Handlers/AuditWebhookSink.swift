@@ -55,6 +55,7 @@ public final class AuditWebhookSink: AuditSink {
         case credentialsInURL
         case badToken
         case badSecret
+        case previousSecretAlone
 
         public var description: String {
             switch self {
@@ -62,6 +63,7 @@ public final class AuditWebhookSink: AuditSink {
             case .credentialsInURL: return "must not hold a user name or password (use the token file)"
             case .badToken: return "the token must be 1 to 4096 visible ASCII characters"
             case .badSecret: return "the signing secret must be 16 to 4096 bytes"
+            case .previousSecretAlone: return "a previous signing secret needs a current one"
             }
         }
 
@@ -83,8 +85,9 @@ public final class AuditWebhookSink: AuditSink {
     public let url: URL
     public let limits: Limits
     private let authorization: String?
-    /// The HMAC key of `Sesame-Signature` (nil: batches are not signed); never logged or shown.
-    private let secret: [UInt8]?
+    /// The HMAC keys of `Sesame-Signature`, the current one first, then the previous one during a
+    /// rotation (empty: batches are not signed); never logged or shown.
+    private let secrets: [[UInt8]]
     /// The time a signature carries.
     private let clock: @Sendable () -> Date
     private let http: OutboundHTTP
@@ -108,10 +111,13 @@ public final class AuditWebhookSink: AuditSink {
     /// - Parameters:
     ///   - token: sent as `Authorization: Bearer`; never logged or shown.
     ///   - secret: signs each POST (`Sesame-Signature`), 16 to 4096 bytes; never logged or shown.
+    ///   - previousSecret: during a rotation, the secret the receiver may still expect; each POST
+    ///     then carries a second `v1` under it. Needs `secret`; the same bounds.
     ///   - clock: the time a signature carries (tests pin it).
     ///   - pause: replaces the worker's wait between attempts (tests record the backoff with it).
     public init(
-        url: URL, token: String? = nil, secret: [UInt8]? = nil, limits: Limits = Limits(),
+        url: URL, token: String? = nil, secret: [UInt8]? = nil, previousSecret: [UInt8]? = nil,
+        limits: Limits = Limits(),
         clock: @escaping @Sendable () -> Date = { Date() }, pause: (@Sendable (TimeInterval) -> Void)? = nil
     ) throws(ConfigurationError) {
         try Self.validate(url)
@@ -121,10 +127,14 @@ public final class AuditWebhookSink: AuditSink {
             }
         }
         if let secret, !ConfigurationError.secretLength.contains(secret.count) { throw .badSecret }
+        if let previousSecret {
+            guard secret != nil else { throw .previousSecretAlone }
+            guard ConfigurationError.secretLength.contains(previousSecret.count) else { throw .badSecret }
+        }
         self.url = url
         self.limits = limits
         authorization = token.map { "Bearer " + $0 }
-        self.secret = secret
+        secrets = [secret, previousSecret].compactMap { $0 }
         self.clock = clock
         self.pause = pause
         http = OutboundHTTP(timeout: limits.timeout, followsRedirects: false)
@@ -227,9 +237,9 @@ public final class AuditWebhookSink: AuditSink {
         request.httpBody = Data(body)
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-        if let secret {
+        if !secrets.isEmpty {
             request.setValue(
-                WebhookSignature.value(body: body, secret: secret, time: clock()),
+                WebhookSignature.value(body: body, secrets: secrets, time: clock()),
                 forHTTPHeaderField: WebhookSignature.header)
         }
         guard let (status, _) = http.send(request) else { return .retry }

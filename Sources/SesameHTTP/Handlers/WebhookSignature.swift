@@ -11,8 +11,20 @@ public enum WebhookSignature {
 
     /// The header's value for `body` sent at `time` (whole seconds, rounded down).
     public static func value(body: [UInt8], secret: [UInt8], time: Date) -> String {
+        value(body: body, secrets: [secret], time: time)
+    }
+
+    /// The header's value with one `v1` per secret, in the order given: during a rotation Sesame
+    /// signs under the new secret and the previous one, so a receiver that knows either accepts the
+    /// POST (it accepts when any `v1` matches).
+    public static func value(body: [UInt8], secrets: [[UInt8]], time: Date) -> String {
         let seconds = Int64(time.timeIntervalSince1970.rounded(.down))
-        let mac = HMAC.authenticationCode(for: Array("\(seconds).".utf8) + body, key: secret)
-        return "t=\(seconds),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        let message = Array("\(seconds).".utf8) + body
+        var header = "t=\(seconds)"
+        for secret in secrets {
+            let mac = HMAC.authenticationCode(for: message, key: secret)
+            header += ",v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        }
+        return header
     }
 }

@@ -227,6 +227,50 @@ struct AuditWebhookSinkTests {
         #expect(receiver.requests.last?.signature == nil)
     }
 
+    @Test func duringARotationEachBatchIsSignedUnderBothSecrets() throws {
+        let receiver = try Receiver(statuses: [])
+        defer { receiver.server.stop(gracePeriod: 0) }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let current = Array("the-new-audit-signing-secret".utf8)
+        let previous = Array(Self.secret.utf8)
+        let sink = try AuditWebhookSink(
+            url: receiver.url, secret: current, previousSecret: previous, clock: { clock.now() })
+        sink.ship(Self.entries(2))
+        #expect(sink.deliverOnce() == .delivered(2))
+        let request = try #require(receiver.requests.last)
+        let header = try #require(request.signature)
+        // One `t`, then a `v1` under the current secret and one under the previous, in that order.
+        let parts = header.split(separator: ",").map(String.init)
+        #expect(parts.count == 3 && parts[0] == "t=1800000000")
+        #expect(
+            parts[1]
+                == WebhookSignature.value(body: request.body, secret: current, time: clock.now()).split(separator: ",")[
+                    1
+                ].description)
+        #expect(
+            parts[2]
+                == WebhookSignature.value(body: request.body, secret: previous, time: clock.now()).split(
+                    separator: ",")[1].description)
+        // A receiver that still has the old secret accepts it, one that has the new one too, any other refuses.
+        for secret in [current, previous] {
+            #expect(throws: Never.self) {
+                try Self.verify(header, body: request.body, secret: secret, now: clock.now())
+            }
+        }
+        #expect(throws: Refusal.mismatch) {
+            try Self.verify(
+                header, body: request.body, secret: Array("a-third-secret-nobody-has".utf8), now: clock.now())
+        }
+        #expect(!header.contains(Self.secret) && !header.contains("the-new-audit-signing-secret"))
+        // A previous secret needs a current one and the same bounds.
+        #expect(throws: AuditWebhookSink.ConfigurationError.previousSecretAlone) {
+            try AuditWebhookSink(url: receiver.url, previousSecret: previous)
+        }
+        #expect(throws: AuditWebhookSink.ConfigurationError.badSecret) {
+            try AuditWebhookSink(url: receiver.url, secret: current, previousSecret: Array("short".utf8))
+        }
+    }
+
     @Test func failuresAreRetriedWithExponentialBackoffUpToTheCap() throws {
         let receiver = try Receiver(statuses: [503, 500, 429, 408, 502])
         defer { receiver.server.stop(gracePeriod: 0) }
