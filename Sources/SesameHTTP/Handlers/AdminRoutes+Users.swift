@@ -67,6 +67,7 @@ extension SesameApplication {
             user: user, methods: try management.authenticationMethods(caller, userID: user.userID),
             authenticators: try management.authenticatorDisplays(caller, userID: user.userID),
             deviceKeys: try management.deviceKeys(caller, userID: user.userID),
+            factors: try management.mfaFactors(caller, userID: user.userID),
             logs: try management.userLogs(caller, userID: user.userID, ListRequest(perPage: Self.adminUserLogCount))
                 .items)
     }

@@ -24,6 +24,8 @@ extension AdminPages {
         /// Each passkey's authenticator by formatted AAGUID, as the account page gets it.
         var authenticators: [String: AuthenticatorDisplay]
         var deviceKeys: [DeviceKeyRecord]
+        /// The second factors, in enrollment order, confirmed or not.
+        var factors: [MFAFactorSummary]
         /// The user's newest audit-log entries, newest first.
         var logs: [AuditEntry]
     }
@@ -178,6 +180,32 @@ extension AdminPages {
             body += "<p>\(Catalog.text(.adminPasswordChanged, locale)) \(stamp(password.passwordChangedAt, locale))</p>"
         } else {
             body += "<p>\(Catalog.text(.adminNoUserPassword, locale))</p>"
+        }
+        body += "</section>"
+
+        body +=
+            "<section id=\"factors\" aria-labelledby=\"factors-heading\">"
+            + "<h2 id=\"factors-heading\">\(Catalog.text(.factorsHeading, locale)) (\(view.factors.count))</h2>"
+        if view.factors.isEmpty {
+            body += "<p>\(Catalog.text(.noFactors, locale))</p>"
+        } else {
+            body += """
+                <table><thead><tr><th>\(Catalog.text(.adminFactor, locale))</th><th>\(Catalog.text(.adminState, locale))</th>\
+                <th>\(Catalog.text(.passkeyCreated, locale))</th></tr></thead><tbody>
+                """
+            for factor in view.factors {
+                let label: String
+                switch factor.factor {
+                case .otp: label = Catalog.text(.factorTOTP, locale)
+                case .sms: label = Catalog.text(.factorSMS, locale, factor.maskedPhoneNumber ?? "")
+                case .recoveryCode: label = Catalog.text(.factorRecovery, locale)
+                }
+                let state = Catalog.text(factor.active ? .adminFactorActive : .adminFactorPending, locale)
+                body +=
+                    "<tr class=\"factor\"><td>\(E.escape(label))</td><td>\(state)</td>"
+                    + "<td>\(stamp(factor.createdAt, locale))</td></tr>"
+            }
+            body += "</tbody></table>"
         }
         body += "</section>"
 

@@ -40,6 +40,7 @@ enum Text: CaseIterable {
     case adminAllUsers, adminSearchLabel, adminSearchButton, adminNoUsers, adminUser, adminUserID
     case adminEmailVerified, adminCreated, adminLastLogin, adminPreviousPage, adminNextPage, adminYes, adminNo
     case adminConnection, adminBlocked, adminNoUserPasskeys, adminPasskeyKind, adminBackedUp, adminSynced
+    case adminFactor, adminFactorActive, adminFactorPending
     case adminDeviceBound, adminPasswordChanged, adminNoUserPassword, adminDeviceKeys, adminDevice, adminPlatform
     case adminState, adminRecentLogs, adminNoLogs, adminLogType, adminLogDescription
     case adoptionTitle, adoptionLead, adoptionChartLabel, adoptionDownload, adoptionUsers, adoptionShow
@@ -310,6 +311,9 @@ enum Catalog {
         case .adminPasswordChanged: return "Set; last changed"
         case .adminNoUserPassword: return "No password signs this user in."
         case .adminDeviceKeys: return "Legacy device keys"
+        case .adminFactor: return "Factor"
+        case .adminFactorActive: return "Confirmed"
+        case .adminFactorPending: return "Not confirmed yet"
         case .adminDevice: return "Device"
         case .adminPlatform: return "Platform"
         case .adminState: return "State"
@@ -548,6 +552,9 @@ enum Catalog {
         case .adminPasswordChanged: return "設定済み、最終変更："
         case .adminNoUserPassword: return "このユーザーはパスワードでログインしません。"
         case .adminDeviceKeys: return "従来のデバイスキー"
+        case .adminFactor: return "要素"
+        case .adminFactorActive: return "確認済み"
+        case .adminFactorPending: return "未確認"
         case .adminDevice: return "デバイス"
         case .adminPlatform: return "プラットフォーム"
         case .adminState: return "状態"

@@ -25,6 +25,23 @@ extension ManagementService {
         }
     }
 
+    /// The user's second factors, in enrollment order, for the admin user page: what each is, whether
+    /// its first code confirmed it, when it was added, and an SMS factor's number masked as the
+    /// MFA API masks it. No secret, code hash or full number leaves the store this way.
+    public func mfaFactors(_ caller: ManagementCaller, userID: String) throws(ServiceError) -> [MFAFactorSummary] {
+        try caller.require(.readAuthenticationMethods)
+        return try access.read { transaction in
+            guard let user = try transaction.users.get(tenantID: caller.tenant.id, id: userID) else {
+                throw ServiceError.notFound("user not found")
+            }
+            return user.mfa.map {
+                MFAFactorSummary(
+                    id: $0.id, factor: $0.factor, active: $0.active, createdAt: $0.createdAt,
+                    maskedPhoneNumber: $0.phoneNumber.map(MFAService.masked))
+            }
+        }
+    }
+
     /// `DELETE /users/{id}/device-keys/{key_id}`.
     public func deleteDeviceKey(_ caller: ManagementCaller, userID: String, keyID: String) throws(ServiceError) {
         try caller.require(.deleteAuthenticationMethods)
@@ -112,4 +129,15 @@ public struct DeviceKeyImport: Sendable {
         self.clientID = clientID
         self.createdAt = createdAt
     }
+}
+
+/// One second factor as the admin pages show it (`ManagementService.mfaFactors`).
+public struct MFAFactorSummary: Sendable, Hashable {
+    public var id: String
+    public var factor: MFAFactor
+    /// False until the factor's first code confirmed it.
+    public var active: Bool
+    public var createdAt: Date
+    /// SMS: all but the last four digits replaced by `X`.
+    public var maskedPhoneNumber: String?
 }

@@ -203,6 +203,38 @@ struct HostedAdminUsersTests {
         #expect(browser.html.contains(Catalog.text(.adminNoUserPasskeys, .en)))
         #expect(browser.html.contains(Catalog.text(.adminPasswordChanged, .en)))
         #expect(!browser.html.contains("id=\"device-keys\""), "no device keys, no section")
+        #expect(browser.html.contains(Catalog.text(.noFactors, .en)))
+        // Her second factors: a confirmed app, a recovery code and an SMS number not confirmed yet,
+        // in enrollment order; the number masked, and no secret or code hash on the page.
+        let enrolled = api.clock.now()
+        try api.store.write(.durable) { transaction in
+            var user = try #require(try transaction.users.get(tenantID: api.tenant.id, id: ada))
+            user.mfa = [
+                MFAEnrollment(
+                    id: "totp|dev_admin1", factor: .otp, active: true, createdAt: enrolled,
+                    sealedSecret: Array("sealed-totp-secret".utf8)),
+                MFAEnrollment(
+                    id: "recovery-code|dev_admin2", factor: .recoveryCode, active: true, createdAt: enrolled,
+                    codeHash: Array(repeating: 0xAB, count: 32)),
+                MFAEnrollment(
+                    id: "sms|dev_admin3", factor: .sms, active: false, createdAt: enrolled,
+                    phoneNumber: "+15550101"),
+            ]
+            try transaction.users.update(user)
+        }
+        browser.send(.get, "/admin/users/" + PathSegment.encode(ada))
+        let factorRows = browser.html.components(separatedBy: "<tr class=\"factor\">").dropFirst().map {
+            String($0.split(separator: "</tr>").first ?? "")
+        }
+        #expect(
+            factorRows.map { String($0.split(separator: "<time").first ?? "") } == [
+                "<td>Authenticator app</td><td>Confirmed</td><td>",
+                "<td>Recovery code</td><td>Confirmed</td><td>",
+                "<td>Text message to XXXXX0101</td><td>Not confirmed yet</td><td>",
+            ], "\(browser.html)")
+        #expect(browser.html.contains("(3)</h2>"))
+        #expect(!browser.html.contains("+15550101") && !browser.html.contains("sealed-totp-secret"))
+        #expect(!browser.html.contains(Catalog.text(.noFactors, .en)))
         browser.send(.get, path + "?ui_locales=ja")
         #expect(browser.html.contains("Sesame Test Key"))
         #expect(browser.html.contains(Catalog.text(.adminRecentLogs, .ja)))
