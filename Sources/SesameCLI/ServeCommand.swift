@@ -61,13 +61,29 @@ enum ServeCommand {
         /// Every DPoP proof must carry the server's nonce (RFC 9449 §8).
         var requireDPoPNonce = false
         /// Emails and SMS go to this URL, signed with the secret (nil: kept in the outbox).
-        var messagesWebhook: (url: URL, secret: [UInt8])?
+        /// `secrets`: the current signing secret, then the previous one during a rotation.
+        var messagesWebhook: (url: URL, secrets: [[UInt8]])?
         /// The audit log is also appended here as JSON lines (nil: only in the store).
         var auditLogFile: String?
         /// The audit log is also POSTed here in batches of JSON lines, with the token as a bearer
         /// token and each POST signed with the secret (nil: not shipped).
         /// `secrets`: the current signing secret, then the previous one during a rotation (or none).
         var auditLogWebhook: (url: URL, token: String?, secrets: [[UInt8]])?
+    }
+
+    /// A webhook's signing secrets from `file`: the current one on the first line and, during a
+    /// rotation, the previous one on a second, each trimmed of spaces; blank lines are skipped.
+    static func secretLines(_ file: String, option: String) throws(UsageError) -> [String] {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError("\(option): cannot read \(file)")
+        }
+        let secrets = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard secrets.count <= 2 else {
+            throw UsageError(
+                "\(option) holds at most two secrets, one per line (the current one, then the previous one)")
+        }
+        return secrets
     }
 
     static func settings(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Settings {
@@ -179,21 +195,18 @@ enum ServeCommand {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw UsageError("--messages-webhook must be an http(s) URL")
             }
-            var secret: String?
+            var secrets: [String] = []
             if let file = parsed.value("messages-webhook-secret-file") {
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    throw UsageError("--messages-webhook-secret-file: cannot read \(file)")
-                }
-                secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                secrets = try secretLines(file, option: "--messages-webhook-secret-file")
             } else if let text = variables["SESAME_MESSAGES_WEBHOOK_SECRET"], !text.isEmpty {
-                secret = text
+                secrets = [text]
             }
-            guard let secret, secret.utf8.count >= 16 else {
+            guard !secrets.isEmpty, secrets.allSatisfy({ $0.utf8.count >= 16 }) else {
                 throw UsageError(
                     "--messages-webhook needs a secret of at least 16 characters (--messages-webhook-secret-file "
                         + "or SESAME_MESSAGES_WEBHOOK_SECRET)")
             }
-            settings.messagesWebhook = (url, Array(secret.utf8))
+            settings.messagesWebhook = (url, secrets.map { Array($0.utf8) })
         } else if parsed.value("messages-webhook-secret-file") != nil {
             throw UsageError("--messages-webhook-secret-file goes with --messages-webhook")
         }
@@ -225,20 +238,10 @@ enum ServeCommand {
                     "--audit-log-webhook-token-file (or SESAME_AUDIT_LOG_WEBHOOK_TOKEN): "
                         + "\(AuditWebhookSink.ConfigurationError.badToken)")
             }
-            // The file holds the current secret on its first line and, during a rotation, the
-            // previous one on a second; the environment holds one secret. The file wins.
+            // The environment holds one secret; the file, during a rotation, two. The file wins.
             var secrets: [String] = []
             if let file = parsed.value("audit-log-webhook-secret-file") {
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    throw UsageError("--audit-log-webhook-secret-file: cannot read \(file)")
-                }
-                secrets = text.split(whereSeparator: \.isNewline)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                guard secrets.count <= 2 else {
-                    throw UsageError(
-                        "--audit-log-webhook-secret-file holds at most two secrets, one per line "
-                            + "(the current one, then the previous one)")
-                }
+                secrets = try secretLines(file, option: "--audit-log-webhook-secret-file")
                 if secrets.isEmpty { secrets = [""] }  // refused below as too short
             } else if let text = variables["SESAME_AUDIT_LOG_WEBHOOK_SECRET"], !text.isEmpty {
                 secrets = [text]
@@ -338,7 +341,9 @@ enum ServeCommand {
             store: store, masterKey: masterKey, sessions: sessions, rateLimitPerMinute: settings.rateLimitPerIP,
             metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies,
             requireDPoPNonce: settings.requireDPoPNonce,
-            messageSender: settings.messagesWebhook.map { WebhookSender(url: $0.url, secret: $0.secret) },
+            messageSender: settings.messagesWebhook.map {
+                WebhookSender(url: $0.url, secret: $0.secrets[0], previousSecret: $0.secrets.dropFirst().first)
+            },
             auditSinks: auditSinks)
         auditWebhook?.start()
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)

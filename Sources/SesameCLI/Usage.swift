@@ -259,7 +259,8 @@ enum Usage {
                                      without it they are kept in the outbox (GET /api/v2/outbox, sesame outbox)
           --messages-webhook-secret-file FILE
                                      the HMAC-SHA256 key for the Sesame-Signature header, at least 16
-                                     characters (or SESAME_MESSAGES_WEBHOOK_SECRET)
+                                     characters (or SESAME_MESSAGES_WEBHOOK_SECRET); a second line holds
+                                     the previous key during a rotation
           --audit-log-file PATH      also append the audit log to PATH as JSON lines, fsynced each batch;
                                      SIGHUP reopens it (SESAME_AUDIT_LOG_FILE; docs/audit-log.md)
           --audit-log-webhook URL    also POST the audit log to URL in batches of JSON lines (application/x-ndjson),

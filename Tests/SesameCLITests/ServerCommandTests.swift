@@ -300,6 +300,30 @@ struct ServerCommandTests {
         #expect(CLI.run(["serve", "--help"]).stdout.contains("--audit-log-webhook-secret-file"))
     }
 
+    @Test func messagesWebhookSigningSecrets() throws {
+        let file = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let hook = ["--messages-webhook", "https://messages.example.com/in", "--messages-webhook-secret-file", file]
+        let (current, previous) = ("the-current-messages-secret", "the-previous-messages-secret")
+        try "\(current)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let one = try ServeCommand.settings(try ArgumentParser.parse(hook, spec: ServeCommand.spec), [:])
+        #expect(one.messagesWebhook?.secrets == [Array(current.utf8)])
+        try "\(current)\n\n \(previous)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let two = try ServeCommand.settings(try ArgumentParser.parse(hook, spec: ServeCommand.spec), [:])
+        #expect(two.messagesWebhook?.secrets == [Array(current.utf8), Array(previous.utf8)])
+        for (text, message) in [
+            ("\(current)\n\(previous)\n\(previous)-3\n", "at most two secrets"),
+            ("\(current)\nshort\n", "at least 16 characters"), ("\n", "at least 16 characters"),
+        ] {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let refused = CLI.run(["serve"] + hook)
+            #expect(refused.status == 2, "\(text)")
+            #expect(refused.stderr.contains(message), "\(refused.stderr)")
+            #expect(!refused.stderr.contains(current) && !refused.stderr.contains(previous))
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        }
+    }
+
     @Test func helpExists() {
         #expect(CLI.run(["serve", "--help"]).stdout.contains("--rate-limit-per-ip"))
         #expect(CLI.run(["help", "init"]).stdout.contains("--public-url"))

@@ -17,7 +17,8 @@ import SesameStore
 /// within `attempts` × `timeout` (plus the pauses) gives 503 to the request that sent it.
 public final class WebhookSender: MessageSender {
     public let url: URL
-    let secret: [UInt8]
+    /// The current HMAC key, then the previous one during a rotation.
+    let secrets: [[UInt8]]
     public let timeout: TimeInterval
     public let attempts: Int
     let pause: TimeInterval
@@ -26,13 +27,16 @@ public final class WebhookSender: MessageSender {
 
     /// - Parameters:
     ///   - secret: the HMAC key, at least 16 bytes.
+    ///   - previousSecret: during a rotation, the key the receiver may still expect; each POST then
+    ///     carries a second `v1` under it.
     ///   - timeout: for each attempt.
     public init(
-        url: URL, secret: [UInt8], timeout: TimeInterval = 2.5, attempts: Int = 2, pause: TimeInterval = 0.25,
+        url: URL, secret: [UInt8], previousSecret: [UInt8]? = nil, timeout: TimeInterval = 2.5, attempts: Int = 2,
+        pause: TimeInterval = 0.25,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.url = url
-        self.secret = secret
+        secrets = [secret] + (previousSecret.map { [$0] } ?? [])
         self.timeout = timeout
         self.attempts = max(1, attempts)
         self.pause = pause
@@ -74,7 +78,8 @@ public final class WebhookSender: MessageSender {
         request.httpBody = Data(body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(
-            Self.signature(body: body, secret: secret, time: clock()), forHTTPHeaderField: WebhookSignature.header)
+            WebhookSignature.value(body: body, secrets: secrets, time: clock()),
+            forHTTPHeaderField: WebhookSignature.header)
         guard let (status, _) = http.send(request) else { return .retry }
         switch status {
         case 200..<300: return .delivered

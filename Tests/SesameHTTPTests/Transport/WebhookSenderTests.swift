@@ -60,6 +60,22 @@ struct WebhookSenderTests {
         #expect(got.signature == WebhookSender.signature(body: got.body, secret: Self.secret, time: now))
     }
 
+    @Test func duringARotationAMessageIsSignedUnderBothSecrets() throws {
+        let receiver = try Receiver(statuses: [])
+        defer { receiver.server.stop(gracePeriod: 0) }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let current = Array("the new message-webhook secret..".utf8)
+        let sender = WebhookSender(url: receiver.url, secret: current, previousSecret: Self.secret, clock: { now })
+        try sender.send(Self.message)
+        let got = try #require(receiver.received.withLock { $0.first })
+        let hex = { (key: [UInt8]) in
+            HMAC.authenticationCode(for: Array("1800000000.".utf8) + got.body, key: key)
+                .map { String(format: "%02x", $0) }.joined()
+        }
+        // The new secret's signature first, then the old one's: a receiver with either accepts.
+        #expect(got.signature == "t=1800000000,v1=\(hex(current)),v1=\(hex(Self.secret))")
+    }
+
     @Test func aServerErrorIsTriedAgain() throws {
         let receiver = try Receiver(statuses: [503])
         defer { receiver.server.stop(gracePeriod: 0) }
