@@ -24,6 +24,8 @@ import Synchronization
 final class WALCheckpointer: @unchecked Sendable {
     /// SQLite's own auto-checkpoint size, in pages.
     static let defaultThreshold: Int32 = 1_000
+    /// Past the threshold, a checkpoint is asked for again every threshold / retryDivisor pages.
+    static let retryDivisor: Int32 = 8
     /// The inline checkpoint's size, as a multiple of the threshold.
     static let backstopFactor: Int32 = 16
     /// The thread's nice value (0 is the requests'; 19 the lowest).
@@ -31,10 +33,16 @@ final class WALCheckpointer: @unchecked Sendable {
 
     let threshold: Int32
     let backstop: Int32
+    /// Past the threshold, the pages of growth after which a checkpoint is asked for again.
+    let retry: Int32
     private let connection: SQLiteConnection
     /// Set by the writer when it asks for a checkpoint, cleared when one starts (the writer's
     /// lock-free check, so commits past the threshold do not each take `condition`).
     private let queued = Atomic<Bool>(false)
+    /// The WAL's size when the writer last asked for a checkpoint (0 after the WAL starts again),
+    /// and at its last commit. Only the writer sets them, under its lock.
+    private let requestedAt = Atomic<Int32>(0)
+    private let lastPages = Atomic<Int32>(0)
     private let backgroundRuns = Atomic<Int>(0)
     private let inlineRuns = Atomic<Int>(0)
     private let started = DispatchSemaphore(value: 0)
@@ -57,6 +65,7 @@ final class WALCheckpointer: @unchecked Sendable {
         self.connection = connection
         self.threshold = max(threshold, 1)
         self.backstop = self.threshold * Self.backstopFactor
+        self.retry = max(self.threshold / Self.retryDivisor, 1)
         Thread { [self] in run() }.start()
         started.wait()
     }
@@ -64,13 +73,23 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Called by the writer after each commit, with the WAL's size in pages; `writer` is the
     /// connection that committed. Returns an SQLite result code (the hook's contract).
     func committed(pages: Int32, writer: SQLiteConnection) -> Int32 {
+        // A smaller WAL than the last commit's means the writer started it again from its beginning.
+        if pages < lastPages.load(ordering: .relaxed) { requestedAt.store(0, ordering: .relaxed) }
+        lastPages.store(pages, ordering: .relaxed)
         if pages >= backstop {
             inlineRuns.add(1, ordering: .relaxed)
             // SQLITE_BUSY only means a checkpoint is already running; the commit stands either way.
             writer.checkpointPassive()
             return SQLITE_OK
         }
-        if pages >= threshold, !queued.exchange(true, ordering: .acquiringAndReleasing) {
+        // At `threshold` pages, then every `retry` pages more until the WAL starts again. A
+        // checkpoint copies the frames the WAL holds when it starts; under steady writes more
+        // arrive while it runs, and the WAL starts again only once a writer finds it copied whole.
+        // Asking again at every commit past the threshold would sync the database file every
+        // commit or two.
+        let due = requestedAt.load(ordering: .relaxed) == 0 ? threshold : requestedAt.load(ordering: .relaxed) + retry
+        if pages >= due, !queued.exchange(true, ordering: .acquiringAndReleasing) {
+            requestedAt.store(pages, ordering: .relaxed)
             condition.lock()
             requested = true
             condition.broadcast()
@@ -118,6 +137,9 @@ final class WALCheckpointer: @unchecked Sendable {
     var runs: (background: Int, inline: Int) {
         (backgroundRuns.load(ordering: .relaxed), inlineRuns.load(ordering: .relaxed))
     }
+
+    /// The WAL's size in pages at the last commit.
+    var walPages: Int32 { lastPages.load(ordering: .relaxed) }
 
     /// The background thread's nice value, read back from the kernel.
     var threadNiceness: Int32 { niceness.load(ordering: .relaxed) }

@@ -296,6 +296,47 @@ import Testing
         #expect(emails == (0...60).map { "u\($0)@example.com" })
     }
 
+    /// A checkpoint that cannot copy the whole WAL (a reader holds an older snapshot here; under
+    /// steady load, the frames that arrive while it runs) leaves the WAL past the threshold. The
+    /// writer then asks again every eighth of the threshold, not at every commit: a passive
+    /// checkpoint syncs the database file every time it runs.
+    @Test func aCheckpointThatCannotCatchUpIsNotAskedForAtEveryCommit() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        let store = try SQLiteStore(path: path, checkpointPages: 256)
+        #expect(store.checkpointer.retry == 32)
+        try store.write(.durable) { try $0.tenants.insert(Fixture.tenant()) }
+        store.checkpointer.drain()
+        try insertUsers(1, into: store)  // the WAL starts again if the migrations filled it
+        let start = Int(store.checkpointer.walPages)
+        let snapshot = try SQLiteConnection(path: path, reader: true)
+        try snapshot.execute("BEGIN")
+        _ = try snapshot.query("SELECT count(*) FROM users") { $0.integer(0) }
+        let before = store.checkpointer.runs.background
+        for index in 1...120 {
+            try insertUsers(1, from: index, into: store)
+            store.checkpointer.drain()  // each checkpoint asked for has run before the next commit
+        }
+        let pages = Int(store.checkpointer.walPages)
+        let runs = store.checkpointer.runs.background - before
+        #expect(pages >= 120 + start)  // no commit started the WAL again
+        #expect(pages >= 512)
+        #expect(runs >= 1 + (pages - 256) / 64)
+        #expect(runs <= 2 + (pages - 256) / 32)  // at every commit it would be about (pages - 256) / 9
+        // With the reader gone, the next checkpoint copies everything, and the WAL starts again.
+        try snapshot.execute("COMMIT")
+        for index in 121...140 {
+            try insertUsers(1, from: index, into: store)
+            store.checkpointer.drain()
+        }
+        #expect(store.checkpointer.walPages < 256)
+        #expect(store.checkpointer.runs.inline == 0)
+        let emails = try (0...140).map { index in
+            try store.read { try $0.users.get(tenantID: "t1", id: "sesame|\(index)")?.profile.email }
+        }
+        #expect(emails == (0...140).map { "u\($0)@example.com" })
+    }
+
     /// The checkpoint thread runs at nice 10, so on a busy core the requests' threads come first.
     @Test func theCheckpointThreadYieldsToRequests() throws {
         let directory = try TemporaryDirectory()
