@@ -87,7 +87,10 @@ final class WALCheckpointer: @unchecked Sendable {
         // arrive while it runs, and the WAL starts again only once a writer finds it copied whole.
         // Asking again at every commit past the threshold would sync the database file every
         // commit or two.
-        let due = requestedAt.load(ordering: .relaxed) == 0 ? threshold : requestedAt.load(ordering: .relaxed) + retry
+        // In the last threshold before the backstop, at every commit again: what the inline
+        // checkpoint there must still copy, and sync inside a commit, stays small.
+        let last = requestedAt.load(ordering: .relaxed)
+        let due = last == 0 ? threshold : (pages >= backstop - threshold ? last : last + retry)
         if pages >= due, !queued.exchange(true, ordering: .acquiringAndReleasing) {
             requestedAt.store(pages, ordering: .relaxed)
             condition.lock()

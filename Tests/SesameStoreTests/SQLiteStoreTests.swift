@@ -323,6 +323,23 @@ import Testing
         #expect(pages >= 512)
         #expect(runs >= 1 + (pages - 256) / 64)
         #expect(runs <= 2 + (pages - 256) / 32)  // at every commit it would be about (pages - 256) / 9
+        // In the last threshold before the backstop (4,096 pages), at every commit again, so the
+        // inline checkpoint there has little left to copy.
+        var touches = 0
+        func touch() throws {
+            touches += 1
+            try store.write(.relaxed) { tx in
+                try tx.users.touch(
+                    tenantID: "t1", id: "sesame|\(touches % 100)",
+                    lastLoginAt: Date(timeIntervalSince1970: 2_000_000_000 + Double(touches)))
+            }
+            store.checkpointer.drain()
+        }
+        while store.checkpointer.walPages < 4_096 - 256, touches < 20_000 { try touch() }
+        let bandRuns = store.checkpointer.runs.background
+        for _ in 0..<10 { try touch() }
+        #expect(store.checkpointer.walPages < 4_096)
+        #expect(store.checkpointer.runs.background - bandRuns == 10)
         // With the reader gone, the next checkpoint copies everything, and the WAL starts again.
         try snapshot.execute("COMMIT")
         for index in 121...140 {
@@ -335,6 +352,8 @@ import Testing
             try store.read { try $0.users.get(tenantID: "t1", id: "sesame|\(index)")?.profile.email }
         }
         #expect(emails == (0...140).map { "u\($0)@example.com" })
+        let touched = try store.read { try $0.users.get(tenantID: "t1", id: "sesame|\(touches % 100)")?.lastLoginAt }
+        #expect(touched == Date(timeIntervalSince1970: 2_000_000_000 + Double(touches)))
     }
 
     /// The checkpoint thread runs at nice 10, so on a busy core the requests' threads come first.
