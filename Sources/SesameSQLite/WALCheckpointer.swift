@@ -85,10 +85,9 @@ final class WALCheckpointer: @unchecked Sendable {
         // At `threshold` pages, then every `retry` pages more until the WAL starts again. A
         // checkpoint copies the frames the WAL holds when it starts; under steady writes more
         // arrive while it runs, and the WAL starts again only once a writer finds it copied whole.
-        // Asking again at every commit past the threshold would sync the database file every
-        // commit or two.
-        // In the last threshold before the backstop, at every commit again: what the inline
-        // checkpoint there must still copy, and sync inside a commit, stays small.
+        // Asking at every commit past the threshold would sync the database file every commit or
+        // two. In the last threshold before the backstop it does ask at every commit, so that what
+        // the inline checkpoint there must still copy, and sync inside a commit, stays small.
         let last = requestedAt.load(ordering: .relaxed)
         let due = last == 0 ? threshold : (pages >= backstop - threshold ? last : last + retry)
         if pages >= due, !queued.exchange(true, ordering: .acquiringAndReleasing) {

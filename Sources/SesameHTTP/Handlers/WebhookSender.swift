@@ -44,11 +44,6 @@ public final class WebhookSender: MessageSender {
         http = OutboundHTTP(timeout: timeout)
     }
 
-    /// The header value for `body` sent at `time`.
-    public static func signature(body: [UInt8], secret: [UInt8], time: Date) -> String {
-        WebhookSignature.value(body: body, secret: secret, time: time)
-    }
-
     public func send(_ message: OutgoingMessage) throws(ServiceError) {
         let body = JSONValueWriter.object([
             ("channel", message.channel.rawValue), ("template", message.template.rawValue),
