@@ -41,6 +41,10 @@ struct LoadSettings {
     /// Logins and refreshes sent at half the measured rate for the latency figures; 0 skips them
     /// (LOADBENCH_PACED).
     var paced = 4_000
+    /// A file that gets one line per paced operation: phase, worker, when it was due
+    /// (`CLOCK_MONOTONIC`) and its latency, both in microseconds (LOADBENCH_LATENCY_LOG), to line
+    /// stalls up with a trace of the server (`perf record -k mono`).
+    var latencyLog: String?
     /// `--peers`: Sesame's logins beside django-allauth's headless passkey login (make bench-peers).
     var peers = false
     /// The venv Python with Django, django-allauth and gunicorn (--python).
@@ -68,7 +72,7 @@ struct LoadSettings {
         --peers: Sesame's passkey logins beside django-allauth's headless passkey login under gunicorn (one worker),
         both pinned to the server core (scripts/peer-bench.sh). LOADBENCH_PEER_WORKER = gthread (default) or sync.
         Variables: LOADBENCH_SERVER_CONFIG, LOADBENCH_PACED, LOADBENCH_WARMUP, LOADBENCH_LOGINS, LOADBENCH_REFRESHES,
-        LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS,
+        LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS, LOADBENCH_LATENCY_LOG (FILE),
         LOADBENCH_SERVER_WRAPPER (e.g. "valgrind --tool=callgrind"), LOADBENCH_PHASE_HOOK (sh -c HOOK hook PHASE PID,
         PHASE = logins-start, logins-end, refresh-start, refresh-end), TMPDIR (where the server's data directory
         is made, default /tmp).
@@ -97,6 +101,7 @@ struct LoadSettings {
         settings.serverWrapper = environment["LOADBENCH_SERVER_WRAPPER"].flatMap { $0.isEmpty ? nil : $0 }
         settings.phaseHook = environment["LOADBENCH_PHASE_HOOK"].flatMap { $0.isEmpty ? nil : $0 }
         settings.store = environment["LOADBENCH_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        settings.latencyLog = environment["LOADBENCH_LATENCY_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         settings.paced = try integer(environment["LOADBENCH_PACED"], "LOADBENCH_PACED", minimum: 0) ?? settings.paced
         func configuration(_ text: String?) throws -> ServerConfiguration? {
             guard let text, !text.isEmpty else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameSoftwareAuthenticator
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -51,11 +52,16 @@ extension LoadRun {
         guard rate > 0 else { throw LoadError("the paced rate must be positive") }
         let connections = settings.connections
         let interval = 1e9 / rate
-        let started = Clock.nanoseconds() + 10_000_000
-        return try measured(name, count: count) {
-            try Workers.run(count: connections) { worker in
+        let traced = settings.latencyLog != nil
+        let trace = Mutex<[String]>([])
+        let result = try measured(name, count: count) {
+            // Taken after the phase hook has run, so a slow hook does not make the first slots late.
+            let started = Clock.nanoseconds() + 10_000_000
+            return try Workers.run(count: connections) { worker in
                 let operation = try makeWorker(worker)
                 var latency = Latencies()
+                var lines: [String] = []
+                defer { if traced { trace.withLock { $0 += lines } } }
                 var reconnects = 0
                 var index = worker
                 while index < count {
@@ -67,11 +73,31 @@ extension LoadRun {
                         nanosleep(&pause, nil)
                     }
                     reconnects = try operation(index)
-                    latency.append(Clock.nanoseconds() - due)
+                    let took = Clock.nanoseconds() - due
+                    latency.append(took)
+                    if traced { lines.append("\(name) \(worker) \(due / 1_000) \(took / 1_000)") }
                     index += connections
                 }
                 return WorkerResult(latency: latency, tokenLatency: Latencies(), reconnects: reconnects)
             }
         }
+        if let path = settings.latencyLog {
+            try appendLines(trace.withLock { $0 }, to: path)
+        }
+        return result
+    }
+
+    /// Appends `lines` to the file at `path`, creating it.
+    private func appendLines(_ lines: [String], to path: String) throws {
+        let text = lines.map { $0 + "\n" }.joined()
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw LoadError("cannot create the latency log \(path)")
+            }
+        }
+        guard let file = FileHandle(forWritingAtPath: path) else { throw LoadError("cannot open \(path)") }
+        defer { try? file.close() }
+        try file.seekToEnd()
+        try file.write(contentsOf: Data(text.utf8))
     }
 }
