@@ -51,6 +51,10 @@ public final class SQLiteStore: SesameStore {
             throw StoreError.unavailable("cannot switch \(path) to WAL mode (journal mode is \(mode))")
         }
         try writer.execute("PRAGMA synchronous = NORMAL")
+        // A group commit's members each run in a savepoint, whose undo pages SQLite keeps in a
+        // statement journal: in memory, not in a temporary file opened, written and unlinked
+        // once a member dirties more than 64 KiB (the batched flushes did, once per flush).
+        try writer.execute("PRAGMA temp_store = MEMORY")
         try Self.migrate(writer)
         checkpointer = try WALCheckpointer(
             connection: try SQLiteConnection(path: path, reader: false), threshold: checkpointPages)
