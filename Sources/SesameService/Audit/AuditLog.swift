@@ -63,9 +63,9 @@ public protocol AuditSink: Sendable {
     var droppedEntries: Int { get }
 }
 
-/// The audit log's writer: entries are buffered and appended in batches (one relaxed
-/// transaction per flush, like `AuthEventRecorder`), so a login or a refresh pays for no extra
-/// write. An entry is queued outside the flow's transaction, so a failed login is recorded even
+/// The audit log's writer: entries are buffered and appended in batches (relaxed transactions of
+/// `FlushChunks.size` entries, a full buffer flushed by `background`, like `AuthEventRecorder`),
+/// so a login or a refresh pays for no extra write. An entry is queued outside the flow's transaction, so a failed login is recorded even
 /// though the flow's own write rolled back. After a batch is stored it goes to every sink.
 public final class AuditLog: Sendable {
     let store: any SesameStore
@@ -74,6 +74,9 @@ public final class AuditLog: Sendable {
     /// Where every stored batch also goes (the JSON-lines file, the webhook).
     public let sinks: [any AuditSink]
     private let buffer = Mutex<[AuditEventRecord]>([])
+    /// Held for a whole flush, so an explicit `flush()` returns only after one already running.
+    private let flushing = Mutex(())
+    private let background: BackgroundFlush?
     private let lastPrune = Mutex<Date?>(nil)
     /// Flush as soon as this many entries wait.
     public let batchSize: Int
@@ -85,8 +88,10 @@ public final class AuditLog: Sendable {
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource = SystemRandom(),
-        sinks: [any AuditSink] = [], batchSize: Int = 256, maxPending: Int = 4_096, pruneInterval: TimeInterval = 3_600
+        sinks: [any AuditSink] = [], batchSize: Int = 256, maxPending: Int = 4_096, pruneInterval: TimeInterval = 3_600,
+        background: BackgroundFlush? = nil
     ) {
+        self.background = background
         self.store = store
         self.clock = clock
         self.random = random
@@ -179,42 +184,55 @@ public final class AuditLog: Sendable {
     }
 
     private func append(_ event: AuditEventRecord) {
-        let full = buffer.withLock { events -> Bool in
+        let waiting = buffer.withLock { events -> Int in
             events.append(event)
-            return events.count >= batchSize
+            return events.count
         }
-        if full { flush() }
+        guard waiting >= batchSize else { return }
+        if let background, waiting < batchSize * 4 {
+            background.request { [self] in flush() }
+        } else {
+            flush()
+        }
     }
 
-    /// Appends every queued entry, hands the batch to the sinks, and prunes when it is due. On a
-    /// store failure the entries wait for the next flush (at most `maxPending` of them).
+    /// Appends every queued entry, hands each stored chunk to the sinks, and prunes when it is
+    /// due. On a store failure the entries not yet stored wait for the next flush (at most
+    /// `maxPending` of them).
     public func flush() {
-        let pending = buffer.withLock { events -> [AuditEventRecord] in
-            defer { events.removeAll(keepingCapacity: true) }
-            return events
-        }
-        if !pending.isEmpty {
+        flushing.withLock { _ in
+            let pending = buffer.withLock { events -> [AuditEventRecord] in
+                defer { events.removeAll(keepingCapacity: true) }
+                return events
+            }
+            var written = 0
             do {
-                try store.write(.relaxed) { try $0.auditEvents.append(pending) }
-                if !sinks.isEmpty {
-                    let entries =
-                        (try? store.read { tx in try AuditEntry.make(pending, in: tx) })
-                        ?? pending.map {
-                            AuditEntry($0, names: AuditEntry.Names())
-                        }
-                    for sink in sinks { sink.ship(entries) }
+                for chunk in FlushChunks.split(pending) {
+                    let records = Array(chunk)
+                    try store.write(.relaxed) { try $0.auditEvents.append(records) }
+                    written += records.count
+                    ship(records)
                 }
             } catch {
                 buffer.withLock { events in
-                    events.insert(contentsOf: pending, at: 0)
+                    events.insert(contentsOf: pending[written...], at: 0)
                     if events.count > maxPending {
                         droppedCount.add(events.count - maxPending, ordering: .relaxed)
                         events.removeFirst(events.count - maxPending)
                     }
                 }
             }
+            pruneIfDue()
         }
-        pruneIfDue()
+    }
+
+    /// Hands stored entries to every sink, with the names of the users and clients they name.
+    private func ship(_ records: [AuditEventRecord]) {
+        guard !sinks.isEmpty else { return }
+        let entries =
+            (try? store.read { tx in try AuditEntry.make(records, in: tx) })
+            ?? records.map { AuditEntry($0, names: AuditEntry.Names()) }
+        for sink in sinks { sink.ship(entries) }
     }
 
     /// Prunes when `pruneInterval` has passed since the last prune (or none ran yet).

@@ -3,12 +3,17 @@ import SesameCrypto
 import SesameStore
 import Synchronization
 
-/// Buffers auth events and writes them in batches (one relaxed transaction per flush), so a login
-/// costs no extra synchronous write. The server flushes on a timer and at shutdown.
+/// Buffers auth events and writes them in batches (relaxed transactions of `FlushChunks.size`
+/// events), so a login costs no extra synchronous write. The server flushes on a timer and at
+/// shutdown; a full buffer asks `background` for a flush, and flushes inline only when the
+/// background has fallen four batches behind (so memory stays bounded).
 public final class AuthEventRecorder: Sendable {
     private let store: any SesameStore
     private let random: any RandomSource
     private let buffer = Mutex<[AuthEventRecord]>([])
+    /// Held for a whole flush, so an explicit `flush()` returns only after one already running.
+    private let flushing = Mutex(())
+    private let background: BackgroundFlush?
     /// Flush as soon as this many events wait.
     public let batchSize: Int
     /// The audit log. It rides along this recorder so every service that records auth events
@@ -17,9 +22,10 @@ public final class AuthEventRecorder: Sendable {
 
     public init(
         store: any SesameStore, random: any RandomSource = SystemRandom(), batchSize: Int = 256,
-        audit: AuditLog? = nil
+        audit: AuditLog? = nil, background: BackgroundFlush? = nil
     ) {
         self.audit = audit
+        self.background = background
         self.store = store
         self.random = random
         self.batchSize = batchSize
@@ -52,26 +58,36 @@ public final class AuthEventRecorder: Sendable {
 
     /// Queues one event.
     public func record(_ event: AuthEventRecord) {
-        let full = buffer.withLock { events -> Bool in
+        let waiting = buffer.withLock { events -> Int in
             events.append(event)
-            return events.count >= batchSize
+            return events.count
         }
-        if full { flush() }
+        guard waiting >= batchSize else { return }
+        if let background, waiting < batchSize * 4 {
+            background.request { [self] in flush() }
+        } else {
+            flush()
+        }
     }
 
-    /// Writes every queued event; on a store failure they are put back for the next flush.
+    /// Writes every queued event; on a store failure the rest are put back for the next flush.
     public func flush() {
-        let pending = buffer.withLock { events -> [AuthEventRecord] in
-            defer { events.removeAll(keepingCapacity: true) }
-            return events
-        }
-        guard !pending.isEmpty else { return }
-        do {
-            try store.write(.relaxed) { try $0.authEvents.insert(pending) }
-        } catch {
-            buffer.withLock { events in
-                // Keep at most a few batches so a dead store cannot grow memory without bound.
-                events.insert(contentsOf: pending.suffix(batchSize * 8), at: 0)
+        flushing.withLock { _ in
+            let pending = buffer.withLock { events -> [AuthEventRecord] in
+                defer { events.removeAll(keepingCapacity: true) }
+                return events
+            }
+            var written = 0
+            do {
+                for chunk in FlushChunks.split(pending) {
+                    try store.write(.relaxed) { try $0.authEvents.insert(Array(chunk)) }
+                    written += chunk.count
+                }
+            } catch {
+                buffer.withLock { events in
+                    // Keep at most a few batches so a dead store cannot grow memory without bound.
+                    events.insert(contentsOf: pending[written...].suffix(batchSize * 8), at: 0)
+                }
             }
         }
     }

@@ -18,47 +18,78 @@ public final class UsageRecorder: Sendable {
 
     private let store: any SesameStore
     private let pending = Mutex(Pending())
+    /// Held for a whole flush, so an explicit `flush()` returns only after one already running.
+    private let flushing = Mutex(())
+    private let background: BackgroundFlush?
     /// Flush as soon as this many records wait.
     public let batchSize: Int
 
-    public init(store: any SesameStore, batchSize: Int = 1_024) {
+    /// A full batch asks `background` for a flush (inline without one, or when it has fallen four
+    /// batches behind).
+    public init(store: any SesameStore, batchSize: Int = 1_024, background: BackgroundFlush? = nil) {
         self.store = store
         self.batchSize = batchSize
+        self.background = background
     }
 
     /// Notes that a passkey signed a user in at `at`.
     public func recordLogin(tenantID: String, passkeyID: String, userID: String, at: Date) {
-        let full = pending.withLock { state -> Bool in
+        let waiting = pending.withLock { state -> Int in
             state.passkeys[PasskeyKey(tenantID: tenantID, id: passkeyID)] = at
             state.users[PasskeyKey(tenantID: tenantID, id: userID)] = at
-            return state.passkeys.count >= batchSize
+            return state.passkeys.count
         }
-        if full { flush() }
+        guard waiting >= batchSize else { return }
+        if let background, waiting < batchSize * 4 {
+            background.request { [self] in flush() }
+        } else {
+            flush()
+        }
     }
 
-    /// Writes every pending time in one relaxed transaction; records deleted meanwhile are skipped,
-    /// and a time never moves backwards.
+    /// One pending time: a passkey's last use or a user's last login.
+    private enum Touch {
+        case passkey(PasskeyKey, Date)
+        case user(PasskeyKey, Date)
+    }
+
+    /// Writes every pending time, `FlushChunks.size` to a relaxed transaction; records deleted
+    /// meanwhile are skipped, and a time never moves backwards.
     public func flush() {
-        let batch = pending.withLock { state -> Pending in
-            defer { state = Pending() }
-            return state
-        }
-        guard !batch.passkeys.isEmpty || !batch.users.isEmpty else { return }
-        do {
-            try store.write(.relaxed) { transaction in
-                // One narrow UPDATE each: the time moves forward only, a deleted record is skipped.
-                for (key, at) in batch.passkeys {
-                    try transaction.passkeys.touch(tenantID: key.tenantID, id: key.id, lastUsedAt: at)
-                }
-                for (key, at) in batch.users {
-                    try transaction.users.touch(tenantID: key.tenantID, id: key.id, lastLoginAt: at)
-                }
+        flushing.withLock { _ in
+            let batch = pending.withLock { state -> Pending in
+                defer { state = Pending() }
+                return state
             }
-        } catch {
-            // Put the batch back (newest time wins) so a store hiccup loses nothing.
-            pending.withLock { state in
-                state.passkeys.merge(batch.passkeys) { max($0, $1) }
-                state.users.merge(batch.users) { max($0, $1) }
+            let touches =
+                batch.passkeys.map { Touch.passkey($0.key, $0.value) }
+                + batch.users.map { Touch.user($0.key, $0.value) }
+            var written = 0
+            do {
+                for chunk in FlushChunks.split(touches) {
+                    try store.write(.relaxed) { transaction in
+                        // One narrow UPDATE each: the time moves forward only, a deleted record is skipped.
+                        for touch in chunk {
+                            switch touch {
+                            case .passkey(let key, let at):
+                                try transaction.passkeys.touch(tenantID: key.tenantID, id: key.id, lastUsedAt: at)
+                            case .user(let key, let at):
+                                try transaction.users.touch(tenantID: key.tenantID, id: key.id, lastLoginAt: at)
+                            }
+                        }
+                    }
+                    written += chunk.count
+                }
+            } catch {
+                // Put back what was not written (newest time wins) so a store hiccup loses nothing.
+                pending.withLock { state in
+                    for touch in touches[written...] {
+                        switch touch {
+                        case .passkey(let key, let at): state.passkeys[key] = max(state.passkeys[key] ?? at, at)
+                        case .user(let key, let at): state.users[key] = max(state.users[key] ?? at, at)
+                        }
+                    }
+                }
             }
         }
     }

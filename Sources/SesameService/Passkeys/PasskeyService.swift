@@ -42,14 +42,14 @@ public final class PasskeyService: Sendable {
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, sessions: any AuthSessionStore,
-        events: AuthEventRecorder, attestation: AttestationPolicy = AttestationPolicy()
+        events: AuthEventRecorder, attestation: AttestationPolicy = AttestationPolicy(), usage: UsageRecorder? = nil
     ) {
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random
         self.sessions = sessions
         self.events = events
-        self.usage = UsageRecorder(store: store)
+        self.usage = usage ?? UsageRecorder(store: store)
         self.attestation = attestation
     }
 

@@ -1,0 +1,50 @@
+import Dispatch
+import Synchronization
+
+/// Where a batching recorder (auth events, the audit log, last-used times) runs the flush that a
+/// full buffer asks for, so that the request which filled the buffer does not pay for writing
+/// everyone's records. Without one (tests, tools), that request flushes inline.
+///
+/// Asking again while a flush is queued does nothing: the queued flush takes everything that is
+/// waiting when it starts.
+public final class BackgroundFlush: Sendable {
+    private let queue: DispatchQueue
+    private let queued = Atomic<Bool>(false)
+
+    public init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    /// Runs the flushes on `queue` (tests suspend it to hold every flush back).
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// Queues `work` unless a flush is already queued and not yet started.
+    func request(_ work: @escaping @Sendable () -> Void) {
+        guard queued.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        queue.async { [self] in
+            queued.store(false, ordering: .releasing)
+            work()
+        }
+    }
+
+    /// Returns once every flush asked for so far has run (tests, shutdown).
+    public func drain() { queue.sync {} }
+}
+
+/// How a recorder's flush writes: in transactions of at most `chunk` records, so that a request's
+/// own write waits behind one small transaction rather than behind the whole batch (a batch of
+/// 256 auth events and 256 audit entries in one transaction held the writer for about 15 ms).
+enum FlushChunks {
+    /// Records per transaction.
+    static let size = 32
+
+    /// `records` cut into runs of at most `size`, in order.
+    static func split<Element>(_ records: [Element], size: Int = FlushChunks.size) -> [ArraySlice<Element>] {
+        stride(from: 0, to: records.count, by: max(1, size)).map {
+            records[$0..<min($0 + max(1, size), records.count)]
+        }
+    }
+}
