@@ -188,12 +188,7 @@ public final class AuditLog: Sendable {
             events.append(event)
             return events.count
         }
-        guard waiting >= batchSize else { return }
-        if let background, waiting < batchSize * 4 {
-            background.request { [self] in flush() }
-        } else {
-            flush()
-        }
+        BackgroundFlush.whenFull(waiting: waiting, batchSize: batchSize, background: background) { [self] in flush() }
     }
 
     /// Appends every queued entry, hands each stored chunk to the sinks, and prunes when it is
@@ -205,15 +200,12 @@ public final class AuditLog: Sendable {
                 defer { events.removeAll(keepingCapacity: true) }
                 return events
             }
-            var written = 0
-            do {
-                for chunk in FlushChunks.split(pending) {
-                    let records = Array(chunk)
-                    try store.write(.relaxed) { try $0.auditEvents.append(records) }
-                    written += records.count
-                    ship(records)
-                }
-            } catch {
+            let (written, error) = FlushChunks.write(pending) { chunk in
+                let records = Array(chunk)
+                try store.write(.relaxed) { try $0.auditEvents.append(records) }
+                ship(records)
+            }
+            if error != nil {
                 buffer.withLock { events in
                     events.insert(contentsOf: pending[written...], at: 0)
                     if events.count > maxPending {

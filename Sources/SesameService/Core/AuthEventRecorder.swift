@@ -62,12 +62,7 @@ public final class AuthEventRecorder: Sendable {
             events.append(event)
             return events.count
         }
-        guard waiting >= batchSize else { return }
-        if let background, waiting < batchSize * 4 {
-            background.request { [self] in flush() }
-        } else {
-            flush()
-        }
+        BackgroundFlush.whenFull(waiting: waiting, batchSize: batchSize, background: background) { [self] in flush() }
     }
 
     /// Writes every queued event; on a store failure the rest are put back for the next flush.
@@ -77,17 +72,13 @@ public final class AuthEventRecorder: Sendable {
                 defer { events.removeAll(keepingCapacity: true) }
                 return events
             }
-            var written = 0
-            do {
-                for chunk in FlushChunks.split(pending) {
-                    try store.write(.relaxed) { try $0.authEvents.insert(Array(chunk)) }
-                    written += chunk.count
-                }
-            } catch {
-                buffer.withLock { events in
-                    // Keep at most a few batches so a dead store cannot grow memory without bound.
-                    events.insert(contentsOf: pending[written...].suffix(batchSize * 8), at: 0)
-                }
+            let (written, error) = FlushChunks.write(pending) { chunk in
+                try store.write(.relaxed) { try $0.authEvents.insert(Array(chunk)) }
+            }
+            guard error != nil else { return }
+            buffer.withLock { events in
+                // Keep at most a few batches so a dead store cannot grow memory without bound.
+                events.insert(contentsOf: pending[written...].suffix(batchSize * 8), at: 0)
             }
         }
     }

@@ -32,6 +32,20 @@ public final class BackgroundFlush: Sendable {
 
     /// Returns once every flush asked for so far has run (tests, shutdown).
     public func drain() { queue.sync {} }
+
+    /// What a recorder does once `waiting` records wait: nothing below `batchSize`; from there
+    /// ask `background` for a flush; run `flush` on the caller's thread when there is no
+    /// background, or when it has fallen four batches behind (so memory stays bounded).
+    static func whenFull(
+        waiting: Int, batchSize: Int, background: BackgroundFlush?, flush: @escaping @Sendable () -> Void
+    ) {
+        guard waiting >= batchSize else { return }
+        if let background, waiting < batchSize * 4 {
+            background.request(flush)
+        } else {
+            flush()
+        }
+    }
 }
 
 /// How a recorder's flush writes: in transactions of at most `chunk` records, so that a request's
@@ -40,6 +54,23 @@ public final class BackgroundFlush: Sendable {
 enum FlushChunks {
     /// Records per transaction.
     static let size = 32
+
+    /// Writes `records` a chunk at a time through `write`, in order, and stops at the first chunk
+    /// that throws. Returns how many were written and the error, if one stopped it.
+    static func write<Element>(
+        _ records: [Element], _ write: (ArraySlice<Element>) throws -> Void
+    ) -> (written: Int, error: (any Error)?) {
+        var written = 0
+        for chunk in split(records) {
+            do {
+                try write(chunk)
+            } catch {
+                return (written, error)
+            }
+            written += chunk.count
+        }
+        return (written, nil)
+    }
 
     /// `records` cut into runs of at most `size`, in order.
     static func split<Element>(_ records: [Element], size: Int = FlushChunks.size) -> [ArraySlice<Element>] {

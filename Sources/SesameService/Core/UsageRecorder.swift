@@ -39,12 +39,7 @@ public final class UsageRecorder: Sendable {
             state.users[PasskeyKey(tenantID: tenantID, id: userID)] = at
             return state.passkeys.count
         }
-        guard waiting >= batchSize else { return }
-        if let background, waiting < batchSize * 4 {
-            background.request { [self] in flush() }
-        } else {
-            flush()
-        }
+        BackgroundFlush.whenFull(waiting: waiting, batchSize: batchSize, background: background) { [self] in flush() }
     }
 
     /// One pending time: a passkey's last use or a user's last login.
@@ -64,30 +59,26 @@ public final class UsageRecorder: Sendable {
             let touches =
                 batch.passkeys.map { Touch.passkey($0.key, $0.value) }
                 + batch.users.map { Touch.user($0.key, $0.value) }
-            var written = 0
-            do {
-                for chunk in FlushChunks.split(touches) {
-                    try store.write(.relaxed) { transaction in
-                        // One narrow UPDATE each: the time moves forward only, a deleted record is skipped.
-                        for touch in chunk {
-                            switch touch {
-                            case .passkey(let key, let at):
-                                try transaction.passkeys.touch(tenantID: key.tenantID, id: key.id, lastUsedAt: at)
-                            case .user(let key, let at):
-                                try transaction.users.touch(tenantID: key.tenantID, id: key.id, lastLoginAt: at)
-                            }
+            let (written, error) = FlushChunks.write(touches) { chunk in
+                try store.write(.relaxed) { transaction in
+                    // One narrow UPDATE each: the time moves forward only, a deleted record is skipped.
+                    for touch in chunk {
+                        switch touch {
+                        case .passkey(let key, let at):
+                            try transaction.passkeys.touch(tenantID: key.tenantID, id: key.id, lastUsedAt: at)
+                        case .user(let key, let at):
+                            try transaction.users.touch(tenantID: key.tenantID, id: key.id, lastLoginAt: at)
                         }
                     }
-                    written += chunk.count
                 }
-            } catch {
-                // Put back what was not written (newest time wins) so a store hiccup loses nothing.
-                pending.withLock { state in
-                    for touch in touches[written...] {
-                        switch touch {
-                        case .passkey(let key, let at): state.passkeys[key] = max(state.passkeys[key] ?? at, at)
-                        case .user(let key, let at): state.users[key] = max(state.users[key] ?? at, at)
-                        }
+            }
+            guard error != nil else { return }
+            // Put back what was not written (newest time wins) so a store hiccup loses nothing.
+            pending.withLock { state in
+                for touch in touches[written...] {
+                    switch touch {
+                    case .passkey(let key, let at): state.passkeys[key] = max(state.passkeys[key] ?? at, at)
+                    case .user(let key, let at): state.users[key] = max(state.users[key] ?? at, at)
                     }
                 }
             }
