@@ -126,6 +126,30 @@ struct BackgroundFlushTests {
         )
     }
 
+    @Test func aRequestThatFlushesTheAuditLogInlineDoesNotAlsoPrune() throws {
+        let store = GatedStore()
+        let clock = ManualClock(Self.at)
+        try store.inner.write(.durable) {
+            try $0.tenants.insert(
+                TenantRecord(
+                    id: "t1", name: "t1.test", domain: "t1.test", rpID: "t1.test", publicURL: "https://t1.test",
+                    defaultConnectionID: "c1", createdAt: Self.at, updatedAt: Self.at))
+        }
+        func count() throws -> Int {
+            try store.read { try $0.auditEvents.count(tenantID: "t1", query: AuditQuery()) }
+        }
+        let audit = AuditLog(store: store, clock: clock, batchSize: 4)
+        for _ in 0..<4 { audit.record(.successAPIOperation, tenantID: "t1") }
+        #expect(try count() == 4)
+        // Past the retention, a full buffer is written by the recording thread, and the prune
+        // that is due waits for a real flush.
+        clock.advance(by: 400 * 86_400)
+        for _ in 0..<4 { audit.record(.successAPIOperation, tenantID: "t1") }
+        #expect(try count() == 8)
+        audit.flush()
+        #expect(try count() == 4)
+    }
+
     @Test func lastUsedTimesAreWrittenInChunks() throws {
         let store = GatedStore()
         let recorder = UsageRecorder(store: store, batchSize: 10_000)

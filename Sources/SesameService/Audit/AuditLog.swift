@@ -188,13 +188,24 @@ public final class AuditLog: Sendable {
             events.append(event)
             return events.count
         }
-        BackgroundFlush.whenFull(waiting: waiting, batchSize: batchSize, background: background) { [self] in flush() }
+        // A request that must flush inline does not also run a prune that happens to be due.
+        BackgroundFlush.whenFull(
+            waiting: waiting, batchSize: batchSize, background: background, flush: { [self] in flush() },
+            inline: { [self] in flushEntries() })
     }
 
     /// Appends every queued entry, hands each stored chunk to the sinks, and prunes when it is
     /// due. On a store failure the entries not yet stored wait for the next flush (at most
     /// `maxPending` of them).
     public func flush() {
+        flushEntries()
+        // Outside the flush lock: a long prune (a retention just shortened) must not hold back a
+        // flush, nor a request that flushes inline because the buffer is four batches full.
+        pruneIfDue()
+    }
+
+    /// The writing part of `flush`, without the prune.
+    private func flushEntries() {
         flushing.withLock { _ in
             let pending = buffer.withLock { events -> [AuditEventRecord] in
                 defer { events.removeAll(keepingCapacity: true) }
@@ -214,7 +225,6 @@ public final class AuditLog: Sendable {
                     }
                 }
             }
-            pruneIfDue()
         }
     }
 

@@ -34,16 +34,18 @@ public final class BackgroundFlush: Sendable {
     public func drain() { queue.sync {} }
 
     /// What a recorder does once `waiting` records wait: nothing below `batchSize`; from there
-    /// ask `background` for a flush; run `flush` on the caller's thread when there is no
-    /// background, or when it has fallen four batches behind (so memory stays bounded).
+    /// ask `background` to run `flush`; run `inline` (by default `flush`) on the caller's thread
+    /// when there is no background, or when it has fallen four batches behind (so memory stays
+    /// bounded).
     static func whenFull(
-        waiting: Int, batchSize: Int, background: BackgroundFlush?, flush: @escaping @Sendable () -> Void
+        waiting: Int, batchSize: Int, background: BackgroundFlush?, flush: @escaping @Sendable () -> Void,
+        inline: (() -> Void)? = nil
     ) {
         guard waiting >= batchSize else { return }
         if let background, waiting < batchSize * 4 {
             background.request(flush)
         } else {
-            flush()
+            (inline ?? flush)()
         }
     }
 }
