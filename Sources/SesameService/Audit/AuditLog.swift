@@ -65,8 +65,9 @@ public protocol AuditSink: Sendable {
 
 /// The audit log's writer: entries are buffered and appended in batches (relaxed transactions of
 /// `FlushChunks.size` entries, a full buffer flushed by `background`, like `AuthEventRecorder`),
-/// so a login or a refresh pays for no extra write. An entry is queued outside the flow's transaction, so a failed login is recorded even
-/// though the flow's own write rolled back. After a batch is stored it goes to every sink.
+/// so a login or a refresh pays for no extra write. An entry is queued outside the flow's
+/// transaction, so a failed login is recorded even though the flow's own write rolled back.
+/// After a chunk is stored it goes to every sink.
 public final class AuditLog: Sendable {
     let store: any SesameStore
     let clock: any ServiceClock

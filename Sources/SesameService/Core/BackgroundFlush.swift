@@ -30,8 +30,8 @@ public final class BackgroundFlush: Sendable {
         }
     }
 
-    /// Returns once every flush asked for so far has run (tests, shutdown).
-    public func drain() { queue.sync {} }
+    /// Returns once every flush asked for so far has run (tests).
+    func drain() { queue.sync {} }
 
     /// What a recorder does once `waiting` records wait: nothing below `batchSize`; from there
     /// ask `background` to run `flush`; run `inline` (by default `flush`) on the caller's thread
@@ -50,7 +50,7 @@ public final class BackgroundFlush: Sendable {
     }
 }
 
-/// How a recorder's flush writes: in transactions of at most `chunk` records, so that a request's
+/// How a recorder's flush writes: in transactions of at most `size` records, so that a request's
 /// own write waits behind one small transaction rather than behind the whole batch (a batch of
 /// 256 auth events and 256 audit entries in one transaction held the writer for about 15 ms).
 enum FlushChunks {
