@@ -196,14 +196,30 @@ public final class TokenService: Sendable {
             audienceName = defaults.audience
         }
         let (scopes, audience) = try loginScopes(scope, audience: audienceName, tenant: tenant, client: client)
+        // A signup's first refresh token is written with its user, so that a failure to write it
+        // (a full disk) cannot leave an account the answer never told the client about.
+        var withNewUser: SignupWrite?
+        if Self.startsRefreshFamily(scopes, client: client) {
+            withNewUser = { [self] created, transaction in
+                try startRefreshFamily(
+                    tenant: tenant, client: client, userID: created.user.id, scopes: scopes,
+                    audience: audience.identifier(tenant), amr: created.amr, authTime: created.authTime,
+                    passkeyID: created.passkeyID, proof: proof, familyID: nil, in: transaction)
+            }
+        }
         let authenticated = try passkeys.finish(
             tenant: tenant, client: client, authSession: handle, response: response, realm: request.realm,
-            clientPlatform: request.clientPlatform)
+            clientPlatform: request.clientPlatform, withNewUser: withNewUser)
         notePasskeyPlatform(tenant: tenant, user: authenticated.user, platform: authenticated.platform)
+        let refresh: RefreshIssue =
+            if let written = authenticated.refreshToken {
+                .written(written.token, familyID: written.record.familyID)
+            } else {
+                .newFamily(passkeyID: authenticated.passkeyID)
+            }
         return try issueUserTokens(
             tenant: tenant, client: client, user: authenticated.user, scopes: scopes, audience: audience,
-            amr: authenticated.amr, authTime: authenticated.authTime,
-            refresh: .newFamily(passkeyID: authenticated.passkeyID), proof: proof)
+            amr: authenticated.amr, authTime: authenticated.authTime, refresh: refresh, proof: proof)
     }
 
     /// Remembers that the user signed in with a passkey on `platform` (the method hints'
@@ -587,6 +603,35 @@ public final class TokenService: Sendable {
         case newFamily(passkeyID: String?, familyID: String? = nil)
         /// A refresh: the successor already drawn for the rotation, in its family.
         case successor(String, familyID: String)
+        /// A login whose new family was already written, with the signup that created the user.
+        case written(String, familyID: String)
+    }
+
+    /// Whether a login with `scopes` gets a refresh token (`offline_access`, and a client allowed
+    /// the grant).
+    static func startsRefreshFamily(_ scopes: [String], client: ClientRecord) -> Bool {
+        scopes.contains("offline_access") && client.grantTypes.contains(.refreshToken)
+    }
+
+    /// A login's new refresh-token family, in `transaction` (nil: a transaction of its own). A public
+    /// client's family is bound to its DPoP key (RFC 9449 §5).
+    func startRefreshFamily(
+        tenant: TenantRecord, client: ClientRecord, userID: String, scopes: [String], audience: String,
+        amr: [String], authTime: Date, passkeyID: String?, proof: DPoPProof?, familyID: String?,
+        in transaction: (any StoreTransaction)?
+    ) throws -> IssuedRefreshToken {
+        let scope = scopes.joined(separator: " ")
+        let dpopJKT = client.secretHash == nil ? proof?.thumbprint : nil
+        let policy = RefreshTokenPolicy(tenant: tenant)
+        guard let transaction else {
+            return try refreshTokens.issue(
+                tenantID: tenant.id, clientID: client.id, userID: userID, scope: scope, audience: audience, amr: amr,
+                authTime: authTime, passkeyID: passkeyID, dpopJKT: dpopJKT, familyID: familyID, policy: policy)
+        }
+        return try refreshTokens.issue(
+            tenantID: tenant.id, clientID: client.id, userID: userID, scope: scope, audience: audience, amr: amr,
+            authTime: authTime, passkeyID: passkeyID, dpopJKT: dpopJKT, familyID: familyID, policy: policy,
+            in: transaction)
     }
 
     /// Access token (RFC 9068), id token when `openid` was asked for, and the refresh token of `refresh`.
@@ -616,9 +661,9 @@ public final class TokenService: Sendable {
         // The refresh family the token goes with, so an upgrade can end every other session.
         var familyID: String?
         switch refresh {
-        case .successor(_, let family): familyID = family
+        case .successor(_, let family), .written(_, let family): familyID = family
         case .newFamily(_, let drawn):
-            if scopes.contains("offline_access"), client.grantTypes.contains(.refreshToken) {
+            if Self.startsRefreshFamily(scopes, client: client) {
                 do {
                     familyID = try drawn ?? RefreshTokens.identifier("rtf_", random)
                 } catch {
@@ -649,18 +694,15 @@ public final class TokenService: Sendable {
         }
         var refreshToken: String?
         switch refresh {
-        case .successor(let token, _):
+        case .successor(let token, _), .written(let token, _):
             refreshToken = token
         case .newFamily(let passkeyID, _):
-            guard scopes.contains("offline_access"), client.grantTypes.contains(.refreshToken) else { break }
+            guard Self.startsRefreshFamily(scopes, client: client) else { break }
             do {
                 refreshToken =
-                    try refreshTokens.issue(
-                        tenantID: tenant.id, clientID: client.id, userID: user.id, scope: scope, audience: audience,
-                        amr: amr, authTime: authTime, passkeyID: passkeyID,
-                        // A public client's family is bound to its DPoP key (RFC 9449 §5).
-                        dpopJKT: client.secretHash == nil ? proof?.thumbprint : nil, familyID: familyID,
-                        policy: RefreshTokenPolicy(tenant: tenant)
+                    try startRefreshFamily(
+                        tenant: tenant, client: client, userID: user.id, scopes: scopes, audience: audience, amr: amr,
+                        authTime: authTime, passkeyID: passkeyID, proof: proof, familyID: familyID, in: nil
                     ).token
             } catch {
                 throw StoreAccess.map(error)
@@ -669,7 +711,7 @@ public final class TokenService: Sendable {
         let method: SignInMethod?
         switch refresh {
         case .successor: method = .refresh
-        case .newFamily: method = SignInMethod.of(amr: amr)
+        case .newFamily, .written: method = SignInMethod.of(amr: amr)
         }
         return TokenResponse(
             accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,

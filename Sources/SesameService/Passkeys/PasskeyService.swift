@@ -18,7 +18,15 @@ public struct AuthenticatedUser: Sendable {
     /// Where the ceremony ran: the request's own word, else the origin (nil when it cannot tell
     /// an iOS app from a browser).
     public var platform: ClientPlatform?
+    /// The refresh token written in the transaction that created the user (a signup whose caller
+    /// passed `withNewUser`); nil otherwise.
+    public var refreshToken: IssuedRefreshToken? = nil
 }
+
+/// What a caller writes in the transaction that creates a signup's user and first passkey, so that
+/// all of it exists or none does: the webauthn grant's first refresh token. A signup answered with
+/// an error then leaves no account behind that its client was never told about.
+public typealias SignupWrite = (AuthenticatedUser, any StoreTransaction) throws -> IssuedRefreshToken?
 
 /// The native passkey API: signup and login challenges, and the webauthn grant's verification.
 public final class PasskeyService: Sendable {
@@ -163,9 +171,10 @@ public final class PasskeyService: Sendable {
 
     /// Completes the ceremony the auth session names. The session is consumed first, so it is
     /// single-use whether this succeeds or not. `client` is already authenticated and granted.
+    /// `withNewUser` runs inside a signup's transaction (a login never calls it).
     public func finish(
         tenant: TenantRecord, client: ClientRecord, authSession handle: String, response: CredentialJSONInput,
-        realm: String?, clientPlatform: ClientPlatform? = nil
+        realm: String?, clientPlatform: ClientPlatform? = nil, withNewUser: SignupWrite? = nil
     ) throws(ServiceError) -> AuthenticatedUser {
         let now = clock.now()
         guard let session = sessions.consume(handle) else {
@@ -192,7 +201,7 @@ public final class PasskeyService: Sendable {
             let (profile, metadata) = try pending.unpack()
             return try finishSignup(
                 relyingParty, state: state, profile: profile, metadata: metadata, response: response, tenant: tenant,
-                client: client, connection: connection, hint: clientPlatform, now: now)
+                client: client, connection: connection, hint: clientPlatform, now: now, withNewUser: withNewUser)
         case .login(let state):
             return try finishLogin(
                 relyingParty, state: state, response: response, tenant: tenant, client: client,
@@ -205,7 +214,7 @@ public final class PasskeyService: Sendable {
     private func finishSignup(
         _ relyingParty: RelyingParty, state: RegistrationState, profile: UserProfile, metadata: [String: String],
         response: CredentialJSONInput, tenant: TenantRecord, client: ClientRecord, connection: ConnectionRecord,
-        hint: ClientPlatform?, now: Date
+        hint: ClientPlatform?, now: Date, withNewUser: SignupWrite?
     ) throws(ServiceError) -> AuthenticatedUser {
         let verified: VerifiedRegistration
         let authenticator: RegistrationMetadata
@@ -226,30 +235,33 @@ public final class PasskeyService: Sendable {
         let passkey = try Self.passkeyRecord(
             verified, id: passkeyID, tenant: tenant, userID: userID, now: now,
             name: authenticator.entry(for: verified)?.description)
-        // One durable transaction: the user and their first passkey exist together or not at all.
+        let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
+        let clientPlatform = hint ?? Self.clientPlatform(platform)
+        var authenticated = AuthenticatedUser(
+            user: user, client: client, connection: connection,
+            amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
+            authTime: now, createdUser: true, passkeyID: passkeyID, platform: clientPlatform)
+        // One durable transaction: the user, their first passkey and what the caller adds (the
+        // first refresh token) exist together or not at all.
         do {
-            try access.write(.durable) { transaction in
+            authenticated.refreshToken = try access.write(.durable) { transaction in
                 try Self.requireUnusedIdentifiers(profile, tenant: tenant, connection: connection, in: transaction)
                 if try transaction.passkeys.get(tenantID: tenant.id, credentialID: passkey.credentialID) != nil {
                     throw ServiceError.invalidGrant("this credential is already registered")
                 }
                 try transaction.users.insert(user)
                 try transaction.passkeys.insert(passkey)
+                return try withNewUser?(authenticated, transaction)
             }
         } catch .invalidRequest(_) where !tenant.revealsTakenIdentifiers {
             // A taken identifier (or a uniqueness conflict): the tenant does not say which.
             record(tenant, .signup, outcome: .invalidSignup, client: client.id, user: nil, platform: nil, now: now)
             throw .invalidSignup("Invalid sign up")
         }
-        let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
-        let clientPlatform = hint ?? Self.clientPlatform(platform)
         record(
             tenant, .signup, outcome: .success, client: client.id, user: userID, platform: platform, now: now,
             passkey: passkey, connectionID: connection.id, clientPlatform: clientPlatform)
-        return AuthenticatedUser(
-            user: user, client: client, connection: connection,
-            amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
-            authTime: now, createdUser: true, passkeyID: passkeyID, platform: clientPlatform)
+        return authenticated
     }
 
     private func finishLogin(

@@ -50,9 +50,11 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     var bootstrap: BootstrapResult { sesame.bootstrap }
     var tenant: TenantRecord { sesame.tenant }
 
-    /// A harness on `kind`; with `interleave`, the application's store is an `InterleavingStore`.
+    /// A harness on `kind`; with `interleave`, the application's store is an `InterleavingStore`;
+    /// `wrap` puts another store in front of the database's for the application.
     init(
         store kind: HarnessStore = .memory, interleave: Bool = false,
+        wrap: (any SesameStore) -> any SesameStore = { $0 },
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         sessionsInStore: Bool = false, auditSinks: [any AuditSink] = []
     ) throws {
@@ -65,7 +67,8 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         options.bootstrapSeed = Self.bootstrapSeed
         options.masterKey = try Self.masterKey()
         var interleaving: InterleavingStore?
-        sesame = try TestSesame(.inProcess(publicURL: Self.publicURL), store: kind, options: options) { store in
+        sesame = try TestSesame(.inProcess(publicURL: Self.publicURL), store: kind, options: options) { database in
+            let store = wrap(database)
             guard interleave else { return store }
             let wrapped = InterleavingStore(store)
             interleaving = wrapped
