@@ -32,7 +32,7 @@ test: apple-standins build
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/reliability-test.sh
 
 # Crash and overload (docs/reliability.md): kill -9 under load on SQLite and PostgreSQL, 5x overload,
-# 10,000 idle connections and a slowloris, disk full. `reliability-test` is the short run make test
+# 10,000 idle connections and a slowloris, disk full on both stores. `reliability-test` is the short run make test
 # makes; `reliability` the long one (20 kills per store, a distributed attacker, a run without shedding).
 reliability-test: deps
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/reliability-test.sh

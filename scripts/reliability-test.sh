@@ -3,7 +3,8 @@
 #   1. kill -9 under mixed load, on SQLite and on PostgreSQL (a throwaway cluster, scripts/postgres.sh);
 #   2. overload at 5x the measured maximum rate of password logins;
 #   3. 10,000 idle connections and a slowloris beside legitimate requests;
-#   4. disk full while signing up (SQLite on a 4 MiB tmpfs; skipped loudly when mount is refused).
+#   4. disk full while signing up: SQLite on a 4 MiB tmpfs, PostgreSQL with its database in a tablespace
+#      on a 24 MiB tmpfs (each skipped loudly when mount is refused).
 # The short run (make test) takes a few minutes; RELIABILITY_LONG=1 (make reliability) runs 20 kills
 # per store, a longer overload with a comparison run without shedding, and a distributed attacker.
 #
@@ -13,6 +14,7 @@
 #   RELIABILITY_LONG   1 for the long run
 #   RELIABILITY_KILLS  kills per store (default 3, long 20)
 #   RELIABILITY_ONLY   a space-separated subset of: crash-sqlite crash-postgres overload connections disk-full
+#                      disk-full-postgres
 #   RELIABILITY_SEED   the crash suite's random seed (printed on every run)
 set -euo pipefail
 
@@ -23,7 +25,7 @@ python="${PYTHON:-python3}"
 swift="${SWIFT:-swift}"
 long="${RELIABILITY_LONG:-0}"
 if [ "$long" = 1 ]; then kills="${RELIABILITY_KILLS:-20}"; else kills="${RELIABILITY_KILLS:-3}"; fi
-only="${RELIABILITY_ONLY:-crash-sqlite crash-postgres overload connections disk-full}"
+only="${RELIABILITY_ONLY:-crash-sqlite crash-postgres overload connections disk-full disk-full-postgres}"
 wanted() { [[ " $only " == *" $1 "* ]]; }
 
 # 1. The virtualenv (the interop client's libraries).
@@ -83,13 +85,21 @@ if wanted connections; then
         run 300 connections_test.py --seconds 10
     fi
 fi
-if wanted disk-full; then
-    status=0
-    run 300 disk_full_test.py || status=$?
+disk_full() {
+    local status=0
+    run 300 disk_full_test.py "$@" || status=$?
     if [ "$status" = 77 ]; then
         echo "reliability-test: ************ the disk-full suite was SKIPPED (no tmpfs could be mounted) ************"
     elif [ "$status" != 0 ]; then
         exit "$status"
     fi
+}
+if wanted disk-full; then disk_full; fi
+if wanted disk-full-postgres; then
+    bash "$root/scripts/postgres.sh" start >/dev/null
+    postgres_started=1
+    disk_full --store "$(bash "$root/scripts/postgres.sh" dsn)"
+    bash "$root/scripts/postgres.sh" stop
+    postgres_started=0
 fi
 echo "reliability-test: all suites passed in $(( $(date +%s) - started )) s (kills per store: $kills, long: $long)"
