@@ -33,6 +33,7 @@ import urllib.parse
 import requests
 
 from harness import Server, jwt_claims, log  # first: it puts tests/interop on the path
+from crash_test import STORE_QUERIES  # nothing belongs to a user or connection that is not there
 from android_client import AndroidPasskeyProvider, PACKAGE_NAME, WEBAUTHN_GRANT, colon_fingerprint  # noqa: E402
 
 CONNECTION = "Username-Password-Authentication"
@@ -216,20 +217,8 @@ class PostgresDisk:
                        capture_output=True, timeout=60, check=False)
 
 
-# What must hold on either store after every phase: nothing belongs to a user or a connection that
-# is not there.
-ORPHANS = {
-    "passkeys without their user": "SELECT count(*) FROM passkeys p WHERE NOT EXISTS "
-    "(SELECT 1 FROM users u WHERE u.tenant_id = p.tenant_id AND u.id = p.user_id)",
-    "refresh tokens without their user": "SELECT count(*) FROM refresh_tokens r WHERE NOT EXISTS "
-    "(SELECT 1 FROM users u WHERE u.tenant_id = r.tenant_id AND u.id = r.user_id)",
-    "users without their connection": "SELECT count(*) FROM users u WHERE NOT EXISTS "
-    "(SELECT 1 FROM connections c WHERE c.tenant_id = u.tenant_id AND c.id = u.connection_id)",
-}
-
-
 def check_nothing_half_written(disk, signups: Signups) -> None:
-    for what, sql in ORPHANS.items():
+    for what, sql in STORE_QUERIES.items():
         count = disk.query(sql)
         assert count == "0", f"{count} {what}"
     stored = set(disk.query("SELECT id FROM users").split())
