@@ -613,25 +613,18 @@ public final class TokenService: Sendable {
         scopes.contains("offline_access") && client.grantTypes.contains(.refreshToken)
     }
 
-    /// A login's new refresh-token family, in `transaction` (nil: a transaction of its own). A public
-    /// client's family is bound to its DPoP key (RFC 9449 §5).
+    /// A login's new refresh-token family, in `transaction`. A public client's family is bound to
+    /// its DPoP key (RFC 9449 §5).
     func startRefreshFamily(
         tenant: TenantRecord, client: ClientRecord, userID: String, scopes: [String], audience: String,
         amr: [String], authTime: Date, passkeyID: String?, proof: DPoPProof?, familyID: String?,
-        in transaction: (any StoreTransaction)?
+        in transaction: any StoreTransaction
     ) throws -> IssuedRefreshToken {
-        let scope = scopes.joined(separator: " ")
-        let dpopJKT = client.secretHash == nil ? proof?.thumbprint : nil
-        let policy = RefreshTokenPolicy(tenant: tenant)
-        guard let transaction else {
-            return try refreshTokens.issue(
-                tenantID: tenant.id, clientID: client.id, userID: userID, scope: scope, audience: audience, amr: amr,
-                authTime: authTime, passkeyID: passkeyID, dpopJKT: dpopJKT, familyID: familyID, policy: policy)
-        }
-        return try refreshTokens.issue(
-            tenantID: tenant.id, clientID: client.id, userID: userID, scope: scope, audience: audience, amr: amr,
-            authTime: authTime, passkeyID: passkeyID, dpopJKT: dpopJKT, familyID: familyID, policy: policy,
-            in: transaction)
+        try refreshTokens.issue(
+            tenantID: tenant.id, clientID: client.id, userID: userID, scope: scopes.joined(separator: " "),
+            audience: audience, amr: amr, authTime: authTime, passkeyID: passkeyID,
+            dpopJKT: client.secretHash == nil ? proof?.thumbprint : nil, familyID: familyID,
+            policy: RefreshTokenPolicy(tenant: tenant), in: transaction)
     }
 
     /// Access token (RFC 9068), id token when `openid` was asked for, and the refresh token of `refresh`.
@@ -698,14 +691,11 @@ public final class TokenService: Sendable {
             refreshToken = token
         case .newFamily(let passkeyID, _):
             guard Self.startsRefreshFamily(scopes, client: client) else { break }
-            do {
-                refreshToken =
-                    try startRefreshFamily(
-                        tenant: tenant, client: client, userID: user.id, scopes: scopes, audience: audience, amr: amr,
-                        authTime: authTime, passkeyID: passkeyID, proof: proof, familyID: familyID, in: nil
-                    ).token
-            } catch {
-                throw StoreAccess.map(error)
+            refreshToken = try access.write(.relaxed) { transaction in
+                try startRefreshFamily(
+                    tenant: tenant, client: client, userID: user.id, scopes: scopes, audience: audience, amr: amr,
+                    authTime: authTime, passkeyID: passkeyID, proof: proof, familyID: familyID, in: transaction
+                ).token
             }
         }
         let method: SignInMethod?
