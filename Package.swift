@@ -106,6 +106,11 @@ let package = Package(
         .executableTarget(
             name: "sesame-loadgen", dependencies: ["SesameSoftwareAuthenticator", "SesameCrypto"],
             path: "Benchmarks/sesame-loadgen"),
+        // The least a passkey server can cost here (libmicrohttpd, the crypto, the fewest SQLite
+        // writes), started by sesame-loadgen as a baseline beside Sesame (docs/BENCHMARKS.md).
+        .executableTarget(
+            name: "sesame-floor-server", dependencies: ["CMicroHTTPD", "CSQLite", "SesameCrypto"],
+            path: "Benchmarks/sesame-floor-server"),
         // A local fake of Sign in with Apple's endpoints for testers (docs/fake-apple.md).
         .executableTarget(name: "sesame-fake-apple", dependencies: ["SesameTesting"]),
 

@@ -12,7 +12,8 @@
 # LOADBENCH_SERVER_WRAPPER and LOADBENCH_PHASE_HOOK (profiling; see sesame-loadgen --help),
 # LOADBENCH_SERVER_CONFIG (tuned: --threads 1 --log-level error, the default; default: sesame serve's
 # own thread pool and info log level), LOADBENCH_PACED (logins and refreshes sent at half the
-# measured rate for the latency rows, default 4000; 0 skips them).
+# measured rate for the latency rows, default 4000; 0 skips them), LOADBENCH_FLOOR (logins and refreshes
+# sent to sesame-floor-server, the ideal server measured on the same core, default 10000; 0 skips it).
 # Exits non-zero only when something fails, never because a target is missed.
 set -euo pipefail
 
@@ -23,9 +24,10 @@ server_core="${LOADBENCH_SERVER_CORE:-0}"
 client_core="${LOADBENCH_CLIENT_CORE:-1}"
 
 cd "$root"
-echo "load-bench: building sesame and sesame-loadgen (release)"
+echo "load-bench: building sesame, sesame-loadgen and sesame-floor-server (release)"
 "$swift" build -c release --scratch-path "$scratch" --product sesame
 "$swift" build -c release --scratch-path "$scratch" --product sesame-loadgen
+"$swift" build -c release --scratch-path "$scratch" --product sesame-floor-server
 bin="$("$swift" build -c release --scratch-path "$scratch" --show-bin-path)"
 
 cores="$(nproc)"

@@ -55,6 +55,11 @@ struct LoadSettings {
     var peerWorker = PeerWorker.gthread
     /// Logins before each measured phase (LOADBENCH_WARMUP; default min(2000, logins), 300 with --peers).
     var warmup: Int?
+    /// Logins and refreshes sent to `sesame-floor-server` in each of its two configurations, the
+    /// ideal-server baseline (LOADBENCH_FLOOR; 0 skips it).
+    var floorOperations = 10_000
+    /// The `sesame-floor-server` binary (--floor-server; default: beside --sesame).
+    var floorServer: String?
 
     /// gunicorn worker classes the peer can run with.
     enum PeerWorker: String, CaseIterable {
@@ -67,12 +72,14 @@ struct LoadSettings {
     static let usage = """
         usage: sesame-loadgen [--sesame PATH] [--server-core N] [--logins N] [--refreshes N] [--users N]
                               [--connections N] [--starts N] [--pid-file PATH] [--keep]
-                              [--server-config tuned|default] [--paced N]
+                              [--server-config tuned|default] [--paced N] [--floor-server PATH]
                               [--peers [--python PATH] [--allauth-project DIR]]
         --peers: Sesame's passkey logins beside django-allauth's headless passkey login under gunicorn (one worker),
         both pinned to the server core (scripts/peer-bench.sh). LOADBENCH_PEER_WORKER = gthread (default) or sync.
-        Variables: LOADBENCH_SERVER_CONFIG, LOADBENCH_PACED, LOADBENCH_WARMUP, LOADBENCH_LOGINS, LOADBENCH_REFRESHES,
-        LOADBENCH_USERS, LOADBENCH_CONNECTIONS, LOADBENCH_PASSWORD_LOGINS, LOADBENCH_LATENCY_LOG (FILE),
+        --floor-server: the ideal server measured beside Sesame (default: sesame-floor-server beside --sesame).
+        Variables: LOADBENCH_SERVER_CONFIG, LOADBENCH_PACED, LOADBENCH_FLOOR (ideal-server operations, 0 skips),
+        LOADBENCH_WARMUP, LOADBENCH_LOGINS, LOADBENCH_REFRESHES, LOADBENCH_USERS, LOADBENCH_CONNECTIONS,
+        LOADBENCH_PASSWORD_LOGINS, LOADBENCH_LATENCY_LOG (FILE),
         LOADBENCH_SERVER_WRAPPER (e.g. "valgrind --tool=callgrind"), LOADBENCH_PHASE_HOOK (sh -c HOOK hook PHASE PID,
         PHASE = logins-start, logins-end, refresh-start, refresh-end), TMPDIR (where the server's data directory
         is made, default /tmp).
@@ -113,6 +120,8 @@ struct LoadSettings {
         settings.serverConfiguration =
             try configuration(environment["LOADBENCH_SERVER_CONFIG"]) ?? settings.serverConfiguration
         settings.warmup = try integer(environment["LOADBENCH_WARMUP"], "LOADBENCH_WARMUP", minimum: 0)
+        settings.floorOperations =
+            try integer(environment["LOADBENCH_FLOOR"], "LOADBENCH_FLOOR", minimum: 0) ?? settings.floorOperations
         if let worker = environment["LOADBENCH_PEER_WORKER"], !worker.isEmpty {
             guard let parsed = PeerWorker(rawValue: worker) else {
                 throw LoadError(
@@ -144,6 +153,7 @@ struct LoadSettings {
             case "--pid-file": settings.pidFile = value
             case "--server-config": settings.serverConfiguration = try configuration(value) ?? .tuned
             case "--paced": settings.paced = try integer(value, flag, minimum: 0) ?? settings.paced
+            case "--floor-server": settings.floorServer = value
             case "--python": settings.python = value
             case "--allauth-project": settings.allauthProject = value
             default: throw LoadError("unknown option \(flag)\n\(usage)")

@@ -63,6 +63,13 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
         }
     }
     let firstRefreshTokens = try refreshTokens(refreshUsers)
+    // One login and one refresh recorded for the ideal server, which is sent the same bodies.
+    var floorSample: FloorPhase.Sample?
+    if settings.floorOperations > 0 {
+        let sampleUser = try run.signUp(count: 1, prefix: "sample", scope: "openid profile email offline_access")
+        floorSample = try FloorPhase.sample(
+            run, login: users[0], refreshToken: try refreshTokens(sampleUser)[0])
+    }
     guard let server = run.server else { throw LoadError("the server is not running") }
     let rssAfterSignup = try server.status("VmRSS")
 
@@ -129,6 +136,23 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
         ]
     }
     run.stop()
+
+    var ideal: (bare: FloorPhase.Result, stored: FloorPhase.Result)?
+    if let floorSample {
+        let binary =
+            settings.floorServer
+            ?? URL(fileURLWithPath: settings.sesame).deletingLastPathComponent().appendingPathComponent(
+                "sesame-floor-server"
+            ).path
+        let phase = FloorPhase(settings: settings, binary: binary, sample: floorSample, directory: run.directory)
+        log(
+            "loadgen: the ideal server (\(binary)), \(settings.floorOperations) logins and refreshes, without and with SQLite…"
+        )
+        ideal = (
+            try phase.measure(count: settings.floorOperations, storage: false),
+            try phase.measure(count: settings.floorOperations, storage: true)
+        )
+    }
 
     let after = try baseline(on: settings.serverCore)
     let floor = before.loginMicroseconds <= after.loginMicroseconds ? before : after
@@ -197,8 +221,31 @@ func runBenchmark(_ settings: LoadSettings, _ run: LoadRun) throws {
             row("refresh latency p50 / p99", latency(refreshes.latency)),
             row("RSS after the refreshes", mb(rssAfterRefresh)),
             row("keep-alive reconnects", "\(logins.reconnects + refreshes.reconnects)"),
-        ] + pacedRows(pacedLogins, pacedRefreshes, row: row) + passwordRows.map { row($0.0, $0.1, $0.2, $0.3) }
+        ] + idealRows(ideal, logins: logins, refreshes: refreshes, floor: floor, row: row)
+        + pacedRows(pacedLogins, pacedRefreshes, row: row) + passwordRows.map { row($0.0, $0.1, $0.2, $0.3) }
     print(lines.joined(separator: "\n"))
+}
+
+/// The ideal server's rows (none when it was skipped): its CPU per login and refresh against the
+/// crypto floor, without and with its SQLite writes, and Sesame's against the one with writes.
+func idealRows(
+    _ ideal: (bare: FloorPhase.Result, stored: FloorPhase.Result)?, logins: LoadRun.PhaseResult,
+    refreshes: LoadRun.PhaseResult, floor: CryptoBaseline, row: (String, String, String, String) -> String
+) -> [String] {
+    guard let ideal else { return [] }
+    let each = { (result: FloorPhase.Result) in
+        "login \(fmt(result.loginMicroseconds)) µs = \(fmt(result.loginMicroseconds / floor.loginMicroseconds, 2))×, "
+            + "refresh \(fmt(result.refreshMicroseconds)) µs = "
+            + "\(fmt(result.refreshMicroseconds / floor.refreshMicroseconds, 2))× floor"
+    }
+    return [
+        row("ideal server: HTTP + crypto", each(ideal.bare), "", ""),
+        row("ideal server + fewest SQLite writes", each(ideal.stored), "", ""),
+        row(
+            "Sesame / ideal server with writes",
+            "login \(fmt(logins.cpuMicrosecondsEach / ideal.stored.loginMicroseconds, 2))×, refresh "
+                + "\(fmt(refreshes.cpuMicrosecondsEach / ideal.stored.refreshMicroseconds, 2))×", "", ""),
+    ]
 }
 
 /// The latency rows of the paced phases (none when they were skipped).
