@@ -69,6 +69,35 @@ struct BackgroundFlushTests {
         #expect(recorder.pendingCount == 0)
     }
 
+    @Test func byDefaultEachFullBufferIsOneTransactionWrittenAsItFills() throws {
+        let store = GatedStore()
+        let background = BackgroundFlush(label: "test.flush.default")
+        let recorder = AuthEventRecorder(store: store, background: background)
+        let audit = AuditLog(store: store, clock: ManualClock(Self.at), background: background)
+        // One short of a chunk: nothing is written yet.
+        Self.record(recorder, count: FlushChunks.size - 1)
+        for _ in 0..<(FlushChunks.size - 1) { audit.record(.successAPIOperation, tenantID: "t1") }
+        background.drain()
+        #expect(store.writes == 0)
+        // The chunk's last record asks for a flush, which writes the buffer in one transaction;
+        // two more buffers are two more transactions, not one long burst at the end.
+        Self.record(recorder, count: 1)
+        background.drain()
+        #expect(store.writes == 1)
+        #expect(try Self.stored(store) == FlushChunks.size)
+        for _ in 0..<2 {
+            Self.record(recorder, count: FlushChunks.size)
+            background.drain()
+        }
+        #expect(store.writes == 3)
+        #expect(try Self.stored(store) == FlushChunks.size * 3)
+        // The audit log's buffer fills at the same size (its due prune has no tenant to write for).
+        audit.record(.successAPIOperation, tenantID: "t1")
+        background.drain()
+        #expect(store.writes == 4)
+        #expect(audit.pendingCount == 0)
+    }
+
     @Test func withoutABackgroundTheFullBatchIsWrittenInline() throws {
         let store = GatedStore()
         let recorder = AuthEventRecorder(store: store, batchSize: 8)
@@ -111,6 +140,18 @@ struct BackgroundFlushTests {
         #expect(store.writes == 5)
         #expect(try Self.stored(store) == FlushChunks.size * 3 + 5)
         #expect(recorder.pendingCount == 0)
+    }
+
+    @Test func aFailedFlushKeepsABoundedNumberOfEvents() throws {
+        let store = GatedStore()
+        let recorder = AuthEventRecorder(store: store, batchSize: 10_000)
+        Self.record(recorder, count: AuthEventRecorder.maxKeptAfterFailure + 10)
+        store.failWrite(number: 1)
+        recorder.flush()
+        // The newest are kept for the next flush; the ten oldest are dropped.
+        #expect(recorder.pendingCount == AuthEventRecorder.maxKeptAfterFailure)
+        recorder.flush()
+        #expect(try Self.stored(store) == AuthEventRecorder.maxKeptAfterFailure)
     }
 
     @Test func theAuditLogFlushesInChunksToo() throws {

@@ -79,7 +79,7 @@ public final class AuditLog: Sendable {
     private let flushing = Mutex(())
     private let background: BackgroundFlush?
     private let lastPrune = Mutex<Date?>(nil)
-    /// Flush as soon as this many entries wait.
+    /// Flush as soon as this many entries wait; by default one chunk, as `AuthEventRecorder`'s.
     public let batchSize: Int
     /// At most this many entries wait while the store is down; older ones are dropped.
     public let maxPending: Int
@@ -89,7 +89,8 @@ public final class AuditLog: Sendable {
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource = SystemRandom(),
-        sinks: [any AuditSink] = [], batchSize: Int = 256, maxPending: Int = 4_096, pruneInterval: TimeInterval = 3_600,
+        sinks: [any AuditSink] = [], batchSize: Int = FlushChunks.size, maxPending: Int = 4_096,
+        pruneInterval: TimeInterval = 3_600,
         background: BackgroundFlush? = nil
     ) {
         self.background = background

@@ -14,14 +14,20 @@ public final class AuthEventRecorder: Sendable {
     /// Held for a whole flush, so an explicit `flush()` returns only after one already running.
     private let flushing = Mutex(())
     private let background: BackgroundFlush?
-    /// Flush as soon as this many events wait.
+    /// Flush as soon as this many events wait. By default one chunk (`FlushChunks.size`): the
+    /// background then writes each full buffer in one small transaction as it fills, so the writes
+    /// are spread over time instead of coming as a burst of chunks that slows every request on the
+    /// core meanwhile (docs/BENCHMARKS.md, "Bursts of batched writes").
     public let batchSize: Int
+    /// After a failed flush, at most this many events are kept for the next one, so a dead store
+    /// cannot grow memory without bound.
+    static let maxKeptAfterFailure = 2_048
     /// The audit log. It rides along this recorder so every service that records auth events
     /// reaches it without a new dependency; it has its own buffer, table and flush (nil: off).
     public let audit: AuditLog?
 
     public init(
-        store: any SesameStore, random: any RandomSource = SystemRandom(), batchSize: Int = 256,
+        store: any SesameStore, random: any RandomSource = SystemRandom(), batchSize: Int = FlushChunks.size,
         audit: AuditLog? = nil, background: BackgroundFlush? = nil
     ) {
         self.audit = audit
@@ -77,8 +83,7 @@ public final class AuthEventRecorder: Sendable {
             }
             guard error != nil else { return }
             buffer.withLock { events in
-                // Keep at most a few batches so a dead store cannot grow memory without bound.
-                events.insert(contentsOf: pending[written...].suffix(batchSize * 8), at: 0)
+                events.insert(contentsOf: pending[written...].suffix(Self.maxKeptAfterFailure), at: 0)
             }
         }
     }

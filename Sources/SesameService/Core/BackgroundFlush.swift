@@ -53,9 +53,9 @@ public final class BackgroundFlush: Sendable {
 /// How a recorder's flush writes: in transactions of at most `size` records, so that a request's
 /// own write waits behind one small transaction rather than behind the whole batch (a batch of
 /// 256 auth events and 256 audit entries in one transaction held the writer for about 15 ms).
-enum FlushChunks {
+public enum FlushChunks {
     /// Records per transaction.
-    static let size = 32
+    public static let size = 32
 
     /// Writes `records` a chunk at a time through `write`, in order, and stops at the first chunk
     /// that throws. Returns how many were written and the error, if one stopped it.
