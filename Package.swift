@@ -104,12 +104,15 @@ let package = Package(
             path: "Benchmarks/sesame-bench-stats"),
         // Load generator (`scripts/load-bench.sh`): full logins against a release `sesame serve`.
         .executableTarget(
-            name: "sesame-loadgen", dependencies: ["SesameSoftwareAuthenticator", "SesameCrypto"],
+            name: "sesame-loadgen",
+            dependencies: ["SesameSoftwareAuthenticator", "SesameCrypto", "SesameBenchFloor"],
             path: "Benchmarks/sesame-loadgen"),
+        // The floor's crypto, shared by the load generator's floor and the ideal server.
+        .target(name: "SesameBenchFloor", dependencies: ["SesameCrypto"], path: "Benchmarks/SesameBenchFloor"),
         // The least a passkey server can cost here (libmicrohttpd, the crypto, the fewest SQLite
         // writes), started by sesame-loadgen as a baseline beside Sesame (docs/BENCHMARKS.md).
         .executableTarget(
-            name: "sesame-floor-server", dependencies: ["CMicroHTTPD", "CSQLite", "SesameCrypto"],
+            name: "sesame-floor-server", dependencies: ["CMicroHTTPD", "CSQLite", "SesameBenchFloor"],
             path: "Benchmarks/sesame-floor-server"),
         // A local fake of Sign in with Apple's endpoints for testers (docs/fake-apple.md).
         .executableTarget(name: "sesame-fake-apple", dependencies: ["SesameTesting"]),

@@ -5,8 +5,8 @@
 //
 // - the same libmicrohttpd daemon as `sesame serve --threads 1` (one internal polling thread,
 //   epoll), keep-alive, the answer queued once the body is in;
-// - the crypto of the loadgen's floor through SesameCrypto: one ES256 verify of an assertion and
-//   two ES256 JWT signatures per login, two signatures per refresh;
+// - the crypto of the loadgen's floor (`FloorWork`, the same code): one ES256 verify of an
+//   assertion and two ES256 JWT signatures per login, two signatures per refresh;
 // - with `--sqlite PATH`, the fewest SQLite writes a login and a refresh need, in WAL mode with
 //   `synchronous = NORMAL` like Sesame's relaxed writes: a challenge row written by the challenge
 //   and consumed by the token request with the passkey's counter, and a refresh token marked used
@@ -17,7 +17,7 @@
 //   sesame-floor-server --port N --challenge-bytes N --login-bytes N --refresh-bytes N [--sqlite PATH]
 import CMicroHTTPD
 import CSQLite
-import SesameCrypto
+import SesameBenchFloor
 
 #if canImport(Glibc)
     import Glibc
@@ -64,34 +64,6 @@ struct Options {
             fail(usage, code: 2)
         }
         return options
-    }
-}
-
-/// The crypto of one login and one refresh, with the keys imported once (as the loadgen's floor).
-final class FloorCrypto {
-    private let key: PrivateKey
-    private let publicKey: PublicKey
-    private let assertionMessage: [UInt8]
-    private let assertionSignature: [UInt8]
-    private let jwtMessage: [UInt8]
-
-    init() throws {
-        key = try PrivateKey.generate(.ec(.p256))
-        publicKey = key.publicKey
-        // An assertion's signed data (37 bytes of authenticator data and a 32-byte hash) and a JWT
-        // signing input of about 450 bytes: the sizes the loadgen's floor uses.
-        assertionMessage = (0..<69).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        assertionSignature = try key.signature(for: assertionMessage, algorithm: .ecdsa(.sha256))
-        jwtMessage = Array(String(repeating: "eyJhbGciOiJFUzI1NiJ9", count: 23).utf8)
-    }
-
-    func verify() -> Bool {
-        (try? publicKey.isValidSignature(assertionSignature, for: assertionMessage, algorithm: .ecdsa(.sha256)))
-            ?? false
-    }
-
-    func sign() -> Bool {
-        (try? key.signature(for: jwtMessage, algorithm: .ecdsa(.sha256), format: .raw)) != nil
     }
 }
 
@@ -209,7 +181,7 @@ struct FloorError: Error, CustomStringConvertible {
 
 /// What the access handler needs; read on libmicrohttpd's one polling thread only.
 final class Floor: @unchecked Sendable {
-    let crypto: FloorCrypto
+    let crypto: FloorWork
     let storage: FloorStorage?
     let challengeAnswer: UnsafeMutableRawPointer
     let loginAnswer: UnsafeMutableRawPointer
@@ -218,7 +190,7 @@ final class Floor: @unchecked Sendable {
     /// Requests whose work failed (the loadgen then refuses the run).
     var failures = 0
 
-    init(options: Options, crypto: FloorCrypto, storage: FloorStorage?) {
+    init(options: Options, crypto: FloorWork, storage: FloorStorage?) {
         self.crypto = crypto
         self.storage = storage
         sizes = (options.challengeBytes, options.loginBytes, options.refreshBytes)
@@ -233,22 +205,36 @@ final class Floor: @unchecked Sendable {
     }
 
     /// The work of `path` and its answer, or nil for an unknown path.
-    func answer(_ path: String) -> (UnsafeMutableRawPointer, Int)? {
-        switch path {
-        case "/passkey/challenge":
-            if let storage, !storage.challenge() { failures += 1 }
+    func answer(_ path: UnsafePointer<CChar>) -> (UnsafeMutableRawPointer, Int)? {
+        if strcmp(path, "/passkey/challenge") == 0 {
+            check { storage?.challenge() ?? true }
             return (challengeAnswer, sizes.challenge)
-        case "/oauth/token":
-            if let storage, !storage.login() { failures += 1 }
-            if !(crypto.verify() && crypto.sign() && crypto.sign()) { failures += 1 }
-            return (loginAnswer, sizes.login)
-        case "/oauth/refresh":
-            if let storage, !storage.refresh() { failures += 1 }
-            if !(crypto.sign() && crypto.sign()) { failures += 1 }
-            return (refreshAnswer, sizes.refresh)
-        default:
-            return nil
         }
+        if strcmp(path, "/oauth/token") == 0 {
+            check { storage?.login() ?? true }
+            check { try crypto.verify() }
+            check {
+                try crypto.sign()
+                try crypto.sign()
+                return true
+            }
+            return (loginAnswer, sizes.login)
+        }
+        if strcmp(path, "/oauth/refresh") == 0 {
+            check { storage?.refresh() ?? true }
+            check {
+                try crypto.sign()
+                try crypto.sign()
+                return true
+            }
+            return (refreshAnswer, sizes.refresh)
+        }
+        return nil
+    }
+
+    /// Counts a failure when `work` throws or returns false.
+    private func check(_ work: () throws -> Bool) {
+        if (try? work()) != true { failures += 1 }
     }
 }
 
@@ -272,15 +258,14 @@ let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, up
         return .YES
     }
     let floor = Unmanaged<Floor>.fromOpaque(cls).takeUnretainedValue()
-    let path = String(cString: url)
     let answer: (UnsafeMutableRawPointer, Int)?
-    if String(cString: method) == "GET" && path == "/healthz" {
+    if strcmp(method, "GET") == 0 && strcmp(url, "/healthz") == 0 {
         answer = (healthy, 2)
     } else {
-        answer = floor.answer(path)
+        answer = floor.answer(url)
     }
     let status: UInt32 = answer == nil ? 404 : (floor.failures > 0 ? 500 : 200)
-    let (bytes, count) = answer ?? (floor.challengeAnswer, 0)
+    let (bytes, count) = answer ?? (healthy, 0)
     guard let response = MHD_create_response_from_buffer(count, bytes, .RESPMEM_PERSISTENT) else { return .NO }
     defer { MHD_destroy_response(response) }
     MHD_add_response_header(response, "Content-Type", "application/json")
@@ -292,7 +277,7 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let floor: Floor
 do {
     floor = Floor(
-        options: options, crypto: try FloorCrypto(), storage: try options.sqlitePath.map(FloorStorage.init))
+        options: options, crypto: try FloorWork(), storage: try options.sqlitePath.map(FloorStorage.init))
 } catch {
     fail("\(error)", code: 1)
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SesameCrypto
+import SesameBenchFloor
 
 #if canImport(Glibc)
     import Glibc
@@ -21,23 +21,13 @@ struct CryptoBaseline {
 
     /// Measures both, each as the median of `rounds` timed rounds of about `seconds`.
     static func measure(rounds: Int = 5, seconds: Double = 0.25) throws -> CryptoBaseline {
-        let key = try PrivateKey.generate(.ec(.p256))
-        let publicKey = key.publicKey
-        // An assertion's signed data: 37 bytes of authenticator data + a 32-byte hash.
-        let assertionMessage = (0..<69).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let assertionSignature = try key.signature(for: assertionMessage, algorithm: .ecdsa(.sha256))
-        // A JWT signing input of typical size (header.payload, about 450 bytes).
-        let jwtMessage = Array(String(repeating: "eyJhbGciOiJFUzI1NiJ9", count: 23).utf8)
+        let work = try FloorWork()
         var failures = 0
         let verify = try median(rounds: rounds, seconds: seconds) {
-            if try !publicKey.isValidSignature(assertionSignature, for: assertionMessage, algorithm: .ecdsa(.sha256)) {
-                failures += 1
-            }
+            if try !work.verify() { failures += 1 }
         }
         guard failures == 0 else { throw LoadError("the baseline verify failed") }
-        let sign = try median(rounds: rounds, seconds: seconds) {
-            _ = try key.signature(for: jwtMessage, algorithm: .ecdsa(.sha256), format: .raw)
-        }
+        let sign = try median(rounds: rounds, seconds: seconds) { try work.sign() }
         return CryptoBaseline(verifyMicroseconds: verify, signMicroseconds: sign)
     }
 
