@@ -66,8 +66,9 @@ enum DemoCommand {
         } catch {
             return SesameCommandLine.usageError("demo migration", error.message, environment)
         }
+        // Port 8090 by default, so that the demo is served beside `make run` (8080).
         let publicURL =
-            parsed.value("public-url") ?? environment.variables["SESAME_PUBLIC_URL"] ?? "http://localhost:8080"
+            parsed.value("public-url") ?? environment.variables["SESAME_PUBLIC_URL"] ?? "http://localhost:8090"
         do {
             _ = try Bootstrap.validatePublicURL(publicURL)
         } catch {
@@ -94,7 +95,7 @@ enum DemoCommand {
             }
             let summary = try MigrationDemo(settings: settings).write(
                 to: store, tenant: tenant, today: environment.now())
-            environment.writeOutput(summary.text(data: data, publicURL: tenant.publicURL))
+            environment.writeOutput(summary.text(data: data, publicURL: tenant.publicURL, rpID: tenant.rpID))
             return SesameCommandLine.success
         } catch {
             environment.writeError("sesame: demo migration: \(SesameCommandLine.oneLine(String(describing: error)))\n")
@@ -122,13 +123,18 @@ struct MigrationDemo {
         /// The last day's passkey share of device authentications.
         var lastShare: Double?
 
-        func text(data: String, publicURL: String) -> String {
+        func text(data: String, publicURL: String, rpID: String) -> String {
             let share = lastShare.map { String(format: "%.1f%%", $0 * 100) } ?? "—"
+            // Listen on the public URL's port: `sesame serve` defaults to 8080, where `make run` is.
+            let listen = URLComponents(string: publicURL)?.port.map { " --listen 127.0.0.1:\($0)" } ?? ""
             return """
                 Simulated \(users) users from \(first) to \(last): \(events) authentications, \(passkeys) passkeys \
                 created, \(migratedKeys) device keys migrated.
                 On \(last) the passkey share of device authentications was \(share).
-                Serve it:  sesame serve --data \(data)
+                Serve it:  sesame serve --data \(data)\(listen) --public-url \(publicURL)
+                Warning: the RP ID is \(rpID), as for any other Sesame on that host: the browser offers \
+                the passkeys of one on the other, and a failed sign-in can make it delete them. Use a \
+                separate browser profile.
                 Then open \(publicURL)/admin/adoption (after the admin setup link), or run
                   sesame stats --server \(publicURL) --from \(first) --to \(last)
 

@@ -286,9 +286,10 @@ enum Usage {
         SESAME_MASTER_KEY or DIR/master.key): its domain and RP ID are the public URL's host, and its
         allowed origin the URL's origin. Also creates the default connection (passkeys enabled), a
         native client (webauthn and refresh_token grants) and a management client, and prints their
-        ids and the management client's secret, once. --json prints exactly {"tenant", "rp_id",
-        "connection", "client_id", "management_client_id", "management_client_secret"}. An
-        initialised store is refused (exit 2).
+        ids and the management client's secret, once. --json prints {"tenant", "rp_id",
+        "connection", "client_id", "management_client_id", "management_client_secret",
+        "admin_setup_url"}; admin_setup_url is the one-time link that makes the first administrator.
+        An initialised store is refused (exit 2).
 
         """
 }
@@ -441,7 +442,12 @@ extension Usage {
         a device-key re-authentication on a device that can have passkeys (the connection's
         minimum OS versions; some devices are updated during the year) some create a passkey, which
         migrates their key. The same seed (--seed, default 1) gives the same year. Then serve it
-        and open /admin/adoption, or run 'sesame stats'.
+        with the 'sesame serve' command it prints, and open /admin/adoption, or run 'sesame stats'.
+
+        --public-url (SESAME_PUBLIC_URL) defaults to http://localhost:8090, so that the demo can be
+        served beside 'make run' on 8080. Both then have the RP ID localhost: the browser offers the
+        passkeys of one on the other, and a failed sign-in can make it delete them. Use a separate
+        browser profile for the demo.
 
         Exit status: 0 written, 1 the store failed, 2 bad arguments or a directory that has users.
 
