@@ -1099,6 +1099,8 @@ public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
     case recoveryCode = "recovery_code"
     /// A notice that the account was recovered (and how).
     case accountRecovered = "account_recovered"
+    /// A notice that a passkey or a second factor was added to the account.
+    case credentialAdded = "credential_added"
 }
 
 /// A message the `outbox` sender kept instead of sending (development and tests): listed at

@@ -37,7 +37,7 @@ extension SesameApplication {
                     myAccount.caller(session: session, tenant: context.tenant),
                     id: try context.request.pathParameter("id"))
             } catch {
-                return try accountPage(session, context, error: error)
+                return try accountRefusal(error, returnTo: "/account", session, context)
             }
             return .redirect(to: "/account?done=deleted", status: 303)
         }
@@ -53,7 +53,7 @@ extension SesameApplication {
                     AccountPages.enroll(context: context, challenge: challenge), context: context,
                     locale: context.locale)
             } catch {
-                return try accountPage(session, context, error: error)
+                return try accountRefusal(error, returnTo: "/account/passkeys/enroll", session, context)
             }
         }
         router.post("/account/passkeys/enroll") { [self] request, context in
@@ -64,7 +64,7 @@ extension SesameApplication {
                     authSession: try form.optionalString("ceremony", maxLength: 256) ?? "",
                     response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
             } catch {
-                return try accountPage(session, context, error: error)
+                return try accountRefusal(error, returnTo: "/account/passkeys/enroll", session, context)
             }
             return .redirect(to: "/account?done=added", status: 303)
         }
@@ -178,7 +178,7 @@ extension SesameApplication {
                     tenant: context.tenant, caller: mfa.caller(session: session),
                     id: try context.request.pathParameter("id"))
             } catch {
-                return try accountPage(session, context, error: error)
+                return try accountRefusal(error, returnTo: "/account", session, context)
             }
             return .redirect(to: "/account?done=factor", status: 303)
         }
@@ -225,6 +225,18 @@ extension SesameApplication {
         var page = AccountPages.account(context: context, view: view)
         if let error { page.status = Self.status(error) }
         return PageLayout.response(page, context: context, locale: context.locale)
+    }
+
+    /// A credential change the session's sign-in does not authorize (too old, or without the
+    /// user's second factor) signs in again and comes back to `returnTo`; any other refusal is
+    /// shown on the account page.
+    func accountRefusal(
+        _ error: any Error, returnTo: String, _ session: SSOSession, _ context: HostedContext
+    ) throws -> HTTPResponse {
+        if case .insufficientUserAuthentication? = error as? ServiceError {
+            return try accountSignIn(returnTo, context, fresh: true)
+        }
+        return try accountPage(session, context, error: error)
     }
 
     /// An upgrade authorized by the account page's session (which keeps going afterwards).

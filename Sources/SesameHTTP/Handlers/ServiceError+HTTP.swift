@@ -49,6 +49,16 @@ extension ServiceError: HTTPErrorConvertible {
             return HTTPError(status: 403, error: code, description: message)
         case .userBlocked, .passwordLeaked, .reauthenticationRequired:
             return HTTPError(status: 401, error: code, description: message)
+        case .insufficientUserAuthentication(let shortfall):
+            // RFC 9470 §3: the challenge names the age, and the multi-factor ACR when that is missing.
+            var challenge = #"Bearer error="insufficient_user_authentication""#
+            switch shortfall {
+            case .stale(let maxAge): challenge += ", max_age=\(maxAge)"
+            case .secondFactor(let maxAge):
+                challenge += #", acr_values="\#(AuthenticationContext.multiFactor)", max_age=\#(maxAge)"#
+            }
+            return HTTPError(
+                status: 401, error: code, description: message, headers: ["WWW-Authenticate": challenge])
         case .mfaRefused:
             return HTTPError(status: 403, error: code, description: message)
         case .mfaRequired(let token, let requirement):

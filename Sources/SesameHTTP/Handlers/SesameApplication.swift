@@ -78,18 +78,19 @@ public final class SesameApplication: Sendable {
             store: store, random: random, audit: audit, background: BackgroundFlush(label: "sesame.events.flush"))
         self.events = events
         let keyRing = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
+        let sealer = MessageSealer(masterKey: masterKey)
+        self.messageSealer = sealer
+        let messages = messageSender ?? OutboxSender(store: store, sealer: sealer, clock: clock, random: random)
+        self.messages = messages
         let passkeys = PasskeyService(
             store: store, clock: clock, random: random,
             sessions: sessions
                 ?? InMemoryAuthSessions(
                     capacity: pendingCeremonies.total, maxPerRequester: pendingCeremonies.perAddress, random: random),
             events: events, attestation: attestation,
-            usage: UsageRecorder(store: store, background: BackgroundFlush(label: "sesame.usage.flush")))
+            usage: UsageRecorder(store: store, background: BackgroundFlush(label: "sesame.usage.flush")),
+            notices: CredentialNotices(messages: messages))
         self.passkeys = passkeys
-        let sealer = MessageSealer(masterKey: masterKey)
-        self.messageSealer = sealer
-        let messages = messageSender ?? OutboxSender(store: store, sealer: sealer, clock: clock, random: random)
-        self.messages = messages
         let passwords = PasswordService(
             store: store, clock: clock, random: random, events: events, messages: messages, gate: passwordHashGate,
             ranges: passwordRanges)

@@ -611,7 +611,7 @@ enum Catalog {
             case .passwordReplaced(.apple): key = .errorSignsInWithApple
             case .passwordReplaced(.passkey): key = .errorSignsInWithPasskey
             case .invalidGrant: key = .errorPasskeyFailed
-            case .reauthenticationRequired: key = .errorReauth
+            case .reauthenticationRequired, .insufficientUserAuthentication: key = .errorReauth
             case .alreadyRegistered: key = .errorAlreadyRegistered
             case .insufficientScope: key = .adminNotAdmin
             case .conflict(let text), .notFound(let text):

@@ -64,7 +64,9 @@ enum TokenAudit {
         case .tooManyAttempts, .tooManyRequests: return .tooManyAttempts
         case .mfaRefused, .mfaRequired, .stepUpRequired: return .mfaRefused
         case .unknownCredential: return .unknownCredential
-        case .invalidToken, .insufficientScope, .reauthenticationRequired, .upgradeNotAllowed: return .forbidden
+        case .invalidToken, .insufficientScope, .reauthenticationRequired, .insufficientUserAuthentication,
+            .upgradeNotAllowed:
+            return .forbidden
         case .notFound: return .notFound
         case .conflict, .alreadyRegistered, .identityAlreadyLinked: return .conflict
         case .unavailable: return .unavailable

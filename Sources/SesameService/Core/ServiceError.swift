@@ -122,6 +122,9 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCredential(rpID: String, credentialID: String)
     /// 401 `reauthentication_required`: the change needs a sign-in newer than the session's.
     case reauthenticationRequired
+    /// 401 `insufficient_user_authentication` (RFC 9470): a credential change needs a newer
+    /// sign-in, or one that used the user's second factor (`CredentialChange`).
+    case insufficientUserAuthentication(CredentialChange.Shortfall)
     /// 409 `already_registered`: the user already has a passkey from this provider (named), so
     /// another would only be a duplicate (API.md §8).
     case alreadyRegistered(provider: String)
@@ -163,6 +166,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unavailable: return "temporarily_unavailable"
         case .reauthenticationRequired: return "reauthentication_required"
         case .alreadyRegistered: return "already_registered"
+        case .insufficientUserAuthentication: return "insufficient_user_authentication"
         case .stepUpRequired: return "step_up_required"
         case .upgradeNotAllowed: return "upgrade_not_allowed"
         case .passwordReplaced: return "invalid_grant"
@@ -190,6 +194,10 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .mfaRefused(_, let text): return text
         case .unknownCredential: return "unknown credential"
         case .reauthenticationRequired: return "sign in again to make this change"
+        case .insufficientUserAuthentication(.stale):
+            return "sign in again to make this change"
+        case .insufficientUserAuthentication(.secondFactor):
+            return "sign in again with your second factor to make this change"
         case .alreadyRegistered(let provider):
             return "you already have a passkey in \(provider) for this account; sign in with it"
         case .stepUpRequired(let token, _, _):

@@ -29,13 +29,17 @@ public struct MFACaller: Sendable {
     /// The client the caller came through (the mfa token's or the access token's app, or the
     /// account page), for the audit log.
     var clientID: String?
+    /// The sign-in behind an access token or session (`auth_time`, `amr`): what a credential
+    /// change is judged by (`CredentialChange`).
+    var authTime: Date?
+    var amr: [String] = []
 }
 
 /// What an MFA grant continues: a login (its mfa token), or the confirmation of a factor enrolled
 /// with an MFA API access token (the token's user, scopes and methods).
 enum MFASubject {
     case mfaToken(String?)
-    case enrollment(userID: String, scope: String, amr: [String])
+    case enrollment(userID: String, scope: String, amr: [String], authTime: Date)
 }
 
 /// A login finished with its second factor: what the token endpoint issues tokens for.
@@ -162,7 +166,7 @@ public final class MFAService: Sendable {
         guard let subject = principal.subject else { throw .invalidToken("the access token has no subject") }
         return MFACaller(
             userID: subject, mfaTokenHash: nil, ticket: nil, scopes: Set(principal.scopes),
-            clientID: principal.clientID)
+            clientID: principal.clientID, authTime: principal.authTime, amr: principal.amr)
     }
 
     // MARK: Enrollment
@@ -197,7 +201,11 @@ public final class MFAService: Sendable {
             }
             phone = phoneNumber
         }
-        let user = try access.read { transaction in try self.user(caller.userID, tenant: tenant, in: transaction) }
+        let user = try access.read { transaction in
+            let user = try self.user(caller.userID, tenant: tenant, in: transaction)
+            try self.requireCredentialChange(caller, tenant: tenant, user: user, now: now, in: transaction)
+            return user
+        }
         if caller.ticket != nil, user.mfa.contains(where: { $0.active && $0.factor != .recoveryCode }) {
             throw .invalidRequest("User is already enrolled")
         }
@@ -228,6 +236,8 @@ public final class MFAService: Sendable {
             if caller.ticket != nil, current.mfa.contains(where: { $0.active && $0.factor != .recoveryCode }) {
                 throw ServiceError.invalidRequest("User is already enrolled")
             }
+            // A factor confirmed since the read raises the bar: judged again on the user as stored.
+            try self.requireCredentialChange(caller, tenant: tenant, user: current, now: now, in: transaction)
             // An unconfirmed factor of the same kind is replaced; so is an unconfirmed recovery code.
             current.mfa.removeAll {
                 !$0.active && ($0.factor == factor || ($0.factor == .recoveryCode && recovery != nil))
@@ -267,7 +277,8 @@ public final class MFAService: Sendable {
     public func caller(session: SSOSession) -> MFACaller {
         MFACaller(
             userID: session.user.id, mfaTokenHash: nil, ticket: nil,
-            scopes: ["read:authenticators", "remove:authenticators"], clientID: AccountClient.id)
+            scopes: ["read:authenticators", "remove:authenticators"], clientID: AccountClient.id,
+            authTime: session.record.authTime, amr: session.record.amr)
     }
 
     /// `GET /mfa/authenticators`.
@@ -303,6 +314,7 @@ public final class MFAService: Sendable {
         let now = clock.now()
         let (user, removed) = try access.write(.durable) { transaction -> (UserRecord, [MFAEnrollment]) in
             var user = try self.user(caller.userID, tenant: tenant, in: transaction)
+            try self.requireCredentialChange(caller, tenant: tenant, user: user, now: now, in: transaction)
             guard id.utf8.count <= 128, user.mfa.contains(where: { $0.id == id }) else {
                 throw ServiceError.notFound("no authenticator with this id")
             }
@@ -322,6 +334,18 @@ public final class MFAService: Sendable {
                 .mfaUnenrolled, tenantID: tenant.id, clientID: caller.clientID, user: user,
                 details: AuditDetails(method: Self.method(enrollment.factor), target: enrollment.id))
         }
+    }
+
+    /// For a signed-in caller (an access token or the account page), the credential-change rule:
+    /// a recent sign-in that used the user's second factor when they have one. A caller with an
+    /// mfa token is mid-login, and may enroll only while the user has no active factor.
+    private func requireCredentialChange(
+        _ caller: MFACaller, tenant: TenantRecord, user: UserRecord, now: Date, in transaction: any StoreTransaction
+    ) throws {
+        guard caller.ticket == nil else { return }
+        let connection = try transaction.connections.get(tenantID: tenant.id, id: user.connectionID)
+        try CredentialChange.require(
+            tenant: tenant, user: user, connection: connection, authTime: caller.authTime, amr: caller.amr, now: now)
     }
 
     /// The audit log's name of a factor.
@@ -460,10 +484,10 @@ public final class MFAService: Sendable {
                 ticket = try self.ticket(token, tenant: tenant, in: transaction)
                 guard ticket.clientID == client.id else { throw Self.malformed }
                 hash = MFATicket.hash(token ?? "")
-            case .enrollment(let userID, let scope, let amr):
+            case .enrollment(let userID, let scope, let amr, let authTime):
                 ticket = MFATicket(
                     userID: userID, clientID: client.id, scope: scope, audience: Self.audience(tenant), amr: amr,
-                    authTime: clock.now())
+                    authTime: authTime)
                 hash = []
             }
             try requireTries(tenant: tenant, ticketHash: hash, userID: ticket.userID, in: transaction)
@@ -518,8 +542,11 @@ public final class MFAService: Sendable {
             Self.activate(&user, index)
         }
         record(tenant, method: .otp, outcome: .success, client: client.id, user: user.id, now: now)
-        if confirmed { recordEnrollment(tenant, client: client.id, user: updated, method: .otp, id: enrollmentID) }
-        return MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, "otp"))
+        if confirmed {
+            recordEnrollment(tenant, client: client.id, user: updated, method: .otp, id: enrollmentID)
+            CredentialNotices(messages: messages).added(.authenticatorApp, tenant: tenant, user: updated)
+        }
+        return MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, "otp", subject))
     }
 
     /// The `mfa-oob` grant's check: the SMS code (`binding_code`) of a challenge sent for this token.
@@ -572,8 +599,10 @@ public final class MFAService: Sendable {
         record(tenant, method: .sms, outcome: .success, client: client.id, user: user.id, now: now)
         if confirmed {
             recordEnrollment(tenant, client: client.id, user: updated, method: .sms, id: challenge.enrollmentID)
+            let number = updated.mfa.first { $0.id == challenge.enrollmentID }?.phoneNumber.map(Self.masked) ?? ""
+            CredentialNotices(messages: messages).added(.sms(maskedNumber: number), tenant: tenant, user: updated)
         }
-        return MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, "sms"))
+        return MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, "sms", subject))
     }
 
     /// The `mfa-recovery-code` grant's check; the code is replaced by a new one, returned once.
@@ -604,7 +633,7 @@ public final class MFAService: Sendable {
             user.mfa[index].codeHash = Self.recoveryHash(fresh)
         }
         record(tenant, method: .recoveryCode, outcome: .success, client: client.id, user: user.id, now: now)
-        var completion = MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, nil))
+        var completion = MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, nil, subject))
         completion.newRecoveryCode = fresh
         return completion
     }
@@ -639,8 +668,11 @@ public final class MFAService: Sendable {
         for other in user.mfa.indices where user.mfa[other].factor == .recoveryCode { user.mfa[other].active = true }
     }
 
-    /// The login's methods so far and the second one (RFC 8176: `mfa`, and `otp` or `sms`).
-    static func amr(_ ticket: MFATicket, _ method: String?) -> [String] {
+    /// The login's methods so far and the second one (RFC 8176: `mfa`, and `otp` or `sms`). The
+    /// confirmation of a factor the caller just enrolled proves nothing new about the sign-in, so
+    /// its tokens keep the access token's methods (and its `auth_time`, in the ticket).
+    static func amr(_ ticket: MFATicket, _ method: String?, _ subject: MFASubject) -> [String] {
+        if case .enrollment = subject { return ticket.amr }
         var amr = ticket.amr
         if !amr.contains("mfa") { amr.append("mfa") }
         if let method, !amr.contains(method) { amr.append(method) }

@@ -16,12 +16,15 @@ public struct AccountCaller: Sendable {
     public let authTime: Date?
     /// The device key the token's sign-in used, when it was a device-key re-authentication.
     public let deviceKeyID: String?
+    /// How the user signed in (the token's or session's RFC 8176 `amr`).
+    public let amr: [String]
 
     init(
         tenant: TenantRecord, userID: String, clientID: String, scopes: Set<String>, authTime: Date? = nil,
-        deviceKeyID: String? = nil
+        deviceKeyID: String? = nil, amr: [String] = []
     ) {
         self.authTime = authTime
+        self.amr = amr
         self.deviceKeyID = deviceKeyID
         self.tenant = tenant
         self.userID = userID

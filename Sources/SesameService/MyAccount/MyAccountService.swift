@@ -30,7 +30,7 @@ public final class MyAccountService: Sendable {
         }
         let caller = AccountCaller(
             tenant: tenant, userID: subject, clientID: clientID, scopes: principal.scopes, authTime: principal.authTime,
-            deviceKeyID: principal.deviceKeyID)
+            deviceKeyID: principal.deviceKeyID, amr: principal.amr)
         try caller.require(scope)
         return caller
     }
@@ -40,7 +40,8 @@ public final class MyAccountService: Sendable {
     public func caller(session: SSOSession, tenant: TenantRecord) -> AccountCaller {
         AccountCaller(
             tenant: tenant, userID: session.user.id, clientID: AccountClient.id,
-            scopes: Set(MyAccountScope.allCases.map(\.rawValue)), authTime: session.record.authTime)
+            scopes: Set(MyAccountScope.allCases.map(\.rawValue)), authTime: session.record.authTime,
+            amr: session.record.amr)
     }
 
     /// What the account page shows: the user, their connection, and their passkeys oldest first.
@@ -111,6 +112,8 @@ public final class MyAccountService: Sendable {
         if let identityUserID, identityUserID != caller.userID, identityUserID != ManagedUser.bareID(caller.userID) {
             throw .invalidRequest("identity_user_id is not an identity of the signed-in user")
         }
+        let now = clock.now()
+        _ = try access.read { transaction in try Self.requireCredentialChange(caller, now: now, transaction) }
         return try passkeys.beginEnrollment(
             tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, connection: connection,
             requester: requester)
@@ -121,6 +124,8 @@ public final class MyAccountService: Sendable {
         _ caller: AccountCaller, authSession: String, response: [UInt8]
     ) throws(ServiceError) -> AuthenticationMethod {
         try caller.require(.create)
+        let now = clock.now()
+        _ = try access.read { transaction in try Self.requireCredentialChange(caller, now: now, transaction) }
         let (passkey, user) = try passkeys.finishEnrollment(
             tenant: caller.tenant, clientID: caller.clientID, userID: caller.userID, authSession: authSession,
             response: response, migratingDeviceKey: caller.deviceKeyID)
@@ -151,7 +156,7 @@ public final class MyAccountService: Sendable {
         let now = clock.now()
         let (user, type, method, target) = try access.write(.durable) {
             transaction -> (UserRecord, AuditEventType, AuthEventMethod, String) in
-            var user = try Self.user(caller, transaction)
+            var user = try Self.requireCredentialChange(caller, now: now, transaction)
             let passkeys = try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id)
             let linked = try transaction.linkedIdentities.list(tenantID: caller.tenant.id, userID: user.id)
             if let password = user.usablePassword, password.id == id {
@@ -175,6 +180,21 @@ public final class MyAccountService: Sendable {
         tokens.events.audit?.record(
             type, tenantID: caller.tenant.id, clientID: caller.clientID, user: user,
             details: AuditDetails(method: method, target: target))
+    }
+
+    /// The caller's user, when the caller's sign-in may change the user's credentials
+    /// (`CredentialChange`). A device-key re-authentication that migrates its key to a passkey
+    /// needs no second factor: the key is the factor the passkey replaces (API.md §8).
+    @discardableResult
+    static func requireCredentialChange(
+        _ caller: AccountCaller, now: Date, _ transaction: any StoreTransaction
+    ) throws -> UserRecord {
+        let user = try Self.user(caller, transaction)
+        let connection = try transaction.connections.get(tenantID: caller.tenant.id, id: user.connectionID)
+        try CredentialChange.require(
+            tenant: caller.tenant, user: user, connection: connection, authTime: caller.authTime, amr: caller.amr,
+            now: now, secondFactorWaived: caller.deviceKeyID != nil)
+        return user
     }
 
     static func user(_ caller: AccountCaller, _ transaction: any StoreTransaction) throws -> UserRecord {

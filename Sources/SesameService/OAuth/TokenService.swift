@@ -341,8 +341,12 @@ public final class TokenService: Sendable {
             }
             guard let userID = principal.subject, principal.clientID == client.id, principal.scopes.contains("enroll")
             else { throw .mfaRefused("invalid_grant", "Malformed mfa_token") }
+            // The tokens it gets keep the access token's sign-in: confirming a factor one just
+            // enrolled is not a second factor of that sign-in.
+            guard let authTime = principal.authTime else { throw .mfaRefused("invalid_grant", "Malformed mfa_token") }
             subject = .enrollment(
-                userID: userID, scope: principal.scopes.sorted().joined(separator: " "), amr: ["mfa"])
+                userID: userID, scope: principal.scopes.sorted().joined(separator: " "), amr: principal.amr,
+                authTime: authTime)
         }
         let completion: MFACompletion
         switch grant {
@@ -358,9 +362,11 @@ public final class TokenService: Sendable {
         }
         let (scopes, audience) = try loginScopes(
             completion.ticket.scope, audience: completion.ticket.audience, tenant: tenant, client: client)
+        let authTime: Date
+        if case .enrollment = subject { authTime = completion.ticket.authTime } else { authTime = clock.now() }
         var response = try issueUserTokens(
             tenant: tenant, client: client, user: completion.user, scopes: scopes, audience: audience,
-            amr: completion.amr, authTime: clock.now(), refresh: .newFamily(passkeyID: nil), proof: proof)
+            amr: completion.amr, authTime: authTime, refresh: .newFamily(passkeyID: nil), proof: proof)
         response.recoveryCode = completion.newRecoveryCode
         // The second factor of a password login: progressive enrollment as after the password alone.
         if completion.ticket.amr.contains("pwd"),
@@ -523,19 +529,28 @@ public final class TokenService: Sendable {
         } catch ServiceError.invalidRequest(_) where target == grantedAudience {
             throw ServiceError.invalidGrant(RefreshTokenOutcome.invalidDescription)
         }
+        // A credential change needs the sign-in itself (RFC 9470): no refresh reaches these scopes.
+        if let changing = requested.first(where: { signInOnlyScopes.contains($0) }) {
+            throw ServiceError.invalidScope("scope \(changing) needs a new sign-in; a refresh token does not grant it")
+        }
         if target == grantedAudience {
             if let extra = requested.first(where: { !granted.contains($0) }) {
                 throw ServiceError.invalidScope("scope \(extra.prefix(64)) was not granted to this refresh token")
             }
             let scopes = try audience.scopes(requested.isEmpty ? granted : requested, client: client)
-            return RefreshGrant(user: user, scopes: scopes, audience: audience)
+            return RefreshGrant(
+                user: user, scopes: scopes.filter { !signInOnlyScopes.contains($0) }, audience: audience)
         }
         if let extra = requested.first(where: { Scopes.openID.contains($0) && !granted.contains($0) }) {
             throw ServiceError.invalidScope("scope \(extra) was not granted to this refresh token")
         }
         let asked = requested.isEmpty ? granted.filter { Scopes.openID.contains($0) } : requested
-        return RefreshGrant(user: user, scopes: try audience.scopes(asked, client: client), audience: audience)
+        let scopes = try audience.scopes(asked, client: client).filter { !signInOnlyScopes.contains($0) }
+        return RefreshGrant(user: user, scopes: scopes, audience: audience)
     }
+
+    /// The MFA API's scopes that change credentials: only a sign-in grants them, never a refresh.
+    static let signInOnlyScopes: Set<String> = ["enroll", "remove:authenticators"]
 
     private func clientCredentialsGrant(
         tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?

@@ -135,6 +135,7 @@ extension PasskeyService {
                 tenantID: tenant.id, type: .upgrade, method: .passkey, outcome: .success, at: now, clientID: clientID,
                 userID: user.id, platform: platform, connectionID: connection.id)
         }
+        notices?.added(.passkey(provider: passkey.name), tenant: tenant, user: user)
         return (passkey, user)
     }
 

@@ -47,11 +47,15 @@ public final class PasskeyService: Sendable {
     public let usage: UsageRecorder
     let keyCache = CredentialKeyCache()
     let attestation: AttestationPolicy
+    /// Who tells a user that a passkey was added to their account (nil: nobody, as in benchmarks).
+    let notices: CredentialNotices?
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, sessions: any AuthSessionStore,
-        events: AuthEventRecorder, attestation: AttestationPolicy = AttestationPolicy(), usage: UsageRecorder? = nil
+        events: AuthEventRecorder, attestation: AttestationPolicy = AttestationPolicy(), usage: UsageRecorder? = nil,
+        notices: CredentialNotices? = nil
     ) {
+        self.notices = notices
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random

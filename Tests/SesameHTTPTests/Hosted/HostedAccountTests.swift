@@ -116,6 +116,34 @@ struct HostedAccountTests {
         #expect(P.logIn(api, username: "ada@example.com", password: "a new long passphrase").status == 200)
     }
 
+    @Test(
+        "adding a passkey with a stale sign-in signs in again and comes back to the enrollment",
+        arguments: HarnessStore.allCases)
+    func staleSessionSignsInAgainToAddAPasskey(_ kind: HarnessStore) throws {
+        let (api, _, _) = try F.world(kind)
+        let browser = try Self.signedIn(api)
+        api.clock.advance(by: 301)
+        browser.send(.get, "/account/passkeys/enroll")
+        #expect(browser.last.status == 303)
+        #expect(browser.location?.hasPrefix("/u/login?tx=") == true, "a stale sign-in signs in again first")
+        browser.follow()
+        browser.submit("/u/login", [("username", "ada@example.com")])
+        browser.submit("/u/login/password", [("password", P.password)])
+        #expect(browser.location == APIHarness.publicURL + "/account/passkeys/enroll")
+        browser.follow()
+        #expect(browser.html.contains("data-page=\"enroll\""), "\(browser.html)")
+        // A ceremony begun fresh but finished after max_auth_age signs in again too, and adds nothing.
+        let credential = try api.authenticator().makeCredential(
+            optionsJSON: Array(try #require(browser.data("passkey-creation")).utf8))
+        api.clock.advance(by: 301)
+        browser.submit(
+            "/account/passkeys/enroll",
+            [("ceremony", try #require(browser.field("ceremony"))), ("credential", credential.jsonString)])
+        #expect(browser.location?.hasPrefix("/u/login?tx=") == true)
+        let user = try #require(try P.users(api).first)
+        #expect(try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: user.id) }.isEmpty)
+    }
+
     @Test("a passkey-only user sets a first password only with a fresh sign-in", arguments: HarnessStore.allCases)
     func firstPassword(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)

@@ -1,0 +1,39 @@
+import Foundation
+import SesameStore
+
+/// Tells a user by email when a way to sign in or a second factor is added to their account, so
+/// a change they did not make does not go unnoticed (docs/security.md). The notice is sent after
+/// the change committed; a sender that fails does not undo it.
+public struct CredentialNotices: Sendable {
+    /// What was added.
+    public enum Addition: Sendable, Equatable {
+        /// A passkey, with its provider's name when the AAGUID table knows it.
+        case passkey(provider: String?)
+        /// An authenticator app (TOTP).
+        case authenticatorApp
+        /// SMS codes to a number, masked to its last digits.
+        case sms(maskedNumber: String)
+    }
+
+    let messages: any MessageSender
+
+    public init(messages: any MessageSender) { self.messages = messages }
+
+    /// Emails the user about `addition` (nothing for a user without an address).
+    func added(_ addition: Addition, tenant: TenantRecord, user: UserRecord) {
+        guard let email = user.profile.email else { return }
+        let what: String
+        switch addition {
+        case .passkey(let provider?): what = "A passkey (\(provider)) was added"
+        case .passkey(nil): what = "A passkey was added"
+        case .authenticatorApp: what = "An authenticator app was added as a second factor"
+        case .sms(let number): what = "Text-message codes to \(number) were added as a second factor"
+        }
+        try? messages.send(
+            OutgoingMessage(
+                tenantID: tenant.id, channel: .email, template: .credentialAdded, recipient: email,
+                text: "\(what) to your \(tenant.name) account.\n\n"
+                    + "If this was you, there is nothing to do. If it was not, sign in at \(TokenService.issuer(tenant))account, "
+                    + "remove it, and change your password: someone else may have access to your account."))
+    }
+}
