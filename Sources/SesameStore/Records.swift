@@ -755,7 +755,9 @@ public struct MFAEnrollment: Sendable, Hashable, Codable {
     public var factor: MFAFactor
     public var active: Bool
     public var createdAt: Date
-    /// TOTP: the secret, sealed with AES-256-GCM under a key derived from the master key.
+    /// TOTP: the secret, sealed with AES-256-GCM under a key derived from the master key. A
+    /// recovery code the user has not yet said they saved: the code, sealed the same way, so the
+    /// hosted page can show it again until then (empty afterwards).
     @Base64Bytes public var sealedSecret: [UInt8]
     /// TOTP: the last time step accepted, so a code is used once.
     public var lastUsedStep: Int64?

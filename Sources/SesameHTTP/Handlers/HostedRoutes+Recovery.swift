@@ -27,11 +27,30 @@ extension SesameApplication {
             do {
                 let user = try hosted.recovery.verify(
                     tenant: context.tenant, handle: handle, code: try form.optionalString("code", maxLength: 16))
-                let (held, challenge) = try hosted.holdRecovery(
+                // The mailbox alone never gets past a second factor: the user answers it first.
+                switch try hosted.afterRecoveryCode(
                     tenant: context.tenant, pending: pending, user: user, requester: requester(context))
-                return page(
-                    SignInPages.enrollPrompt(context: context, pending: held, challenge: challenge, reason: .recovery),
-                    context, held)
+                {
+                case .newWayIn(let held, let challenge):
+                    return page(
+                        SignInPages.enrollPrompt(
+                            context: context, pending: held, challenge: challenge, reason: .recovery),
+                        context, held)
+                case .secondFactor(let factors, let updated):
+                    let step: SignInPages.SecondFactor
+                    if factors.contains(.otp) {
+                        step = .otp
+                    } else if factors.contains(.sms) {
+                        step = .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: updated))
+                    } else {
+                        step = .recoveryCode
+                    }
+                    return page(
+                        SignInPages.secondFactor(
+                            context: context, pending: updated, step: step,
+                            options: try? hosted.secondFactorOptions(tenant: context.tenant, pending: updated)),
+                        context, updated)
+                }
             } catch {
                 return page(
                     RecoveryPages.code(

@@ -77,7 +77,11 @@ extension SesameApplication {
                             context: context, pending: pending, challenge: challenge(pending, context), error: error,
                             status: Self.status(error)), context, pending)
                 }
-                return page(SignInPages.secondFactor(context: context, pending: updated, step: step), context, updated)
+                return page(
+                    SignInPages.secondFactor(
+                        context: context, pending: updated, step: step,
+                        options: try? hosted.secondFactorOptions(tenant: context.tenant, pending: updated)),
+                    context, updated)
             }
         }
         router.post("/u/mfa") { [self] request, context in
@@ -86,11 +90,15 @@ extension SesameApplication {
             let oobCode = try form.optionalString("oob_code", maxLength: 256)
             do {
                 let code = try form.optionalString("otp", maxLength: 64)
-                let proof =
-                    mode == "sms"
-                    ? try hosted.smsSignIn(tenant: context.tenant, pending: pending, oobCode: oobCode, code: code)
-                    : try hosted.otpSignIn(tenant: context.tenant, pending: pending, otp: code)
-                return try finishOrPrompt(proof, pending: pending, request: request, context: context)
+                let proof: SignInProof
+                switch mode {
+                case "sms":
+                    proof = try hosted.smsSignIn(tenant: context.tenant, pending: pending, oobCode: oobCode, code: code)
+                case "recovery-code":
+                    proof = try hosted.recoveryCodeSignIn(tenant: context.tenant, pending: pending, code: code)
+                default: proof = try hosted.otpSignIn(tenant: context.tenant, pending: pending, otp: code)
+                }
+                return try afterSecondFactor(proof, pending: pending, request: request, context: context)
             } catch {
                 if case .mfaRefused("expired_token", _)? = error as? ServiceError {
                     return page(
@@ -101,6 +109,7 @@ extension SesameApplication {
                 let step: SignInPages.SecondFactor
                 switch mode {
                 case "sms": step = .sms(oobCode: oobCode ?? "")
+                case "recovery-code": step = .recoveryCode
                 case "enroll":
                     guard
                         let enrollment = try? hosted.beginOTPEnrollment(
@@ -111,9 +120,52 @@ extension SesameApplication {
                 }
                 return page(
                     SignInPages.secondFactor(
-                        context: context, pending: pending, step: step, error: error, status: Self.status(error)),
+                        context: context, pending: pending, step: step,
+                        options: try? hosted.secondFactorOptions(tenant: context.tenant, pending: pending),
+                        error: error,
+                        status: Self.status(error)),
                     context, pending)
             }
+        }
+        // "Other ways to verify": the step for another of the user's factors (an SMS is sent now).
+        router.post("/u/mfa/method") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            let options = try hosted.secondFactorOptions(tenant: context.tenant, pending: pending)
+            let step: SignInPages.SecondFactor
+            switch try form.optionalString("method", maxLength: 16) {
+            case "otp" where options.factors.contains(.otp): step = .otp
+            case "recovery-code" where options.recoveryCode: step = .recoveryCode
+            case "sms" where options.factors.contains(.sms):
+                do {
+                    step = .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: pending))
+                } catch {
+                    return page(
+                        SignInPages.secondFactor(
+                            context: context, pending: pending,
+                            step: options.factors.contains(.otp) ? .otp : .recoveryCode,
+                            options: options, error: error, status: Self.status(error)),
+                        context, pending)
+                }
+            default:
+                throw HTTPError(
+                    status: 400, error: "invalid_request", description: "That way to verify is not offered.")
+            }
+            return page(
+                SignInPages.secondFactor(context: context, pending: pending, step: step, options: options), context,
+                pending)
+        }
+        // The new recovery code, shown until the user says they saved it.
+        router.get("/u/mfa/recovery-code") { [self] request, context in
+            let pending = try pendingRequest(request.query("tx"), context)
+            return try recoveryCodePage(pending, context: context)
+        }
+        router.post("/u/mfa/recovery-code/saved") { [self] request, context in
+            let (form, pending) = try pendingForm(request, context)
+            guard try form.optionalString("saved", maxLength: 8) == "yes" else {
+                return try recoveryCodePage(pending, context: context)
+            }
+            let proof = try hosted.recoveryCodeSaved(tenant: context.tenant, pending: pending)
+            return try afterSecondFactor(proof, pending: pending, request: request, context: context)
         }
         router.post("/u/login/passkey") { [self] request, context in
             let (form, pending) = try pendingForm(request, context)
@@ -135,7 +187,9 @@ extension SesameApplication {
 
         router.post("/u/passkey-enroll") { [self] request, context in
             let (form, pending) = try pendingForm(request, context)
-            guard let held = pending.held else { throw AuthorizationService.expiredError }
+            guard let held = pending.held, held.reason != .saveRecoveryCode else {
+                throw AuthorizationService.expiredError
+            }
             do {
                 let proof = try hosted.finishEnrollment(
                     tenant: context.tenant, pending: pending,
@@ -210,8 +264,11 @@ extension SesameApplication {
         router.post("/u/passkey-enroll/skip") { [self] request, context in
             let (form, pending) = try pendingForm(request, context)
             let never = try form.optionalString("choice", maxLength: 16) == "never"
-            // A recovery is not put off: it ends in a new passkey or password.
-            guard pending.held?.reason != .recovery else { throw AuthorizationService.expiredError }
+            // A recovery is not put off: it ends in a new passkey or password. A new recovery code
+            // is saved first.
+            guard let reason = pending.held?.reason, reason != .recovery, reason != .saveRecoveryCode else {
+                throw AuthorizationService.expiredError
+            }
             let proof = try hosted.heldProof(tenant: context.tenant, pending: pending)
             var response = try completeSignIn(proof, pending: pending, request: request, context: context)
             // "Not now" snoozes the prompt on this browser for a week; "Don't ask again" for good.
@@ -330,6 +387,34 @@ extension SesameApplication {
         if factors.contains(.otp) { return .otp }
         if factors.contains(.sms) { return .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: pending)) }
         return .unavailable
+    }
+
+    /// A second factor answered (or its new recovery code saved): the new recovery code first when
+    /// there is one to save, then, in an account recovery, the new way in; else the sign-in finishes.
+    func afterSecondFactor(
+        _ proof: SignInProof, pending: PendingAuthorization, request: HTTPRequest, context: HostedContext
+    ) throws -> HTTPResponse {
+        if try hosted.unsavedRecoveryCode(tenant: context.tenant, userID: proof.user.id) != nil {
+            let held = try hosted.holdForRecoveryCode(tenant: context.tenant, pending: pending, proof: proof)
+            return try recoveryCodePage(held, context: context)
+        }
+        if pending.recovering {
+            let (held, challenge) = try hosted.recoveryAfterSecondFactor(
+                tenant: context.tenant, pending: pending, proof: proof, requester: requester(context))
+            return page(
+                SignInPages.enrollPrompt(context: context, pending: held, challenge: challenge, reason: .recovery),
+                context, held)
+        }
+        return try finishOrPrompt(proof, pending: pending, request: request, context: context)
+    }
+
+    /// The page of the recovery code the held sign-in waits on; the request's expired page when
+    /// there is none (it was saved already, or the request moved on).
+    func recoveryCodePage(_ pending: PendingAuthorization, context: HostedContext) throws -> HTTPResponse {
+        guard let held = pending.held, held.reason == .saveRecoveryCode,
+            let code = try hosted.unsavedRecoveryCode(tenant: context.tenant, userID: held.userID)
+        else { throw AuthorizationService.expiredError }
+        return page(SignInPages.saveRecoveryCode(context: context, pending: pending, code: code), context, pending)
     }
 
     /// A finished sign-in: the passkey-enrollment prompt first when it earns one and this browser

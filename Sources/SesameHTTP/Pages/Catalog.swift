@@ -52,6 +52,10 @@ enum Text: CaseIterable {
     case upgradeStrongPasswordButton, upgradeAppleButton, upgradeNotNow, doneUpgraded
     case passwordReplacedApple, passwordReplacedPasskey
     case poweredBy
+    case mfaOtherWays, useRecoveryCodeButton, useSMSButton, useAppButton, usePasskeyInstead, cancelSignIn
+    case recoveryCodeStepLead, recoveryCodeLabel, mfaSupportHint, recoverySecondFactorLead
+    case saveRecoveryTitle, saveRecoveryLead, copyButton, copiedNotice, downloadButton, savedCheckbox
+    case passkeyCreateFailed
 }
 
 enum Catalog {
@@ -346,6 +350,30 @@ enum Catalog {
         case .passwordReplacedApple: return "Replaced by Sign in with Apple"
         case .passwordReplacedPasskey: return "Replaced by a passkey"
         case .poweredBy: return "Secured by Sesame"
+        case .mfaOtherWays: return "Other ways to verify"
+        case .useRecoveryCodeButton: return "Use a recovery code"
+        case .useSMSButton: return "Text me a code instead"
+        case .useAppButton: return "Use my authenticator app"
+        case .usePasskeyInstead: return "Sign in with a passkey instead"
+        case .cancelSignIn: return "Cancel and start over"
+        case .recoveryCodeStepLead:
+            return "Enter the 24-character recovery code you saved when you set up two-step verification."
+        case .recoveryCodeLabel: return "Recovery code"
+        case .mfaSupportHint:
+            return "Lost your authenticator and your recovery code? Contact the support of %1: an administrator can "
+                + "reset your two-step verification after checking who you are."
+        case .recoverySecondFactorLead:
+            return "Your email address is confirmed. This account also has two-step verification: verify it's you "
+                + "to continue."
+        case .saveRecoveryTitle: return "Save your recovery code"
+        case .saveRecoveryLead:
+            return "If you lose your phone or authenticator, this code lets you sign in once. Keep it somewhere "
+                + "safe, such as a password manager. You will get a new one each time you use it."
+        case .copyButton: return "Copy"
+        case .copiedNotice: return "Copied"
+        case .downloadButton: return "Download"
+        case .savedCheckbox: return "I have saved my recovery code"
+        case .passkeyCreateFailed: return "No passkey was created. Try again, or continue without one."
         }
     }
 
@@ -585,6 +613,28 @@ enum Catalog {
         case .passwordReplacedApple: return "Apple でサインインに置き換え済み"
         case .passwordReplacedPasskey: return "パスキーに置き換え済み"
         case .poweredBy: return "Sesame で保護されています"
+        case .mfaOtherWays: return "ほかの確認方法"
+        case .useRecoveryCodeButton: return "リカバリーコードを使う"
+        case .useSMSButton: return "SMSでコードを受け取る"
+        case .useAppButton: return "認証アプリを使う"
+        case .usePasskeyInstead: return "代わりにパスキーでログイン"
+        case .cancelSignIn: return "キャンセルして最初に戻る"
+        case .recoveryCodeStepLead: return "2段階認証の設定時に保存した24文字のリカバリーコードを入力してください。"
+        case .recoveryCodeLabel: return "リカバリーコード"
+        case .mfaSupportHint:
+            return "認証アプリとリカバリーコードの両方を失くした場合は、%1 のサポートにお問い合わせください。"
+                + "本人確認のうえ、管理者が2段階認証をリセットできます。"
+        case .recoverySecondFactorLead:
+            return "メールアドレスを確認しました。このアカウントは2段階認証を使っています。続けるには本人確認をしてください。"
+        case .saveRecoveryTitle: return "リカバリーコードを保存してください"
+        case .saveRecoveryLead:
+            return "スマートフォンや認証アプリを失くしたときに、このコードで1回ログインできます。"
+                + "パスワードマネージャーなど安全な場所に保存してください。使うたびに新しいコードに替わります。"
+        case .copyButton: return "コピー"
+        case .copiedNotice: return "コピーしました"
+        case .downloadButton: return "ダウンロード"
+        case .savedCheckbox: return "リカバリーコードを保存しました"
+        case .passkeyCreateFailed: return "パスキーは作成されませんでした。もう一度試すか、パスキーなしで続けてください。"
         }
     }
 

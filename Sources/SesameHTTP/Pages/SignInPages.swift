@@ -35,7 +35,7 @@ enum SignInPages {
     ) -> String {
         """
         <button type="button" id="passkey-button" \
-        data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))" \
+        data-failed="\(E.escape(Catalog.raw(.passkeyCreateFailed, locale)))" \
         data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
         data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
         \(Catalog.text(label, locale))</button>
@@ -139,30 +139,52 @@ enum SignInPages {
         case otp
         /// The code sent by SMS for this handle.
         case sms(oobCode: String)
+        /// A recovery code saved at enrollment.
+        case recoveryCode
         /// A TOTP factor to set up first (the tenant asks everyone for one).
         case enroll(HostedLoginService.OTPEnrollment)
         /// Nothing the pages can take: the user must set a factor up elsewhere.
         case unavailable
     }
 
-    /// The second-factor step: a TOTP or SMS code, or the TOTP enrollment with its QR code.
+    /// The second-factor step: a TOTP, SMS or recovery code, or the TOTP enrollment with its QR
+    /// code; with the user's other ways to answer, a passkey instead where they have one, a way
+    /// back, and (in a recovery) the support path for someone who lost every factor.
     static func secondFactor(
-        context: HostedContext, pending: PendingAuthorization, step: SecondFactor, error: (any Error)? = nil,
-        status: Int = 200
+        context: HostedContext, pending: PendingAuthorization, step: SecondFactor,
+        options: HostedLoginService.SecondFactorOptions? = nil, error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale(for: pending)
         var title = Text.mfaTitle
         var lead = ""
         var fields = PageLayout.hiddenFields(context, transaction: pending.handle)
+        var input = """
+            <label for="otp">\(Catalog.text(.codeLabel, locale))</label>
+            <input id="otp" name="otp" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" \
+            autocomplete="one-time-code" required autofocus>
+            """
+        let shown: String
         switch step {
         case .otp:
+            shown = "otp"
             lead = "<p class=\"lead\">\(Catalog.text(.mfaLead, locale))</p>"
             fields += "<input type=\"hidden\" name=\"mode\" value=\"otp\">"
         case .sms(let oobCode):
+            shown = "sms"
             lead = "<p class=\"lead\">\(Catalog.text(.smsLead, locale))</p>"
             fields += "<input type=\"hidden\" name=\"mode\" value=\"sms\">"
             fields += "<input type=\"hidden\" name=\"oob_code\" value=\"\(E.escape(oobCode))\">"
+        case .recoveryCode:
+            shown = "recovery-code"
+            lead = "<p class=\"lead\">\(Catalog.text(.recoveryCodeStepLead, locale))</p>"
+            fields += "<input type=\"hidden\" name=\"mode\" value=\"recovery-code\">"
+            input = """
+                <label for="otp">\(Catalog.text(.recoveryCodeLabel, locale))</label>
+                <input id="otp" name="otp" type="text" maxlength="64" autocomplete="off" autocapitalize="characters" \
+                spellcheck="false" required autofocus>
+                """
         case .enroll(let enrollment):
+            shown = "enroll"
             title = .mfaEnrollTitle
             let qr = QRMatrix(enrollment.uri)?.svg ?? ""
             lead = """
@@ -170,19 +192,18 @@ enum SignInPages {
                 <div class="qr" aria-hidden="true">\(qr)</div>
                 <p>\(Catalog.text(.secretKeyLabel, locale)) <code id="otp-secret">\(E.escape(enrollment.secret))</code></p>
                 """
-            if let recovery = enrollment.recoveryCode {
-                lead += """
-                    <p class="notice">\(Catalog.text(.recoveryCodeLead, locale)) \
-                    <code id="recovery-code">\(E.escape(recovery))</code></p>
-                    """
-            }
             fields += "<input type=\"hidden\" name=\"mode\" value=\"enroll\">"
         case .unavailable:
             let body = """
                 <h1>\(Catalog.text(.mfaTitle, locale))</h1>
                 <p class="notice">\(Catalog.text(.mfaEnrollNeeded, locale))</p>
+                <div class="links"><p><a href="/u/login?tx=\(E.escape(pending.handle))">\
+                \(Catalog.text(.cancelSignIn, locale))</a></p></div>
                 """
             return HostedPage(name: "mfa", title: .mfaTitle, body: body, status: status)
+        }
+        if pending.recovering {
+            lead = "<p class=\"lead\">\(Catalog.text(.recoverySecondFactorLead, locale))</p>" + lead
         }
         let body = """
             <h1>\(Catalog.text(title, locale))</h1>
@@ -190,14 +211,84 @@ enum SignInPages {
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             <form method="post" action="/u/mfa">
             \(fields)
-            <label for="otp">\(Catalog.text(.codeLabel, locale))</label>
-            <input id="otp" name="otp" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" \
-            autocomplete="one-time-code" required autofocus>
+            \(input)
             <button type="submit">\(Catalog.text(.verifyButton, locale))</button>
             </form>
+            \(otherWays(context: context, pending: pending, shown: shown, options: options, locale: locale))
             """
         return HostedPage(
             name: "mfa", title: title, body: body, status: status, formTargets: [pending.request.redirectURI])
+    }
+
+    /// The other ways to answer the second-factor step than the one `shown`, a way back, and in a
+    /// recovery the support path.
+    static func otherWays(
+        context: HostedContext, pending: PendingAuthorization, shown: String,
+        options: HostedLoginService.SecondFactorOptions?, locale: PageLocale
+    ) -> String {
+        var buttons = ""
+        if let options, shown != "enroll" {
+            if options.factors.contains(.otp), shown != "otp" {
+                buttons += button("otp", .useAppButton)
+            }
+            if options.factors.contains(.sms), shown != "sms" {
+                buttons += button("sms", .useSMSButton)
+            }
+            if options.recoveryCode, shown != "recovery-code" {
+                buttons += button("recovery-code", .useRecoveryCodeButton)
+            }
+        }
+        func button(_ method: String, _ label: Text) -> String {
+            "<p><button type=\"submit\" name=\"method\" value=\"\(method)\" class=\"link\">"
+                + "\(Catalog.text(label, locale))</button></p>"
+        }
+        let restart = "/u/login?tx=" + pending.handle
+        var links = ""
+        if !buttons.isEmpty {
+            links += """
+                <h2>\(Catalog.text(.mfaOtherWays, locale))</h2>
+                <form method="post" action="/u/mfa/method">
+                \(PageLayout.hiddenFields(context, transaction: pending.handle))
+                \(buttons)
+                </form>
+                """
+        }
+        if options?.passkey == true {
+            links += "<p><a href=\"\(E.escape(restart))\">\(Catalog.text(.usePasskeyInstead, locale))</a></p>"
+        }
+        if pending.recovering {
+            links += "<p class=\"hint\">\(Catalog.text(.mfaSupportHint, locale, pending.client.name))</p>"
+        }
+        links += "<p><a href=\"\(E.escape(restart))\">\(Catalog.text(.cancelSignIn, locale))</a></p>"
+        return "<div class=\"links\">\(links)</div>"
+    }
+
+    /// A new recovery code (after the first factor was set up, or a recovery code was used),
+    /// shown until the user says they saved it: copy and download, then "I saved it".
+    static func saveRecoveryCode(context: HostedContext, pending: PendingAuthorization, code: String) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let filename = "\(context.tenant.name)-recovery-code.txt"
+        let body = """
+            <h1>\(Catalog.text(.saveRecoveryTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.saveRecoveryLead, locale))</p>
+            <p class="recovery-code"><code id="recovery-code">\(E.escape(code))</code></p>
+            <div class="code-actions">
+            <button type="button" class="secondary" id="copy-recovery-code" hidden \
+            data-copied="\(E.escape(Catalog.raw(.copiedNotice, locale)))">\(Catalog.text(.copyButton, locale))</button>
+            <button type="button" class="secondary" id="download-recovery-code" hidden \
+            data-filename="\(E.escape(filename))">\(Catalog.text(.downloadButton, locale))</button>
+            </div>
+            <p class="hint" id="copy-status" role="status" aria-live="polite"></p>
+            <form method="post" action="/u/mfa/recovery-code/saved">
+            \(PageLayout.hiddenFields(context, transaction: pending.handle))
+            <p><input type="checkbox" id="saved" name="saved" value="yes" required> \
+            <label class="inline" for="saved">\(Catalog.text(.savedCheckbox, locale))</label></p>
+            <button type="submit">\(Catalog.text(.continueButton, locale))</button>
+            </form>
+            """
+        return HostedPage(
+            name: "save-recovery-code", title: .saveRecoveryTitle, body: body,
+            formTargets: [pending.request.redirectURI])
     }
 
     /// `/u/signup`: email (and name), a passkey first, a password where the connection has them,
@@ -286,6 +377,9 @@ enum SignInPages {
             (title, lead) = (.localEnrollTitle, Catalog.text(.localEnrollLead, locale))
         case .recovery:
             (title, lead) = (.recoveryEnrollTitle, Catalog.text(.recoveryEnrollLead, locale))
+        case .saveRecoveryCode:
+            // Never a prompt of its own: the recovery code's page holds the sign-in.
+            (title, lead) = (.enrollPromptTitle, Catalog.text(.enrollPromptLead, locale, pending.client.name))
         }
         let hidden = PageLayout.hiddenFields(context, transaction: pending.handle)
         // A recovery cannot be put off; where the connection has passwords, a new one will do.

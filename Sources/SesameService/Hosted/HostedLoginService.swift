@@ -83,6 +83,7 @@ public final class HostedLoginService: Sendable {
         var updated = pending
         updated.identifier = trimmed
         updated.secondFactorDue = false
+        updated.recovering = false
         try authorization.save(updated, tenant: tenant)
         return updated
     }
@@ -112,6 +113,7 @@ public final class HostedLoginService: Sendable {
         var updated = pending
         _ = try mfa.issueToken(tenant: tenant, ticket: ticket, value: Self.mfaToken(for: pending.handle))
         updated.secondFactorDue = true
+        updated.recovering = false
         try authorization.save(updated, tenant: tenant)
         let factors = login.user.mfa.filter {
             $0.active && $0.factor != .recoveryCode && tenant.mfa.factors.contains($0.factor)
@@ -165,28 +167,29 @@ public final class HostedLoginService: Sendable {
     }
 
     /// What the enrollment page shows: the TOTP secret as text and as an `otpauth:` URI (its QR
-    /// code), and the recovery code, shown once.
+    /// code). The recovery code comes after the first code, on a page of its own.
     public struct OTPEnrollment: Sendable, Equatable {
         public var secret: String
         public var uri: String
-        public var recoveryCode: String?
     }
 
     /// Enrolls a TOTP factor for a user the tenant's policy asks to have one; its first code,
     /// answered with `otpSignIn`, confirms it and signs in. After a wrong answer the same secret
-    /// is shown again (`again`), without the recovery code; a new sign-in starts over.
+    /// is shown again (`again`); a new sign-in starts over. The recovery code that comes with the
+    /// first factor is kept until the user saved it (`unsavedRecoveryCode`).
     public func beginOTPEnrollment(tenant: TenantRecord, pending: PendingAuthorization, again: Bool)
         throws(ServiceError) -> OTPEnrollment
     {
         let caller = try mfa.caller(mfaToken: try mfaToken(pending), tenant: tenant)
         if again, let held = try mfa.pendingOTP(tenant: tenant, userID: caller.userID) {
-            return OTPEnrollment(secret: held.secret, uri: held.uri, recoveryCode: nil)
+            return OTPEnrollment(secret: held.secret, uri: held.uri)
         }
-        let answer = try mfa.associate(tenant: tenant, caller: caller, types: ["otp"], channels: [], phoneNumber: nil)
+        let answer = try mfa.associate(
+            tenant: tenant, caller: caller, types: ["otp"], channels: [], phoneNumber: nil, keepRecoveryCode: true)
         guard let secret = answer.secret, let uri = answer.barcodeURI else {
             throw .unavailable("the authenticator could not be set up")
         }
-        return OTPEnrollment(secret: secret, uri: uri, recoveryCode: answer.recoveryCodes?.first)
+        return OTPEnrollment(secret: secret, uri: uri)
     }
 
     // MARK: Signup

@@ -127,7 +127,10 @@ public final class MFAService: Sendable {
             handleHash: MFATicket.hash(token), tenantID: tenant.id, requester: "mfa:\(ticket.userID)",
             expiresAt: now + MFATicket.lifetime, payload: ticket.payload)
         let stored = try access.write(.relaxed) { transaction in
-            try transaction.authSessions.insert(record, maxPerRequester: MFATicket.maxPerUser, now: now)
+            // A hosted request's token is derived from its handle: a second password step on the
+            // same request (after "Cancel", or a recovery) replaces the first one's.
+            if value != nil { _ = try transaction.authSessions.consume(handleHash: record.handleHash) }
+            return try transaction.authSessions.insert(record, maxPerRequester: MFATicket.maxPerUser, now: now)
         }
         guard stored == .inserted else {
             throw .tooManyAttempts(
@@ -173,8 +176,13 @@ public final class MFAService: Sendable {
 
     /// `POST /mfa/associate`: a new (inactive) factor. With an mfa token only while the user has
     /// no active factor; otherwise an MFA access token with `enroll`.
+    ///
+    /// `keepRecoveryCode`: the hosted pages show the new recovery code until the user says they
+    /// saved it, so it is kept sealed until then and counts only from then (`recoveryCodeSaved`);
+    /// through the API it counts once the factor is confirmed, as Auth0's does.
     public func associate(
-        tenant: TenantRecord, caller: MFACaller, types: [String], channels: [String], phoneNumber: String?
+        tenant: TenantRecord, caller: MFACaller, types: [String], channels: [String], phoneNumber: String?,
+        keepRecoveryCode: Bool = false
     ) throws(ServiceError) -> MFAAssociateResponse {
         let now = clock.now()
         if caller.ticket == nil, !caller.scopes.contains("enroll") {
@@ -227,9 +235,15 @@ public final class MFAService: Sendable {
         if tenant.mfa.factors.contains(.recoveryCode), !user.mfa.contains(where: { $0.factor == .recoveryCode }) {
             let code = try Self.newRecoveryCode(random)
             recoveryCode = code
+            let recoveryID = "recovery-code|dev_" + Identifiers.hex(try random.serviceBytes(8))
             recovery = MFAEnrollment(
-                id: "recovery-code|dev_" + Identifiers.hex(try random.serviceBytes(8)), factor: .recoveryCode,
-                active: false, createdAt: now, codeHash: Self.recoveryHash(code))
+                id: recoveryID, factor: .recoveryCode, active: false, createdAt: now,
+                sealedSecret: keepRecoveryCode
+                    ? try keys.seal(
+                        Array(code.utf8), tenantID: tenant.id, userID: user.id, enrollmentID: recoveryID, random: random
+                    )
+                    : [],
+                codeHash: Self.recoveryHash(code))
         }
         try access.write(.durable) { transaction in
             var current = try self.user(user.id, tenant: tenant, in: transaction)
@@ -605,9 +619,10 @@ public final class MFAService: Sendable {
         return MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, "sms", subject))
     }
 
-    /// The `mfa-recovery-code` grant's check; the code is replaced by a new one, returned once.
+    /// The `mfa-recovery-code` grant's check; the code is replaced by a new one, returned once
+    /// (`keepNewCode`: kept sealed too, for the page that shows it until the user saved it).
     func completeRecovery(
-        tenant: TenantRecord, client: ClientRecord, mfaToken: String?, recoveryCode: String?
+        tenant: TenantRecord, client: ClientRecord, mfaToken: String?, recoveryCode: String?, keepNewCode: Bool = false
     ) throws(ServiceError) -> MFACompletion {
         let subject = MFASubject.mfaToken(mfaToken)
         guard let recoveryCode, !recoveryCode.isEmpty, recoveryCode.utf8.count <= 64 else {
@@ -625,12 +640,18 @@ public final class MFAService: Sendable {
             throw .mfaRefused("invalid_grant", "Invalid recovery_code.")
         }
         let fresh = try Self.newRecoveryCode(random)
+        let kept =
+            keepNewCode
+            ? try keys.seal(
+                Array(fresh.utf8), tenantID: tenant.id, userID: user.id, enrollmentID: enrollment.id, random: random)
+            : []
         let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
             user in
             guard let index = user.mfa.firstIndex(where: { $0.id == enrollment.id }),
                 constantTimeEquals(user.mfa[index].codeHash, given)
             else { throw ServiceError.mfaRefused("invalid_grant", "Invalid recovery_code.") }
             user.mfa[index].codeHash = Self.recoveryHash(fresh)
+            user.mfa[index].sealedSecret = kept
         }
         record(tenant, method: .recoveryCode, outcome: .success, client: client.id, user: user.id, now: now)
         var completion = MFACompletion(user: updated, ticket: ticket, amr: Self.amr(ticket, nil, subject))
@@ -661,11 +682,40 @@ public final class MFAService: Sendable {
         }
     }
 
-    /// Confirms the enrollment at `index`, and the recovery code with the first factor.
+    /// Confirms the enrollment at `index`, and the recovery code with the first factor (one the
+    /// pages keep until the user saved it counts from then).
     static func activate(_ user: inout UserRecord, _ index: Int) {
         guard !user.mfa[index].active else { return }
         user.mfa[index].active = true
-        for other in user.mfa.indices where user.mfa[other].factor == .recoveryCode { user.mfa[other].active = true }
+        for other in user.mfa.indices
+        where user.mfa[other].factor == .recoveryCode && user.mfa[other].sealedSecret.isEmpty {
+            user.mfa[other].active = true
+        }
+    }
+
+    // MARK: Recovery codes the pages show until saved
+
+    /// The recovery code the user has yet to say they saved, opened for the page that shows it
+    /// again (after a reload, or on the way back); nil when there is none.
+    public func unsavedRecoveryCode(tenant: TenantRecord, userID: String) throws(ServiceError) -> String? {
+        let user = try access.read { transaction in try self.user(userID, tenant: tenant, in: transaction) }
+        guard let enrollment = user.mfa.first(where: { $0.factor == .recoveryCode && !$0.sealedSecret.isEmpty })
+        else { return nil }
+        return String(decoding: try keys.open(enrollment, tenantID: tenant.id, userID: user.id), as: UTF8.self)
+    }
+
+    /// "I saved it": the recovery code counts from now (with a confirmed factor beside it), and its
+    /// sealed copy is gone, so it is never shown again.
+    public func recoveryCodeSaved(tenant: TenantRecord, userID: String) throws(ServiceError) {
+        try access.write(.durable) { transaction in
+            var user = try self.user(userID, tenant: tenant, in: transaction)
+            guard let index = user.mfa.firstIndex(where: { $0.factor == .recoveryCode && !$0.sealedSecret.isEmpty })
+            else { return }
+            user.mfa[index].sealedSecret = []
+            if user.mfa.contains(where: { $0.active && $0.factor != .recoveryCode }) { user.mfa[index].active = true }
+            user.updatedAt = clock.now()
+            try transaction.users.update(user)
+        }
     }
 
     /// The login's methods so far and the second one (RFC 8176: `mfa`, and `otp` or `sms`). The

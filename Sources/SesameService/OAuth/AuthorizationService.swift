@@ -24,6 +24,9 @@ public struct PendingAuthorization: Sendable {
     public var secondFactorDue: Bool
     /// A finished sign-in waiting while the passkey-enrollment prompt is shown.
     public var held: HeldSignIn?
+    /// An account recovery whose emailed code was right, for a user with a second factor: the
+    /// factor (or a recovery code) is asked before a new way in is set.
+    public var recovering = false
 }
 
 /// A sign-in that is done but not yet handed to the client: the passkey-enrollment prompt shows
@@ -38,6 +41,9 @@ public struct HeldSignIn: Sendable, Equatable {
         case recovery
         /// After a sign-in with a weak or breached password: the account security upgrades (API.md §9).
         case upgrade
+        /// A second factor set up or a recovery code used: the new recovery code is shown until the
+        /// user says they saved it.
+        case saveRecoveryCode = "save_recovery_code"
     }
 
     public var userID: String
@@ -59,6 +65,7 @@ struct AuthorizationTransaction: Sendable, Equatable {
     var identifier: String?
     var secondFactorDue = false
     var held: HeldSignIn?
+    var recovering = false
 
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-authorize\u{0}\(handle)".utf8)) }
     static func deviceHash(_ device: String) -> [UInt8] { Digest.sha256(Array("sesame-device\u{0}\(device)".utf8)) }
@@ -77,6 +84,7 @@ struct AuthorizationTransaction: Sendable, Equatable {
             writer.date(held.authTime)
             writer.string(held.reason.rawValue)
         }
+        writer.bool(recovering)
         return writer.bytes
     }
 
@@ -99,6 +107,8 @@ struct AuthorizationTransaction: Sendable, Equatable {
                     authTime: try reader.date("held.authTime"),
                     reason: try reader.value(HeldSignIn.Reason.self, "held.reason"))
             }
+            // Written since the recovery asks for the second factor; a request begun before has none.
+            if !reader.isAtEnd { recovering = try reader.bool("recovering") }
             guard reader.isAtEnd else { return nil }
         } catch {
             return nil
@@ -412,7 +422,8 @@ public final class AuthorizationService: Sendable {
                 named: stored.request.connection, field: "connection", tenant: tenant, client: client, in: transaction)
             return PendingAuthorization(
                 handle: handle, request: stored.request, client: client, connection: connection,
-                identifier: stored.identifier, secondFactorDue: stored.secondFactorDue, held: stored.held)
+                identifier: stored.identifier, secondFactorDue: stored.secondFactorDue, held: stored.held,
+                recovering: stored.recovering)
         }
     }
 
@@ -426,6 +437,7 @@ public final class AuthorizationService: Sendable {
             stored.identifier = pending.identifier
             stored.secondFactorDue = pending.secondFactorDue
             stored.held = pending.held
+            stored.recovering = pending.recovering
             var updated = record
             updated.payload = stored.payload
             _ = try transaction.authSessions.insert(updated, maxPerRequester: .max, now: clock.now())

@@ -292,23 +292,42 @@ struct AuthorizeFlowTests {
         #expect(browser.html.contains("data-page=\"mfa\""), "\(browser.html)")
         #expect(browser.html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         let secret = try #require(Self.element(browser.html, id: "otp-secret"))
-        let recovery = try #require(Self.element(browser.html, id: "recovery-code"))
-        #expect(recovery.count >= 24)
-        // A wrong code shows the same secret again (and the recovery code no more).
+        // The recovery code comes after the first code, on a page of its own.
+        #expect(Self.element(browser.html, id: "recovery-code") == nil)
+        // A wrong code shows the same secret again.
         browser.submit("/u/mfa", [("mode", "enroll"), ("otp", "000000")])
         #expect(browser.last.status == 403)
         #expect(Self.element(browser.html, id: "otp-secret") == secret)
-        #expect(Self.element(browser.html, id: "recovery-code") == nil)
         browser.submit("/u/mfa", [("mode", "enroll"), ("otp", try MFATests.otp(secret, api))])
+        #expect(browser.html.contains("data-page=\"save-recovery-code\""), "\(browser.html)")
+        let recovery = try #require(Self.element(browser.html, id: "recovery-code"))
+        #expect(recovery.count == 24)
+        func stored() throws -> UserRecord {
+            try #require(
+                try api.store.read { try $0.users.search(tenantID: api.tenant.id, query: "ada", page: Page()) }.first)
+        }
+        // Not saved yet: the code does not count, and is kept sealed, never in the clear.
+        #expect(try stored().mfa.filter(\.active).map(\.factor) == [.otp])
+        let sealed = try #require(try stored().mfa.first { $0.factor == .recoveryCode }?.sealedSecret)
+        #expect(!sealed.isEmpty && !String(decoding: sealed, as: UTF8.self).contains(recovery))
+        // A reload shows the same code; "Continue" without the box ticked stays.
+        let transaction = try #require(browser.field("tx"))
+        browser.send(.get, "/u/mfa/recovery-code?tx=" + transaction)
+        #expect(Self.element(browser.html, id: "recovery-code") == recovery)
+        browser.submit("/u/mfa/recovery-code/saved", [])
+        #expect(Self.element(browser.html, id: "recovery-code") == recovery)
+        browser.submit("/u/mfa/recovery-code/saved", [("saved", "yes")])
         #expect(browser.last.status == 303, "\(browser.html)")
         let tokens = client.exchange(api, code: try #require(browser.redirectParameters["code"]))
         #expect(
             OIDCClient.claims(try #require(tokens.json["id_token"] as? String))["amr"] as? [String] == [
                 "pwd", "mfa", "otp",
             ])
-        let user = try #require(
-            try api.store.read { try $0.users.search(tenantID: api.tenant.id, query: "ada", page: Page()) }.first)
+        let user = try stored()
         #expect(user.mfa.filter(\.active).map(\.factor).sorted { $0.rawValue < $1.rawValue } == [.otp, .recoveryCode])
+        #expect(user.mfa.allSatisfy { $0.factor != .recoveryCode || $0.sealedSecret.isEmpty })
+        browser.send(.get, "/u/mfa/recovery-code?tx=" + transaction)
+        #expect(Self.element(browser.html, id: "recovery-code") == nil, "never shown again")
         // The recovery code shown once works as the second factor of the next sign-in.
         api.clock.advance(by: 60)
         let mfaToken = try MFATests.mfaToken(api)

@@ -118,30 +118,77 @@
       excludeCredentials: (source.excludeCredentials || []).map((c) => ({ ...c, id: b64.decode(c.id) })),
       attestation: source.attestation || "none",
     });
+    // The automatic upgrade after a password sign-in: where the browser offers conditional
+    // create, its password manager may make the passkey at once, with no dialog. Anything else
+    // (no support, the manager declines) leaves the button. The button aborts it first: a
+    // browser runs one WebAuthn request at a time, and answers a second with "already pending".
+    let conditional = null;
     button.addEventListener("click", async () => {
+      if (button.disabled) return;
+      button.disabled = true;
+      document.documentElement.dataset.ceremony = "running";
       try {
+        if (conditional) {
+          conditional.controller.abort();
+          await conditional.done;
+          conditional = null;
+        }
         submitCredential(form, await navigator.credentials.create({ publicKey: creation(options) }));
       } catch (error) {
         showError(error && error.name === "InvalidStateError" ? button.dataset.exists : button.dataset.failed);
+        button.disabled = false;
+        document.documentElement.dataset.ceremony = "failed";
       }
     });
-    // The automatic upgrade after a password sign-in: where the browser offers conditional
-    // create, its password manager may make the passkey at once, with no dialog. Anything else
-    // (no support, the manager declines) leaves the button.
-    const conditional = json("passkey-conditional");
+    const upgrade = json("passkey-conditional");
     const ceremony = json("passkey-conditional-ceremony");
-    if (!conditional || !ceremony || !window.PublicKeyCredential || !PublicKeyCredential.getClientCapabilities) return;
-    PublicKeyCredential.getClientCapabilities().then(async (capabilities) => {
-      if (!capabilities || !capabilities.conditionalCreate) return;
-      try {
-        const publicKey = creation(conditional);
-        const credential = await navigator.credentials.create({ publicKey, mediation: "conditional" });
-        form.elements.ceremony.value = ceremony;
-        submitCredential(form, credential);
-      } catch (error) {
-        // Declined or unavailable: the button stays.
-      }
+    if (!upgrade || !ceremony || !window.PublicKeyCredential || !PublicKeyCredential.getClientCapabilities) return;
+    PublicKeyCredential.getClientCapabilities().then((capabilities) => {
+      if (!capabilities || !capabilities.conditionalCreate || button.disabled) return;
+      const controller = new AbortController();
+      document.documentElement.dataset.conditionalCreate = "requested";
+      const done = navigator.credentials
+        .create({ publicKey: creation(upgrade), mediation: "conditional", signal: controller.signal })
+        .then((credential) => {
+          if (controller.signal.aborted || !credential) return;
+          form.elements.ceremony.value = ceremony;
+          submitCredential(form, credential);
+        })
+        .catch(() => {
+          // Declined, unavailable or aborted by the button: the button stays.
+        });
+      conditional = { controller, done };
     }).catch(() => {});
+  }
+
+  // A new recovery code: copy and download buttons where the browser can do them.
+  function recoveryCode() {
+    const code = document.getElementById("recovery-code");
+    const copy = document.getElementById("copy-recovery-code");
+    const download = document.getElementById("download-recovery-code");
+    const status = document.getElementById("copy-status");
+    if (!code) return;
+    const text = code.textContent.trim();
+    if (copy && navigator.clipboard && window.isSecureContext) {
+      copy.hidden = false;
+      copy.addEventListener("click", () => {
+        navigator.clipboard.writeText(text).then(() => { if (status) status.textContent = copy.dataset.copied; })
+          .catch(() => {});
+      });
+    }
+    if (download) {
+      download.hidden = false;
+      download.addEventListener("click", () => {
+        const url = URL.createObjectURL(new Blob([text + "\n"], { type: "text/plain" }));
+        const link = document.createElement("a");
+        link.href = url;
+        link.download = download.dataset.filename || "recovery-code.txt";
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      });
+    }
   }
 
   // The Signal API (WebAuthn L3): tell the authenticator what the server knows, where it can.
@@ -250,4 +297,5 @@
   if (page === "login" || page === "password") passkeyLogin();
   if (page === "signup-passkey" || page === "enroll") passkeyCreate();
   if (page === "form-post") formPost();
+  if (page === "save-recovery-code") recoveryCode();
 })();
