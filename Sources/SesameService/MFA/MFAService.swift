@@ -59,7 +59,7 @@ struct MFACompletion {
 /// as SHA-256 and replaced when used. Wrong codes count against the mfa token (5) and the user
 /// (10 an hour), SMS sends against the user (10 an hour), all in the store.
 public final class MFAService: Sendable {
-    static let maxTokenFailures = 5
+    public static let maxTokenFailures = 5
     static let maxUserFailures = 10
     static let maxSMSPerHour = 10
 
@@ -450,18 +450,26 @@ public final class MFAService: Sendable {
 
     // MARK: The MFA grants
 
-    /// Counts a wrong code against the token and the user; 429 once either is spent.
-    private func countFailure(
+    /// Reserves one try against the token and the user before a code is compared, in one write
+    /// that checks and counts (429 and nothing counted when either is spent), so many guesses at
+    /// once cannot get past the limits. A right code clears both in its own write (`finish`); a
+    /// wrong one leaves the try spent.
+    private func reserveTry(
         tenant: TenantRecord, ticketHash: [UInt8], userID: String, now: Date
     ) throws(ServiceError) {
         try access.write(.relaxed) { transaction in
+            try requireTries(tenant: tenant, ticketHash: ticketHash, userID: userID, in: transaction)
             _ = try transaction.attemptCounters.add(
-                tenantID: tenant.id, key: AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash), userID), delta: 1,
-                now: now, windowEndsAt: now + MFATicket.lifetime, sliding: false)
+                tenantID: tenant.id, key: Self.tokenTriesKey(ticketHash, userID), delta: 1, now: now,
+                windowEndsAt: now + MFATicket.lifetime, sliding: false)
             _ = try transaction.attemptCounters.add(
                 tenantID: tenant.id, key: AttemptLimits.key("mfa-user", userID), delta: 1, now: now,
                 windowEndsAt: now + 3_600, sliding: false)
         }
+    }
+
+    static func tokenTriesKey(_ ticketHash: [UInt8], _ userID: String) -> [UInt8] {
+        AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash), userID)
     }
 
     /// 429 when the token or the user has no tries left.
@@ -470,8 +478,7 @@ public final class MFAService: Sendable {
     ) throws {
         let now = clock.now()
         let counters = transaction.attemptCounters
-        let token = try counters.get(
-            tenantID: tenant.id, key: AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash), userID), now: now)
+        let token = try counters.get(tenantID: tenant.id, key: Self.tokenTriesKey(ticketHash, userID), now: now)
         let user = try counters.get(tenantID: tenant.id, key: AttemptLimits.key("mfa-user", userID), now: now)
         if let token, token.count >= Self.maxTokenFailures {
             throw ServiceError.tooManyAttempts(
@@ -528,6 +535,7 @@ public final class MFAService: Sendable {
         guard !enrollments.isEmpty else {
             throw .mfaRefused("association_required", "The user has no otp authenticator; enroll one first")
         }
+        try reserveTry(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
         var matched: (String, Int64)?
         // A login answers with an active factor (or confirms the only one); an enrollment confirms.
         let hasActive = user.mfa.contains { $0.active && $0.factor == .otp }
@@ -541,7 +549,6 @@ public final class MFAService: Sendable {
             }
         }
         guard let (enrollmentID, step) = matched else {
-            try countFailure(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
             record(tenant, method: .otp, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
             throw .mfaRefused("invalid_grant", "Invalid otp_code.")
         }
@@ -583,6 +590,7 @@ public final class MFAService: Sendable {
             return challenge
         }
         let triesKey = AttemptLimits.key("oob", Identifiers.hex(challengeHash))
+        try reserveTry(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
         guard constantTimeEquals(keys.mac(code: bindingCode, challenge: challenge.salt), challenge.codeMAC) else {
             let tries = try access.write(.relaxed) { transaction in
                 try transaction.attemptCounters.add(
@@ -593,7 +601,6 @@ public final class MFAService: Sendable {
             if tries >= OOBChallenge.maxTries {
                 _ = try access.write(.relaxed) { try $0.authSessions.consume(handleHash: challengeHash) }
             }
-            try countFailure(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
             record(tenant, method: .sms, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
             throw .mfaRefused("invalid_grant", "Invalid binding_code.")
         }
@@ -631,11 +638,11 @@ public final class MFAService: Sendable {
         let now = clock.now()
         let (ticket, user, hash) = try pending(tenant: tenant, client: client, subject: subject)
         let given = Self.recoveryHash(Self.normalisedRecoveryCode(recoveryCode))
+        try reserveTry(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
         guard tenant.mfa.factors.contains(.recoveryCode),
             let enrollment = user.mfa.first(where: { $0.factor == .recoveryCode && $0.active }),
             constantTimeEquals(enrollment.codeHash, given)
         else {
-            try countFailure(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
             record(tenant, method: .recoveryCode, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
             throw .mfaRefused("invalid_grant", "Invalid recovery_code.")
         }
@@ -678,6 +685,7 @@ public final class MFAService: Sendable {
             user.lastLoginAt = now
             try transaction.users.update(user)
             try transaction.attemptCounters.reset(tenantID: tenant.id, key: AttemptLimits.key("mfa-user", userID))
+            try transaction.attemptCounters.reset(tenantID: tenant.id, key: Self.tokenTriesKey(ticketHash, userID))
             return user
         }
     }

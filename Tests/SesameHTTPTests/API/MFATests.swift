@@ -2,6 +2,7 @@ import Foundation
 import SesameHTTP
 import SesameService
 import SesameStore
+import Synchronization
 import Testing
 
 /// Auth0's MFA API (API.md §7) through the routed API, on every store: Guardian settings,
@@ -395,5 +396,38 @@ struct MFATests {
             "client_id": api.bootstrap.clientID, "mfa_token": try Self.mfaToken(api), "challenge_type": "oob",
         ])
         #expect(api.send(.post, "/mfa/challenge", json: later).status == 200)
+    }
+
+    @Test(
+        "forty wrong codes at once, in two processes sharing the store, are checked at most five times",
+        arguments: HarnessStore.allCases.filter { $0 != .memory })
+    func concurrentWrongCodesStopAtTheLimit(_ kind: HarnessStore) throws {
+        let api = try Self.world(kind)
+        let (secret, _) = try Self.enrollOTP(api)
+        api.clock.advance(by: 30)
+        let token = try Self.mfaToken(api)
+        let peer = try api.peer()
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 40) { index in
+            var body = [
+                "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "client_id": api.bootstrap.clientID,
+                "mfa_token": token, "otp": String(format: "%06d", index),
+            ]
+            if let right = try? Self.otp(secret, api), body["otp"] == right { body["otp"] = "999999" }
+            let reply = api.send(
+                .post, "/oauth/token", json: APIHarness.encode(body), via: index.isMultiple(of: 2) ? peer : nil)
+            statuses.withLock { $0.append(reply.status) }
+        }
+        let all = statuses.withLock { $0 }
+        #expect(all.filter { $0 == 403 }.count == MFAService.maxTokenFailures, "\(all)")
+        #expect(all.filter { $0 == 429 }.count == 40 - MFAService.maxTokenFailures, "\(all)")
+        // The token is spent: even the right code is refused now.
+        let right = Self.grant(
+            api,
+            [
+                "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": token,
+                "otp": try Self.otp(secret, api),
+            ])
+        #expect(right.status == 429)
     }
 }
