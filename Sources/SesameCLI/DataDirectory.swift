@@ -27,6 +27,14 @@ struct DataDirectory {
         try MasterKey.load(environment: variables, dataDirectory: path)
     }
 
+    /// The master key and the store of `init` and `serve`. The directory is made only when
+    /// something is kept in it: the SQLite database, or `master.key` when `SESAME_MASTER_KEY` is
+    /// not set. PostgreSQL with the key in the environment leaves the working directory alone.
+    func open(_ location: StoreLocation, variables: [String: String]) throws -> (MasterKey, any SesameStore) {
+        if location == .sqlite || variables[MasterKey.environmentVariable] == nil { try create() }
+        return (try masterKey(variables: variables), try openStore(location))
+    }
+
     func openStore() throws -> SQLiteStore {
         try SQLiteStore(path: databasePath)
     }

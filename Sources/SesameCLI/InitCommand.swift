@@ -41,9 +41,7 @@ enum InitCommand {
         }
         let directory = DataDirectory(path: data)
         do {
-            try directory.create()
-            let masterKey = try directory.masterKey(variables: environment.variables)
-            let store = try directory.openStore(location)
+            let (masterKey, store) = try directory.open(location, variables: environment.variables)
             if try DataDirectory.isInitialised(store) {
                 return SesameCommandLine.usageError(
                     name, "\(location == .sqlite ? data : "the store") is already initialised", environment)

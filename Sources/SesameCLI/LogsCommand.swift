@@ -9,31 +9,26 @@ import SesameStore
 /// Exit status: 0 listed (possibly nothing), 1 the store failed, 2 bad arguments.
 enum LogsCommand {
     static let name = "logs"
-    static let spec = CommandSpec(options: [
-        OptionSpec("data", .single, placeholder: "DIR"),
-        OptionSpec("store", .single, placeholder: "URI"),
-        OptionSpec("tenant", .single, placeholder: "ID"),
-        OptionSpec("type", .repeated, placeholder: "CODE"),
-        OptionSpec("user", .single, placeholder: "ID"),
-        OptionSpec("take", .single, placeholder: "N"),
-        OptionSpec("json", .flag),
-    ])
+    static let spec = CommandSpec(
+        options: StoreSelection.options + [
+            OptionSpec("type", .repeated, placeholder: "CODE"),
+            OptionSpec("user", .single, placeholder: "ID"),
+            OptionSpec("take", .single, placeholder: "N"),
+            OptionSpec("json", .flag),
+        ])
     /// The most entries one call prints.
     static let maxTake = 1_000
     static let defaultTake = 50
 
     struct Request {
-        var location: StoreLocation
-        var data: String
-        var tenantID: String?
+        var selection: StoreSelection
         var query: AuditQuery
         var take: Int
         var json: Bool
     }
 
     static func request(_ parsed: ParsedArguments, _ variables: [String: String]) throws(UsageError) -> Request {
-        let store = parsed.value("store") ?? variables["SESAME_STORE"].flatMap { $0.isEmpty ? nil : $0 }
-        let data = parsed.value("data") ?? variables["SESAME_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
+        let selection = try StoreSelection(parsed, variables)
         var query = AuditQuery()
         for code in parsed.all("type") {
             guard let type = AuditEventType(rawValue: code) else {
@@ -52,12 +47,7 @@ enum LogsCommand {
             }
             take = value
         }
-        if let tenant = parsed.value("tenant"), tenant.isEmpty || tenant.utf8.count > 128 {
-            throw UsageError("--tenant must be a tenant id")
-        }
-        return Request(
-            location: try StoreLocation.parse(store), data: data, tenantID: parsed.value("tenant"), query: query,
-            take: take, json: parsed.flag("json"))
+        return Request(selection: selection, query: query, take: take, json: parsed.flag("json"))
     }
 
     static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
@@ -72,32 +62,16 @@ enum LogsCommand {
         } catch {
             return SesameCommandLine.usageError(name, error.message, environment)
         }
-        let directory = DataDirectory(path: request.data)
-        if request.location == .sqlite, !FileManager.default.fileExists(atPath: directory.databasePath) {
-            return SesameCommandLine.usageError(
-                name, "\(directory.databasePath) does not exist (run sesame init first, or give --store)", environment)
+        if let missing = request.selection.missing {
+            return SesameCommandLine.usageError(name, missing.message, environment)
         }
         let entries: [AuditEntry]
         do {
-            let store = try directory.openStore(request.location)
-            let tenants = try store.read { try $0.tenants.all() }
-            let tenantID: String
-            if let asked = request.tenantID {
-                guard tenants.contains(where: { $0.id == asked }) else {
-                    return SesameCommandLine.usageError(name, "no tenant \(asked) in this store", environment)
-                }
-                tenantID = asked
-            } else {
-                guard tenants.count == 1, let only = tenants.first else {
-                    return SesameCommandLine.usageError(
-                        name,
-                        tenants.isEmpty
-                            ? "the store holds no tenant (run sesame init first)"
-                            : "the store holds \(tenants.count) tenants; name one with --tenant ID", environment)
-                }
-                tenantID = only.id
-            }
-            entries = try AuditEntry.newest(in: store, tenantID: tenantID, query: request.query, limit: request.take)
+            let store = try request.selection.open()
+            let tenant = try request.selection.tenant(in: store)
+            entries = try AuditEntry.newest(in: store, tenantID: tenant.id, query: request.query, limit: request.take)
+        } catch let error as UsageError {
+            return SesameCommandLine.usageError(name, error.message, environment)
         } catch {
             environment.writeError("sesame: logs: \(SesameCommandLine.oneLine(String(describing: error)))\n")
             return SesameCommandLine.failure

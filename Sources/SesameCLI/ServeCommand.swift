@@ -304,9 +304,7 @@ enum ServeCommand {
 
     static func serve(_ settings: Settings, environment: CommandEnvironment) throws -> Int32 {
         let directory = DataDirectory(path: settings.data)
-        try directory.create()
-        let masterKey = try directory.masterKey(variables: environment.variables)
-        let store = try directory.openStore(settings.store)
+        let (masterKey, store) = try directory.open(settings.store, variables: environment.variables)
         if try !DataDirectory.isInitialised(store) {
             let publicURL = settings.publicURL ?? "http://localhost:\(settings.port)"
             let result = try DataDirectory.initialise(

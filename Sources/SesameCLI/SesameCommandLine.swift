@@ -52,6 +52,8 @@ public enum SesameCommandLine {
             return LogsCommand.run(rest, environment: environment)
         case "store":
             return StoreCopyCommand.run(rest, environment: environment)
+        case "admin":
+            return AdminCommand.run(rest, environment: environment)
         case "mds":
             return MetadataCommand.run(rest, environment: environment)
         case "password-rules":
@@ -109,6 +111,7 @@ public enum SesameCommandLine {
         case ["demo"]: text = Usage.demo
         case ["api"]: text = Usage.api
         case ["store"]: text = Usage.store
+        case ["admin"], ["admin", "setup-link"], ["admin", "list"]: text = Usage.admin
         case ["mds"], ["mds", "import"]: text = Usage.mds
         case ["password-rules"]: text = Usage.passwordRules
         case ["verify"]: text = Usage.verify

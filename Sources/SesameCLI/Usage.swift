@@ -27,6 +27,7 @@ enum Usage {
           stats                       the passkey adoption statistics, day by day (Management API)
           demo migration              fill a data directory with a year of a device-key-to-passkey move
           store copy                  move a SQLite deployment to PostgreSQL
+          admin setup-link|list       a new link that makes an administrator, or list them
           mds import FILE --root PEM  verify a FIDO metadata BLOB offline and store its entries
           password-rules check RULES [PASSWORD]
                                       read a password-rules string as Apple's parser does,
@@ -54,6 +55,23 @@ enum Usage {
 
         Exit status: 0 copied and verified, 1 a store failed or the counts differ, 2 bad arguments,
         5 the target's metadata BLOB is newer than the source's.
+
+        """
+
+    static let admin = """
+        usage: sesame admin setup-link [--data DIR | --store URI] [--tenant ID]
+               sesame admin list [--data DIR | --store URI] [--tenant ID]
+
+        setup-link prints a new link to the admin page's setup. Whoever opens it within 7 days,
+        signed in, becomes an administrator of the tenant; it works once. Unspent links made
+        before stop working. Use it when the first link was lost or has expired, or to add
+        another administrator. list prints each administrator's user id, email and name.
+
+        Both read the store directly (no server, no token): SQLite in DIR (--data, SESAME_DATA,
+        default ./data) or --store / SESAME_STORE. --tenant is needed when the store holds
+        several tenants.
+
+        Exit status: 0 done, 1 the store failed, 2 bad arguments.
 
         """
 

@@ -24,18 +24,21 @@ enum CLI {
     /// The clock tests use unless they pass their own: inside most vectors' certificate windows.
     static let defaultNow = Date(timeIntervalSince1970: 1_600_000_000)  // 2020-09-13
 
-    static func run(_ arguments: [String], stdin: [UInt8] = [], now: Date = defaultNow) -> CLIRun {
+    static func run(
+        _ arguments: [String], stdin: [UInt8] = [], now: Date = defaultNow, variables: [String: String] = [:]
+    ) -> CLIRun {
         final class Buffers {
             var out = ""
             var err = ""
         }
         let buffers = Buffers()
-        let environment = CommandEnvironment(
+        var environment = CommandEnvironment(
             readStandardInput: { stdin },
             readFile: CommandEnvironment.process.readFile,
             writeOutput: { buffers.out += $0 },
             writeError: { buffers.err += $0 },
             now: { now })
+        environment.variables = variables
         let status = SesameCommandLine.run(arguments, environment: environment)
         return CLIRun(status: status, stdout: buffers.out, stderr: buffers.err)
     }

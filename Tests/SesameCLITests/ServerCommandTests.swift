@@ -58,6 +58,28 @@ struct ServerCommandTests {
         #expect(again.stderrLines == ["sesame: init: the store is already initialised"])
     }
 
+    /// With the master key in the environment, `init --store postgres://…` keeps nothing on disk:
+    /// no data directory appears (a `./data` left in the working directory confused operators).
+    @Test(.enabled(if: TestPostgres.dsn != nil))
+    func initOnPostgreSQLWithTheKeyInTheEnvironmentMakesNoDirectory() throws {
+        let schema = try PostgresTestSchema(prefix: "k_")
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let key = String(repeating: "09", count: 32)
+        let run = CLI.run(
+            ["init", "--store", schema.dsn, "--data", data, "--public-url", "https://login.example.com", "--json"],
+            variables: ["SESAME_MASTER_KEY": key])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data), "nothing was made on disk")
+        // Without the key in the environment, the directory holds master.key.
+        let other = try PostgresTestSchema(prefix: "k2_")
+        let second = CLI.run([
+            "init", "--store", other.dsn, "--data", data, "--public-url", "https://login.example.com",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(FileManager.default.fileExists(atPath: data + "/master.key"))
+    }
+
     @Test func humanInitShowsTheSecretOnce() throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }

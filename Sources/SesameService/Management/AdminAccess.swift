@@ -4,11 +4,14 @@ import SesameStore
 import WebAuthn
 
 /// The admin page's access: who may open it (the tenant's admin users), and the one-time setup
-/// link that makes the first admin. The link's token is kept only as a hash, in the auth-session
-/// table under its own domain, for 7 days; it is spent when a signed-in user claims it.
+/// link that makes an admin (the first at initialisation, more with `sesame admin setup-link`).
+/// The link's token is kept only as a hash, in the auth-session table under its own domain, for
+/// 7 days; it is spent when a signed-in user claims it. Only the newest link works: a record under
+/// the tenant's own key names it, and a new link spends the one before.
 public struct AdminAccess: Sendable {
     public static let setupLifetime: TimeInterval = 7 * 86_400
     static let tag: UInt8 = 0x41
+    static let currentTag: UInt8 = 0x43
 
     let access: StoreAccess
     let clock: any ServiceClock
@@ -21,32 +24,75 @@ public struct AdminAccess: Sendable {
     }
 
     static func hash(_ token: String) -> [UInt8] { Digest.sha256(Array("sesame-admin-setup\u{0}\(token)".utf8)) }
+    /// The key of the record that names the tenant's newest link.
+    static func currentKey(_ tenantID: String) -> [UInt8] {
+        Digest.sha256(Array("sesame-admin-setup-current\u{0}\(tenantID)".utf8))
+    }
 
-    /// The setup link's path for a new token (`/admin/setup?token=…`), replacing any unspent one.
+    /// The setup link's path for a new token (`/admin/setup?token=…`); the unspent link made
+    /// before stops working.
     public func newSetupLink(tenant: TenantRecord) throws(ServiceError) -> String {
         let token = Base64URL.encode(try random.serviceBytes(32))
         let now = clock.now()
         let record = AuthSessionRecord(
             handleHash: Self.hash(token), tenantID: tenant.id, requester: "admin-setup:\(tenant.id)",
             expiresAt: now + Self.setupLifetime, payload: [Self.tag])
-        let stored = try access.write(.durable) { transaction in
-            try transaction.authSessions.insert(record, maxPerRequester: 5, now: now)
-        }
-        guard stored == .inserted else {
-            throw .tooManyRequests("five setup links are unspent; use one of them", retryAfterSeconds: 3_600)
+        let current = AuthSessionRecord(
+            handleHash: Self.currentKey(tenant.id), tenantID: tenant.id, requester: "admin-setup-current:\(tenant.id)",
+            expiresAt: now + Self.setupLifetime, payload: [Self.currentTag] + record.handleHash)
+        // Each link spends the one before, in the same write: at most one is live.
+        try access.write(.durable) { transaction in
+            if let previous = try transaction.authSessions.consume(handleHash: current.handleHash),
+                previous.payload.first == Self.currentTag
+            {
+                _ = try transaction.authSessions.consume(handleHash: Array(previous.payload.dropFirst()))
+            }
+            _ = try transaction.authSessions.insert(current, maxPerRequester: .max, now: now)
+            _ = try transaction.authSessions.insert(record, maxPerRequester: .max, now: now)
         }
         return "/admin/setup?token=" + token
     }
 
-    /// Whether `token` is an unspent setup link of `tenant`.
+    /// Whether `token` is the unspent, newest setup link of `tenant`.
     public func isSetupToken(_ token: String?, tenant: TenantRecord) -> Bool {
         guard let token, !token.isEmpty, token.utf8.count <= 128 else { return false }
         let now = clock.now()
         return
             (try? access.read { transaction in
                 guard let record = try transaction.authSessions.get(handleHash: Self.hash(token)) else { return false }
-                return record.tenantID == tenant.id && record.expiresAt > now && record.payload == [Self.tag]
+                return try Self.usable(record, tenant: tenant, now: now, in: transaction)
             }) ?? false
+    }
+
+    /// An unexpired setup link of `tenant` that is its newest (a store written before links were
+    /// replaced has no record of the newest, and each of its links works until spent).
+    static func usable(
+        _ record: AuthSessionRecord, tenant: TenantRecord, now: Date, in transaction: any StoreTransaction
+    ) throws -> Bool {
+        guard record.tenantID == tenant.id, record.expiresAt > now, record.payload == [tag] else { return false }
+        guard let current = try transaction.authSessions.get(handleHash: currentKey(tenant.id)),
+            current.payload.first == currentTag
+        else { return true }
+        return constantTimeEquals(Array(current.payload.dropFirst()), record.handleHash)
+    }
+
+    /// The tenant's administrators, as stored now (a deleted user is left out).
+    public func administrators(tenant: TenantRecord) throws(ServiceError) -> [UserProfile] {
+        try access.read { transaction in
+            let current = try transaction.tenants.get(id: tenant.id) ?? tenant
+            return try (current.adminUserIDs ?? []).compactMap { id in
+                try transaction.users.get(tenantID: tenant.id, id: id).map { user in
+                    UserProfile(id: user.id, email: user.profile.email, name: user.profile.name)
+                }
+            }
+        }
+    }
+
+    /// What `sesame admin list` shows of an administrator.
+    public struct UserProfile: Sendable, Equatable {
+        public var id: String
+        public var email: String?
+        public var name: String?
     }
 
     /// Spends `token` and makes `userID` an admin of `tenant`.
@@ -55,7 +101,7 @@ public struct AdminAccess: Sendable {
         let now = clock.now()
         try access.write(.durable) { transaction in
             guard let record = try transaction.authSessions.consume(handleHash: Self.hash(token)),
-                record.tenantID == tenant.id, record.expiresAt > now, record.payload == [Self.tag],
+                try Self.usable(record, tenant: tenant, now: now, in: transaction),
                 var current = try transaction.tenants.get(id: tenant.id)
             else { throw Self.spent }
             var admins = current.adminUserIDs ?? []

@@ -1,0 +1,537 @@
+"""The passkey prompt's create button beside a pending conditional create, and the TOTP step's ways
+out (a recovery code, the new code to save, the recovery that asks for the second factor), driven by
+real Chromium and an authlib relying party.
+
+Every test gets its own `sesame serve` (the TOTP tests switch on a tenant-wide MFA policy). Chromium
+reports `conditionalCreate` from `PublicKeyCredential.getClientCapabilities()` and keeps a
+conditional create pending while it has nothing to offer, and answers a modal create beside it with
+"A request is already pending": the enrollment prompt's button must abort the conditional create
+and wait for it to settle first. A Chromium without conditional create gets a stand-in for both
+(CONDITIONAL_CREATE_STANDIN), so the test means the same there. Screenshots of the second-factor
+pages, on a desktop and a phone, in English and Japanese, light and dark, are saved under
+.build/browser-artifacts/mfa/.
+"""
+
+import base64
+import json
+import pathlib
+import re
+import secrets
+import signal
+import sys
+import tempfile
+import time
+
+import pytest
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+    signal.signal(signal.SIGTERM, _interrupt)
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
+from sesame_process import ROOT, running_server  # noqa: E402
+
+import pyotp  # noqa: E402
+import requests  # noqa: E402
+from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
+pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
+
+STEP_TIMEOUT = 20
+ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "mfa"
+PASSWORD = "correct horse battery staple"
+CONNECTION = "Username-Password-Authentication"
+MFA_OTP = "http://auth0.com/oauth/grant-type/mfa-otp"
+MFA_RECOVERY_CODE = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
+PASSWORD_REALM = "http://auth0.com/oauth/grant-type/password-realm"
+VIEWPORTS = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
+
+http = requests.Session()
+http.trust_env = False  # loopback only, never a proxy
+
+# For a Chromium whose getClientCapabilities() lacks conditionalCreate: what Chromium 13x+ does. A
+# conditional create stays pending until its signal aborts (then an AbortError); a modal create
+# while one is pending (not yet aborted and settled) is refused as "already pending".
+CONDITIONAL_CREATE_STANDIN = """
+(() => {
+  if (!window.PublicKeyCredential || !navigator.credentials) return;
+  const capabilities = PublicKeyCredential.getClientCapabilities
+    ? PublicKeyCredential.getClientCapabilities.bind(PublicKeyCredential) : async () => ({});
+  PublicKeyCredential.getClientCapabilities = async () => ({ ...(await capabilities()), conditionalCreate: true });
+  const create = navigator.credentials.create.bind(navigator.credentials);
+  let pending = 0;
+  navigator.credentials.create = (options) => {
+    if (options && options.mediation === "conditional") {
+      pending += 1;
+      return new Promise((resolve, reject) => {
+        const signal = options.signal;
+        const settle = () => { pending -= 1; reject(new DOMException("signal is aborted", "AbortError")); };
+        if (signal && signal.aborted) settle();
+        else if (signal) signal.addEventListener("abort", settle, { once: true });
+      });
+    }
+    if (pending > 0) return Promise.reject(new DOMException("A request is already pending.", "NotAllowedError"));
+    return create(options);
+  };
+  window.sesameTestStandIn = true;
+})();
+"""
+
+# Records each create() the page makes ("conditional" or "modal") and how it ended, whatever
+# pages.js does with it, so the test can wait for the conditional create and say why a create failed.
+CREATE_OBSERVER = """
+(() => {
+  if (!navigator.credentials) return;
+  const create = navigator.credentials.create.bind(navigator.credentials);
+  window.sesameTestCreates = [];
+  navigator.credentials.create = (options) => {
+    const call = { mediation: (options && options.mediation) || "modal", outcome: "pending" };
+    window.sesameTestCreates.push(call);
+    const answer = create(options);
+    answer.then(() => { call.outcome = "created"; }, (e) => { call.outcome = e.name + ": " + e.message; });
+    return answer;
+  };
+})();
+"""
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_server(tmp_path, STEP_TIMEOUT) as (url, ids, _log):
+        metadata = http.get(f"{url}/.well-known/openid-configuration", timeout=STEP_TIMEOUT).json()
+        yield url, ids, metadata
+
+
+@pytest.fixture(scope="module")
+def driver():
+    with chromium.webauthn_browser(STEP_TIMEOUT, ARTIFACTS) as browser:
+        yield browser
+
+
+@pytest.fixture
+def authenticator(driver):
+    with chromium.virtual_authenticator(driver) as authenticator_id:
+        yield authenticator_id
+
+
+class RelyingParty:
+    """The web application: authlib's OAuth2Session with PKCE, and the code exchange."""
+
+    def __init__(self, url, client_id, metadata):
+        self.url, self.client_id, self.metadata = url, client_id, metadata
+        self.redirect_uri = f"{url}/"
+
+    def begin(self, driver, **parameters):
+        self.session = OAuth2Session(
+            self.client_id, redirect_uri=self.redirect_uri, scope="openid profile email",
+            code_challenge_method="S256", token_endpoint_auth_method="none")
+        self.session.trust_env = False
+        self.verifier = secrets.token_urlsafe(48)
+        uri, self.state = self.session.create_authorization_url(
+            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=secrets.token_urlsafe(16),
+            **parameters)
+        driver.get(uri)
+
+    def finish(self, driver):
+        """Waits for the redirect back with a code; the id token's claims (unverified: the hosted
+        pages test checks the signature)."""
+        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url.startswith(self.redirect_uri + "?"))
+        response = driver.current_url
+        assert "code=" in response and f"state={self.state}" in response, response
+        token = self.session.fetch_token(
+            self.metadata["token_endpoint"], authorization_response=response, code_verifier=self.verifier)
+        body = token["id_token"].split(".")[1]
+        return json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+
+
+def page(driver):
+    return driver.execute_script("return document.body.dataset.page")
+
+
+def wait_page(driver, name):
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(
+        "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
+
+
+def replaced(driver, element, name):
+    """Waits for `element`'s page to go, then for the page `name`."""
+    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(element))
+    wait_page(driver, name)
+
+
+def shot(driver, name):
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def shots(driver, name):
+    """The page as it is, at each viewport and colour scheme: NAME-desktop-light.png and so on, the
+    whole page (beyond the viewport too). Returns texts below WCAG AA contrast, by file."""
+    low = {}
+    try:
+        for viewport, (width, height, mobile) in VIEWPORTS.items():
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            for scheme in ("light", "dark"):
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                    "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                assert driver.execute_script(
+                    f"return matchMedia('(prefers-color-scheme: {scheme})').matches"), scheme
+                file = f"{name}-{viewport}-{scheme}"
+                full = driver.execute_script(
+                    "return Math.max(document.documentElement.scrollHeight, window.innerHeight)")
+                image = driver.execute_cdp_cmd("Page.captureScreenshot", {
+                    "format": "png", "captureBeyondViewport": True,
+                    "clip": {"x": 0, "y": 0, "width": width, "height": full, "scale": 1}})
+                (ARTIFACTS / f"{file}.png").write_bytes(base64.b64decode(image["data"]))
+                assert driver.execute_script(
+                    "return document.documentElement.scrollWidth <= window.innerWidth + 1"), f"{file} scrolls sideways"
+                found = driver.execute_script(CONTRAST)
+                if found:
+                    low[file] = found
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    return low
+
+
+CONTRAST = """
+    const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const background = (element) => {
+      for (let e = element; e; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') return rgb(c);
+      }
+      return [255, 255, 255];
+    };
+    return [...document.querySelectorAll('main h1, main h2, main p, main label, main button, main a, main code')]
+      .filter(e => e.offsetParent !== null && e.textContent.trim())
+      .map(e => [e.tagName + ':' + e.textContent.trim().slice(0, 30), ratio(rgb(getComputedStyle(e).color), background(e))])
+      .filter(([, r]) => r < 4.5);
+"""
+
+
+def management_headers(url, ids):
+    management = http.post(f"{url}/oauth/token", json={
+        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
+        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
+    assert management.status_code == 200, management.text
+    return {"Authorization": f"Bearer {management.json()['access_token']}"}
+
+
+def password_user(url, ids, email):
+    signup = http.post(f"{url}/dbconnections/signup", json={
+        "client_id": ids["client_id"], "connection": CONNECTION, "email": email, "password": PASSWORD},
+        timeout=STEP_TIMEOUT)
+    assert signup.status_code == 200, signup.text
+
+
+def mfa_token(url, ids, email):
+    first = http.post(f"{url}/oauth/token", json={
+        "grant_type": PASSWORD_REALM, "client_id": ids["client_id"], "username": email, "password": PASSWORD,
+        "realm": CONNECTION, "scope": "openid"}, timeout=STEP_TIMEOUT)
+    assert first.status_code == 403 and first.json()["error"] == "mfa_required", first.text
+    return first.json()["mfa_token"]
+
+
+def totp_user(url, ids, email):
+    """A password user with TOTP and a recovery code, set up through the MFA API in a tenant that
+    asks every sign-in for a second factor: (the TOTP generator, the recovery code)."""
+    password_user(url, ids, email)
+    headers = management_headers(url, ids)
+    for factor in ("otp", "recovery-code"):
+        put = http.put(f"{url}/api/v2/guardian/factors/{factor}", json={"enabled": True}, headers=headers,
+                       timeout=STEP_TIMEOUT)
+        assert put.status_code == 200, put.text
+    policy = http.put(f"{url}/api/v2/guardian/policies", json=["all-applications"], headers=headers,
+                      timeout=STEP_TIMEOUT)
+    assert policy.status_code == 200, policy.text
+    token = mfa_token(url, ids, email)
+    associated = http.post(f"{url}/mfa/associate", json={"authenticator_types": ["otp"]},
+                           headers={"Authorization": f"Bearer {token}"}, timeout=STEP_TIMEOUT)
+    assert associated.status_code == 200, associated.text
+    totp = pyotp.TOTP(associated.json()["secret"])
+    [recovery] = associated.json()["recovery_codes"]
+    confirmed = http.post(f"{url}/oauth/token", json={
+        "grant_type": MFA_OTP, "client_id": ids["client_id"], "mfa_token": token,
+        "otp": totp.at(time.time() - 30)}, timeout=STEP_TIMEOUT)
+    assert confirmed.status_code == 200, confirmed.text
+    return totp, recovery
+
+
+def sign_in_with_password(driver, rp, email, **parameters):
+    """/authorize, the identifier, the password: the page after the password."""
+    rp.begin(driver, login_hint=email, **parameters)
+    wait_page(driver, "login")
+    field = driver.find_element(By.ID, "username")
+    field.send_keys(Keys.ENTER)
+    replaced(driver, field, "password")
+    password = driver.find_element(By.ID, "password")
+    password.send_keys(PASSWORD + Keys.ENTER)
+    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(password))
+
+
+def mode(driver):
+    return driver.find_element(By.CSS_SELECTOR, "form[action='/u/mfa'] input[name=mode]").get_attribute("value")
+
+
+def client_error(driver):
+    return driver.execute_script(
+        "const e = document.getElementById('client-error'); return e && !e.hidden ? e.textContent : null")
+
+
+def test_the_create_button_aborts_the_pending_conditional_create(server, driver, authenticator):
+    url, ids, metadata = server
+    email = "conditional.create@example.com"
+    password_user(url, ids, email)
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    rp.begin(driver, login_hint=email)
+    wait_page(driver, "login")
+
+    # This Chromium's own conditional create, or the stand-in where it has none.
+    capabilities = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        PublicKeyCredential.getClientCapabilities().then(done, () => done({}));""")
+    scripts = []
+    if not capabilities.get("conditionalCreate"):
+        scripts.append(driver.execute_cdp_cmd(
+            "Page.addScriptToEvaluateOnNewDocument", {"source": CONDITIONAL_CREATE_STANDIN}))
+    scripts.append(driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CREATE_OBSERVER}))
+    creates = "return window.sesameTestCreates"
+    try:
+        field = driver.find_element(By.ID, "username")
+        field.send_keys(Keys.ENTER)
+        replaced(driver, field, "password")
+        password = driver.find_element(By.ID, "password")
+        password.send_keys(PASSWORD + Keys.ENTER)
+        replaced(driver, password, "enroll")
+        assert driver.find_elements(By.ID, "passkey-conditional"), "the prompt offers no conditional create"
+        assert driver.execute_script("return window.sesameTestStandIn === true") == (len(scripts) == 2)
+        # The page asks for a conditional create at once, and Chromium keeps it pending (it has no
+        # password manager to make the passkey): nothing was made yet.
+        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(creates))
+        time.sleep(0.5)
+        assert driver.execute_script(creates) == [{"mediation": "conditional", "outcome": "pending"}]
+        assert page(driver) == "enroll"
+        assert driver.execute_cdp_cmd(
+            "WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"] == []
+        marker = driver.execute_script("return document.documentElement.dataset.conditionalCreate")
+        shot(driver, "enroll-conditional-pending-en")
+
+        button = driver.find_element(By.ID, "passkey-button")
+        button.click()
+        # Either back at the application, or the prompt says the create failed: say why.
+        WebDriverWait(driver, STEP_TIMEOUT).until(
+            lambda d: d.current_url.startswith(rp.redirect_uri + "?") or client_error(d)
+            or d.execute_script("return document.documentElement.dataset.ceremony") == "failed")
+        if not driver.current_url.startswith(rp.redirect_uri + "?"):
+            shot(driver, "enroll-create-failed-en")
+            pytest.fail(f"the create button failed beside the conditional create: {client_error(driver)!r}, "
+                        f"creates: {driver.execute_script(creates)}")
+        claims = rp.finish(driver)
+    finally:
+        for script in scripts:
+            driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    assert marker == "requested", marker
+    assert claims["email"] == email
+    credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert len(credentials) == 1, credentials
+
+
+def test_a_recovery_code_at_the_totp_step_and_the_new_code_to_save(server, driver, tmp_path):
+    url, ids, metadata = server
+    email = "recovery.code@example.com"
+    totp, recovery = totp_user(url, ids, email)
+    assert len(recovery) == 24, recovery
+
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    sign_in_with_password(driver, rp, email)
+    wait_page(driver, "mfa")
+    assert mode(driver) == "otp"
+    shot(driver, "mfa-en")
+    ways = [b.get_attribute("value") for b in driver.find_elements(By.CSS_SELECTOR, "button[name=method]")]
+    assert ways == ["recovery-code"], ways
+    assert driver.find_element(By.LINK_TEXT, "Cancel and start over").get_attribute("href").startswith(
+        f"{url}/u/login?tx=")
+
+    other = driver.find_element(By.CSS_SELECTOR, "button[name=method][value=recovery-code]")
+    assert other.text == "Use a recovery code"
+    other.click()
+    replaced(driver, other, "mfa")
+    assert mode(driver) == "recovery-code"
+    ways = [b.get_attribute("value") for b in driver.find_elements(By.CSS_SELECTOR, "button[name=method]")]
+    assert ways == ["otp"], ways
+    shot(driver, "mfa-recovery-code-en")
+
+    # A wrong code: the same step again, with an error.
+    field = driver.find_element(By.ID, "otp")
+    field.send_keys("A" * 24 + Keys.ENTER)
+    replaced(driver, field, "mfa")
+    assert mode(driver) == "recovery-code"
+    assert driver.find_elements(By.CSS_SELECTOR, "main .error:not([hidden])"), "no error for a wrong code"
+
+    field = driver.find_element(By.ID, "otp")
+    field.send_keys(recovery + Keys.ENTER)
+    replaced(driver, field, "save-recovery-code")
+    shot(driver, "save-recovery-code-en")
+    code = driver.find_element(By.ID, "recovery-code").text.strip()
+    assert len(code) == 24 and code != recovery, code
+
+    # Copy, where this headless Chromium grants the clipboard.
+    copy = driver.find_element(By.ID, "copy-recovery-code")
+    if copy.is_displayed():
+        try:
+            driver.execute_cdp_cmd("Browser.grantPermissions", {
+                "origin": url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        except Exception:
+            pass
+        copy.click()
+        try:
+            WebDriverWait(driver, 3).until(lambda d: d.find_element(By.ID, "copy-status").text == "Copied")
+            copied = driver.execute_async_script(
+                "const done = arguments[0]; navigator.clipboard.readText().then(done, () => done(null));")
+            assert copied in (None, code), copied
+        except Exception:
+            pass  # no clipboard here: the code is on the page and in the download
+
+    # Download, into a directory of this test's.
+    downloads = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    try:
+        download = driver.find_element(By.ID, "download-recovery-code")
+        assert download.is_displayed()
+        download.click()
+        WebDriverWait(driver, STEP_TIMEOUT).until(
+            lambda d: [f for f in downloads.iterdir() if f.suffix == ".txt"])
+        [file] = [f for f in downloads.iterdir() if f.suffix == ".txt"]
+        assert file.name.endswith("-recovery-code.txt"), file.name
+        assert file.read_text() == code + "\n"
+    finally:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+
+    # Continue needs the box ticked (the browser says so before anything is sent).
+    continue_button = driver.find_element(By.CSS_SELECTOR, "form[action='/u/mfa/recovery-code/saved'] button")
+    continue_button.click()
+    assert page(driver) == "save-recovery-code"
+    assert driver.execute_script("return document.getElementById('saved').validity.valueMissing")
+    driver.find_element(By.ID, "saved").click()
+    continue_button.click()
+    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(continue_button))
+    # Progressive enrollment may prompt for a passkey first: "Not now".
+    WebDriverWait(driver, STEP_TIMEOUT).until(
+        lambda d: d.current_url.startswith(rp.redirect_uri + "?") or page(d) == "enroll")
+    if not driver.current_url.startswith(rp.redirect_uri + "?"):
+        driver.find_element(By.CSS_SELECTOR, "button[name=choice][value=later]").click()
+    claims = rp.finish(driver)
+    assert claims["email"] == email
+
+    # The saved code counts now, and the spent one does not.
+    spent = http.post(f"{url}/oauth/token", json={
+        "grant_type": MFA_RECOVERY_CODE, "client_id": ids["client_id"], "mfa_token": mfa_token(url, ids, email),
+        "recovery_code": recovery}, timeout=STEP_TIMEOUT)
+    assert spent.status_code == 403, spent.text
+    fresh = http.post(f"{url}/oauth/token", json={
+        "grant_type": MFA_RECOVERY_CODE, "client_id": ids["client_id"], "mfa_token": mfa_token(url, ids, email),
+        "recovery_code": code}, timeout=STEP_TIMEOUT)
+    assert fresh.status_code == 200, fresh.text
+
+
+def recovery_email_code(url, ids, email):
+    """The latest account-recovery code sent to `email`, from the outbox."""
+    outbox = http.get(f"{url}/api/v2/outbox?to={email}", headers=management_headers(url, ids),
+                      timeout=STEP_TIMEOUT).json()
+    texts = [m["text"] for m in outbox if m["template"] == "recovery_code"]
+    assert texts, outbox
+    return re.search(r"\b(\d{6})\b", texts[-1]).group(1)
+
+
+def recover_to_second_factor(driver, url, ids, rp, email, **parameters):
+    """/u/recover from the login page, the email, the emailed code: the page after the code."""
+    rp.begin(driver, **parameters)
+    wait_page(driver, "login")
+    link = driver.find_element(By.CSS_SELECTOR, "a[href^='/u/recover?']")
+    link.click()
+    replaced(driver, link, "recover")
+    field = driver.find_element(By.ID, "email")
+    field.send_keys(email + Keys.ENTER)
+    replaced(driver, field, "recover-code")
+    field = driver.find_element(By.ID, "code")
+    field.send_keys(recovery_email_code(url, ids, email) + Keys.ENTER)
+    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(field))
+
+
+def test_account_recovery_asks_for_the_totp_code_before_a_new_way_in(server, driver):
+    url, ids, metadata = server
+    email = "recover.totp@example.com"
+    totp, _ = totp_user(url, ids, email)
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    recover_to_second_factor(driver, url, ids, rp, email)
+    wait_page(driver, "mfa")
+    assert mode(driver) == "otp"
+    assert "Your email address is confirmed." in driver.find_element(By.CSS_SELECTOR, "main .lead").text
+    assert driver.find_elements(By.CSS_SELECTOR, "button[name=method][value=recovery-code]")
+    assert "Contact the support of" in driver.find_element(By.CSS_SELECTOR, ".links .hint").text
+    shot(driver, "recover-mfa-en")
+    field = driver.find_element(By.ID, "otp")
+    field.send_keys(totp.at(time.time() + 30) + Keys.ENTER)
+    replaced(driver, field, "enroll")
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Choose a new way to sign in"
+    assert not driver.find_elements(By.CSS_SELECTOR, "button[name=choice]"), "a recovery cannot be put off"
+
+
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_screenshots_of_the_second_factor_pages(server, driver, locale, record_property):
+    url, ids, metadata = server
+    email = f"screens.{locale}@example.com"
+    _, recovery = totp_user(url, ids, email)
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    low = {}
+
+    sign_in_with_password(driver, rp, email, ui_locales=locale)
+    wait_page(driver, "mfa")
+    assert driver.execute_script("return document.documentElement.lang") == locale
+    low |= shots(driver, f"mfa-other-ways-{locale}")
+    other = driver.find_element(By.CSS_SELECTOR, "button[name=method][value=recovery-code]")
+    other.click()
+    replaced(driver, other, "mfa")
+    assert mode(driver) == "recovery-code"
+    low |= shots(driver, f"mfa-recovery-code-{locale}")
+    field = driver.find_element(By.ID, "otp")
+    field.send_keys(recovery + Keys.ENTER)
+    replaced(driver, field, "save-recovery-code")
+    low |= shots(driver, f"save-recovery-code-{locale}")
+    code = driver.find_element(By.ID, "recovery-code")
+    # The 24 characters stay on one line, on the phone too.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        lines = driver.execute_script(
+            "const e = arguments[0]; return Math.round(e.getBoundingClientRect().height / "
+            "parseFloat(getComputedStyle(e).lineHeight))", code)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    record_property("recovery_code_lines_on_phone", lines)
+
+    driver.delete_all_cookies()
+    recover_to_second_factor(driver, url, ids, rp, email, ui_locales=locale)
+    wait_page(driver, "mfa")
+    assert driver.execute_script("return document.documentElement.lang") == locale
+    low |= shots(driver, f"recover-mfa-{locale}")
+    record_property("low_contrast", low)
+    print(f"\n{locale}: recovery code lines on a phone: {lines}; low contrast: {low}")
