@@ -4,7 +4,9 @@
 # input is wrong) (test_cli_browser.py); and the landing page of `sesame serve` signs up and logs in
 # through the native passkey API with that authenticator (test_server_browser.py); and the hosted
 # pages sign up, sign in (passkey autofill, the passkey button, a password with TOTP) and sign out
-# for an off-the-shelf OIDC relying party, authlib (test_hosted_pages.py). Installs
+# for an off-the-shelf OIDC relying party, authlib (test_hosted_pages.py); the passkey prompt's button
+# beside a pending conditional create, and the TOTP step's ways out: a recovery code, the new code to
+# save, the account recovery that asks for the second factor (test_mfa_pages.py). Installs
 # chromium and chromium-driver when missing, keeps a Python virtualenv with Selenium and pytest in
 # .build/browser-venv (with authlib, requests and pyotp), and builds the sesame binary.
 #
@@ -76,4 +78,4 @@ export SESAME_BIN
 exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
     "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE \
     tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py \
-    tests/browser/test_migration_pages.py tests/browser/test_upgrade_pages.py
+    tests/browser/test_migration_pages.py tests/browser/test_upgrade_pages.py tests/browser/test_mfa_pages.py

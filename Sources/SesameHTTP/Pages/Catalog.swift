@@ -360,8 +360,8 @@ enum Catalog {
             return "Enter the 24-character recovery code you saved when you set up two-step verification."
         case .recoveryCodeLabel: return "Recovery code"
         case .mfaSupportHint:
-            return "Lost your authenticator and your recovery code? Contact the support of %1: an administrator can "
-                + "reset your two-step verification after checking who you are."
+            return "Lost both your authenticator and your recovery code? Ask this site's support to reset your "
+                + "two-step verification; they will check who you are first."
         case .recoverySecondFactorLead:
             return "Your email address is confirmed. This account also has two-step verification: verify it's you "
                 + "to continue."
@@ -622,8 +622,8 @@ enum Catalog {
         case .recoveryCodeStepLead: return "2段階認証の設定時に保存した24文字のリカバリーコードを入力してください。"
         case .recoveryCodeLabel: return "リカバリーコード"
         case .mfaSupportHint:
-            return "認証アプリとリカバリーコードの両方を失くした場合は、%1 のサポートにお問い合わせください。"
-                + "本人確認のうえ、管理者が2段階認証をリセットできます。"
+            return "認証アプリとリカバリーコードの両方を失くした場合は、このサイトのサポートにお問い合わせください。"
+                + "本人確認のうえ、2段階認証をリセットします。"
         case .recoverySecondFactorLead:
             return "メールアドレスを確認しました。このアカウントは2段階認証を使っています。続けるには本人確認をしてください。"
         case .saveRecoveryTitle: return "リカバリーコードを保存してください"

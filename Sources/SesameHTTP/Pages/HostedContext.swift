@@ -71,6 +71,8 @@ enum PageSecurity {
     /// A CSP source for `url`: its origin for http(s), its scheme for an app's custom scheme.
     /// Nil for anything that could not be written safely into the header.
     static func source(_ url: String) -> String? {
+        // A scheme that runs or reads instead of navigating is never a form target.
+        guard RedirectScheme.refusedScheme(url) == nil else { return nil }
         if let origin = Origins.origin(of: url), origin.hasPrefix("http://") || origin.hasPrefix("https://") {
             let safe = origin.utf8.allSatisfy {
                 $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "'")

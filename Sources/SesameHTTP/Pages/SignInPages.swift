@@ -203,7 +203,7 @@ enum SignInPages {
             return HostedPage(name: "mfa", title: .mfaTitle, body: body, status: status)
         }
         if pending.recovering {
-            lead = "<p class=\"lead\">\(Catalog.text(.recoverySecondFactorLead, locale))</p>" + lead
+            lead = "<p class=\"notice\">\(Catalog.text(.recoverySecondFactorLead, locale))</p>" + lead
         }
         let body = """
             <h1>\(Catalog.text(title, locale))</h1>
@@ -256,10 +256,10 @@ enum SignInPages {
         if options?.passkey == true {
             links += "<p><a href=\"\(E.escape(restart))\">\(Catalog.text(.usePasskeyInstead, locale))</a></p>"
         }
-        if pending.recovering {
-            links += "<p class=\"hint\">\(Catalog.text(.mfaSupportHint, locale, pending.client.name))</p>"
-        }
         links += "<p><a href=\"\(E.escape(restart))\">\(Catalog.text(.cancelSignIn, locale))</a></p>"
+        if pending.recovering {
+            links += "<p class=\"hint\">\(Catalog.text(.mfaSupportHint, locale))</p>"
+        }
         return "<div class=\"links\">\(links)</div>"
     }
 
@@ -268,10 +268,17 @@ enum SignInPages {
     static func saveRecoveryCode(context: HostedContext, pending: PendingAuthorization, code: String) -> HostedPage {
         let locale = context.locale(for: pending)
         let filename = "\(context.tenant.name)-recovery-code.txt"
+        // Groups of four, which wrap between groups on a phone and are easier to copy by hand
+        // (the code is read without its spaces).
+        let grouped = stride(from: 0, to: code.count, by: 4).map { start -> String in
+            let from = code.index(code.startIndex, offsetBy: start)
+            let to = code.index(from, offsetBy: min(4, code.count - start))
+            return "<span>\(E.escape(String(code[from..<to])))</span>"
+        }.joined(separator: " ")
         let body = """
             <h1>\(Catalog.text(.saveRecoveryTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.saveRecoveryLead, locale))</p>
-            <p class="recovery-code"><code id="recovery-code">\(E.escape(code))</code></p>
+            <p class="recovery-code"><code id="recovery-code" data-code="\(E.escape(code))">\(grouped)</code></p>
             <div class="code-actions">
             <button type="button" class="secondary" id="copy-recovery-code" hidden \
             data-copied="\(E.escape(Catalog.raw(.copiedNotice, locale)))">\(Catalog.text(.copyButton, locale))</button>

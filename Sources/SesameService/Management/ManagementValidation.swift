@@ -60,6 +60,9 @@ enum ManagementValidation {
 
     /// A callback URL: absolute, with a scheme (custom schemes allowed for native apps), no fragment.
     static func callback(_ value: String, _ field: String) throws(ServiceError) -> String {
+        if let scheme = RedirectScheme.refusedScheme(value) {
+            throw .invalidRequest("\(field) uses the \(scheme): scheme, which is never a redirect target")
+        }
         guard value.utf8.count <= 2_048, let components = URLComponents(string: value),
             let scheme = components.scheme, !scheme.isEmpty, components.fragment == nil,
             !value.contains(where: { $0.isWhitespace })

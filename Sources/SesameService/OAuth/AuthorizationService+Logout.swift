@@ -63,6 +63,9 @@ extension AuthorizationService {
             if let uri, !client.allowedLogoutURLs.contains(uri) {
                 throw .invalidRequest("post_logout_redirect_uri is not one of this client's allowed logout URLs")
             }
+            if let uri, RedirectScheme.refusedScheme(uri) != nil {
+                throw .invalidRequest("post_logout_redirect_uri uses a scheme that is never a redirect target")
+            }
         } else if uri != nil {
             throw .invalidRequest("post_logout_redirect_uri needs client_id or id_token_hint")
         }

@@ -255,6 +255,10 @@ public final class AuthorizationService: Sendable {
         guard redirectURI.utf8.count <= 2_048, client.callbacks.contains(redirectURI) else {
             throw .invalidRequest("redirect_uri is not one of this client's callback URLs")
         }
+        // A callback stored before such schemes were refused is still never followed.
+        guard RedirectScheme.refusedScheme(redirectURI) == nil else {
+            throw .invalidRequest("redirect_uri uses a scheme that is never a redirect target")
+        }
         let mode = values["response_mode"].flatMap(ResponseMode.init(rawValue:)) ?? .query
         let state = values["state"].flatMap { $0.utf8.count <= 2_048 ? $0 : nil }
         return (client, redirectURI, mode, state)

@@ -265,7 +265,7 @@ public final class TokenService: Sendable {
     /// callbacks (the same rule as `/authorize`); nil without one.
     static func returnTo(_ redirectURI: String?, client: ClientRecord) throws(ServiceError) -> String? {
         guard let redirectURI, !redirectURI.isEmpty else { return nil }
-        guard client.callbacks.contains(redirectURI) else {
+        guard client.callbacks.contains(redirectURI), RedirectScheme.refusedScheme(redirectURI) == nil else {
             throw .invalidRequest("redirect_uri is not one of this client's callback URLs")
         }
         return redirectURI

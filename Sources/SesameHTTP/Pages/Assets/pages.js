@@ -168,7 +168,7 @@
     const download = document.getElementById("download-recovery-code");
     const status = document.getElementById("copy-status");
     if (!code) return;
-    const text = code.textContent.trim();
+    const text = code.dataset.code || code.textContent.replace(/\s+/g, "");
     if (copy && navigator.clipboard && window.isSecureContext) {
       copy.hidden = false;
       copy.addEventListener("click", () => {
