@@ -163,7 +163,7 @@ extension SesameApplication {
                 let authorized = try accountUpgrade(.strongPassword, session, context)
                 try tokens.upgrades.upgradeToStrongPassword(
                     tenant: context.tenant, token: authorized.upgradeToken,
-                    newPassword: try form.optionalString("password", maxLength: 4_096))
+                    newPassword: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
             } catch ServiceError.stepUpRequired {
                 return try accountSignIn("/account/upgrade/password", context, fresh: true)
             } catch {

@@ -253,7 +253,7 @@ extension SesameApplication {
                         sessionID: nil))
                 try tokens.upgrades.upgradeToStrongPassword(
                     tenant: context.tenant, token: authorized.upgradeToken,
-                    newPassword: try form.optionalString("password", maxLength: 4_096))
+                    newPassword: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
             } catch {
                 return try enrollPromptAgain(pending, reason: .upgrade, error: error, context: context)
             }

@@ -37,7 +37,8 @@ extension SesameApplication {
             try body.allowOnly(["upgrade_token", "new_password"])
             try tokens.upgrades.upgradeToStrongPassword(
                 tenant: context.tenant, token: try body.string("upgrade_token", maxLength: 256),
-                newPassword: try body.string("new_password", maxLength: 4_096))
+                newPassword: try body.string("new_password", maxLength: 4_096),
+                address: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(UpgradeResult(type: .strongPassword))
         }
 

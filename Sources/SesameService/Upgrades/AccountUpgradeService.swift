@@ -247,7 +247,11 @@ public final class AccountUpgradeService: Sendable {
     /// `POST /me/v1/upgrades/strong-password`: the new password meets the connection's rules, is
     /// not breached (whatever the tenant's shields say), and differs from the old. The token is
     /// spent in the write that stores it; every other session and refresh-token family ends.
-    public func upgradeToStrongPassword(tenant: TenantRecord, token: String?, newPassword: String?)
+    ///
+    /// The comparison with the old password comes last, after the rules and the breach corpus, so
+    /// it answers only for strong passwords; and a match spends the token and counts as a failed
+    /// password of the account from `address`, so the upgrade is no oracle for the current one.
+    public func upgradeToStrongPassword(tenant: TenantRecord, token: String?, newPassword: String?, address: String)
         throws(ServiceError)
     {
         let now = clock.now()
@@ -258,10 +262,18 @@ public final class AccountUpgradeService: Sendable {
             try Self.parties(
                 tenant: tenant, userID: state.userID, clientID: state.clientID, type: .strongPassword, in: transaction)
         }
+        let fresh = try passwords.upgradeCredential(for: text, connection: connection, tenant: tenant)
         if let old = user.password, try passwords.verify(text, old) {
+            let limits = passwords.limits
+            try access.write(.relaxed) { transaction in
+                _ = try? Self.spend(token, state, tenant: tenant, now: now, in: transaction)
+                try limits.reserve(
+                    tenantID: tenant.id,
+                    account: AttemptLimits.accountKey(user: user, identifier: "", address: address),
+                    address: AttemptLimits.addressKey(address), now: now, in: transaction)
+            }
             throw .signupRefused(.passwordReused)
         }
-        let fresh = try passwords.upgradeCredential(for: text, connection: connection, tenant: tenant)
         try access.write(.durable) { transaction in
             let (stored, _) = try Self.spend(token, state, tenant: tenant, now: now, in: transaction)
             var updated = stored

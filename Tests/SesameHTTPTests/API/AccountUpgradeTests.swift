@@ -214,8 +214,9 @@ struct AccountUpgradeTests {
         #expect(weak.json["name"] as? String == "PasswordStrengthError")
         let leaked = world.strongPassword(token, "AUTH0-TEST-another long one")
         #expect(leaked.status == 400 && leaked.error == "password_leaked")
+        // The old password is breached: refused as such, before any comparison with it.
         let reused = world.strongPassword(token, W.oldPassword)
-        #expect(reused.status == 400 && reused.json["name"] as? String == "PasswordHistoryError")
+        #expect(reused.status == 400 && reused.error == "password_leaked")
         let done = world.strongPassword(token, W.strongPassword)
         #expect(done.status == 200, "\(String(decoding: done.body, as: UTF8.self))")
         #expect(done.json["type"] as? String == "strong_password" && done.json["upgraded"] as? Bool == true)
@@ -233,6 +234,32 @@ struct AccountUpgradeTests {
             .get, "/api/v2/stats/authentications?from=2027-01-15&to=2027-01-15", token: try world.api.managementToken())
         let day = try #require((stats.json["days"] as? [[String: Any]])?.first)
         #expect((day["upgrades"] as? [String: Int])?["strong_password"] == 1)
+    }
+
+    @Test(
+        "strong password: the current password is compared last, spends the token and counts as a failed password",
+        arguments: HarnessStore.allCases)
+    func reuseIsNoOracle(_ kind: HarnessStore) throws {
+        let world = try W(kind)
+        let email = "grace@example.com"
+        #expect(P.signUp(world.api, email: email, password: W.strongPassword).status == 200)
+        var tokens: [String] = []
+        for _ in 0..<10 {
+            let login = world.logIn(password: W.strongPassword, email: email)
+            let access = try #require(login.json["access_token"] as? String)
+            tokens.append(
+                try #require(world.authorize("strong_password", token: access).json["upgrade_token"] as? String))
+        }
+        // A guess of the current password that meets the rules: the history answer, and the token is spent.
+        let reused = world.strongPassword(tokens[0], W.strongPassword)
+        #expect(reused.status == 400 && reused.json["name"] as? String == "PasswordHistoryError")
+        #expect(world.strongPassword(tokens[0], W.strongPassword + "-2").error == "invalid_grant")
+        // Ten such answers use up the account's failed-password limit from this address.
+        for token in tokens.dropFirst() {
+            #expect(world.strongPassword(token, W.strongPassword).json["name"] as? String == "PasswordHistoryError")
+        }
+        let blocked = world.logIn(password: W.strongPassword, email: email)
+        #expect(blocked.status == 429, "\(String(decoding: blocked.body, as: UTF8.self))")
     }
 
     @Test("two upgrades racing with one token: exactly one commits", arguments: HarnessStore.allCases)
