@@ -90,6 +90,8 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
     case accountRecovered = "sesame_account_recovered"
     /// A signing key was rotated (a new key published, the old one kept for verification).
     case signingKeyRotated = "sesame_signing_key_rotated"
+    /// An SMS code was not sent: a sending limit was reached (`details.target` names which).
+    case smsLimited = "sesame_sms_limited"
 
     /// Whether the event is a failure of what it names (for `details`-free filtering and docs).
     public var isFailure: Bool {
@@ -97,7 +99,7 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
         case .failedLogin, .failedPassword, .failedUsername, .failedPasswordExchange, .failedRefreshExchange,
             .failedRotatingRefresh, .failedClientCredentials, .failedCodeExchange, .failedOTPExchange,
             .failedOOBExchange, .failedRecoveryCodeExchange, .failedNativeSocial, .failedSignup,
-            .failedChangePassword, .mfaAuthFailed, .blockedAccount, .blockedAddress, .failedAPIOperation:
+            .failedChangePassword, .mfaAuthFailed, .blockedAccount, .blockedAddress, .failedAPIOperation, .smsLimited:
             return true
         default: return false
         }
@@ -156,6 +158,7 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
         case .accountUpgraded: return "Account upgraded"
         case .accountRecovered: return "Account recovered"
         case .signingKeyRotated: return "Signing key rotated"
+        case .smsLimited: return "SMS code not sent: a sending limit was reached"
         }
     }
 }

@@ -35,6 +35,8 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         public var masterKey: MasterKey?
         /// Where stored audit-log batches also go (the file and webhook tests).
         public var auditSinks: [any AuditSink] = []
+        /// The caps on SMS codes.
+        public var smsLimits = SMSLimits()
         public init() {}
     }
 
@@ -70,7 +72,7 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         application = SesameApplication(
             store: store, masterKey: masterKey, clock: clock, sessions: sessions,
             rateLimitPerMinute: options.rateLimitPerMinute, pendingCeremonies: options.pendingCeremonies,
-            requireDPoPNonce: options.requireDPoPNonce, auditSinks: options.auditSinks)
+            requireDPoPNonce: options.requireDPoPNonce, auditSinks: options.auditSinks, smsLimits: options.smsLimits)
         let log = self.log
         let requestLog = RequestLog(level: .debug, sink: { line in log.append(line) })
         responder = HTTPResponder(router: application.router(), log: requestLog)

@@ -41,7 +41,9 @@ extension SesameApplication {
                     if factors.contains(.otp) {
                         step = .otp
                     } else if factors.contains(.sms) {
-                        step = .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: updated))
+                        step = .sms(
+                            oobCode: try hosted.sendSMS(
+                                tenant: context.tenant, pending: updated, address: context.clientKey))
                     } else {
                         step = .recoveryCode
                     }

@@ -137,7 +137,9 @@ extension SesameApplication {
             case "recovery-code" where options.recoveryCode: step = .recoveryCode
             case "sms" where options.factors.contains(.sms):
                 do {
-                    step = .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: pending))
+                    step = .sms(
+                        oobCode: try hosted.sendSMS(
+                            tenant: context.tenant, pending: pending, address: context.clientKey))
                 } catch {
                     return page(
                         SignInPages.secondFactor(
@@ -385,7 +387,10 @@ extension SesameApplication {
             return .enroll(try hosted.beginOTPEnrollment(tenant: context.tenant, pending: pending, again: false))
         }
         if factors.contains(.otp) { return .otp }
-        if factors.contains(.sms) { return .sms(oobCode: try hosted.sendSMS(tenant: context.tenant, pending: pending)) }
+        if factors.contains(.sms) {
+            return .sms(
+                oobCode: try hosted.sendSMS(tenant: context.tenant, pending: pending, address: context.clientKey))
+        }
         return .unavailable
     }
 

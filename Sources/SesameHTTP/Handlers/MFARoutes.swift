@@ -7,7 +7,8 @@ extension SesameApplication {
     /// `mfa_token` of a login in progress or an access token for the MFA API (`<issuer>mfa/`).
     func addMFARoutes(to router: inout RouteGroup<TenantContext>) {
         router.post("/mfa/associate") { [self] request, context in
-            let caller = try mfaCaller(request, tenant: context.tenant)
+            var caller = try mfaCaller(request, tenant: context.tenant)
+            caller.address = IPAddressRange.clientKey(context.clientIP)
             let body = try APIBody.json(request)
             try body.allowOnly([
                 "client_id", "client_secret", "authenticator_types", "oob_channels", "phone_number", "email",
@@ -27,7 +28,8 @@ extension SesameApplication {
             let answer = try mfa.challenge(
                 tenant: context.tenant, client: client, mfaToken: try body.optionalString("mfa_token", maxLength: 256),
                 challengeTypes: try body.optionalString("challenge_type", maxLength: 64),
-                authenticatorID: try body.optionalString("authenticator_id", maxLength: 128))
+                authenticatorID: try body.optionalString("authenticator_id", maxLength: 128),
+                address: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(answer)
         }
         router.get("/mfa/authenticators") { [self] request, context in

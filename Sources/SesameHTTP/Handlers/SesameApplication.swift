@@ -60,7 +60,8 @@ public final class SesameApplication: Sendable {
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         passwordHashGate: PasswordHashGate = PasswordHashGate(), messageSender: (any MessageSender)? = nil,
         passwordRanges: (any PasswordRangeLookup)? = HTTPRangeLookup(),
-        appleEndpoints: any AppleEndpoints = HTTPAppleEndpoints(), auditSinks: [any AuditSink] = []
+        appleEndpoints: any AppleEndpoints = HTTPAppleEndpoints(), auditSinks: [any AuditSink] = [],
+        smsLimits: SMSLimits = SMSLimits()
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
         // Tenants, clients and connections are read on every request and change only through this
@@ -97,7 +98,7 @@ public final class SesameApplication: Sendable {
         self.passwords = passwords
         let mfa = MFAService(
             store: store, clock: clock, random: random, events: events, messages: messages,
-            keys: MFAKeys(masterKey: masterKey))
+            keys: MFAKeys(masterKey: masterKey), smsLimits: smsLimits)
         self.mfa = mfa
         let tokens = TokenService(
             store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, passwords: passwords,
@@ -130,6 +131,10 @@ public final class SesameApplication: Sendable {
         self.rateLimits = rateLimitPerMinute > 0 ? PublicRateLimits(requestsPerMinute: rateLimitPerMinute) : nil
         self.logins = metrics.counter(
             "sesame_logins_total", help: "Token grants by grant type and outcome.", labels: ["method", "outcome"])
+        metrics.collectedCounter(
+            "sesame_sms_limited_total", help: "SMS codes not sent because a sending limit was reached, by limit.",
+            labels: ["cap"]
+        ) { [mfa] in mfa.smsLimited.all.map { ([$0.cap.rawValue], UInt64($0.count)) } }
         metrics.collectedCounter(
             "sesame_audit_log_dropped_total",
             help: "Audit-log entries lost: sink=store while the store was down, else by that sink (docs/audit-log.md).",

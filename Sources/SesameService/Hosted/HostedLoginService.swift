@@ -146,10 +146,12 @@ public final class HostedLoginService: Sendable {
     }
 
     /// Sends the SMS code of the user's phone factor; the handle the code is checked against.
-    public func sendSMS(tenant: TenantRecord, pending: PendingAuthorization) throws(ServiceError) -> String {
+    public func sendSMS(tenant: TenantRecord, pending: PendingAuthorization, address: String) throws(ServiceError)
+        -> String
+    {
         let answer = try mfa.challenge(
             tenant: tenant, client: pending.client, mfaToken: try mfaToken(pending), challengeTypes: "oob",
-            authenticatorID: nil)
+            authenticatorID: nil, address: address)
         guard let handle = answer.oobCode else { throw .unavailable("the SMS code could not be sent") }
         return handle
     }

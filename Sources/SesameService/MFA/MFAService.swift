@@ -29,6 +29,8 @@ public struct MFACaller: Sendable {
     /// The client the caller came through (the mfa token's or the access token's app, or the
     /// account page), for the audit log.
     var clientID: String?
+    /// The client address of the request, which SMS sends are capped by.
+    public var address = "unknown"
     /// The sign-in behind an access token or session (`auth_time`, `amr`): what a credential
     /// change is judged by (`CredentialChange`).
     var authTime: Date?
@@ -62,6 +64,10 @@ public final class MFAService: Sendable {
     public static let maxTokenFailures = 5
     static let maxUserFailures = 10
     static let maxSMSPerHour = 10
+    /// The caps on SMS codes (per user, address, number, prefix and tenant).
+    public let smsLimits: SMSLimits
+    /// How often each cap refused a code.
+    public let smsLimited = SMSLimitCounts()
 
     let access: StoreAccess
     let clock: any ServiceClock
@@ -72,8 +78,9 @@ public final class MFAService: Sendable {
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, events: AuthEventRecorder,
-        messages: any MessageSender, keys: MFAKeys
+        messages: any MessageSender, keys: MFAKeys, smsLimits: SMSLimits = SMSLimits()
     ) {
+        self.smsLimits = smsLimits
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random
@@ -270,7 +277,7 @@ public final class MFAService: Sendable {
             answer.bindingMethod = "prompt"
             answer.oobCode = try sendCode(
                 tenant: tenant, user: user, clientID: caller.ticket?.clientID, enrollmentID: id, phone: phone,
-                mfaTokenHash: caller.mfaTokenHash ?? [])
+                mfaTokenHash: caller.mfaTokenHash ?? [], address: caller.address)
         }
         return answer
     }
@@ -376,7 +383,9 @@ public final class MFAService: Sendable {
     /// `POST /mfa/challenge`: for `otp` nothing is sent (the app shows the code); for `oob` an
     /// SMS code goes out and its handle comes back.
     public func challenge(
-        tenant: TenantRecord, client: ClientRecord, mfaToken: String?, challengeTypes: String?, authenticatorID: String?
+        tenant: TenantRecord, client: ClientRecord, mfaToken: String?, challengeTypes: String?,
+        authenticatorID: String?,
+        address: String
     ) throws(ServiceError) -> MFAChallengeResponse {
         let user = try access.read { transaction -> UserRecord in
             let ticket = try self.ticket(mfaToken, tenant: tenant, in: transaction)
@@ -401,14 +410,14 @@ public final class MFAService: Sendable {
         guard let phone = chosen.phoneNumber else { throw .unavailable("the SMS authenticator has no number") }
         let handle = try sendCode(
             tenant: tenant, user: user, clientID: client.id, enrollmentID: chosen.id, phone: phone,
-            mfaTokenHash: MFATicket.hash(mfaToken ?? ""))
+            mfaTokenHash: MFATicket.hash(mfaToken ?? ""), address: address)
         return MFAChallengeResponse(challengeType: "oob", oobCode: handle, bindingMethod: "prompt")
     }
 
-    /// Sends a 6-digit code by SMS (10 an hour per user) and returns its handle.
+    /// Sends a 6-digit code by SMS, within `smsLimits`, and returns its handle.
     private func sendCode(
         tenant: TenantRecord, user: UserRecord, clientID: String?, enrollmentID: String, phone: String,
-        mfaTokenHash: [UInt8]
+        mfaTokenHash: [UInt8], address: String
     ) throws(ServiceError) -> String {
         let userID = user.id
         let now = clock.now()
@@ -418,13 +427,12 @@ public final class MFAService: Sendable {
         let challenge = OOBChallenge(
             userID: userID, enrollmentID: enrollmentID, mfaTokenHash: mfaTokenHash, salt: salt,
             codeMAC: keys.mac(code: code, challenge: salt))
-        try access.write(.relaxed) { transaction in
-            let sent = try transaction.attemptCounters.add(
-                tenantID: tenant.id, key: AttemptLimits.key("sms", userID), delta: 1, now: now,
-                windowEndsAt: now + 3_600, sliding: false)
-            guard sent <= Self.maxSMSPerHour else {
-                throw ServiceError.tooManyAttempts(
-                    "Too many SMS codes were sent; try again later.", retryAfterSeconds: 3_600)
+        let limits = smsLimits
+        let capped = try access.write(.relaxed) { transaction -> (SMSLimits.Cap, Int)? in
+            if let capped = try limits.reserve(
+                userID: userID, address: address, number: phone, tenantID: tenant.id, now: now, in: transaction)
+            {
+                return capped
             }
             let stored = try transaction.authSessions.insert(
                 AuthSessionRecord(
@@ -436,6 +444,14 @@ public final class MFAService: Sendable {
                 throw ServiceError.tooManyAttempts(
                     "Too many SMS codes are waiting; try again later.", retryAfterSeconds: Int(OOBChallenge.lifetime))
             }
+            return nil
+        }
+        if let (cap, seconds) = capped {
+            smsLimited.add(cap)
+            events.audit?.record(
+                .smsLimited, tenantID: tenant.id, clientID: clientID, user: user,
+                details: AuditDetails(method: .sms, reason: .tooManyAttempts, target: cap.rawValue))
+            throw .tooManyAttempts("Too many SMS codes were sent; try again later.", retryAfterSeconds: seconds)
         }
         try messages.send(
             OutgoingMessage(

@@ -56,9 +56,10 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         store kind: HarnessStore = .memory, interleave: Bool = false,
         wrap: (any SesameStore) -> any SesameStore = { $0 },
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
-        sessionsInStore: Bool = false, auditSinks: [any AuditSink] = []
+        sessionsInStore: Bool = false, auditSinks: [any AuditSink] = [], smsLimits: SMSLimits = SMSLimits()
     ) throws {
         var options = TestSesame.Options()
+        options.smsLimits = smsLimits
         options.auditSinks = auditSinks
         options.pendingCeremonies = pendingCeremonies
         options.requireDPoPNonce = requireDPoPNonce

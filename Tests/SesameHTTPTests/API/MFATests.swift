@@ -14,9 +14,9 @@ struct MFATests {
     /// A harness with a password user and the given factors on.
     static func world(
         _ kind: HarnessStore, factors: [String] = ["otp", "recovery-code"], policy: [String] = ["all-applications"],
-        auditSinks: [any AuditSink] = []
+        auditSinks: [any AuditSink] = [], smsLimits: SMSLimits = SMSLimits()
     ) throws -> APIHarness {
-        let api = try APIHarness(store: kind, auditSinks: auditSinks)
+        let api = try APIHarness(store: kind, auditSinks: auditSinks, smsLimits: smsLimits)
         let token = try api.managementToken()
         for factor in factors {
             let reply = api.send(.put, "/api/v2/guardian/factors/\(factor)", json: #"{"enabled":true}"#, token: token)
@@ -429,5 +429,60 @@ struct MFATests {
                 "otp": try Self.otp(secret, api),
             ])
         #expect(right.status == 429)
+    }
+
+    @Test(
+        "SMS pumping: caps per address, number, number block and tenant, each with Retry-After and an audit entry",
+        arguments: HarnessStore.allCases)
+    func smsPumpingCaps(_ kind: HarnessStore) throws {
+        var limits = SMSLimits()
+        limits.perAddress = 2
+        limits.perNumber = 2
+        limits.perPrefix = 3
+        limits.perTenant = 5
+        let api = try Self.world(kind, factors: ["sms"], smsLimits: limits)
+        for email in ["bob@example.com", "cy@example.com", "di@example.com"] {
+            #expect(P.signUp(api, email: email).status == 200)
+        }
+        /// Enrolls SMS for `email` at `number` from `ip`: the answer.
+        func enroll(_ email: String, _ number: String, from ip: String) throws -> APIReply {
+            let login = P.logIn(api, username: email, from: ip)
+            let token = try #require(login.json["mfa_token"] as? String)
+            return api.send(
+                .post, "/mfa/associate",
+                json: APIHarness.encode([
+                    "authenticator_types": ["oob"], "oob_channels": ["sms"], "phone_number": number,
+                ]), authorization: "Bearer \(token)", clientIP: ip)
+        }
+        // The same number for two accounts: the third code to it is refused.
+        #expect(try enroll("ada@example.com", "+15550100001", from: "198.51.100.1").status == 200)
+        #expect(try enroll("bob@example.com", "+15550100001", from: "198.51.100.2").status == 200)
+        let number = try enroll("cy@example.com", "+15550100001", from: "198.51.100.3")
+        #expect(number.status == 429 && number.error == "too_many_attempts")
+        #expect(Int(number.headers["Retry-After"] ?? "") == 3_600)
+        // Another number in the same block of 10,000 goes out; then the block's cap (3) is reached.
+        #expect(try enroll("cy@example.com", "+15550100002", from: "198.51.100.3").status == 200)
+        #expect(try enroll("di@example.com", "+15550109999", from: "198.51.100.4").status == 429)
+        // Half an hour on, the address that sent one already sends its second, then no more.
+        api.clock.advance(by: 1_800)
+        #expect(try enroll("di@example.com", "+15550200000", from: "198.51.100.3").status == 200)
+        #expect(try enroll("di@example.com", "+15550200001", from: "198.51.100.3").status == 429)
+        // The tenant's cap: five sent this hour, whatever the address and number.
+        #expect(try enroll("di@example.com", "+15550300000", from: "198.51.100.9").status == 200)
+        let tenant = try enroll("di@example.com", "+15550400000", from: "198.51.100.8")
+        #expect(tenant.status == 429)
+        #expect(Int(tenant.headers["Retry-After"] ?? "") == 1_800)
+        // Nothing was sent past a cap; each refusal is in the audit log with the cap it met.
+        let sent = api.send(.get, "/api/v2/outbox", token: try api.managementToken()).list
+        #expect(sent.filter { $0["template"] as? String == "mfa_code" }.count == 5)
+        api.application.flush()
+        let logs = api.send(.get, "/api/v2/logs?q=type:sesame_sms_limited", token: try api.managementToken()).list
+        #expect(
+            Set(logs.compactMap { ($0["details"] as? [String: Any])?["target"] as? String })
+                == ["number", "prefix", "address", "tenant"])
+        #expect(api.application.mfa.smsLimited.all.map(\.count).reduce(0, +) == 4)
+        // An hour after the first sends, codes go out again.
+        api.clock.advance(by: 1_801)
+        #expect(try enroll("di@example.com", "+15550400000", from: "198.51.100.8").status == 200)
     }
 }
