@@ -37,6 +37,10 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         public var auditSinks: [any AuditSink] = []
         /// The caps on SMS codes.
         public var smsLimits = SMSLimits()
+        /// Breached-password detection on the bootstrapped tenant. Off by default here, as a tenant
+        /// made before it was on by default has it: tests sign up with whatever passwords they
+        /// need, and those about the default turn it on.
+        public var breachDetection = false
         public init() {}
     }
 
@@ -93,7 +97,8 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         }
         let random: any RandomSource = options.bootstrapSeed.map { DeterministicRandom(seed: $0) } ?? SystemRandom()
         (bootstrap, tenant) = try Bootstrap.initialize(
-            store: database.store, publicURL: publicURL, random: random, now: clock.now())
+            store: database.store, publicURL: publicURL, random: random, now: clock.now(),
+            breachDetection: options.breachDetection)
     }
 
     deinit { server?.stop(gracePeriod: 1) }

@@ -54,8 +54,12 @@ public enum Bootstrap {
 
     /// Creates the tenant, its default connection, a native client and a management client in
     /// one durable transaction. Refuses when the store already has a tenant.
+    ///
+    /// A new tenant refuses breached passwords at signup, reset and change (NIST SP 800-63B
+    /// §3.1.1.2: a verifier SHALL); blocking at login stays the operator's choice. Tenants made
+    /// before keep the setting they had. `breachDetection: false` makes a tenant as those were.
     public static func initialize(
-        store: any SesameStore, publicURL: String, random: any RandomSource, now: Date
+        store: any SesameStore, publicURL: String, random: any RandomSource, now: Date, breachDetection: Bool = true
     ) throws(ServiceError) -> (BootstrapResult, TenantRecord) {
         let (host, origin) = try validatePublicURL(publicURL)
         let access = StoreAccess(store: store)
@@ -65,9 +69,10 @@ public enum Bootstrap {
             let clientID = try Identifiers.clientID(random)
             let managementID = try Identifiers.clientID(random)
             let secret = try Identifiers.secret(random)
-            let tenant = TenantRecord(
+            var tenant = TenantRecord(
                 id: tenantID, name: host, domain: host, rpID: host, publicURL: origin, allowedOrigins: [origin],
                 defaultConnectionID: connectionID, createdAt: now, updatedAt: now)
+            tenant.breachedPasswords = BreachedPasswordSettings(enabled: breachDetection)
             // Like Auth0's Username-Password-Authentication: passkeys and passwords side by side.
             let connection = ConnectionRecord(
                 tenantID: tenantID, id: connectionID, name: defaultConnectionName,

@@ -56,10 +56,12 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         store kind: HarnessStore = .memory, interleave: Bool = false,
         wrap: (any SesameStore) -> any SesameStore = { $0 },
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
-        sessionsInStore: Bool = false, auditSinks: [any AuditSink] = [], smsLimits: SMSLimits = SMSLimits()
+        sessionsInStore: Bool = false, auditSinks: [any AuditSink] = [], smsLimits: SMSLimits = SMSLimits(),
+        breachDetection: Bool = false
     ) throws {
         var options = TestSesame.Options()
         options.smsLimits = smsLimits
+        options.breachDetection = breachDetection
         options.auditSinks = auditSinks
         options.pendingCeremonies = pendingCeremonies
         options.requireDPoPNonce = requireDPoPNonce
