@@ -200,6 +200,8 @@ public struct AuthorizationError: Error, Sendable, Hashable {
         case serverError = "server_error"
         case temporarilyUnavailable = "temporarily_unavailable"
         case loginRequired = "login_required"
+        /// OIDC Core §3.1.2.6: the user's consent is needed (a third-party client).
+        case consentRequired = "consent_required"
         case requestNotSupported = "request_not_supported"
         case requestURINotSupported = "request_uri_not_supported"
     }

@@ -298,6 +298,13 @@ public final class AuthorizationService: Sendable {
             throw E(
                 code: .unauthorizedClient, description: "the authorization_code grant is not enabled for this client")
         }
+        // A third-party client gets what the user agreed to give it, and Sesame has no consent page
+        // yet: no code, and never a silent sign-in from the user's session (docs/oidc.md).
+        guard client.isFirstParty else {
+            throw E(
+                code: .consentRequired,
+                description: "this application is not first-party, and its users' consent cannot be asked for yet")
+        }
         // PKCE (RFC 7636): S256 only; required for a public client (RFC 9700 §2.1.1).
         var challenge: String?
         if let given = values["code_challenge"] {

@@ -371,6 +371,28 @@ struct AuthorizeFlowTests {
             ])
     }
 
+    @Test(
+        "a third-party client gets consent_required, never a silent sign-in or a code", arguments: HarnessStore.allCases
+    )
+    func thirdPartyClientsNeedConsent(_ kind: HarnessStore) throws {
+        let (api, browser, client) = try Self.world(kind)
+        // Signed in through the first-party client: the session exists.
+        try Self.passwordSignIn(browser, client)
+        #expect(browser.redirectParameters["code"] != nil)
+        let patched = api.send(
+            .patch, "/api/v2/clients/\(api.bootstrap.clientID)", json: #"{"is_first_party":false}"#,
+            token: try api.managementToken())
+        #expect(patched.status == 200)
+        for extra in [[("prompt", "none")], []] {
+            browser.send(.get, client.authorizeTarget(extra: extra))
+            #expect(browser.last.status == 302)
+            #expect(browser.location?.hasPrefix(OIDCClient.redirectURI) == true)
+            #expect(browser.redirectParameters["error"] == "consent_required", "\(extra)")
+            #expect(browser.redirectParameters["code"] == nil)
+            #expect(browser.redirectParameters["state"] == "st-1")
+        }
+    }
+
     /// The recovery code the save page shows (its `data-code`), or nil.
     static func recoveryCode(_ html: String) -> String? {
         guard let start = html.range(of: "id=\"recovery-code\" data-code=\"") else { return nil }
