@@ -34,6 +34,18 @@ public struct AuditOrigin: Sendable, Hashable {
 /// outcome (a wrong password is `fp`, not the grant's generic failure), and whose tokens these are.
 final class AuditScope: Sendable {
     @TaskLocal static var current: AuditScope?
+    /// Set while a step of a hosted sign-in runs (the password, a passkey): its success is not
+    /// yet the sign-in's, which is written as `s` when the sign-in completes (a second factor or
+    /// the enrollment prompt may come between).
+    @TaskLocal static var hostedStep = false
+
+    /// Runs `body` as a step of a hosted sign-in.
+    static func step<T>(_ body: () throws(ServiceError) -> T) throws(ServiceError) -> T {
+        let result: Result<T, ServiceError> = $hostedStep.withValue(true) {
+            do throws(ServiceError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
 
     struct State {
         var outcomeRecorded = false
@@ -128,7 +140,7 @@ public final class AuditLog: Sendable {
         case .signup: entry = success ? .successSignup : .failedSignup
         case .login:
             let mfa = [.otp, .sms, .recoveryCode].contains(method)
-            if AuditScope.current != nil || (!success && method == .password) {
+            if AuditScope.current != nil || (!success && method == .password) || (success && AuditScope.hostedStep) {
                 entry = nil
             } else if mfa {
                 entry = success ? .mfaAuthSucceeded : .mfaAuthFailed

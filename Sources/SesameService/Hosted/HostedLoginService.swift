@@ -62,9 +62,11 @@ public final class HostedLoginService: Sendable {
     public func passkeySignIn(
         tenant: TenantRecord, pending: PendingAuthorization, ceremony: String, response: CredentialJSONInput
     ) throws(ServiceError) -> SignInProof {
-        let authenticated = try passkeys.finish(
-            tenant: tenant, client: pending.client, authSession: ceremony, response: response,
-            realm: pending.connection.name)
+        let authenticated = try AuditScope.step { () throws(ServiceError) in
+            try passkeys.finish(
+                tenant: tenant, client: pending.client, authSession: ceremony, response: response,
+                realm: pending.connection.name)
+        }
         return SignInProof(user: authenticated.user, amr: authenticated.amr, authTime: authenticated.authTime)
     }
 
@@ -94,9 +96,11 @@ public final class HostedLoginService: Sendable {
         tenant: TenantRecord, pending: PendingAuthorization, password: String?, address: String
     ) throws(ServiceError) -> (PasswordStepOutcome, PendingAuthorization) {
         guard let identifier = pending.identifier else { throw .invalidRequest("Enter your email address first.") }
-        let login = try passwords.logIn(
-            tenant: tenant, client: pending.client, grant: .passwordRealm, realm: pending.connection.name,
-            username: identifier, password: password, address: address)
+        let login = try AuditScope.step { () throws(ServiceError) in
+            try passwords.logIn(
+                tenant: tenant, client: pending.client, grant: .passwordRealm, realm: pending.connection.name,
+                username: identifier, password: password, address: address)
+        }
         guard let requirement = MFAService.requirement(tenant: tenant, user: login.user) else {
             return (
                 .signedIn(
@@ -112,6 +116,10 @@ public final class HostedLoginService: Sendable {
         ticket.passwordStatus = login.status.rawValue
         var updated = pending
         _ = try mfa.issueToken(tenant: tenant, ticket: ticket, value: Self.mfaToken(for: pending.handle))
+        // The first step passed; the sign-in's success is written when the second factor completes it.
+        mfa.events.audit?.record(
+            .mfaRequired, tenantID: tenant.id, clientID: pending.client.id, user: login.user,
+            details: AuditDetails(method: .password))
         updated.secondFactorDue = true
         updated.recovering = false
         try authorization.save(updated, tenant: tenant)

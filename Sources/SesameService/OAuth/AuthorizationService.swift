@@ -466,6 +466,12 @@ public final class AuthorizationService: Sendable {
         }
         guard consumed != nil else { throw Self.expired }
         let (cookie, session) = try sessions.begin(tenant: tenant, proof: proof, browser: browser, replacing: current)
+        // The sign-in is complete: its success, with the first factor it began with.
+        let method: AuthEventMethod? =
+            proof.amr.contains("pop") ? .passkey : proof.amr.contains("pwd") ? .password : nil
+        tokens.events.audit?.record(
+            .successLogin, tenantID: tenant.id, clientID: pending.client.id, user: proof.user,
+            details: AuditDetails(method: method))
         if pending.client.id == AccountClient.id {
             // The account page's sign-in: back to the page, signed in; no code.
             return (

@@ -430,6 +430,36 @@ struct AuditLogTests {
         try Self.expectNoSecret(secrets, served: reply, file: file, entries: all)
     }
 
+    @Test(
+        "a hosted password step before a second factor is mfar, and s is written when the sign-in completes",
+        arguments: HarnessStore.allCases)
+    func hostedSignInCompletes(_ kind: HarnessStore) throws {
+        let api = try MFATests.world(kind)
+        let (secret, _) = try MFATests.enrollOTP(api)
+        try AuthorizeFlowTests.withoutPrompts(api)
+        api.clock.advance(by: 30)
+        api.application.flush()
+        let before = Set(try Self.logs(api).list.compactMap { $0["log_id"] as? String })
+        func newTypes() throws -> [String] {
+            api.application.flush()
+            // The Management API tokens this test reads the log with have entries of their own.
+            return try Self.logs(api).list.filter { !before.contains($0["log_id"] as? String ?? "") }
+                .compactMap { $0["type"] as? String }.filter { $0 != "seccft" }
+        }
+        let browser = HostedBrowser(api)
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        try AuthorizeFlowTests.passwordSignIn(browser, client)
+        #expect(browser.html.contains("data-page=\"mfa\""))
+        // The password alone: the first step's entry, no successful login.
+        #expect(try newTypes() == ["mfar"])
+        browser.submit("/u/mfa", [("otp", try MFATests.otp(secret, api))])
+        #expect(browser.last.status == 303)
+        let types = try newTypes()
+        #expect(types.filter { $0 == "s" }.count == 1, "\(types)")
+        #expect(types.contains("gd_auth_succeed"))
+        #expect(types.filter { $0 == "mfar" }.count == 1, "\(types)")
+    }
+
     @Test("q, paging, checkpoints, scopes and bad parameters", arguments: HarnessStore.allCases)
     func queries(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
