@@ -46,6 +46,7 @@ extension TenantRecord: BinaryCodedRecord {
             for key in keys { writer.stringMap(branding.texts[key] ?? [:]) }
         }
         writer.int(auditRetentionDays)
+        writer.int(deletedPasskeyRetentionDays)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -81,6 +82,7 @@ extension TenantRecord: BinaryCodedRecord {
             }
         }
         if version >= 4 { auditRetentionDays = try reader.int("auditRetentionDays") }
+        if version >= 5 { deletedPasskeyRetentionDays = try reader.int("deletedPasskeyRetentionDays") }
         // Read from an older row, it is the current version now.
         self.version = Self.currentVersion
     }

@@ -69,8 +69,8 @@ public struct BrandingSettings: Sendable, Hashable, Codable {
 
 public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: MFA and breached-password settings. 3: SSO session lifetimes and the admin page's users.
-    /// 4: the audit log's retention.
-    public static let currentVersion = 4
+    /// 4: the audit log's retention. 5: how long deleted passkeys are remembered.
+    public static let currentVersion = 5
     public var version = TenantRecord.currentVersion
     public var id: String
     public var name: String
@@ -111,12 +111,27 @@ public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
     public var branding: BrandingSettings?
     /// How many days audit-log entries are kept (nil in rows from before version 4, or never set: 30).
     public var auditRetentionDaysSetting: Int?
+    /// How many days a deleted passkey's credential id is remembered, so that a sign-in with it
+    /// tells the authenticator to forget it (nil in rows from before version 5, or never set: 90;
+    /// 0: never remembered, never signalled).
+    public var deletedPasskeyRetentionDaysSetting: Int?
     public var createdAt: Date
     public var updatedAt: Date
 
     /// The audit log's default retention, and the bounds a setting must be within.
     public static let defaultAuditRetentionDays = 30
     public static let auditRetentionDaysRange = 1...3_650
+
+    public static let defaultDeletedPasskeyRetentionDays = 90
+    public static let deletedPasskeyRetentionDaysRange = 0...3_650
+
+    /// Days a deleted passkey's credential id is remembered (the default kept as nil).
+    public var deletedPasskeyRetentionDays: Int {
+        get { deletedPasskeyRetentionDaysSetting ?? Self.defaultDeletedPasskeyRetentionDays }
+        set {
+            deletedPasskeyRetentionDaysSetting = newValue == Self.defaultDeletedPasskeyRetentionDays ? nil : newValue
+        }
+    }
 
     /// Days audit-log entries are kept (the default kept as nil).
     public var auditRetentionDays: Int {

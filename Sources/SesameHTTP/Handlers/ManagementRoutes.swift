@@ -475,7 +475,8 @@ extension SesameApplication {
         try body.allowOnly([
             "friendly_name", "custom_domains", "rp_id", "allowed_origins", "related_origins", "default_connection",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "refresh_token_idle_lifetime",
-            "session_lifetime", "idle_session_lifetime", "audit_log_retention_days", "flags",
+            "session_lifetime", "idle_session_lifetime", "audit_log_retention_days", "deleted_passkey_retention_days",
+            "flags",
         ])
         var flag: Bool?
         if let flags = try body.object("flags") {
@@ -496,6 +497,7 @@ extension SesameApplication {
         patch.sessionLifetime = try body.int("session_lifetime")
         patch.idleSessionLifetime = try body.int("idle_session_lifetime")
         patch.auditLogRetentionDays = try body.int("audit_log_retention_days")
+        patch.deletedPasskeyRetentionDays = try body.int("deleted_passkey_retention_days")
         return patch
     }
 }

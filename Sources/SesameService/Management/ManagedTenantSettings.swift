@@ -19,6 +19,8 @@ public struct ManagedTenantSettings: Encodable, Sendable {
     public var idleSessionLifetime: Int
     /// Days the audit log keeps its entries (Sesame's; docs/audit-log.md).
     public var auditLogRetentionDays: Int
+    /// Days a deleted passkey is remembered for the Signal API (Sesame's; 0: never).
+    public var deletedPasskeyRetentionDays: Int
     public var flags: Flags
 
     /// Auth0's tenant flags that Sesame has.
@@ -46,6 +48,7 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         case sessionLifetime = "session_lifetime"
         case idleSessionLifetime = "idle_session_lifetime"
         case auditLogRetentionDays = "audit_log_retention_days"
+        case deletedPasskeyRetentionDays = "deleted_passkey_retention_days"
         case flags
     }
 
@@ -65,6 +68,7 @@ public struct ManagedTenantSettings: Encodable, Sendable {
         sessionLifetime = tenant.sessionLifetime / 3_600
         idleSessionLifetime = tenant.idleSessionLifetime / 3_600
         auditLogRetentionDays = tenant.auditRetentionDays
+        deletedPasskeyRetentionDays = tenant.deletedPasskeyRetentionDays
         flags = Flags(enablePublicSignupUserExistsError: tenant.revealsTakenIdentifiers)
     }
 }

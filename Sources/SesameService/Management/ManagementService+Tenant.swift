@@ -94,6 +94,10 @@ extension ManagementService {
                 tenant.auditRetentionDays = try V.bounded(
                     days, "audit_log_retention_days", TenantRecord.auditRetentionDaysRange)
             }
+            if let days = patch.deletedPasskeyRetentionDays {
+                tenant.deletedPasskeyRetentionDays = try V.bounded(
+                    days, "deleted_passkey_retention_days", TenantRecord.deletedPasskeyRetentionDaysRange)
+            }
             guard tenant.idleSessionLifetime <= tenant.sessionLifetime else {
                 throw ServiceError.invalidRequest("idle_session_lifetime must not exceed session_lifetime")
             }

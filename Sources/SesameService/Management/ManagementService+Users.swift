@@ -127,6 +127,9 @@ extension ManagementService {
             let user = try Self.existingUser(id, caller, transaction)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: id, at: now)
             try transaction.ssoSessions.deleteAll(tenantID: caller.tenant.id, userID: id)
+            try DeletedPasskeys.remember(
+                try transaction.passkeys.list(tenantID: caller.tenant.id, userID: id), tenant: caller.tenant, now: now,
+                in: transaction)
             try transaction.users.delete(tenantID: caller.tenant.id, id: id)
             return user
         }
@@ -189,6 +192,7 @@ extension ManagementService {
                 throw ServiceError.notFound("the user has no authentication method with this id")
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
+            try DeletedPasskeys.remember([passkey], tenant: caller.tenant, now: now, in: transaction)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
             return (user, .passkeyDeleted, .passkey, passkey.id)
         }

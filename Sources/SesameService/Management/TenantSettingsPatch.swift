@@ -18,6 +18,8 @@ public struct TenantSettingsPatch: Sendable {
     public var idleSessionLifetime: Int?
     /// Days the audit log keeps its entries (`TenantRecord.auditRetentionDaysRange`).
     public var auditLogRetentionDays: Int?
+    /// Days a deleted passkey is remembered (`TenantRecord.deletedPasskeyRetentionDaysRange`).
+    public var deletedPasskeyRetentionDays: Int?
     /// `flags.enable_public_signup_user_exists_error`.
     public var enablePublicSignupUserExistsError: Bool?
 

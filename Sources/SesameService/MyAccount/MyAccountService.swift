@@ -174,6 +174,7 @@ public final class MyAccountService: Sendable {
                 throw ServiceError.conflict("this is the user's last way to sign in; add another passkey first")
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
+            try DeletedPasskeys.remember([passkey], tenant: caller.tenant, now: now, in: transaction)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
             return (user, .passkeyDeleted, .passkey, passkey.id)
         }

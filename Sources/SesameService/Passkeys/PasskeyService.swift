@@ -282,6 +282,11 @@ public final class PasskeyService: Sendable {
             guard let passkey = try transaction.passkeys.get(tenantID: tenant.id, credentialID: credential.id),
                 let user = try transaction.users.get(tenantID: tenant.id, id: passkey.userID)
             else {
+                // Only a passkey this tenant deleted is one to forget; any other is not ours to judge.
+                guard
+                    try DeletedPasskeys.wasDeleted(
+                        credentialID: credential.id, tenant: tenant, now: now, in: transaction)
+                else { throw ServiceError.invalidGrant("unknown credential") }
                 throw ServiceError.unknownCredential(rpID: tenant.rpID, credentialID: Base64URL.encode(credential.id))
             }
             return (passkey, user)

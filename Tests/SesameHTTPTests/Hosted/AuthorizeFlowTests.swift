@@ -232,28 +232,53 @@ struct AuthorizeFlowTests {
     }
 
     @Test(
-        "a login with a deleted passkey tells the page to call signalUnknownCredential",
+        "a passkey this tenant deleted is signalled unknown; one it never held gets the neutral error",
         arguments: HarnessStore.allCases)
     func unknownCredential(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
         let authenticator = api.authenticator()
         let session = try api.signUp(authenticator, email: "lin@example.com")
         let passkeys = try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: session.userID) }
-        try api.store.write(.durable) { try $0.passkeys.delete(tenantID: api.tenant.id, id: passkeys[0].id) }
-        let browser = HostedBrowser(api)
         let client = OIDCClient(clientID: api.bootstrap.clientID)
-        browser.send(.get, client.authorizeTarget())
-        browser.follow()
-        let assertion = try authenticator.getAssertion(
-            optionsJSON: Array(try #require(browser.data("passkey-options")).utf8))
-        browser.submit(
-            "/u/login/passkey",
-            [("ceremony", try #require(browser.field("ceremony"))), ("credential", assertion.jsonString)])
-        #expect(browser.last.status == 400)
-        let signal = try #require(browser.data("signal-unknown-credential"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(signal.utf8)) as? [String: String])
-        #expect(object["rpId"] == "login.test")
-        #expect(object["credentialId"] == passkeys[0].credentialID.base64URLForTests)
+        /// A sign-in with the authenticator's passkey: the page's unknown-credential signal, if any.
+        func signIn() throws -> [String: String]? {
+            let browser = HostedBrowser(api)
+            browser.send(.get, client.authorizeTarget())
+            browser.follow()
+            let assertion = try authenticator.getAssertion(
+                optionsJSON: Array(try #require(browser.data("passkey-options")).utf8))
+            browser.submit(
+                "/u/login/passkey",
+                [("ceremony", try #require(browser.field("ceremony"))), ("credential", assertion.jsonString)])
+            #expect(browser.last.status == 400)
+            return try browser.data("signal-unknown-credential").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
+            }
+        }
+        // Gone from the store without this tenant deleting it (another deployment's, a restored
+        // backup's): the neutral error, and no signal that would make the manager delete it.
+        try api.store.write(.durable) { try $0.passkeys.delete(tenantID: api.tenant.id, id: passkeys[0].id) }
+        #expect(try signIn() == nil)
+        try api.store.write(.durable) { try $0.passkeys.insert(passkeys[0]) }
+        // Deleted by the tenant: signalled, for the retention's days.
+        let token = try api.managementToken()
+        let path =
+            "/api/v2/users/" + session.userID.replacingOccurrences(of: "|", with: "%7C") + "/authentication-methods/"
+            + passkeys[0].id.replacingOccurrences(of: "|", with: "%7C")
+        #expect(api.send(.delete, path, token: token).status == 204)
+        let signal = try #require(try signIn())
+        #expect(signal["rpId"] == "login.test")
+        #expect(signal["credentialId"] == passkeys[0].credentialID.base64URLForTests)
+        api.clock.advance(by: 90 * 86_400 + 1)
+        #expect(try signIn() == nil, "forgotten after 90 days")
+        // With a retention of 0 nothing is remembered.
+        let token2 = try api.managementToken()
+        let settings = api.send(
+            .patch, "/api/v2/tenant/settings", json: #"{"deleted_passkey_retention_days":0}"#, token: token2)
+        #expect(settings.json["deleted_passkey_retention_days"] as? Int == 0)
+        #expect(
+            api.send(.patch, "/api/v2/tenant/settings", json: #"{"deleted_passkey_retention_days":-1}"#, token: token2)
+                .status == 400)
     }
 
     @Test(
