@@ -133,7 +133,7 @@ struct MigrationDemo {
                 On \(last) the passkey share of device authentications was \(share).
                 Serve it:  sesame serve --data \(data)\(listen) --public-url \(publicURL)
                 Warning: the RP ID is \(rpID), as for any other Sesame on that host: the browser offers \
-                the passkeys of one on the other, and a failed sign-in can make it delete them. Use a \
+                the passkeys of one on the other, and its cookies are per host, not per port. Use a \
                 separate browser profile.
                 Then open \(publicURL)/admin/adoption (after the admin setup link), or run
                   sesame stats --server \(publicURL) --from \(first) --to \(last)

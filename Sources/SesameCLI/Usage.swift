@@ -464,7 +464,7 @@ extension Usage {
 
         --public-url (SESAME_PUBLIC_URL) defaults to http://localhost:8090, so that the demo can be
         served beside 'make run' on 8080. Both then have the RP ID localhost: the browser offers the
-        passkeys of one on the other, and a failed sign-in can make it delete them. Use a separate
+        passkeys of one on the other, and its cookies are per host, not per port. Use a separate
         browser profile for the demo.
 
         Exit status: 0 written, 1 the store failed, 2 bad arguments or a directory that has users.
