@@ -183,7 +183,7 @@ extension SesameApplication {
                 return page(
                     SignInPages.identifier(
                         context: context, pending: pending, challenge: challenge(pending, context), error: error,
-                        status: Self.status(error)), context, pending)
+                        status: Self.status(error), passkeyRefused: true), context, pending)
             }
         }
 

@@ -55,7 +55,7 @@ enum Text: CaseIterable {
     case mfaOtherWays, useRecoveryCodeButton, useSMSButton, useAppButton, usePasskeyInstead, cancelSignIn
     case recoveryCodeStepLead, recoveryCodeLabel, mfaSupportHint, recoverySecondFactorLead
     case saveRecoveryTitle, saveRecoveryLead, copyButton, copiedNotice, downloadButton, savedCheckbox
-    case passkeyCreateFailed
+    case passkeyCreateFailed, errorPasskeyNotRegistered
 }
 
 enum Catalog {
@@ -374,6 +374,8 @@ enum Catalog {
         case .downloadButton: return "Download"
         case .savedCheckbox: return "I have saved my recovery code"
         case .passkeyCreateFailed: return "No passkey was created. Try again, or continue without one."
+        case .errorPasskeyNotRegistered:
+            return "That passkey is not registered here. Choose another passkey, or enter your email address."
         }
     }
 
@@ -635,6 +637,8 @@ enum Catalog {
         case .downloadButton: return "ダウンロード"
         case .savedCheckbox: return "リカバリーコードを保存しました"
         case .passkeyCreateFailed: return "パスキーは作成されませんでした。もう一度試すか、パスキーなしで続けてください。"
+        case .errorPasskeyNotRegistered:
+            return "このパスキーはここに登録されていません。別のパスキーを選ぶか、メールアドレスを入力してください。"
         }
     }
 
@@ -660,6 +664,8 @@ enum Catalog {
                 }
             case .passwordReplaced(.apple): key = .errorSignsInWithApple
             case .passwordReplaced(.passkey): key = .errorSignsInWithPasskey
+            case .invalidGrant(let text) where text == PasskeyService.unknownCredentialText:
+                key = .errorPasskeyNotRegistered
             case .invalidGrant: key = .errorPasskeyFailed
             case .reauthenticationRequired, .insufficientUserAuthentication: key = .errorReauth
             case .alreadyRegistered: key = .errorAlreadyRegistered

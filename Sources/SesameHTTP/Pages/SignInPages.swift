@@ -67,9 +67,12 @@ enum SignInPages {
     }
 
     /// `/u/login`: the identifier, the passkey button (and autofill), the signup link.
+    ///
+    /// `passkeyRefused`: the server refused the passkey the page sent, so the script starts autofill
+    /// again only when the user acts (an authenticator that answers at once would loop).
     static func identifier(
         context: HostedContext, pending: PendingAuthorization, challenge: PasskeyLoginChallengeResponse?,
-        error: (any Error)? = nil, status: Int = 200
+        error: (any Error)? = nil, status: Int = 200, passkeyRefused: Bool = false
     ) -> HostedPage {
         let locale = context.locale(for: pending)
         let hint = pending.identifier ?? pending.request.loginHint ?? ""
@@ -96,7 +99,8 @@ enum SignInPages {
             """
         return HostedPage(
             name: "login", title: .signInTitle, body: body, status: status,
-            data: requestOptionsJSON(challenge) + unknownCredentialJSON(error),
+            data: requestOptionsJSON(challenge) + unknownCredentialJSON(error)
+                + (passkeyRefused ? [("passkey-refused", "true")] : []),
             formTargets: [pending.request.redirectURI], languageBase: "/u/login?tx=" + pending.handle)
     }
 

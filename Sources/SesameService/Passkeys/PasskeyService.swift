@@ -35,6 +35,9 @@ public final class PasskeyService: Sendable {
     /// How long a hosted page's challenge stays valid: a sign-in page with passkey autofill may sit
     /// open for minutes before the user picks a passkey.
     public static let pageChallengeTimeout: TimeInterval = 300
+    /// The refusal of a credential this tenant does not hold (and did not delete): the page says
+    /// the passkey is not registered here, and nothing tells the authenticator to forget it.
+    public static let unknownCredentialText = "unknown credential"
     /// Credential algorithms offered at signup, in preference order (API.md §1).
     public static let offeredAlgorithms: [COSEAlgorithm] = [.edDSA, .es256, .rs256]
 
@@ -286,13 +289,13 @@ public final class PasskeyService: Sendable {
                 guard
                     try DeletedPasskeys.wasDeleted(
                         credentialID: credential.id, tenant: tenant, now: now, in: transaction)
-                else { throw ServiceError.invalidGrant("unknown credential") }
+                else { throw ServiceError.invalidGrant(Self.unknownCredentialText) }
                 throw ServiceError.unknownCredential(rpID: tenant.rpID, credentialID: Base64URL.encode(credential.id))
             }
             return (passkey, user)
         }
         guard user.connectionID == connection.id else {
-            throw .invalidGrant("unknown credential")
+            throw .invalidGrant(Self.unknownCredentialText)
         }
         let verified: VerifiedAuthentication
         do {

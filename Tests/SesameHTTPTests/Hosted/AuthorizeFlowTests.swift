@@ -251,6 +251,11 @@ struct AuthorizeFlowTests {
                 "/u/login/passkey",
                 [("ceremony", try #require(browser.field("ceremony"))), ("credential", assertion.jsonString)])
             #expect(browser.last.status == 400)
+            // Autofill waits for the user after a refusal, or it would send the same passkey again.
+            #expect(browser.data("passkey-refused") == "true")
+            if browser.data("signal-unknown-credential") == nil {
+                #expect(browser.html.contains("That passkey is not registered here."))
+            }
             return try browser.data("signal-unknown-credential").map {
                 try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
             }

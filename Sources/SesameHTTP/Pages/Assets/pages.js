@@ -85,10 +85,10 @@
         }
       });
     }
-    (async () => {
+    const startAutofill = async () => {
       const available = PublicKeyCredential.isConditionalMediationAvailable
         && await PublicKeyCredential.isConditionalMediationAvailable();
-      if (!available) return;
+      if (!available || autofill) return;
       autofill = new AbortController();
       document.documentElement.dataset.conditionalMediation = "requested";
       try {
@@ -97,7 +97,20 @@
       } catch (error) {
         // Aborted for the button, or the user dismissed autofill: nothing to say.
       }
-    })();
+    };
+    // After the server refused the passkey this page sent, autofill waits for the user: an
+    // authenticator that answers at once would send the same refused passkey again and again.
+    const field = document.getElementById("username");
+    if (json("passkey-refused") && field) {
+      document.documentElement.dataset.conditionalMediation = "waiting";
+      const act = () => {
+        ["input", "pointerdown", "keydown"].forEach((name) => field.removeEventListener(name, act));
+        startAutofill();
+      };
+      ["input", "pointerdown", "keydown"].forEach((name) => field.addEventListener(name, act));
+    } else {
+      startAutofill();
+    }
   }
 
   // Signup and enrollment: one create() when the user presses the button.
