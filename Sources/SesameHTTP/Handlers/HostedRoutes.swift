@@ -290,13 +290,16 @@ extension SesameApplication {
             let profile = SignupProfileInput(
                 email: try form.optionalString("email", maxLength: 320).flatMap { $0.isEmpty ? nil : $0 },
                 name: try form.optionalString("name", maxLength: 256).flatMap { $0.isEmpty ? nil : $0 })
-            let method = try form.optionalString("method", maxLength: 16) ?? "passkey"
+            let password = try form.optionalString("password", maxLength: 4_096).flatMap { $0.isEmpty ? nil : $0 }
+            // A password typed in means the password path, whichever button the browser chose (Enter
+            // in the password field presses the form's first button, the passkey's, without scripts).
+            var method = try form.optionalString("method", maxLength: 16) ?? "passkey"
+            if method == "passkey", password != nil, pending.connection.password.enabled { method = "password" }
             do {
                 switch method {
                 case "password":
                     let proof = try hosted.passwordSignup(
-                        tenant: context.tenant, pending: pending, profile: profile,
-                        password: try form.optionalString("password", maxLength: 4_096))
+                        tenant: context.tenant, pending: pending, profile: profile, password: password)
                     return try completeSignIn(proof, pending: pending, request: request, context: context)
                 case "passkey":
                     let challenge = try hosted.passkeySignupChallenge(
@@ -311,7 +314,7 @@ extension SesameApplication {
                 return page(
                     SignInPages.signup(
                         context: context, pending: pending, profile: profile, error: error,
-                        status: Self.status(error)), context, pending)
+                        status: Self.status(error), passwordOpen: method == "password"), context, pending)
             }
         }
         router.post("/u/signup/passkey") { [self] request, context in

@@ -304,9 +304,10 @@ enum SignInPages {
 
     /// `/u/signup`: email (and name), a passkey first, a password where the connection has them,
     /// with the connection's rules in `passwordrules` so a password manager makes a fitting one.
+    /// `passwordOpen`: the password section is open (a password signup the server refused).
     static func signup(
         context: HostedContext, pending: PendingAuthorization, profile: SignupProfileInput = SignupProfileInput(),
-        error: (any Error)? = nil, status: Int = 200
+        error: (any Error)? = nil, status: Int = 200, passwordOpen: Bool = false
     ) -> HostedPage {
         let locale = context.locale(for: pending)
         let connection = pending.connection
@@ -330,12 +331,12 @@ enum SignInPages {
         }
         if connection.password.enabled {
             body += """
-                <details\(connection.passkey.enabled ? "" : " open")>
+                <details id="password-signup"\(connection.passkey.enabled && !passwordOpen ? "" : " open")>
                 <summary>\(Catalog.text(.usePasswordInstead, locale))</summary>
                 <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
                 <input id="password" name="password" type="password" autocomplete="new-password"\
                 \(PageLayout.newPasswordAttributes(connection.password.rules))>
-                <button type="submit" name="method" value="password" class="secondary">\
+                <button type="submit" name="method" value="password" class="secondary" id="password-signup-button">\
                 \(Catalog.text(.signUpWithPassword, locale))</button>
                 </details>
                 """

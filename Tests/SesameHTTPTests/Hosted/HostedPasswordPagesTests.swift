@@ -88,4 +88,28 @@ struct HostedPasswordPagesTests {
         mail.send(.post, "/u/verify-email", form: [("csrf", "x"), ("ticket", ticket)])
         #expect(mail.last.status == 403)
     }
+
+    @Test(
+        "signup: a typed password takes the password path whichever button was pressed, and a refusal keeps it open",
+        arguments: HarnessStore.allCases)
+    func signupPasswordPath(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let browser = HostedBrowser(api)
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        browser.send(.get, client.authorizeTarget(extra: [("prompt", "create")]))
+        browser.follow()
+        #expect(browser.html.contains("<details id=\"password-signup\">"), "closed at first")
+        // A password the rules refuse: the page comes back with the password section open.
+        browser.submit("/u/signup", [("email", "new@example.com"), ("method", "password"), ("password", "short")])
+        #expect(browser.last.status == 400)
+        #expect(browser.html.contains("<details id=\"password-signup\" open>"), "\(browser.html)")
+        // Enter in the password field without scripts sends the first button's value (passkey): the
+        // typed password still makes it a password signup.
+        browser.submit(
+            "/u/signup",
+            [("email", "new@example.com"), ("method", "passkey"), ("password", "a long enough passphrase")])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        #expect(!browser.html.contains("passkey-creation"))
+        #expect(P.logIn(api, username: "new@example.com", password: "a long enough passphrase").status == 200)
+    }
 }

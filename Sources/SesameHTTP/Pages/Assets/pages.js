@@ -174,6 +174,19 @@
     }).catch(() => {});
   }
 
+  // Signup: Enter in the password field submits the password path, not the form's first button
+  // (the passkey's). The server also takes a typed password as the password path.
+  function signupEnterKey() {
+    const field = document.getElementById("password");
+    const button = document.getElementById("password-signup-button");
+    if (!field || !button || !field.form || !field.form.requestSubmit) return;
+    field.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || event.isComposing) return;
+      event.preventDefault();
+      field.form.requestSubmit(button);
+    });
+  }
+
   // A new recovery code: copy and download buttons where the browser can do them.
   function recoveryCode() {
     const code = document.getElementById("recovery-code");
@@ -311,4 +324,5 @@
   if (page === "signup-passkey" || page === "enroll") passkeyCreate();
   if (page === "form-post") formPost();
   if (page === "save-recovery-code") recoveryCode();
+  if (page === "signup") signupEnterKey();
 })();
