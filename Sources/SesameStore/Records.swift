@@ -1118,6 +1118,8 @@ public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
     case accountRecovered = "account_recovered"
     /// A notice that a passkey or a second factor was added to the account.
     case credentialAdded = "credential_added"
+    /// A notice that the address was confirmed and the ways to sign in added before it were removed.
+    case credentialsRemoved = "credentials_removed"
 }
 
 /// A message the `outbox` sender kept instead of sending (development and tests): listed at

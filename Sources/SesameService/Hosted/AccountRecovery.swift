@@ -130,7 +130,7 @@ public final class AccountRecovery: Sendable {
         let hash = RecoveryChallenge.hash(handle)
         // A wrong code is counted in the same write that reads the challenge, so the write must
         // commit: the outcome is returned, and the refusal thrown after.
-        let found = try access.write(.relaxed) { transaction -> UserRecord? in
+        let found = try access.write(.durable) { transaction -> (UserRecord, FirstEmailProof.Removed)? in
             guard let record = try transaction.authSessions.get(handleHash: hash), record.tenantID == tenant.id,
                 record.expiresAt > now, let challenge = RecoveryChallenge(payload: record.payload)
             else { return nil }
@@ -139,7 +139,11 @@ public final class AccountRecovery: Sendable {
                 let user = try transaction.users.get(tenantID: tenant.id, id: challenge.userID), !user.blocked
             {
                 _ = try transaction.authSessions.consume(handleHash: hash)
-                return user
+                // The code proved the address: on an unverified account, what was added before goes.
+                let (proven, removed) = try FirstEmailProof.apply(
+                    to: user, tenant: tenant, keepPassword: false, now: now, in: transaction)
+                if proven != user { try transaction.users.update(proven) }
+                return (proven, removed)
             }
             let tries = try transaction.attemptCounters.add(
                 tenantID: tenant.id, key: AttemptLimits.key("recovery-tries", Identifiers.hex(hash)), delta: 1,
@@ -147,8 +151,9 @@ public final class AccountRecovery: Sendable {
             if tries >= RecoveryChallenge.maxTries { _ = try transaction.authSessions.consume(handleHash: hash) }
             return nil
         }
-        guard let found else { throw Self.wrong }
-        return found
+        guard let (user, removed) = found else { throw Self.wrong }
+        FirstEmailProof.notify(removed, user: user, tenant: tenant, messages: messages)
+        return user
     }
 
     /// After the new way in is set: every other session and refresh token of the user ends, the

@@ -132,7 +132,7 @@ extension PasswordService {
             return (user, connection)
         }
         let credential = try credential(for: text, connection: connection, tenant: tenant, stage: .changePassword)
-        try access.write(.durable) { transaction in
+        let removed = try access.write(.durable) { transaction -> FirstEmailProof.Removed in
             guard let record = try transaction.authSessions.consume(handleHash: hash), record.expiresAt > now,
                 let parsed = ResetTicket(payload: record.payload),
                 var current = try transaction.users.get(
@@ -141,11 +141,16 @@ extension PasswordService {
             else { throw refused }
             current.password = credential.replacing(current.password)
             current.updatedAt = now
-            try transaction.users.update(current)
+            // The link proved the address: on an unverified account, what was added before goes.
+            let (proven, removed) = try FirstEmailProof.apply(
+                to: current, tenant: tenant, keepPassword: true, now: now, in: transaction)
+            try transaction.users.update(proven)
             // A reset ends every sign-in: whoever knew the old password keeps nothing.
             try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: current.id, at: now)
             try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: current.id)
+            return removed
         }
+        FirstEmailProof.notify(removed, user: user, tenant: tenant, messages: messages)
         events.record(
             tenantID: tenant.id, type: .passwordChange, method: .password, outcome: .success, at: now, clientID: nil,
             userID: user.id)

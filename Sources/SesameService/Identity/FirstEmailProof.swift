@@ -1,0 +1,79 @@
+import Foundation
+import SesameStore
+
+/// Account pre-hijacking: someone signs up with another person's address (unverified) and adds a
+/// passkey, a password, a second factor or an Apple ID of their own, then waits for the owner to
+/// take the account over. When the address of an unverified account is first proven by a reset
+/// link or a recovery code, everything that signs in and was added before is removed and every
+/// session ends, so the owner starts from what they set up themselves, and is told.
+enum FirstEmailProof {
+    /// What was removed, for the notice (empty when the address was proven before).
+    struct Removed: Equatable {
+        var passkeys = 0
+        var password = false
+        var secondFactors = 0
+        var deviceKeys = 0
+        var linkedIdentities = 0
+
+        var isEmpty: Bool { self == Removed() }
+    }
+
+    /// In `transaction`, for a user whose address is not yet verified: the address becomes
+    /// verified, and every way to sign in added before is removed (the password too unless
+    /// `keepPassword`, as a reset replaces it in the same write), with every session and refresh
+    /// token. Returns the user as updated (not yet stored: the caller updates it) and what went.
+    static func apply(
+        to user: UserRecord, tenant: TenantRecord, keepPassword: Bool, now: Date, in transaction: any StoreTransaction
+    ) throws -> (UserRecord, Removed) {
+        guard !user.profile.emailVerified, user.profile.email != nil else { return (user, Removed()) }
+        var updated = user
+        var removed = Removed()
+        let passkeys = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id)
+        for passkey in passkeys { try transaction.passkeys.delete(tenantID: tenant.id, id: passkey.id) }
+        try DeletedPasskeys.remember(passkeys, tenant: tenant, now: now, in: transaction)
+        removed.passkeys = passkeys.count
+        for key in try transaction.deviceKeys.list(tenantID: tenant.id, userID: user.id) {
+            if try transaction.deviceKeys.delete(tenantID: tenant.id, id: key.id) { removed.deviceKeys += 1 }
+        }
+        for identity in try transaction.linkedIdentities.list(tenantID: tenant.id, userID: user.id) {
+            if try transaction.linkedIdentities.delete(
+                tenantID: tenant.id, connectionID: identity.connectionID, subject: identity.subject)
+            {
+                removed.linkedIdentities += 1
+            }
+        }
+        removed.secondFactors = updated.mfa.filter { $0.factor != .recoveryCode }.count
+        updated.mfa = []
+        if !keepPassword, updated.password != nil {
+            updated.password = nil
+            removed.password = true
+        }
+        updated.profile.emailVerified = true
+        updated.updatedAt = now
+        try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: user.id, at: now)
+        try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: user.id)
+        return (updated, removed)
+    }
+
+    /// Tells the user what went (nothing when nothing went).
+    static func notify(_ removed: Removed, user: UserRecord, tenant: TenantRecord, messages: any MessageSender) {
+        guard !removed.isEmpty, let email = user.profile.email else { return }
+        var what: [String] = []
+        if removed.passkeys > 0 { what.append("\(removed.passkeys) passkey\(removed.passkeys == 1 ? "" : "s")") }
+        if removed.password { what.append("a password") }
+        if removed.secondFactors > 0 {
+            what.append("\(removed.secondFactors) second factor\(removed.secondFactors == 1 ? "" : "s")")
+        }
+        if removed.deviceKeys > 0 {
+            what.append("\(removed.deviceKeys) device key\(removed.deviceKeys == 1 ? "" : "s")")
+        }
+        if removed.linkedIdentities > 0 { what.append("a linked Apple ID") }
+        try? messages.send(
+            OutgoingMessage(
+                tenantID: tenant.id, channel: .email, template: .credentialsRemoved, recipient: email,
+                text: "Your email address is now confirmed for your \(tenant.name) account. Ways to sign in that were "
+                    + "added before it was confirmed were removed (\(what.joined(separator: ", "))), and every "
+                    + "device was signed out: if someone else signed up with your address, they can no longer "
+                    + "sign in. Add your own passkey or password at \(TokenService.issuer(tenant))account."))
+    }
+}

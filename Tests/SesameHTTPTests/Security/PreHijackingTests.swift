@@ -1,0 +1,106 @@
+import Foundation
+import SesameHTTP
+import SesameService
+import SesameStore
+import Testing
+
+/// Account pre-hijacking: a squatter signs up with the owner's address (unverified) and adds ways
+/// in of their own. When the owner first proves the address (a reset link, a recovery code), every
+/// way in added before is removed and every session ends, and the owner is told.
+@Suite("Pre-hijacking: the first proof of an address clears what was added before")
+struct PreHijackingTests {
+    typealias P = PasswordAccountsTests
+    typealias R = HostedRecoveryTests
+
+    @Test("the owner's reset removes the squatter's passkey and sessions", arguments: HarnessStore.allCases)
+    func reset(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        // The squatter: a password signup with the owner's address, then a passkey of their own.
+        #expect(P.signUp(api, email: "owner@example.com").status == 200)
+        let squatterKey = api.authenticator()
+        let login = api.send(
+            .post, "/oauth/token",
+            json: APIHarness.encode([
+                "grant_type": "password", "client_id": api.bootstrap.clientID, "username": "owner@example.com",
+                "password": P.password, "audience": TokenService.myAccountAudience(api.tenant),
+                "scope": "openid offline_access",
+            ]))
+        let access = try #require(login.json["access_token"] as? String)
+        let refresh = try #require(login.json["refresh_token"] as? String)
+        _ = try api.enroll(squatterKey, accessToken: access)
+        #expect(try P.users(api).first?.profile.emailVerified == false)
+
+        // The owner resets the password from their mailbox.
+        #expect(P.requestReset(api, email: "owner@example.com").status == 200)
+        let ticket = try #require(try P.resetTicket(api, email: "owner@example.com"))
+        let reset = api.send(
+            .post, "/dbconnections/reset_password",
+            json: APIHarness.encode(["ticket": ticket, "password": "the owner's own passphrase"]))
+        #expect(reset.status == 200)
+        let owner = try #require(try P.users(api).first)
+        #expect(owner.profile.emailVerified)
+        #expect(try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: owner.id) }.isEmpty)
+        #expect(api.refresh(refresh).status == 400)
+        #expect(throws: (any Error).self) { try api.logIn(squatterKey) }
+        #expect(P.logIn(api, username: "owner@example.com", password: "the owner's own passphrase").status == 200)
+        let notice = try #require(try api.outboxText(to: "owner@example.com", template: "credentials_removed"))
+        #expect(notice.contains("1 passkey"))
+
+        // A second reset, of a verified address, removes nothing and sends no such notice.
+        api.clock.advance(by: 1)  // so the new mail is the newest
+        #expect(P.requestReset(api, email: "owner@example.com").status == 200)
+        let second = try #require(try P.resetTicket(api, email: "owner@example.com"))
+        #expect(
+            api.send(
+                .post, "/dbconnections/reset_password",
+                json: APIHarness.encode(["ticket": second, "password": "another passphrase of hers"])
+            ).status == 200)
+        let notices = api.send(.get, "/api/v2/outbox", token: try api.managementToken()).list
+            .filter { $0["template"] as? String == "credentials_removed" }
+        #expect(notices.count == 1)
+    }
+
+    @Test(
+        "the owner's recovery removes the squatter's passkey, password and second factor",
+        arguments: HarnessStore.allCases)
+    func recovery(_ kind: HarnessStore) throws {
+        let api = try MFATests.world(kind, policy: [])
+        try AuthorizeFlowTests.withoutPrompts(api)
+        // The squatter signed up with a password as ada (unverified) and added TOTP and a passkey.
+        let token = try #require(
+            api.send(
+                .post, "/oauth/token",
+                json: APIHarness.encode([
+                    "grant_type": "password", "client_id": api.bootstrap.clientID, "username": "ada@example.com",
+                    "password": P.password, "audience": MFAService.audience(api.tenant), "scope": "enroll",
+                ])
+            ).json["access_token"] as? String)
+        let associated = api.send(.post, "/mfa/associate", json: #"{"authenticator_types":["otp"]}"#, token: token)
+        let secret = try #require(associated.json["secret"] as? String)
+        #expect(
+            MFATests.grant(
+                api,
+                [
+                    "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "mfa_token": token,
+                    "otp": try MFATests.otp(secret, api),
+                ]
+            ).status == 200)
+        #expect(try P.users(api).first?.mfa.contains { $0.active && $0.factor == .otp } == true)
+
+        // The owner recovers by email: no second factor is asked (it was the squatter's), and the
+        // new passkey is the only way in.
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        let browser = HostedBrowser(api)
+        try R.startRecovery(browser, client, email: "ada@example.com")
+        let text = try #require(try api.outboxText(to: "ada@example.com", template: "recovery_code"))
+        browser.submit(
+            "/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", String(text.prefix(6)))])
+        #expect(browser.html.contains("data-page=\"enroll\""), "\(browser.html)")
+        let owner = try #require(try P.users(api).first)
+        #expect(owner.profile.emailVerified)
+        #expect(owner.mfa.isEmpty && owner.password == nil)
+        #expect(P.logIn(api, username: "ada@example.com").status == 403, "the squatter's password is gone")
+        let notice = try #require(try api.outboxText(to: "ada@example.com", template: "credentials_removed"))
+        #expect(notice.contains("a password") && notice.contains("1 second factor"))
+    }
+}
