@@ -6,9 +6,11 @@
 # pages sign up, sign in (passkey autofill, the passkey button, a password with TOTP) and sign out
 # for an off-the-shelf OIDC relying party, authlib (test_hosted_pages.py); the passkey prompt's button
 # beside a pending conditional create, and the TOTP step's ways out: a recovery code, the new code to
-# save, the account recovery that asks for the second factor (test_mfa_pages.py). Installs
-# chromium and chromium-driver when missing, keeps a Python virtualenv with Selenium and pytest in
-# .build/browser-venv (with authlib, requests and pyotp), and builds the sesame binary.
+# save, the account recovery that asks for the second factor (test_mfa_pages.py); a passkey the
+# server refuses does not make autofill loop, and Enter in the signup page's password field takes the
+# password path (test_sign_in_pages.py). Installs chromium and chromium-driver when missing, keeps a
+# Python virtualenv with Selenium and pytest in .build/browser-venv (with authlib, requests, pyotp and
+# cryptography), and builds the sesame binary.
 #
 # Environment:
 #   SESAME_BIN   use this sesame binary instead of building .build/debug/sesame
@@ -51,7 +53,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 2. The virtualenv with Selenium and pytest from PyPI.
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, pytest, authlib, requests, pyotp" >/dev/null 2>&1; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, pytest, authlib, requests, pyotp, cryptography" >/dev/null 2>&1; then
     rm -rf "$venv"
     mkdir -p "$(dirname "$venv")"
     if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
@@ -59,7 +61,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, pyte
         apt_install python3-venv
         "$python" -m venv "$venv"
     fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest authlib requests pyotp
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest authlib requests pyotp cryptography
 fi
 
 # 3. The sesame binary.
@@ -78,4 +80,5 @@ export SESAME_BIN
 exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
     "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE \
     tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py \
-    tests/browser/test_migration_pages.py tests/browser/test_upgrade_pages.py tests/browser/test_mfa_pages.py
+    tests/browser/test_migration_pages.py tests/browser/test_upgrade_pages.py tests/browser/test_mfa_pages.py \
+    tests/browser/test_sign_in_pages.py

@@ -223,6 +223,7 @@ extension ConnectionRecord: BinaryCodedRecord {
             writer.string(apple.authorizeURL)
         }
         writer.string(passkey.attestationRequirement.rawValue)
+        writer.bool(passkey.onePerProvider)
     }
 
     public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
@@ -286,6 +287,9 @@ extension ConnectionRecord: BinaryCodedRecord {
         if version >= 5 {
             self.passkey.attestationRequirement = try reader.value(
                 AttestationRequirement.self, "passkey.attestationRequirement")
+        }
+        if version >= 6 {
+            self.passkey.onePerProvider = try reader.bool("passkey.onePerProvider")
         }
         // Read from an older row, it is the current version now.
         self.version = Self.currentVersion

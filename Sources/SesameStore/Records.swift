@@ -414,6 +414,17 @@ public struct PasskeyPolicy: Sendable, Hashable, Codable {
     public var migrationRules: PasskeyMigrationPolicy?
     /// What registrations must attest; nil for none (rows from before connection version 5).
     public var attestationRule: AttestationRequirement?
+    /// Whether a user holds at most one synced passkey per provider (nil: no, as in rows from
+    /// before connection version 6).
+    public var onePerProviderRule: Bool?
+
+    /// Whether a second synced passkey from a provider the user has one from is refused with
+    /// `already_registered`. Off by default: two accounts of one provider (two Apple IDs) share
+    /// its AAGUID, and the platform's own duplicate check (`excludeCredentials`) is the exact one.
+    public var onePerProvider: Bool {
+        get { onePerProviderRule ?? false }
+        set { onePerProviderRule = newValue ? true : nil }
+    }
 
     /// What a registration's attestation must prove (docs/mds.md).
     public var attestationRequirement: AttestationRequirement {
@@ -602,8 +613,8 @@ public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: the password policy holds rules and hashing parameters instead of a minimum length.
     /// 3: the passkey policy's migration rules.
     /// 4: the strategy, the upgrades and the Apple settings.
-    /// 5: the passkey policy's attestation requirement.
-    public static let currentVersion = 5
+    /// 5: the passkey policy's attestation requirement. 6: one passkey per provider, as an option.
+    public static let currentVersion = 6
     public var version = ConnectionRecord.currentVersion
     public var tenantID: String
     public var id: String

@@ -232,6 +232,7 @@ extension SesameApplication {
             try passkey.allowOnly([
                 "challenge_ui", "progressive_enrollment_enabled", "local_enrollment_enabled", "user_verification",
                 "min_os_versions", "device_key_grace_days", "enrollment_snooze_days", "attestation_requirement",
+                "one_passkey_per_provider",
             ])
             if let versions = try passkey.object("min_os_versions") {
                 try versions.allowOnly(["ios", "android", "ios_webview", "android_webview"])
@@ -246,6 +247,7 @@ extension SesameApplication {
             input.challengeUI = try passkey.string("challenge_ui", maxLength: 64)
             input.progressiveEnrollmentEnabled = try passkey.bool("progressive_enrollment_enabled")
             input.localEnrollmentEnabled = try passkey.bool("local_enrollment_enabled")
+            input.onePasskeyPerProvider = try passkey.bool("one_passkey_per_provider")
             input.userVerification = try passkey.string("user_verification", maxLength: 64)
             input.attestationRequirement = try passkey.string("attestation_requirement", maxLength: 64)
         }

@@ -15,6 +15,8 @@ public struct ConnectionInput: Sendable {
     public var progressiveEnrollmentEnabled: Bool?
     /// `options.passkey_options.local_enrollment_enabled`.
     public var localEnrollmentEnabled: Bool?
+    /// `options.passkey_options.one_passkey_per_provider`.
+    public var onePasskeyPerProvider: Bool?
     /// `options.passkey_options.user_verification` (Sesame): required, preferred or discouraged.
     public var userVerification: String?
     /// `options.passkey_options.attestation_requirement` (Sesame, docs/mds.md): none, metadata,

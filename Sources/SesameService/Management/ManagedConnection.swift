@@ -21,7 +21,9 @@ public struct ManagedConnection: Encodable, Sendable {
         public var deviceKeyGraceDays: Int
         public var enrollmentSnoozeDays: Int
         public var attestationRequirement: AttestationRequirement
+        public var onePasskeyPerProvider: Bool
         enum CodingKeys: String, CodingKey {
+            case onePasskeyPerProvider = "one_passkey_per_provider"
             case attestationRequirement = "attestation_requirement"
             case minOSVersions = "min_os_versions"
             case deviceKeyGraceDays = "device_key_grace_days"
@@ -203,7 +205,8 @@ public struct ManagedConnection: Encodable, Sendable {
                     minOSVersions: MethodChoice.minimums(record.passkey.migration),
                     deviceKeyGraceDays: record.passkey.migration.deviceKeyGraceDays,
                     enrollmentSnoozeDays: record.passkey.migration.promptSnoozeDays,
-                    attestationRequirement: record.passkey.attestationRequirement),
+                    attestationRequirement: record.passkey.attestationRequirement,
+                    onePasskeyPerProvider: record.passkey.onePerProvider),
                 attributes: Attributes(
                     email: Attribute(record.identifiers.email), phoneNumber: Attribute(record.identifiers.phoneNumber),
                     username: Attribute(record.identifiers.username)),

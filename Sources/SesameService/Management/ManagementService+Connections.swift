@@ -215,6 +215,7 @@ extension ManagementService {
         }
         if let value = input.progressiveEnrollmentEnabled { record.passkey.progressiveEnrollmentEnabled = value }
         if let value = input.localEnrollmentEnabled { record.passkey.localEnrollmentEnabled = value }
+        if let value = input.onePasskeyPerProvider { record.passkey.onePerProvider = value }
         if let value = input.userVerification {
             record.passkey.userVerification = try V.oneOf(
                 value, "options.passkey_options.user_verification", as: UserVerificationPolicy.self)
@@ -309,7 +310,7 @@ extension ManagementService {
             input.localEnrollmentEnabled, input.userVerification, input.passwordMinLength, input.passwordPolicy,
             input.passwordRules, input.passwordHashing, input.minOSVersions, input.deviceKeyGraceDays,
             input.enrollmentSnoozeDays, input.upgradesAllowed, input.upgradesMaxAuthAge, input.upgradesStepUp,
-            input.attestationRequirement,
+            input.attestationRequirement, input.onePasskeyPerProvider,
         ]
         guard databaseOnly.allSatisfy({ $0 == nil }), input.attributes.isEmpty else {
             throw .invalidRequest(

@@ -108,7 +108,10 @@ extension PasskeyService {
         // A synced passkey from a provider the AAGUID table names, beside one the user already
         // holds there, would only be a duplicate: 409 already_registered, and the user evidently
         // prefers passkeys on this platform (checked in the write, so two at once cannot both land).
-        let provider = verified.backupEligible ? AAGUIDRegistry.name(for: verified.aaguid) : nil
+        // Only where the connection asks for it (off by default: two Apple IDs share one AAGUID).
+        let provider =
+            connection.passkey.onePerProvider && verified.backupEligible
+            ? AAGUIDRegistry.name(for: verified.aaguid) : nil
         do {
             try storeEnrolled(
                 passkey, user: user, connection: connection, provider: provider, migratingDeviceKey: migratingDeviceKey,

@@ -146,7 +146,9 @@ struct EnrollmentTicketTests {
         return try #require(login.json["access_token"] as? String)
     }
 
-    @Test("a second passkey from the same provider is 409 already_registered, and the user prefers passkeys")
+    @Test(
+        "a second passkey from the same provider is accepted by default (two Apple IDs share an AAGUID); where the connection asks for one per provider it is 409 already_registered"
+    )
     func alreadyRegistered() throws {
         let api = try APIHarness()
         let (token, _) = try Self.passwordUser(api, email: "dup@example.com")
@@ -165,6 +167,22 @@ struct EnrollmentTicketTests {
         }
         // The first iCloud Keychain passkey is fine; the user has not signed in with a passkey yet.
         #expect(try enroll(SoftwareAuthenticator(configuration: configuration)).status == 201)
+        // By default a second one is too: another Apple ID's keychain has the same AAGUID, and the
+        // platform refuses a true duplicate itself (excludeCredentials lists every passkey).
+        let second = try enroll(SoftwareAuthenticator(configuration: configuration))
+        #expect(second.status == 201, "\(second.json)")
+        let patched = api.send(
+            .patch, "/api/v2/connections/\(api.tenant.defaultConnectionID ?? "")",
+            json: #"{"options":{"passkey_options":{"one_passkey_per_provider":true}}}"#,
+            token: try api.managementToken())
+        #expect(patched.status == 200)
+        #expect(
+            ((patched.json["options"] as? [String: Any])?["passkey_options"] as? [String: Any])?[
+                "one_passkey_per_provider"]
+                as? Bool == true)
+        let excluded = api.send(.post, "/me/v1/authentication-methods", json: #"{"type":"passkey"}"#, token: token)
+        #expect(
+            ((excluded.json["authn_params_public_key"] as? [String: Any])?["excludeCredentials"] as? [Any])?.count == 2)
         let hints = { api.send(.get, "/me/v1/method-hints?platform=web", token: token).json }
         #expect(hints()["prefer_passkey"] as? Bool == false)
         // Another one from the same provider (another device's store of it) would be a duplicate.
@@ -172,7 +190,7 @@ struct EnrollmentTicketTests {
         #expect(reply.status == 409 && reply.error == "already_registered", "\(reply.json)")
         #expect(reply.json["provider"] as? String == "iCloud Keychain")
         let user = try APIHarness.subject(of: token)
-        #expect(try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: user) }.count == 1)
+        #expect(try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: user) }.count == 2)
         #expect(hints()["prefer_passkey"] as? Bool == true)
         // A passkey from a provider the table does not name (a security key, Sesame's software
         // authenticator) is not a duplicate.
