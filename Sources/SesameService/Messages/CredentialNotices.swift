@@ -13,6 +13,8 @@ public struct CredentialNotices: Sendable {
         case authenticatorApp
         /// SMS codes to a number, masked to its last digits.
         case sms(maskedNumber: String)
+        /// An app's device key, with the device's name.
+        case deviceKey(name: String?)
     }
 
     let messages: any MessageSender
@@ -28,6 +30,8 @@ public struct CredentialNotices: Sendable {
         case .passkey(nil): what = "A passkey was added"
         case .authenticatorApp: what = "An authenticator app was added as a second factor"
         case .sms(let number): what = "Text-message codes to \(number) were added as a second factor"
+        case .deviceKey(let name?): what = "A device key for \(name) was added"
+        case .deviceKey(nil): what = "A device key was added"
         }
         try? messages.send(
             OutgoingMessage(

@@ -28,8 +28,14 @@ public final class DeviceKeyService: Sendable {
     let clock: any ServiceClock
     let random: any RandomSource
     let events: AuthEventRecorder
+    /// Who tells a user that a device key was added (nil: nobody).
+    let notices: CredentialNotices?
 
-    public init(store: any SesameStore, clock: any ServiceClock, random: any RandomSource, events: AuthEventRecorder) {
+    public init(
+        store: any SesameStore, clock: any ServiceClock, random: any RandomSource, events: AuthEventRecorder,
+        notices: CredentialNotices? = nil
+    ) {
+        self.notices = notices
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.random = random
@@ -87,6 +93,7 @@ public final class DeviceKeyService: Sendable {
         events.audit?.record(
             .deviceKeyEnrolled, tenantID: caller.tenant.id, clientID: caller.clientID, user: user,
             details: AuditDetails(method: .deviceKey, target: key.id))
+        notices?.added(.deviceKey(name: key.deviceName), tenant: caller.tenant, user: user)
         return key
     }
 

@@ -46,7 +46,8 @@ public final class TokenService: Sendable {
         self.passkeys = passkeys
         self.events = events
         self.codes = AuthorizationCodes(access: access, clock: clock, random: random)
-        self.deviceKeys = DeviceKeyService(store: store, clock: clock, random: random, events: events)
+        self.deviceKeys = DeviceKeyService(
+            store: store, clock: clock, random: random, events: events, notices: passkeys.notices)
         self.enrollmentTickets = PasskeyEnrollmentTickets(
             store: store, clock: clock, random: random, passkeys: passkeys)
         let verifier = AppleIdentityVerifier(endpoints: apple)

@@ -218,4 +218,14 @@ struct CredentialChangeTests {
                 tenant: tenant, user: user, connection: connection, authTime: nil, amr: ["pwd", "mfa"], now: now)
                 == .stale(maxAge: 300))
     }
+
+    @Test("a new device key is told to the user by email", arguments: HarnessStore.allCases)
+    func deviceKeyNotice(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let session = try api.signUp(api.authenticator(), email: "dee@example.com")
+        #expect(try api.outboxText(to: "dee@example.com", template: "credential_added") == nil)
+        #expect(try api.registerDeviceKey(TestDeviceKey(), token: session.accessToken).status == 201)
+        let notice = try #require(try api.outboxText(to: "dee@example.com", template: "credential_added"))
+        #expect(notice.hasPrefix("A device key for "))
+    }
 }
