@@ -307,6 +307,8 @@ enum PostgresMigrations {
         },
         // 13: only a family's first refresh token in the user and passkey indexes.
         .sql(StoredRecord.refreshFamilyHeadScript),
+        // 14: usernames compared in RFC 8265's UsernameCaseMapped profile (width mapping too).
+        .records { try StoredRecord.mapUsernames($0) },
     ]
 
     /// Each named unique constraint and the rule it holds.

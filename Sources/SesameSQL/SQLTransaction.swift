@@ -425,7 +425,7 @@ struct SQLUsers: UserRepository {
             """,
             [
                 .text(tenantID), .text(connectionID), .optionalText(email?.lowercased()), .optionalText(phoneNumber),
-                .optionalText(username?.lowercased()),
+                .optionalText(username.map(UsernameProfile.caseMapped)),
             ])
     }
 
@@ -456,7 +456,8 @@ struct SQLUsers: UserRepository {
     private func userColumns(_ user: UserRecord) throws -> [SQLValue] {
         [
             .text(user.connectionID), .blob(user.userHandle), .optionalText(user.profile.email?.lowercased()),
-            .optionalText(user.profile.phoneNumber), .optionalText(user.profile.username?.lowercased()),
+            .optionalText(user.profile.phoneNumber),
+            .optionalText(user.profile.username.map(UsernameProfile.caseMapped)),
             .optionalText(user.profile.name?.lowercased()), .text(user.id.lowercased()),
             SQLTransaction.time(user.createdAt), SQLTransaction.optionalTime(user.lastLoginAt),
             .integer(Int64(user.version)), tx.encode(user),

@@ -176,4 +176,25 @@ public enum StoredRecord {
                 [encode(client), .text(client.tenantID), .text(client.id)])
         }
     }
+
+    /// RFC 8265: every stored username's comparison column in the UsernameCaseMapped profile
+    /// (`UsernameProfile`). A row whose mapped username another user of its connection holds
+    /// already keeps its old column, so both still sign in as before until an operator renames one.
+    public static func mapUsernames(_ connection: any SQLConnection) throws {
+        let rows = try connection.query(
+            "SELECT tenant_id, id, connection_id, username_lower FROM users WHERE username_lower IS NOT NULL", []
+        ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "") }
+        for (tenantID, id, connectionID, current) in rows {
+            let mapped = UsernameProfile.caseMapped(current)
+            guard mapped != current else { continue }
+            let taken = try connection.query(
+                "SELECT id FROM users WHERE tenant_id = ? AND connection_id = ? AND username_lower = ?",
+                [.text(tenantID), .text(connectionID), .text(mapped)]
+            ) { $0.text(0) }
+            guard taken.isEmpty else { continue }
+            try connection.execute(
+                "UPDATE users SET username_lower = ? WHERE tenant_id = ? AND id = ?",
+                [.text(mapped), .text(tenantID), .text(id)])
+        }
+    }
 }

@@ -338,6 +338,8 @@ enum Migrations {
         },
         // 20: only a family's first refresh token in the user and passkey indexes.
         .sql(StoredRecord.refreshFamilyHeadScript),
+        // 21: usernames compared in RFC 8265's UsernameCaseMapped profile (width mapping too).
+        .records { try StoredRecord.mapUsernames($0) },
     ]
 
     /// The Management API scopes migration 5 adds.

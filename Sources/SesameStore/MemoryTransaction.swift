@@ -279,12 +279,12 @@ struct MemoryUsers: UserRepository {
     {
         try tx.checkOpen()
         let email = email?.lowercased()
-        let username = username?.lowercased()
+        let username = username.map(UsernameProfile.caseMapped)
         let found = tx.state.users.values.filter { user in
             guard user.tenantID == tenantID, user.connectionID == connectionID else { return false }
             if let email, user.profile.email?.lowercased() == email { return true }
             if let phoneNumber, user.profile.phoneNumber == phoneNumber { return true }
-            if let username, user.profile.username?.lowercased() == username { return true }
+            if let username, user.profile.username.map(UsernameProfile.caseMapped) == username { return true }
             return false
         }
         return found.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
@@ -374,8 +374,8 @@ struct MemoryUsers: UserRepository {
         if let phone = user.profile.phoneNumber, sameConnection.contains(where: { $0.profile.phoneNumber == phone }) {
             throw StoreError.conflict(.userPhoneNumber)
         }
-        if let username = user.profile.username?.lowercased(),
-            sameConnection.contains(where: { $0.profile.username?.lowercased() == username })
+        if let username = user.profile.username.map(UsernameProfile.caseMapped),
+            sameConnection.contains(where: { $0.profile.username.map(UsernameProfile.caseMapped) == username })
         {
             throw StoreError.conflict(.userUsername)
         }

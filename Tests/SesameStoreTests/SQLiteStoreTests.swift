@@ -56,6 +56,38 @@ import Testing
         #expect(try upgraded.read { try $0.clients.get(tenantID: "t1", id: "reader") } == reader)
     }
 
+    /// Migration 21: usernames stored before RFC 8265's width mapping are found by their mapped
+    /// form; one whose mapped form another user of the connection holds keeps its old column.
+    @Test func migrationTwentyOneMapsStoredUsernames() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("sesame.db")
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.write(.durable) { tx in
+                try tx.tenants.insert(Fixture.tenant())
+                try tx.users.insert(Fixture.user("sesame|01", handle: 1, email: nil, phone: nil, username: "ada"))
+                try tx.users.insert(Fixture.user("sesame|02", handle: 2, email: nil, phone: nil, username: "grace"))
+                try tx.users.insert(Fixture.user("sesame|03", handle: 3, email: nil, phone: nil, username: "lin"))
+            }
+            // As an older Sesame stored them: lower-cased only, fullwidth kept.
+            try store.executeRaw("UPDATE users SET username_lower = 'ｇｒａｃｅ' WHERE id = 'sesame|02'")
+            try store.executeRaw("UPDATE users SET username_lower = 'ａｄａ' WHERE id = 'sesame|03'")
+            try store.executeRaw("DELETE FROM schema_migrations WHERE version = 21")
+        }
+        let upgraded = try SQLiteStore(path: path)
+        #expect(try upgraded.appliedMigrations().map(\.version) == Array(1...Migrations.all.count))
+        func found(_ username: String) throws -> [String] {
+            try upgraded.read {
+                try $0.users.withIdentifiers(
+                    tenantID: "t1", connectionID: "con1", email: nil, phoneNumber: nil, username: username)
+            }.map(\.id)
+        }
+        #expect(try found("GRACE") == ["sesame|02"])
+        #expect(try found("ｇｒａｃｅ") == ["sesame|02"])
+        // 'ａｄａ' maps to 'ada', which sesame|01 holds: sesame|03 keeps its old column.
+        #expect(try found("ada") == ["sesame|01"])
+    }
+
     /// Migration 5: a grant that held every Management API scope before it also gets the
     /// resource-server scopes; a narrower grant is left as it was.
     @Test func migrationFiveGivesFullGrantsTheResourceServerScopes() throws {

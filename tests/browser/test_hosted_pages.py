@@ -10,29 +10,21 @@ under .build/browser-artifacts/hosted/, on a desktop and on a phone-sized viewpo
 Japanese.
 """
 
+import functools
 import pathlib
-import secrets
-import signal
 import sys
 import time
 
 import pytest
 
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
-if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-    signal.signal(signal.SIGTERM, _interrupt)
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
-import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
+import hosted_flow  # noqa: E402  (first: SIGTERM stops the run cleanly, and Selenium is set offline)
+from hosted_flow import (  # noqa: E402
+    PASSWORD, STEP_TIMEOUT, http, management_headers, password_user, wait_page, without_conditional_mediation)
 from sesame_process import ROOT, running_server  # noqa: E402
 
 import pyotp  # noqa: E402
 import requests  # noqa: E402
-from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
@@ -41,12 +33,9 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
 pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
 
-STEP_TIMEOUT = 20
 ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "hosted"
-PASSWORD = "correct horse battery staple"
-
-http = requests.Session()
-http.trust_env = False  # loopback only, never a proxy
+shot = functools.partial(hosted_flow.shot, ARTIFACTS)
+driver, authenticator = hosted_flow.browser_fixtures(ARTIFACTS, server_first=True)
 
 
 @pytest.fixture(scope="module")
@@ -67,98 +56,8 @@ def metadata(server):
     return document
 
 
-@pytest.fixture(scope="module")
-def driver(server):
-    with chromium.webauthn_browser(STEP_TIMEOUT, ARTIFACTS) as browser:
-        yield browser
-
-
-@pytest.fixture
-def authenticator(driver):
-    with chromium.virtual_authenticator(driver) as authenticator_id:
-        yield authenticator_id
-
-
-class RelyingParty:
-    """The web application: authlib's OAuth2Session with PKCE, and id token validation by JWKS."""
-
-    def __init__(self, url, client_id, metadata):
-        self.url, self.client_id, self.metadata = url, client_id, metadata
-        from authlib.jose import JsonWebKey
-
-        self.redirect_uri = f"{url}/"
-        self.keys = JsonWebKey.import_key_set(http.get(metadata["jwks_uri"], timeout=STEP_TIMEOUT).json())
-
-    def begin(self, driver, **parameters):
-        self.session = OAuth2Session(
-            self.client_id, redirect_uri=self.redirect_uri, scope="openid profile email offline_access",
-            code_challenge_method="S256", token_endpoint_auth_method="none")
-        self.session.trust_env = False
-        self.verifier = secrets.token_urlsafe(48)
-        self.nonce = secrets.token_urlsafe(16)
-        uri, self.state = self.session.create_authorization_url(
-            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=self.nonce, **parameters)
-        driver.get(uri)
-
-    def returned(self, driver):
-        """Waits for the redirect back to the application; its URL."""
-        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url.startswith(self.redirect_uri + "?"))
-        return driver.current_url
-
-    def finish(self, driver):
-        """The code exchange with the verifier, and the validated id token's claims."""
-        response = self.returned(driver)
-        assert f"iss={requests.utils.quote(self.metadata['issuer'], safe='')}" in response, response
-        token = self.session.fetch_token(
-            self.metadata["token_endpoint"], authorization_response=response, code_verifier=self.verifier)
-        claims = self.validate(token["id_token"])
-        return token, claims
-
-    def validate(self, id_token):
-        from authlib.jose import jwt
-
-        claims = jwt.decode(
-            id_token, self.keys,
-            claims_options={
-                "iss": {"essential": True, "value": self.metadata["issuer"]},
-                "aud": {"essential": True, "value": self.client_id},
-                "nonce": {"essential": True, "value": self.nonce},
-                "exp": {"essential": True},
-            })
-        claims.validate()
-        return claims
-
-
-def shot(driver, name):
-    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
-
-
-def page(driver):
-    return driver.execute_script("return document.body.dataset.page")
-
-
-def wait_page(driver, name):
-    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(
-        "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
-
-
-CONTRAST = """
-    const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
-    const lum = ([r, g, b]) => [r, g, b].map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
-      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-    const background = (element) => {
-      for (let e = element; e; e = e.parentElement) {
-        const c = getComputedStyle(e).backgroundColor;
-        if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') return rgb(c);
-      }
-      return [255, 255, 255];
-    };
-    return [...document.querySelectorAll('main h1, main p, main label, main button, main a')]
-      .filter(e => e.offsetParent !== null && e.textContent.trim())
-      .map(e => [e.tagName + ':' + e.textContent.trim().slice(0, 30), ratio(rgb(getComputedStyle(e).color), background(e))])
-      .filter(([, r]) => r < 4.5);
-"""
+class RelyingParty(hosted_flow.RelyingParty):
+    scope = "openid profile email offline_access"  # a refresh token too
 
 
 def accessible(driver):
@@ -168,7 +67,7 @@ def accessible(driver):
         return [...document.querySelectorAll('input:not([type=hidden]):not([hidden]), textarea, select')]
           .filter(i => i.labels.length === 0 && !i.getAttribute('aria-label')).map(i => i.name);""")
     assert unlabelled == [], unlabelled
-    low = driver.execute_script(CONTRAST)
+    low = hosted_flow.low_contrast(driver, "main h1, main p, main label, main button, main a")
     assert low == [], low
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert driver.execute_script("return document.documentElement.lang") in ("en", "ja")
@@ -188,7 +87,8 @@ def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, 
     wait_page(driver, "signup-passkey")
     shot(driver, "signup-passkey-en")
     driver.find_element(By.ID, "passkey-button").click()
-    token, claims = rp.finish(driver)
+    claims = rp.finish(driver)
+    token = rp.token
     assert claims["email"] == "browser.oidc@example.com"
     assert "pop" in claims["amr"] and claims["acr"] in ("phr", "phrh")
     assert token.get("refresh_token")
@@ -208,12 +108,11 @@ def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, 
     # Signing in again: the login page asks for passkey autofill (conditional mediation), which
     # Chromium's virtual authenticator answers by itself, so the sign-in completes untouched.
     rp.begin(driver, prompt="login")
-    _, conditional = rp.finish(driver)
+    conditional = rp.finish(driver)
     assert conditional["sub"] == subject
 
     # A browser without conditional mediation: the page waits for the passkey button.
-    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
-        "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
+    script = without_conditional_mediation(driver)
     try:
         rp.begin(driver, prompt="login")
         wait_page(driver, "login")
@@ -223,7 +122,7 @@ def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, 
         WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: button.is_displayed())
         shot(driver, "login-en")
         button.click()
-        _, again = rp.finish(driver)
+        again = rp.finish(driver)
         assert again["sub"] == subject
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
@@ -241,14 +140,8 @@ def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, 
 def test_password_sign_in_with_a_totp_step_and_the_passkey_prompt(server, metadata, driver):
     url, ids = server
     email = "totp.user@example.com"
-    signup = http.post(f"{url}/dbconnections/signup", json={
-        "client_id": ids["client_id"], "connection": "Username-Password-Authentication", "email": email,
-        "password": PASSWORD}, timeout=STEP_TIMEOUT)
-    assert signup.status_code == 200, signup.text
-    management = http.post(f"{url}/oauth/token", json={
-        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
-        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
-    headers = {"Authorization": f"Bearer {management.json()['access_token']}"}
+    password_user(url, ids, email)
+    headers = management_headers(url, ids)
     assert http.put(f"{url}/api/v2/guardian/factors/otp", json={"enabled": True}, headers=headers,
                     timeout=STEP_TIMEOUT).status_code == 200
     assert http.put(f"{url}/api/v2/guardian/policies", json=["all-applications"], headers=headers,
@@ -291,7 +184,7 @@ def test_password_sign_in_with_a_totp_step_and_the_passkey_prompt(server, metada
     accessible(driver)
     shot(driver, "passkey-enroll-en")
     driver.find_element(By.CSS_SELECTOR, "button[name=choice][value=later]").click()
-    _, claims = rp.finish(driver)
+    claims = rp.finish(driver)
     assert driver.get_cookie("sesame-passkey-prompt")["value"] == "later"
     assert claims["email"] == email
     assert claims["amr"] == ["pwd", "mfa", "otp"]
@@ -413,9 +306,7 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
 def test_a_password_reset_through_the_outbox_link(server, metadata, driver):
     url, ids = server
     email = "reset.user@example.com"
-    assert http.post(f"{url}/dbconnections/signup", json={
-        "client_id": ids["client_id"], "connection": "Username-Password-Authentication", "email": email,
-        "password": PASSWORD}, timeout=STEP_TIMEOUT).status_code == 200
+    password_user(url, ids, email)
     driver.delete_all_cookies()
     rp = RelyingParty(url, ids["client_id"], metadata)
     rp.begin(driver, login_hint=email)
@@ -430,11 +321,8 @@ def test_a_password_reset_through_the_outbox_link(server, metadata, driver):
     shot(driver, "reset-sent-en")
 
     # The link, as the outbox (the development message sender) kept it.
-    management = http.post(f"{url}/oauth/token", json={
-        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
-        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
     outbox = http.get(f"{url}/api/v2/outbox?to={email}", timeout=STEP_TIMEOUT,
-                      headers={"Authorization": f"Bearer {management.json()['access_token']}"}).json()
+                      headers=management_headers(url, ids)).json()
     text = next(m["text"] for m in outbox if m["template"] == "password_reset")
     link = next(word for word in text.split() if "/u/reset-password?ticket=" in word)
     driver.get(link)

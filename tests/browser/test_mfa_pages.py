@@ -12,32 +12,24 @@ pages, on a desktop and a phone, in English and Japanese, light and dark, are sa
 .build/browser-artifacts/mfa/.
 """
 
-import base64
+import functools
 import pathlib
 import re
-import secrets
-import signal
 import sys
 import tempfile
 import time
 
 import pytest
 
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
-if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-    signal.signal(signal.SIGTERM, _interrupt)
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
-import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
+import hosted_flow  # noqa: E402  (first: SIGTERM stops the run cleanly, and Selenium is set offline)
+from hosted_flow import (  # noqa: E402
+    CONNECTION, PASSWORD, PASSWORD_REALM, STEP_TIMEOUT, VIEWPORTS, RelyingParty, emulate, full_page, http,
+    management_headers, page, password_user, replaced, wait_page)
 from sesame_process import ROOT, running_server  # noqa: E402
 
 import pyotp  # noqa: E402
 import requests  # noqa: E402
-from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
@@ -46,17 +38,13 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
 pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
 
-STEP_TIMEOUT = 20
 ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "mfa"
-PASSWORD = "correct horse battery staple"
-CONNECTION = "Username-Password-Authentication"
 MFA_OTP = "http://auth0.com/oauth/grant-type/mfa-otp"
 MFA_RECOVERY_CODE = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
-PASSWORD_REALM = "http://auth0.com/oauth/grant-type/password-realm"
-VIEWPORTS = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
-
-http = requests.Session()
-http.trust_env = False  # loopback only, never a proxy
+# The texts checked for WCAG AA contrast.
+CONTRAST_SELECTOR = "main h1, main h2, main p, main label, main button, main a, main code"
+shot = functools.partial(hosted_flow.shot, ARTIFACTS)
+driver, authenticator = hosted_flow.browser_fixtures(ARTIFACTS)
 
 # For a Chromium whose getClientCapabilities() lacks conditionalCreate: what Chromium 156 does. A
 # conditional create stays pending until its signal aborts (then an AbortError); a modal create
@@ -112,98 +100,21 @@ def server(tmp_path):
         yield url, ids, metadata
 
 
-@pytest.fixture(scope="module")
-def driver():
-    with chromium.webauthn_browser(STEP_TIMEOUT, ARTIFACTS) as browser:
-        yield browser
-
-
-@pytest.fixture
-def authenticator(driver):
-    with chromium.virtual_authenticator(driver) as authenticator_id:
-        yield authenticator_id
-
-
-class RelyingParty:
-    """The web application: authlib's OAuth2Session with PKCE, and the code exchange."""
-
-    def __init__(self, url, client_id, metadata):
-        self.url, self.client_id, self.metadata = url, client_id, metadata
-        self.redirect_uri = f"{url}/"
-        from authlib.jose import JsonWebKey
-
-        self.keys = JsonWebKey.import_key_set(http.get(metadata["jwks_uri"], timeout=STEP_TIMEOUT).json())
-
-    def begin(self, driver, **parameters):
-        self.session = OAuth2Session(
-            self.client_id, redirect_uri=self.redirect_uri, scope="openid profile email",
-            code_challenge_method="S256", token_endpoint_auth_method="none")
-        self.session.trust_env = False
-        self.verifier = secrets.token_urlsafe(48)
-        self.nonce = secrets.token_urlsafe(16)
-        uri, self.state = self.session.create_authorization_url(
-            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=self.nonce, **parameters)
-        driver.get(uri)
-
-    def finish(self, driver):
-        """Waits for the redirect back with a code, exchanges it; the validated id token's claims."""
-        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url.startswith(self.redirect_uri + "?"))
-        response = driver.current_url
-        assert "code=" in response and f"state={self.state}" in response, response
-        token = self.session.fetch_token(
-            self.metadata["token_endpoint"], authorization_response=response, code_verifier=self.verifier)
-        from authlib.jose import jwt
-
-        claims = jwt.decode(token["id_token"], self.keys, claims_options={
-            "iss": {"essential": True, "value": self.metadata["issuer"]},
-            "aud": {"essential": True, "value": self.client_id},
-            "nonce": {"essential": True, "value": self.nonce}})
-        claims.validate()
-        return claims
-
-
-def page(driver):
-    return driver.execute_script("return document.body.dataset.page")
-
-
-def wait_page(driver, name):
-    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(
-        "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
-
-
-def replaced(driver, element, name):
-    """Waits for `element`'s page to go, then for the page `name`."""
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(element))
-    wait_page(driver, name)
-
-
-def shot(driver, name):
-    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
-
-
 def shots(driver, name):
     """The page as it is, at each viewport and colour scheme: NAME-desktop-light.png and so on, the
     whole page (beyond the viewport too). Returns texts below WCAG AA contrast, by file."""
     low = {}
     try:
-        for viewport, (width, height, mobile) in VIEWPORTS.items():
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        for viewport in VIEWPORTS:
+            width = emulate(driver, viewport)
             for scheme in ("light", "dark"):
                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
                     "features": [{"name": "prefers-color-scheme", "value": scheme}]})
                 assert driver.execute_script(
                     f"return matchMedia('(prefers-color-scheme: {scheme})').matches"), scheme
                 file = f"{name}-{viewport}-{scheme}"
-                full = driver.execute_script(
-                    "return Math.max(document.documentElement.scrollHeight, window.innerHeight)")
-                image = driver.execute_cdp_cmd("Page.captureScreenshot", {
-                    "format": "png", "captureBeyondViewport": True,
-                    "clip": {"x": 0, "y": 0, "width": width, "height": full, "scale": 1}})
-                (ARTIFACTS / f"{file}.png").write_bytes(base64.b64decode(image["data"]))
-                assert driver.execute_script(
-                    "return document.documentElement.scrollWidth <= window.innerWidth + 1"), f"{file} scrolls sideways"
-                found = driver.execute_script(CONTRAST)
+                full_page(driver, ARTIFACTS / f"{file}.png", width)
+                found = hosted_flow.low_contrast(driver, CONTRAST_SELECTOR)
                 if found:
                     low[file] = found
     finally:
@@ -212,29 +123,9 @@ def shots(driver, name):
     return low
 
 
-CONTRAST = """
-    const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
-    const lum = ([r, g, b]) => [r, g, b].map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
-      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-    const background = (element) => {
-      for (let e = element; e; e = e.parentElement) {
-        const c = getComputedStyle(e).backgroundColor;
-        if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') return rgb(c);
-      }
-      return [255, 255, 255];
-    };
-    return [...document.querySelectorAll('main h1, main h2, main p, main label, main button, main a, main code')]
-      .filter(e => e.offsetParent !== null && e.textContent.trim())
-      .map(e => [e.tagName + ':' + e.textContent.trim().slice(0, 30), ratio(rgb(getComputedStyle(e).color), background(e))])
-      .filter(([, r]) => r < 4.5);
-"""
-
-
 def code_lines_on_a_phone(driver):
     """The lines code#recovery-code's text takes at 390x844."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    emulate(driver, "phone")
     try:
         return driver.execute_script("""
             const range = document.createRange();
@@ -242,21 +133,6 @@ def code_lines_on_a_phone(driver):
             return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;""")
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-
-
-def management_headers(url, ids):
-    management = http.post(f"{url}/oauth/token", json={
-        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
-        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
-    assert management.status_code == 200, management.text
-    return {"Authorization": f"Bearer {management.json()['access_token']}"}
-
-
-def password_user(url, ids, email):
-    signup = http.post(f"{url}/dbconnections/signup", json={
-        "client_id": ids["client_id"], "connection": CONNECTION, "email": email, "password": PASSWORD},
-        timeout=STEP_TIMEOUT)
-    assert signup.status_code == 200, signup.text
 
 
 def mfa_token(url, ids, email):

@@ -15,30 +15,21 @@ English, a phone in Japanese) and of the signup page are saved under .build/brow
 """
 
 import base64
+import functools
 import json
 import pathlib
 import secrets
-import signal
 import sys
 import time
 import urllib.parse
 
 import pytest
 
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
-if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-    signal.signal(signal.SIGTERM, _interrupt)
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
-import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
+import hosted_flow  # noqa: E402  (first: SIGTERM stops the run cleanly, and Selenium is set offline)
+from hosted_flow import PASSWORD, STEP_TIMEOUT, RelyingParty, http, page, replaced, wait_page  # noqa: E402
 from sesame_process import ROOT, running_server  # noqa: E402
 
-import requests  # noqa: E402
-from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
 from cryptography.hazmat.primitives import serialization  # noqa: E402  (an authlib dependency)
 from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
 from selenium.common.exceptions import WebDriverException  # noqa: E402
@@ -50,9 +41,9 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
 pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
 
-STEP_TIMEOUT = 20
 ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "sign-in"
-PASSWORD = "correct horse battery staple"
+screenshot = functools.partial(hosted_flow.screenshot, ARTIFACTS)
+driver, authenticator = hosted_flow.browser_fixtures(ARTIFACTS)
 # How long a refused page must stay put: an authenticator that answers at once loops within
 # milliseconds, so three seconds would see dozens of POSTs.
 QUIET = 3
@@ -60,10 +51,6 @@ NOT_REGISTERED = {
     "en": "That passkey is not registered here.",
     "ja": "このパスキーはここに登録されていません。",
 }
-VIEWPORTS = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
-
-http = requests.Session()
-http.trust_env = False  # loopback only, never a proxy
 
 
 @pytest.fixture
@@ -71,71 +58,6 @@ def server(tmp_path):
     with running_server(tmp_path, STEP_TIMEOUT) as (url, ids, log):
         metadata = http.get(f"{url}/.well-known/openid-configuration", timeout=STEP_TIMEOUT).json()
         yield url, ids, metadata, log
-
-
-@pytest.fixture(scope="module")
-def driver():
-    with chromium.webauthn_browser(STEP_TIMEOUT, ARTIFACTS) as browser:
-        yield browser
-
-
-@pytest.fixture
-def authenticator(driver):
-    with chromium.virtual_authenticator(driver) as authenticator_id:
-        yield authenticator_id
-
-
-class RelyingParty:
-    """The web application: authlib's OAuth2Session with PKCE, and the code exchange."""
-
-    def __init__(self, url, client_id, metadata):
-        self.url, self.client_id, self.metadata = url, client_id, metadata
-        self.redirect_uri = f"{url}/"
-        from authlib.jose import JsonWebKey
-
-        self.keys = JsonWebKey.import_key_set(http.get(metadata["jwks_uri"], timeout=STEP_TIMEOUT).json())
-
-    def begin(self, driver, **parameters):
-        self.session = OAuth2Session(
-            self.client_id, redirect_uri=self.redirect_uri, scope="openid profile email",
-            code_challenge_method="S256", token_endpoint_auth_method="none")
-        self.session.trust_env = False
-        self.verifier = secrets.token_urlsafe(48)
-        self.nonce = secrets.token_urlsafe(16)
-        uri, self.state = self.session.create_authorization_url(
-            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=self.nonce, **parameters)
-        driver.get(uri)
-
-    def finish(self, driver):
-        """Waits for the redirect back with a code, exchanges it; the validated id token's claims."""
-        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url.startswith(self.redirect_uri + "?"))
-        response = driver.current_url
-        assert "code=" in response and f"state={self.state}" in response, response
-        token = self.session.fetch_token(
-            self.metadata["token_endpoint"], authorization_response=response, code_verifier=self.verifier)
-        from authlib.jose import jwt
-
-        claims = jwt.decode(token["id_token"], self.keys, claims_options={
-            "iss": {"essential": True, "value": self.metadata["issuer"]},
-            "aud": {"essential": True, "value": self.client_id},
-            "nonce": {"essential": True, "value": self.nonce}})
-        claims.validate()
-        return claims
-
-
-def page(driver):
-    return driver.execute_script("return document.body && document.body.dataset.page")
-
-
-def wait_page(driver, name):
-    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(
-        "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
-
-
-def replaced(driver, element, name):
-    """Waits for `element`'s page to go, then for the page `name`."""
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(element))
-    wait_page(driver, name)
 
 
 def requests_logged(log, method, route):
@@ -196,23 +118,6 @@ def held_credentials(driver, authenticator):
     """The ids of the credentials the virtual authenticator holds (base64, as CDP writes them)."""
     credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
     return [c["credentialId"] for c in credentials]
-
-
-def screenshot(driver, name, viewport):
-    """The whole page at `viewport`: NAME.png. Fails if the page scrolls sideways."""
-    width, height, mobile = VIEWPORTS[viewport]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
-    try:
-        full = driver.execute_script("return Math.max(document.documentElement.scrollHeight, window.innerHeight)")
-        image = driver.execute_cdp_cmd("Page.captureScreenshot", {
-            "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": width, "height": full, "scale": 1}})
-        (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(image["data"]))
-        assert driver.execute_script(
-            "return document.documentElement.scrollWidth <= window.innerWidth + 1"), f"{name} scrolls sideways"
-    finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def refused_page(driver, log, locale, posts):

@@ -15,11 +15,10 @@ authlib (PyPI) plays the web application, as in test_hosted_pages.py. Screenshot
 """
 
 import contextlib
+import functools
 import os
 import pathlib
 import re
-import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -27,20 +26,13 @@ import urllib.parse
 
 import pytest
 
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
-if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-    signal.signal(signal.SIGTERM, _interrupt)
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
-import chromium  # noqa: E402  (sets Selenium offline before anything imports it)
+import hosted_flow  # noqa: E402  (first: SIGTERM stops the run cleanly, and Selenium is set offline)
+from hosted_flow import (  # noqa: E402
+    CONNECTION, STEP_TIMEOUT, RelyingParty, describe, http, management_headers, password_user, wait_page,
+    without_conditional_mediation)
 from sesame_process import ROOT, SESAME_BIN, running_server, stop  # noqa: E402
 
-import requests  # noqa: E402
-from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
@@ -49,17 +41,14 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
 pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
 
-STEP_TIMEOUT = 20
 ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "upgrades"
-CONNECTION = "Username-Password-Authentication"
 BREACHED = "AUTH0-TEST-horse battery staple"  # breached by Auth0's test prefix, and meets the rules
 STRONG = "a brand new passphrase, 42 long"
 FAKE_APPLE_BIN = str(pathlib.Path(SESAME_BIN).resolve().parent / "sesame-fake-apple")
 APPLE_TEAM, APPLE_KEY = "TEAM123456", "KEY1234567"
 APPLE_BUNDLE, APPLE_SERVICES_ID = "com.example.sesame", "com.example.sesame.web"
-
-http = requests.Session()
-http.trust_env = False  # loopback only, never a proxy
+shot = functools.partial(hosted_flow.shot, ARTIFACTS)
+driver, authenticator = hosted_flow.browser_fixtures(ARTIFACTS, server_first=True)
 
 
 @pytest.fixture(scope="module")
@@ -77,76 +66,7 @@ def metadata(server):
 @pytest.fixture(scope="module")
 def management(server):
     url, ids = server
-    response = http.post(f"{url}/oauth/token", json={
-        "grant_type": "client_credentials", "client_id": ids["management_client_id"],
-        "client_secret": ids["management_client_secret"], "audience": f"{url}/api/v2/"}, timeout=STEP_TIMEOUT)
-    assert response.status_code == 200, response.text
-    return {"Authorization": f"Bearer {response.json()['access_token']}"}
-
-
-@pytest.fixture(scope="module")
-def driver(server):
-    with chromium.webauthn_browser(STEP_TIMEOUT, ARTIFACTS) as browser:
-        yield browser
-
-
-@pytest.fixture
-def authenticator(driver):
-    with chromium.virtual_authenticator(driver) as authenticator_id:
-        yield authenticator_id
-
-
-class RelyingParty:
-    """The web application: authlib's OAuth2Session with PKCE, and id token validation by JWKS."""
-
-    def __init__(self, url, client_id, metadata):
-        from authlib.jose import JsonWebKey
-
-        self.client_id, self.metadata = client_id, metadata
-        self.redirect_uri = f"{url}/"
-        self.keys = JsonWebKey.import_key_set(http.get(metadata["jwks_uri"], timeout=STEP_TIMEOUT).json())
-
-    def begin(self, driver, **parameters):
-        self.session = OAuth2Session(
-            self.client_id, redirect_uri=self.redirect_uri, scope="openid profile email",
-            code_challenge_method="S256", token_endpoint_auth_method="none")
-        self.session.trust_env = False
-        self.verifier = secrets.token_urlsafe(48)
-        self.nonce = secrets.token_urlsafe(16)
-        uri, _ = self.session.create_authorization_url(
-            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=self.nonce, **parameters)
-        driver.get(uri)
-
-    def finish(self, driver):
-        """Waits for the callback with a code; the validated id token's claims."""
-        WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.current_url.startswith(self.redirect_uri + "?"))
-        response = driver.current_url
-        assert "code=" in response, response
-        token = self.session.fetch_token(
-            self.metadata["token_endpoint"], authorization_response=response, code_verifier=self.verifier)
-        from authlib.jose import jwt
-
-        claims = jwt.decode(token["id_token"], self.keys, claims_options={
-            "iss": {"essential": True, "value": self.metadata["issuer"]},
-            "aud": {"essential": True, "value": self.client_id},
-            "nonce": {"essential": True, "value": self.nonce}})
-        claims.validate()
-        return claims
-
-
-def shot(driver, name):
-    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
-
-
-def wait_page(driver, name):
-    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: d.execute_script(
-        "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
-
-
-def describe(driver):
-    """Where the browser is, for an assertion message."""
-    main = driver.execute_script("return (document.querySelector('main') || document.body).outerHTML")
-    return f"{driver.current_url}\n{main[:3000]}"
+    return management_headers(url, ids)
 
 
 def breached_user(server, management, email):
@@ -155,10 +75,7 @@ def breached_user(server, management, email):
     detection = f"{url}/api/v2/attack-protection/breached-password-detection"
     off = http.patch(detection, json={"enabled": False}, headers=management, timeout=STEP_TIMEOUT)
     assert off.status_code == 200, off.text
-    signup = http.post(f"{url}/dbconnections/signup", json={
-        "client_id": ids["client_id"], "connection": CONNECTION, "email": email, "password": BREACHED},
-        timeout=STEP_TIMEOUT)
-    assert signup.status_code == 200, signup.text
+    password_user(url, ids, email, BREACHED)
     on = http.patch(detection, json={"enabled": True}, headers=management, timeout=STEP_TIMEOUT)
     assert on.status_code == 200 and on.json()["enabled"] is True, on.text
 
@@ -181,12 +98,6 @@ def password_sign_in(driver, rp, email, password):
     driver.find_element(By.ID, "password").send_keys(password + Keys.ENTER)
     wait_page(driver, "enroll")
     assert driver.find_element(By.TAG_NAME, "h1").text == "Account security", describe(driver)
-
-
-def without_conditional_mediation(driver):
-    """Pages opened from now on wait for the passkey button (no autofill); the script's id."""
-    return driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
-        "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
 
 
 def passkey_button_sign_in(driver):

@@ -1,4 +1,5 @@
 import Foundation
+import SesameStore
 
 /// The one set of rules for text that people type and others see: identifiers (email, username)
 /// and profile text (names, nickname), on every path that stores them (signup, Management API).
@@ -31,8 +32,9 @@ enum TextRules {
     /// An email address as stored and compared: NFC, lower-cased.
     static func email(_ value: String) -> String { nfc(value).lowercased() }
 
-    /// A username as stored (NFC); it is compared case-insensitively.
-    static func username(_ value: String) -> String { nfc(value) }
+    /// A username as stored and compared: RFC 8265's UsernameCaseMapped profile (width mapping,
+    /// lower case, NFC; `UsernameProfile`).
+    static func username(_ value: String) -> String { UsernameProfile.caseMapped(value) }
 
     /// Profile or display text: NFC, 1 to `max` characters and at most 4 × `max` bytes, nothing unsafe.
     static func text(_ value: String, _ field: String, max: Int) throws(ServiceError) -> String {

@@ -458,12 +458,12 @@ public final class PasswordService: Sendable {
         _ identifier: String, connection: ConnectionRecord, in transaction: any StoreTransaction
     ) throws -> UserRecord? {
         let email = TextRules.email(identifier)
-        let username = TextRules.username(identifier).lowercased()
+        let username = TextRules.username(identifier)
         let found = try transaction.users.withIdentifiers(
             tenantID: connection.tenantID, connectionID: connection.id, email: email, phoneNumber: identifier,
             username: username)
         return found.first { $0.profile.email?.lowercased() == email }
-            ?? found.first { $0.profile.username?.lowercased() == username }
+            ?? found.first { $0.profile.username.map(UsernameProfile.caseMapped) == username }
             ?? found.first { $0.profile.phoneNumber == identifier }
     }
 
