@@ -180,7 +180,8 @@ def test_android_enrolls_and_manages_passkeys_through_my_account(server):
     listed = android.send("GET", "/me/v1/authentication-methods?type=passkey", authorization=bearer)
     assert listed.status_code == 200, listed.text
     methods = [Android.passkey_method(m) for m in listed.json()["authentication_methods"]]
-    assert len(methods) == 2, methods
+    # The signup's passkey, the second Google one, and Samsung Pass's.
+    assert len(methods) == 3, methods
 
     path = "/me/v1/authentication-methods/" + urllib.parse.quote(method["id"], safe="")
     one = android.send("GET", path, authorization=bearer)
@@ -208,8 +209,11 @@ def test_android_enrolls_and_manages_passkeys_through_my_account(server):
     remover = f"Bearer {delete_scope['access_token']}"
     assert android.send("DELETE", path, authorization=remover).status_code == 204
     others = android.send("GET", "/me/v1/authentication-methods", authorization=bearer).json()
-    last = "/me/v1/authentication-methods/" + urllib.parse.quote(others["authentication_methods"][0]["id"], safe="")
-    conflict = android.send("DELETE", last, authorization=remover)
+    paths = ["/me/v1/authentication-methods/" + urllib.parse.quote(m["id"], safe="")
+             for m in others["authentication_methods"]]
+    for other in paths[:-1]:
+        assert android.send("DELETE", other, authorization=remover).status_code == 204
+    conflict = android.send("DELETE", paths[-1], authorization=remover)
     assert conflict.status_code == 409, conflict.text
     problem = Android.parsed_error(conflict)
     assert problem["title"] == "conflict" and problem["status"] == 409 and problem["detail"], problem

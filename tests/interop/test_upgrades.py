@@ -406,7 +406,8 @@ def test_breached_password_recommendations_authorization_and_the_strong_password
         "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": tokens["refresh_token"]})
     assert refreshed.status_code in (400, 403) and refreshed.json()["error"] == "invalid_grant", refreshed.text
 
-    # The same password as the current one is refused with the history error, token not spent.
+    # The same password as the current one is refused with the history error (it is compared only
+    # after the rules and the breach corpus); the answer spends the token, so a guess costs one.
     fine = password_login(server, "fine@example.com", PASSWORD)
     assert fine.status_code == 200 and fine.json()["password_status"] == "ok", fine.text
     grant = granted(authorize(server, {"type": "strong_password"}, token=fine.json()["access_token"]),
@@ -418,6 +419,11 @@ def test_breached_password_recommendations_authorization_and_the_strong_password
     # The contract's "description" text; in the OAuth shape of /me/v1/upgrades it is error_description.
     assert "The new password must differ from the current one." in (
         reused.get("error_description"), reused.get("description")), reused
+    assert_oauth_error(upgrade(server, "strong-password", {"upgrade_token": grant["upgrade_token"],
+                                                           "new_password": strong_password(rules)}),
+                       400, "invalid_grant")
+    grant = granted(authorize(server, {"type": "strong_password"}, token=fine.json()["access_token"]),
+                    "strong_password")
     done = upgrade(server, "strong-password", {"upgrade_token": grant["upgrade_token"],
                                                "new_password": strong_password(rules)})
     assert done.status_code == 200 and done.json() == {"type": "strong_password", "upgraded": True}, done.text
