@@ -110,3 +110,48 @@ def test_a_breached_password_is_refused_at_signup(server):
     })
     assert status == 400 and body["name"] == "PasswordStrengthError" and body["code"] == "invalid_password"
     assert body["description"]["rules"][0]["code"] == "lengthAtLeast"
+
+
+def test_a_stolen_refresh_token_cannot_enroll_a_factor(server):
+    """The audit's takeover, from outside: a refresh token switched to the MFA API's audience must
+    not get `enroll` (a factor the thief controls would make tokens that pass every step-up)."""
+    email = "victim@example.com"
+    server.http.expect(
+        200, "POST", "/dbconnections/signup",
+        {"client_id": server.client_id, "connection": CONNECTION, "email": email, "password": PASSWORD},
+    )
+    admin = management_token(server)
+    for factor in ("otp", "recovery-code"):
+        server.http.expect(200, "PUT", f"/api/v2/guardian/factors/{factor}", {"enabled": True}, token=admin)
+    server.http.session.put(
+        server.url + "/api/v2/guardian/policies", json=["all-applications"],
+        headers={"Authorization": f"Bearer {admin}"}, timeout=10,
+    )
+    required = form_login(server, email, PASSWORD).json()
+    mfa_token = required["mfa_token"]
+    associated = server.http.expect(200, "POST", "/mfa/associate", {"authenticator_types": ["otp"]}, token=mfa_token)
+    totp = pyotp.parse_uri(associated["barcode_uri"])
+    tokens = server.http.expect(200, "POST", "/oauth/token", {
+        "grant_type": MFA_OTP, "client_id": server.client_id, "mfa_token": mfa_token, "otp": totp.now(),
+    })
+    stolen = tokens["refresh_token"]
+    mfa_audience = server.url + "/mfa/"
+
+    def refresh(**extra):
+        return server.http.session.post(server.url + "/oauth/token", json={
+            "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": stolen,
+            "audience": mfa_audience, **extra,
+        }, timeout=10)
+
+    for scope in ("enroll", "remove:authenticators", "openid enroll"):
+        asked = refresh(scope=scope)
+        assert asked.status_code == 400 and asked.json()["error"] == "invalid_scope", asked.text
+    plain = refresh()
+    assert plain.status_code == 200, plain.text
+    granted = plain.json()["scope"].split()
+    assert "enroll" not in granted and "remove:authenticators" not in granted, granted
+    attempt = server.http.session.post(
+        server.url + "/mfa/associate", json={"authenticator_types": ["otp"]},
+        headers={"Authorization": f"Bearer {plain.json()['access_token']}"}, timeout=10,
+    )
+    assert attempt.status_code == 403 and attempt.json()["error"] == "insufficient_scope", attempt.text
