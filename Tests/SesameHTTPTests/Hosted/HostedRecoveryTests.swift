@@ -21,6 +21,16 @@ struct HostedRecoveryTests {
         browser.submit("/u/recover", [("email", email)])
     }
 
+    /// A new browser through `/u/recover` for `email` and its emailed code: the page after the code.
+    static func recoverWithTheEmailedCode(_ api: APIHarness, email: String) throws -> HostedBrowser {
+        let browser = HostedBrowser(api)
+        try startRecovery(browser, OIDCClient(clientID: api.bootstrap.clientID), email: email)
+        let text = try #require(try api.outboxText(to: email, template: "recovery_code"))
+        browser.submit(
+            "/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", String(text.prefix(6)))])
+        return browser
+    }
+
     @Test(
         "a user who lost every passkey: the emailed code, a new passkey, every other session ended",
         arguments: HarnessStore.allCases)

@@ -54,12 +54,7 @@ struct HostedSecondFactorTests {
     @Test("recovery by email asks for the user's second factor before a new passkey", arguments: HarnessStore.allCases)
     func recoveryAsksForTheFactor(_ kind: HarnessStore) throws {
         let (api, _, _) = try Self.world(kind)
-        let client = OIDCClient(clientID: api.bootstrap.clientID)
-        let browser = HostedBrowser(api)
-        try R.startRecovery(browser, client, email: "ada@example.com")
-        let text = try #require(try api.outboxText(to: "ada@example.com", template: "recovery_code"))
-        browser.submit(
-            "/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", String(text.prefix(6)))])
+        let browser = try R.recoverWithTheEmailedCode(api, email: "ada@example.com")
         // Not the new way in: the TOTP step, with its ways out and the support path.
         #expect(browser.html.contains("data-page=\"mfa\""), "\(browser.html)")
         #expect(!browser.html.contains("passkey-creation"))
@@ -83,12 +78,7 @@ struct HostedSecondFactorTests {
         arguments: HarnessStore.allCases)
     func recoveryCompletesAfterTheFactor(_ kind: HarnessStore) throws {
         let (api, secret, _) = try Self.world(kind)
-        let client = OIDCClient(clientID: api.bootstrap.clientID)
-        let browser = HostedBrowser(api)
-        try R.startRecovery(browser, client, email: "ada@example.com")
-        let text = try #require(try api.outboxText(to: "ada@example.com", template: "recovery_code"))
-        browser.submit(
-            "/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", String(text.prefix(6)))])
+        let browser = try R.recoverWithTheEmailedCode(api, email: "ada@example.com")
         browser.submit("/u/mfa", [("mode", "otp"), ("otp", "000000")])
         #expect(browser.last.status == 403)
         #expect(browser.html.contains(Catalog.text(.recoverySecondFactorLead, .en)), "still the recovery")

@@ -89,12 +89,7 @@ struct PreHijackingTests {
 
         // The owner recovers by email: no second factor is asked (it was the squatter's), and the
         // new passkey is the only way in.
-        let client = OIDCClient(clientID: api.bootstrap.clientID)
-        let browser = HostedBrowser(api)
-        try R.startRecovery(browser, client, email: "ada@example.com")
-        let text = try #require(try api.outboxText(to: "ada@example.com", template: "recovery_code"))
-        browser.submit(
-            "/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", String(text.prefix(6)))])
+        let browser = try R.recoverWithTheEmailedCode(api, email: "ada@example.com")
         #expect(browser.html.contains("data-page=\"enroll\""), "\(browser.html)")
         let owner = try #require(try P.users(api).first)
         #expect(owner.profile.emailVerified)
