@@ -27,7 +27,6 @@ import pyotp  # noqa: E402
 import requests  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
@@ -280,7 +279,7 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
     callbacks.send_keys("http://localhost:3000/callback")
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     # The answer is another admin-client page: wait for this one to go first.
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(callbacks))
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(callbacks))
     wait_page(driver, "admin-client")
     assert driver.find_element(By.ID, "callbacks").get_attribute("value") == "http://localhost:3000/callback"
     shot(driver, "admin-client-en")
@@ -296,7 +295,7 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
     name.clear()
     name.send_keys("Work laptop")
     name.submit()
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(name))
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(name))
     wait_page(driver, "account")
     assert "The passkey was renamed." in driver.page_source and "Work laptop" in driver.page_source
     driver.find_element(By.CSS_SELECTOR, "form[action='/account/logout'] button").click()

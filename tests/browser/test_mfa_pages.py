@@ -32,7 +32,6 @@ import pyotp  # noqa: E402
 import requests  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
@@ -185,7 +184,7 @@ def sign_in_with_password(driver, rp, email, **parameters):
     replaced(driver, field, "password")
     password = driver.find_element(By.ID, "password")
     password.send_keys(PASSWORD + Keys.ENTER)
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(password))
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(password))
 
 
 def mode(driver):
@@ -331,7 +330,7 @@ def test_a_recovery_code_at_the_totp_step_and_the_new_code_to_save(server, drive
     assert driver.execute_script("return document.getElementById('saved').validity.valueMissing")
     driver.find_element(By.ID, "saved").click()
     continue_button.click()
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(continue_button))
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(continue_button))
     # Progressive enrollment may prompt for a passkey first: "Not now".
     WebDriverWait(driver, STEP_TIMEOUT).until(
         lambda d: d.current_url.startswith(rp.redirect_uri + "?") or page(d) == "enroll")
@@ -372,7 +371,7 @@ def recover_to_second_factor(driver, url, ids, rp, email, **parameters):
     replaced(driver, field, "recover-code")
     field = driver.find_element(By.ID, "code")
     field.send_keys(recovery_email_code(url, ids, email) + Keys.ENTER)
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(field))
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(field))
 
 
 def test_account_recovery_asks_for_the_totp_code_before_a_new_way_in(server, driver):

@@ -27,7 +27,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
 import hosted_flow  # noqa: E402  (first: SIGTERM stops the run cleanly, and Selenium is set offline)
-from hosted_flow import PASSWORD, STEP_TIMEOUT, RelyingParty, http, page, replaced, wait_page  # noqa: E402
+from hosted_flow import PASSWORD, STEP_TIMEOUT, RelyingParty, gone, http, page, replaced, wait_page  # noqa: E402
 from sesame_process import ROOT, running_server  # noqa: E402
 
 from cryptography.hazmat.primitives import serialization  # noqa: E402  (an authlib dependency)
@@ -35,7 +35,6 @@ from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
@@ -154,7 +153,7 @@ def test_a_refused_passkey_does_not_loop(server, driver, authenticator, locale, 
     # passkey a second time; the answer waits again.
     field = driver.find_element(By.ID, "username")
     field.send_keys("a")
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(field))
+    WebDriverWait(driver, STEP_TIMEOUT).until(gone(field))
     refused_page(driver, log, locale, posts=2)
 
     # Without the passkey, typing starts autofill, which waits for a passkey to offer.
@@ -217,7 +216,7 @@ def test_enter_in_the_signup_password_field_takes_the_password_path(server, driv
         arguments[0].form.addEventListener('submit', (e) => sessionStorage.setItem('sesame-test-submitter',
           JSON.stringify(e.submitter ? [e.submitter.name, e.submitter.value] : null)));""", password)
     password.send_keys(PASSWORD + Keys.ENTER)
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(password))
+    WebDriverWait(driver, STEP_TIMEOUT).until(gone(password))
     # Progressive enrollment may prompt for a passkey first: "Not now".
     WebDriverWait(driver, STEP_TIMEOUT).until(
         lambda d: d.current_url.startswith(rp.redirect_uri + "?") or page(d) not in (None, "signup"))

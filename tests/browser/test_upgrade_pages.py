@@ -35,7 +35,6 @@ from sesame_process import ROOT, SESAME_BIN, running_server, stop  # noqa: E402
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 # authlib 1.x warns that its jose module will become joserfc; it is still the documented client.
@@ -205,7 +204,7 @@ def test_the_account_page_upgrades_to_a_strong_password(server, metadata, manage
     shot(driver, "account-upgrade-password-en")
     field.send_keys(STRONG)
     driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(field))
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(field))
     wait_page(driver, "account")
     assert driver.current_url == f"{url}/account?done=upgraded", describe(driver)
     assert driver.find_element(By.CSS_SELECTOR, "p.notice").text == "Your account is safer now."

@@ -26,7 +26,7 @@ import chromium  # noqa: E402  (sets Selenium offline before anything imports it
 import pytest  # noqa: E402
 import requests  # noqa: E402
 from authlib.integrations.requests_client import OAuth2Session  # noqa: E402
-from selenium.webdriver.support import expected_conditions  # noqa: E402
+from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 STEP_TIMEOUT = 20
@@ -126,9 +126,21 @@ def wait_page(driver, name):
         "return document.readyState === 'complete' && document.body && document.body.dataset.page") == name)
 
 
+def gone(element):
+    """A wait condition: `element` left the document. Chromium reports a node of a page that was
+    replaced either as stale or as "does not belong to the document"; both mean gone."""
+    def check(_):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return check
+
+
 def replaced(driver, element, name):
     """Waits for `element`'s page to go, then for the page `name`."""
-    WebDriverWait(driver, STEP_TIMEOUT).until(expected_conditions.staleness_of(element))
+    WebDriverWait(driver, STEP_TIMEOUT).until(gone(element))
     wait_page(driver, name)
 
 
