@@ -213,7 +213,7 @@ public final class AccountUpgradeService: Sendable {
     ) throws(ServiceError) {
         let policy = connection.upgrades
         let stale = authTime.map { now.timeIntervalSince($0) > TimeInterval(max(0, policy.maxAuthAge)) } ?? true
-        let usedSecondFactor = amr.contains("mfa") || (amr.contains("pop") && amr.contains("user"))
+        let usedSecondFactor = CredentialChange.usedSecondFactor(amr)
         let challenge = MFAService.requirement(tenant: tenant, user: user).flatMap { $0.kind == .challenge ? $0 : nil }
         let needed: Bool
         switch policy.stepUp {
