@@ -30,7 +30,11 @@ final class RawHTTPClient {
     /// 127.0.0.2) is the address the connection comes from.
     init(host: String = "127.0.0.1", port: Int, receiveTimeoutSeconds: Int = 10, sourceAddress: String? = nil) throws {
         let isV6 = host.contains(":")
-        fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The socket is stored only once it is connected: a class whose stored properties are all set
+        // runs its deinit when its init throws, so storing it first and closing it here too closed it
+        // twice, and the second close could hit a descriptor an in-process server had just accepted
+        // (libmicrohttpd aborts on the EBADF that follows).
+        let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError.connect(errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -76,6 +80,7 @@ final class RawHTTPClient {
             close(fd)
             throw ClientError.connect(code)
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }
