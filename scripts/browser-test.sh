@@ -8,7 +8,8 @@
 # beside a pending conditional create, and the TOTP step's ways out: a recovery code, the new code to
 # save, the account recovery that asks for the second factor (test_mfa_pages.py); a passkey the
 # server refuses does not make autofill loop, and Enter in the signup page's password field takes the
-# password path (test_sign_in_pages.py). Installs chromium and chromium-driver when missing, keeps a
+# password path, and the email-verification link asks about what was added before (test_sign_in_pages.py).
+# The hosted pages, second-factor and sign-in files run a second time with the server on PostgreSQL. Installs chromium and chromium-driver when missing, keeps a
 # Python virtualenv with Selenium and pytest in .build/browser-venv (with authlib, requests, pyotp and
 # cryptography), and builds the sesame binary.
 #
@@ -17,7 +18,8 @@
 #   SWIFT        the swift command (default: swift)
 #   SWIFT_BUILD_FLAGS  flags for `swift build`; pass the Makefile's so the normal build is reused
 #   PYTHON       the Python used to create the virtualenv (default: python3)
-#   BROWSER_TEST_TIMEOUT  seconds the whole pytest run may take (default: 300)
+#   BROWSER_TEST_TIMEOUT  seconds each pytest run may take (default: 300)
+#   BROWSER_TEST_POSTGRES 0 skips the second run on PostgreSQL (default: 1)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -76,9 +78,21 @@ if [ ! -x "$SESAME_BIN" ]; then
 fi
 export SESAME_BIN
 
-# 4. The test. pytest's summary line ends the output; its status is this script's status.
-exec timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
-    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE \
+# 4. The tests, on SQLite; then the hosted pages' walk again with the server's data in PostgreSQL
+#    (a throwaway cluster from scripts/postgres.sh, stopped afterwards): the sign-in, signup,
+#    second-factor, recovery and verification pages. Each pytest's summary line ends its output.
+run_pytest() {
+    timeout --kill-after=10 "${BROWSER_TEST_TIMEOUT:-300}" \
+        "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE "$@"
+}
+run_pytest \
     tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py \
     tests/browser/test_migration_pages.py tests/browser/test_upgrade_pages.py tests/browser/test_mfa_pages.py \
     tests/browser/test_sign_in_pages.py
+if [ "${BROWSER_TEST_POSTGRES:-1}" = 1 ]; then
+    SESAME_TEST_POSTGRES_DSN="$(scripts/postgres.sh start)"
+    trap 'scripts/postgres.sh stop' EXIT
+    echo "browser-test: again on PostgreSQL ($SESAME_TEST_POSTGRES_DSN)"
+    SESAME_TEST_STORE=postgres SESAME_TEST_POSTGRES_DSN="$SESAME_TEST_POSTGRES_DSN" run_pytest \
+        tests/browser/test_hosted_pages.py tests/browser/test_mfa_pages.py tests/browser/test_sign_in_pages.py
+fi

@@ -1131,6 +1131,8 @@ public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
     case credentialAdded = "credential_added"
     /// A notice that the address was confirmed and the ways to sign in added before it were removed.
     case credentialsRemoved = "credentials_removed"
+    /// A notice that an administrator removed a passkey, the password or a second factor.
+    case credentialRemoved = "credential_removed"
 }
 
 /// A message the `outbox` sender kept instead of sending (development and tests): listed at

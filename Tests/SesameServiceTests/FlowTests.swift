@@ -42,7 +42,8 @@ final class ServiceWorld: @unchecked Sendable {
             dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce")))
         management = ManagementService(
             store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer,
-            appleKeys: AppleKeySealer(masterKey: masterKey))
+            appleKeys: AppleKeySealer(masterKey: masterKey),
+            messages: OutboxSender(store: store, sealer: sealer, clock: clock, random: random))
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: Self.publicURL, random: random, now: clock.now())
     }

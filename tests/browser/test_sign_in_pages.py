@@ -236,3 +236,50 @@ def test_enter_in_the_signup_password_field_takes_the_password_path(server, driv
         "username": email, "password": PASSWORD, "realm": "Username-Password-Authentication"},
         timeout=STEP_TIMEOUT)
     assert grant.status_code == 200, grant.text
+
+
+def test_the_verification_link_asks_about_what_was_added_before(server, driver):
+    """Someone signs up with another person's address and a password; the verification link, opened
+    in another browser, lists that password and asks. "No, remove them" confirms the address, removes
+    the password and says so; the page is looked at on a desktop and a phone, in both languages."""
+    url, ids, metadata, _ = server
+    email = "squatted.owner@example.com"
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    rp.begin(driver, prompt="create")
+    wait_page(driver, "signup")
+    driver.find_element(By.ID, "email").send_keys(email)
+    open_password_section(driver).send_keys(PASSWORD + Keys.ENTER)
+    WebDriverWait(driver, STEP_TIMEOUT).until(
+        lambda d: d.current_url.startswith(rp.redirect_uri + "?") or page(d) not in (None, "signup"))
+
+    outbox = http.get(f"{url}/api/v2/outbox?to={email}", timeout=STEP_TIMEOUT,
+                      headers=hosted_flow.management_headers(url, ids)).json()
+    text = next(m["text"] for m in outbox if m["template"] == "verify_email")
+    link = next(word for word in text.split() if "/u/verify-email?ticket=" in word)
+
+    driver.delete_all_cookies()  # the owner's browser, never signed in to this account
+    for locale in ("ja", "en"):
+        driver.get(f"{link}&ui_locales={locale}")
+        wait_page(driver, "verify-email-prior")
+        assert driver.execute_script("return document.documentElement.lang") == locale
+        items = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#prior-sign-in li")]
+        assert items == (["A password"] if locale == "en" else ["パスワード"]), items
+        assert hosted_flow.low_contrast(driver, "main h1, main p, main li, main button, main a") == []
+        for viewport in ("desktop", "phone"):
+            screenshot(driver, f"verify-email-prior-{viewport}-{locale}", viewport)
+    driver.find_element(By.CSS_SELECTOR, "button[name=prior][value=remove]").click()
+    wait_page(driver, "verified-cleared")
+    screenshot(driver, "verified-cleared-phone-en", "phone")
+    grant = http.post(f"{url}/oauth/token", json={
+        "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": ids["client_id"],
+        "username": email, "password": PASSWORD, "realm": "Username-Password-Authentication"},
+        timeout=STEP_TIMEOUT)
+    assert grant.status_code == 403, grant.text  # the squatter's password is gone
+    outbox = http.get(f"{url}/api/v2/outbox?to={email}", timeout=STEP_TIMEOUT,
+                      headers=hosted_flow.management_headers(url, ids)).json()
+    assert any(m["template"] == "credentials_removed" for m in outbox)
+    # The way on: the account page, which starts a sign-in (with account recovery for a new way in).
+    driver.find_element(By.ID, "set-up-sign-in").click()
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: page(d) == "login")
+

@@ -34,12 +34,22 @@ extension SesameApplication {
                     locale: context.locale)
             }
         }
-        router.get("/admin/users/{id}") { [self] _, context in
+        router.get("/admin/users/{id}") { [self] request, context in
             guard let session = currentSession(context) else { return try accountSignIn("/admin/users", context) }
             let caller = try management.adminCaller(session: session, tenant: context.tenant)
-            let view = try adminUser(caller, id: try context.request.pathParameter("id"))
+            var view = try adminUser(caller, id: try context.request.pathParameter("id"))
+            view.factorsReset = request.query("done") == "factors-reset"
             return PageLayout.response(
                 AdminPages.user(context: context, view: view), context: context, locale: context.locale)
+        }
+        // The support path for a user who lost every second factor (the Management API removes
+        // them one by one: DELETE /api/v2/users/{id}/authentication-methods/{method_id}).
+        router.post("/admin/users/{id}/factors/reset") { [self] request, context in
+            let (_, session) = try accountForm(request, context)
+            let caller = try management.adminCaller(session: session, tenant: context.tenant)
+            let id = try context.request.pathParameter("id")
+            try management.resetSecondFactors(caller, userID: id)
+            return .redirect(to: "/admin/users/" + PathSegment.encode(id) + "?done=factors-reset", status: 303)
         }
     }
 

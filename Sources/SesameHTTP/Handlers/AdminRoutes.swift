@@ -150,7 +150,7 @@ extension SesameApplication {
         for user in users.items {
             let methods = try management.authenticationMethods(caller, userID: user.userID)
             rows.append(
-                (user, methods.filter { $0.type == "passkey" }.count, methods.contains { $0.type == "password" }))
+                (user, methods.filter { $0.type == .passkey }.count, methods.contains { $0.type == .password }))
         }
         var clients: [ManagedClient] = []
         var page = 0

@@ -70,21 +70,51 @@ extension SesameApplication {
 
         router.get("/u/verify-email") { [self] request, context in
             let ticket = request.query("ticket") ?? ""
-            guard let email = try? hosted.verification.pending(tenant: context.tenant, ticket: ticket) else {
+            guard let prompt = try? hosted.verification.pending(tenant: context.tenant, ticket: ticket) else {
                 return verifyExpired(context)
             }
+            // Asked only of someone who holds the link but not the account: the ways in added
+            // before may be a squatter's.
+            let asks = !prompt.priorSignIn.isEmpty && currentSession(context)?.record.userID != prompt.userID
             return PageLayout.response(
-                PasswordPages.verify(context: context, ticket: ticket, email: email), context: context,
+                PasswordPages.verify(context: context, ticket: ticket, prompt: prompt, asks: asks), context: context,
                 locale: context.locale)
         }
         router.post("/u/verify-email") { [self] request, context in
             let form = try APIBody.form(request)
             try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+            // Without an answer (the page asked nothing), what was added before goes unless this
+            // browser is signed in to the account.
+            let ticket = try form.optionalString("ticket", maxLength: 256)
+            let answer = try form.optionalString("prior", maxLength: 16)
+            let prior = answer.flatMap(EmailVerification.PriorSignIn.init(rawValue:))
+            if answer != nil, prior == nil {
+                // Not an answer the page offers: the question again, the link unspent.
+                guard let prompt = try? hosted.verification.pending(tenant: context.tenant, ticket: ticket) else {
+                    return verifyExpired(context)
+                }
+                return PageLayout.response(
+                    PasswordPages.verify(
+                        context: context, ticket: ticket ?? "", prompt: prompt, asks: true, error: .errorGeneric),
+                    context: context, locale: context.locale)
+            }
+            let outcome: EmailVerification.Outcome
             do {
-                try hosted.verification.confirm(
-                    tenant: context.tenant, ticket: try form.optionalString("ticket", maxLength: 256))
+                outcome = try hosted.verification.confirm(
+                    tenant: context.tenant, ticket: ticket, sessionUserID: currentSession(context)?.record.userID,
+                    prior: prior ?? .remove)
             } catch {
                 return verifyExpired(context)
+            }
+            guard case .confirmed = outcome else {
+                var response = PageLayout.response(
+                    PasswordPages.verifiedCleared(context: context), context: context, locale: context.locale)
+                // Every session ended: this browser's cookie too.
+                response.headers.add(
+                    name: "Set-Cookie",
+                    value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure)
+                        .header)
+                return response
             }
             return PageLayout.response(
                 PasswordPages.message(context: context, name: "verified", title: .verifiedTitle, lead: .verifiedLead),

@@ -108,7 +108,7 @@ public final class SesameApplication: Sendable {
         self.tokens = tokens
         self.management = ManagementService(
             store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer,
-            appleKeys: AppleKeySealer(masterKey: masterKey))
+            appleKeys: AppleKeySealer(masterKey: masterKey), messages: messages)
         self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
         self.methodHints = MethodHintService(store: store, clock: clock)
         let sessions = SSOSessionService(store: store, clock: clock, random: random, audit: audit)

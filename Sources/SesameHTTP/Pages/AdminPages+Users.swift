@@ -28,6 +28,8 @@ extension AdminPages {
         var factors: [MFAFactorSummary]
         /// The user's newest audit-log entries, newest first.
         var logs: [AuditEntry]
+        /// The page follows a reset of the user's second factors.
+        var factorsReset = false
     }
 
     /// How the admin pages name a user: the email, else the username, phone number or id.
@@ -122,6 +124,7 @@ extension AdminPages {
         var body = """
             <h1>\(E.escape(label(user)))</h1>
             <p class="lead"><code>\(E.escape(user.userID))</code></p>
+            \(view.factorsReset ? "<p class=\"notice\" role=\"status\">\(Catalog.text(.adminFactorsReset, locale))</p>" : "")
             <table id="profile"><tbody>
             <tr><th scope="row">\(Catalog.text(.emailLabel, locale))</th><td>\(E.escape(user.email ?? "—"))</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminEmailVerified, locale))</th>\
@@ -146,7 +149,7 @@ extension AdminPages {
             </tbody></table>
             """
 
-        let passkeys = view.methods.filter { $0.type == "passkey" }
+        let passkeys = view.methods.filter { $0.type == .passkey }
         body +=
             "<section id=\"passkeys\" aria-labelledby=\"passkeys-heading\">"
             + "<h2 id=\"passkeys-heading\">\(Catalog.text(.passkeysHeading, locale)) (\(passkeys.count))</h2>"
@@ -176,7 +179,7 @@ extension AdminPages {
         body +=
             "<section id=\"password\" aria-labelledby=\"password-heading\">"
             + "<h2 id=\"password-heading\">\(Catalog.text(.passwordHeading, locale))</h2>"
-        if let password = view.methods.first(where: { $0.type == "password" }) {
+        if let password = view.methods.first(where: { $0.type == .password }) {
             body += "<p>\(Catalog.text(.adminPasswordChanged, locale)) \(stamp(password.passwordChangedAt, locale))</p>"
         } else {
             body += "<p>\(Catalog.text(.adminNoUserPassword, locale))</p>"
@@ -206,6 +209,14 @@ extension AdminPages {
                     + "<td>\(stamp(factor.createdAt, locale))</td></tr>"
             }
             body += "</tbody></table>"
+            // The support path for a user who lost every factor.
+            let action = "/admin/users/" + PathSegment.encode(user.userID) + "/factors/reset"
+            body += """
+                <details id="reset-factors"><summary>\(Catalog.text(.adminResetFactors, locale))</summary>
+                <p class="hint">\(Catalog.text(.adminResetFactorsHint, locale))</p>
+                \(AccountPages.action(context, action, Catalog.text(.adminResetFactors, locale)))
+                </details>
+                """
         }
         body += "</section>"
 

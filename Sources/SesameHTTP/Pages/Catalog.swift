@@ -21,6 +21,9 @@ enum Text: CaseIterable {
     case resetRequestTitle, resetRequestLead, sendResetLink, resetSentLead, backToSignIn
     case resetTitle, resetLead, newPasswordButton, resetDoneTitle, resetDoneLead, errorResetExpired
     case verifyTitle, verifyLead, confirmEmailButton, verifiedTitle, verifiedLead, errorVerifyExpired
+    case verifyPriorLead, priorPasskeys, priorPassword, priorSecondFactors, priorDeviceKeys, priorAppleID
+    case verifyPriorQuestion, keepPriorButton, removePriorButton, verifyPriorHint, verifiedClearedLead
+    case setUpSignInLink
     case mfaEnrollTitle, mfaEnrollLead, secretKeyLabel, recoveryCodeLead, smsLead
     case accountTitle, passkeysHeading, passkeyName, passkeyProvider, passkeyCreated, passkeyLastUsed
     case passkeySynced, passkeyDeviceBound, renameButton, deleteButton, addPasskeyButton, noPasskeys
@@ -41,6 +44,7 @@ enum Text: CaseIterable {
     case adminEmailVerified, adminCreated, adminLastLogin, adminPreviousPage, adminNextPage, adminYes, adminNo
     case adminConnection, adminBlocked, adminNoUserPasskeys, adminPasskeyKind, adminBackedUp, adminSynced
     case adminFactor, adminFactorActive, adminFactorPending
+    case adminResetFactors, adminResetFactorsHint, adminFactorsReset
     case adminDeviceBound, adminPasswordChanged, adminNoUserPassword, adminDeviceKeys, adminDevice, adminPlatform
     case adminState, adminRecentLogs, adminNoLogs, adminLogType, adminLogDescription
     case adoptionTitle, adoptionLead, adoptionChartLabel, adoptionDownload, adoptionUsers, adoptionShow
@@ -184,6 +188,23 @@ enum Catalog {
         case .verifiedTitle: return "Email address confirmed"
         case .verifiedLead: return "Thank you. You can close this page."
         case .errorVerifyExpired: return "This link has expired or was already used."
+        case .verifyPriorLead:
+            return "This account was set up on %1. Before this address was confirmed, these ways to sign in were added:"
+        case .priorPasskeys: return "Passkeys: %1"
+        case .priorPassword: return "A password"
+        case .priorSecondFactors: return "Two-step verification methods: %1"
+        case .priorDeviceKeys: return "Device keys: %1"
+        case .priorAppleID: return "A linked Apple ID"
+        case .verifyPriorQuestion: return "Did you add them?"
+        case .keepPriorButton: return "Yes, I added them"
+        case .removePriorButton: return "No, remove them"
+        case .verifyPriorHint:
+            return "Either answer confirms your address. If someone else signed up with it, removing them signs "
+                + "that person out for good, and you can then add your own passkey or password."
+        case .verifiedClearedLead:
+            return "Your address is confirmed. The ways to sign in that were added before were removed, and every "
+                + "device was signed out."
+        case .setUpSignInLink: return "Add your own passkey or password"
         case .mfaEnrollTitle: return "Set up two-step verification"
         case .mfaEnrollLead:
             return "Scan this code with an authenticator app, then enter the 6-digit code the app shows."
@@ -318,6 +339,13 @@ enum Catalog {
         case .adminFactor: return "Factor"
         case .adminFactorActive: return "Confirmed"
         case .adminFactorPending: return "Not confirmed yet"
+        case .adminResetFactors: return "Reset two-step verification"
+        case .adminResetFactorsHint:
+            return "For a user who lost every factor and their recovery code. First check that the person asking "
+                + "owns the account, as for any account recovery. Their factors and recovery code are removed, "
+                + "every device is signed out and they are emailed; they set up a factor again at their next "
+                + "sign-in."
+        case .adminFactorsReset: return "Two-step verification was reset, and the user was emailed."
         case .adminDevice: return "Device"
         case .adminPlatform: return "Platform"
         case .adminState: return "State"
@@ -459,6 +487,22 @@ enum Catalog {
         case .verifiedTitle: return "メールアドレスを確認しました"
         case .verifiedLead: return "ありがとうございます。このページは閉じてかまいません。"
         case .errorVerifyExpired: return "このリンクは期限切れか、すでに使用されています。"
+        case .verifyPriorLead:
+            return "このアカウントは %1 に作成されました。このメールアドレスが確認される前に、次のサインイン方法が追加されています:"
+        case .priorPasskeys: return "パスキー: %1"
+        case .priorPassword: return "パスワード"
+        case .priorSecondFactors: return "2段階認証の方法: %1"
+        case .priorDeviceKeys: return "デバイスキー: %1"
+        case .priorAppleID: return "連携済みの Apple ID"
+        case .verifyPriorQuestion: return "これらを追加したのはあなたですか?"
+        case .keepPriorButton: return "はい、私が追加しました"
+        case .removePriorButton: return "いいえ、削除してください"
+        case .verifyPriorHint:
+            return "どちらを選んでもメールアドレスは確認されます。他の人があなたのアドレスで登録していた場合、削除するとその人は"
+                + "二度とサインインできなくなります。その後、ご自身のパスキーまたはパスワードを追加できます。"
+        case .verifiedClearedLead:
+            return "メールアドレスを確認しました。確認前に追加されたサインイン方法は削除され、すべてのデバイスからサインアウトしました。"
+        case .setUpSignInLink: return "ご自身のパスキーまたはパスワードを追加"
         case .mfaEnrollTitle: return "2段階認証の設定"
         case .mfaEnrollLead: return "認証アプリでこのコードを読み取り、アプリに表示された6桁のコードを入力してください。"
         case .secretKeyLabel: return "または、このキーをアプリに入力してください："
@@ -585,6 +629,12 @@ enum Catalog {
         case .adminFactor: return "要素"
         case .adminFactorActive: return "確認済み"
         case .adminFactorPending: return "未確認"
+        case .adminResetFactors: return "2段階認証をリセット"
+        case .adminResetFactorsHint:
+            return "すべての認証要素とリカバリーコードを失ったユーザーのための操作です。まず、依頼者がアカウントの持ち主であることを"
+                + "アカウント復旧と同じように確認してください。認証要素とリカバリーコードは削除され、すべてのデバイスからサインアウトし、"
+                + "ユーザーにメールで通知されます。次回のサインイン時に認証要素を設定し直します。"
+        case .adminFactorsReset: return "2段階認証をリセットし、ユーザーにメールで通知しました。"
         case .adminDevice: return "デバイス"
         case .adminPlatform: return "プラットフォーム"
         case .adminState: return "状態"

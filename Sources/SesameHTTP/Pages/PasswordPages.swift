@@ -1,3 +1,4 @@
+import Foundation
 import SesameService
 
 /// The password-reset and email-verification pages.
@@ -80,17 +81,64 @@ enum PasswordPages {
     }
 
     /// `/u/verify-email?ticket=…`: a button, so a mail scanner that opens the link confirms nothing.
-    static func verify(context: HostedContext, ticket: String, email: String) -> HostedPage {
+    /// When the account already holds ways to sign in added before its address was proven, and this
+    /// browser is not signed in to it, the page lists them and asks whether the opener added them:
+    /// "no" removes them (`EmailVerification.confirm`).
+    static func verify(
+        context: HostedContext, ticket: String, prompt: EmailVerification.Prompt, asks: Bool, error: Text? = nil
+    ) -> HostedPage {
         let locale = context.locale
-        let body = """
-            <h1>\(Catalog.text(.verifyTitle, locale))</h1>
-            <p class="lead">\(Catalog.text(.verifyLead, locale, email))</p>
-            <form method="post" action="/u/verify-email">
+        let fields = """
             \(PageLayout.hiddenFields(context, transaction: nil))
             <input type="hidden" name="ticket" value="\(E.escape(ticket))">
-            <button type="submit">\(Catalog.text(.confirmEmailButton, locale))</button>
-            </form>
             """
-        return HostedPage(name: "verify-email", title: .verifyTitle, body: body)
+        var body = """
+            <h1>\(Catalog.text(.verifyTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.verifyLead, locale, prompt.email))</p>
+            """
+        guard asks else {
+            body += """
+                <form method="post" action="/u/verify-email?ui_locales=\(locale.rawValue)">
+                \(fields)
+                <button type="submit">\(Catalog.text(.confirmEmailButton, locale))</button>
+                </form>
+                """
+            return HostedPage(name: "verify-email", title: .verifyTitle, body: body)
+        }
+        let prior = prompt.priorSignIn
+        var items: [String] = []
+        if prior.passkeys > 0 { items.append(Catalog.text(.priorPasskeys, locale, String(prior.passkeys))) }
+        if prior.password { items.append(Catalog.text(.priorPassword, locale)) }
+        if prior.secondFactors > 0 {
+            items.append(Catalog.text(.priorSecondFactors, locale, String(prior.secondFactors)))
+        }
+        if prior.deviceKeys > 0 { items.append(Catalog.text(.priorDeviceKeys, locale, String(prior.deviceKeys))) }
+        if prior.linkedIdentities > 0 { items.append(Catalog.text(.priorAppleID, locale)) }
+        let created = AccountPages.date(prompt.createdAt, locale)
+        body += """
+            <p>\(Catalog.text(.verifyPriorLead, locale, created))</p>
+            <ul id="prior-sign-in">\(items.map { "<li>\($0)</li>" }.joined())</ul>
+            \(error.map { "<p class=\"error\" role=\"alert\">\(Catalog.text($0, locale))</p>" } ?? "")
+            <p><strong>\(Catalog.text(.verifyPriorQuestion, locale))</strong></p>
+            <form method="post" action="/u/verify-email?ui_locales=\(locale.rawValue)">
+            \(fields)
+            <button type="submit" name="prior" value="keep">\(Catalog.text(.keepPriorButton, locale))</button>
+            <button type="submit" name="prior" value="remove" class="secondary">            \(Catalog.text(.removePriorButton, locale))</button>
+            </form>
+            <p class="hint">\(Catalog.text(.verifyPriorHint, locale))</p>
+            """
+        return HostedPage(
+            name: "verify-email-prior", title: .verifyTitle, body: body, status: error == nil ? 200 : 400)
+    }
+
+    /// After "No, remove them": what happened, and the way to set up sign-in again.
+    static func verifiedCleared(context: HostedContext) -> HostedPage {
+        let locale = context.locale
+        let body = """
+            <h1>\(Catalog.text(.verifiedTitle, locale))</h1>
+            <p class="notice" role="status">\(Catalog.text(.verifiedClearedLead, locale))</p>
+            <div class="links"><p><a href="/account" id="set-up-sign-in">\(Catalog.text(.setUpSignInLink, locale))</a></p></div>
+            """
+        return HostedPage(name: "verified-cleared", title: .verifiedTitle, body: body)
     }
 }

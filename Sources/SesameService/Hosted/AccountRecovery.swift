@@ -130,7 +130,7 @@ public final class AccountRecovery: Sendable {
         let hash = RecoveryChallenge.hash(handle)
         // A wrong code is counted in the same write that reads the challenge, so the write must
         // commit: the outcome is returned, and the refusal thrown after.
-        let found = try access.write(.durable) { transaction -> (UserRecord, FirstEmailProof.Removed)? in
+        let found = try access.write(.durable) { transaction -> (UserRecord, SignInMethods)? in
             guard let record = try transaction.authSessions.get(handleHash: hash), record.tenantID == tenant.id,
                 record.expiresAt > now, let challenge = RecoveryChallenge(payload: record.payload)
             else { return nil }

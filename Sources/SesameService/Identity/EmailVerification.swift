@@ -81,34 +81,85 @@ public final class EmailVerification: Sendable {
                     + "(it works once, for 5 days):\n\(link)\n\nIf you did not sign up, ignore this message."))
     }
 
-    /// The address a link would confirm, without spending it (the page asks before it does).
-    public func pending(tenant: TenantRecord, ticket: String?) throws(ServiceError) -> String {
+    /// What the link's page shows before the link is spent (the page asks before it does).
+    public struct Prompt: Sendable, Equatable {
+        /// The address the link confirms.
+        public var email: String
+        public var userID: String
+        /// When the account was made.
+        public var createdAt: Date
+        /// The ways to sign in the account already holds, all added before its address was
+        /// proven: empty when there are none, or the address is already confirmed.
+        public var priorSignIn: SignInMethods
+    }
+
+    /// What the person who opened the link says of the ways to sign in added before.
+    public enum PriorSignIn: String, Sendable, CaseIterable {
+        /// "I added them": they stay.
+        case keep
+        /// "I did not": they are removed, with every session (pre-hijacking).
+        case remove
+    }
+
+    /// What confirming did.
+    public enum Outcome: Sendable, Equatable {
+        case confirmed
+        /// Confirmed, and these ways to sign in, added before, were removed with every session.
+        case confirmedAndCleared(SignInMethods)
+    }
+
+    /// The link's prompt, without spending it.
+    public func pending(tenant: TenantRecord, ticket: String?) throws(ServiceError) -> Prompt {
         guard let ticket, !ticket.isEmpty, ticket.utf8.count <= 128 else { throw Self.refused }
         let now = clock.now()
         return try access.read { transaction in
             guard let record = try transaction.authSessions.get(handleHash: VerificationTicket.hash(ticket)),
                 record.tenantID == tenant.id, record.expiresAt > now,
-                let parsed = VerificationTicket(payload: record.payload)
+                let parsed = VerificationTicket(payload: record.payload),
+                let user = try transaction.users.get(tenantID: tenant.id, id: parsed.userID),
+                user.profile.email == parsed.email
             else { throw Self.refused }
-            return parsed.email
+            return Prompt(
+                email: parsed.email, userID: user.id, createdAt: user.createdAt,
+                priorSignIn: try FirstEmailProof.held(by: user, tenant: tenant, in: transaction))
         }
     }
 
     /// Spends the link and marks the address confirmed, when it is still the user's address.
-    public func confirm(tenant: TenantRecord, ticket: String?) throws(ServiceError) {
+    ///
+    /// The ways to sign in added before the address was proven stay when the link is opened in a
+    /// browser signed in to this account (`sessionUserID`: whoever opens it holds both the mailbox
+    /// and the account) or when its opener says they added them (`prior` `.keep`). Otherwise they
+    /// are removed with every session, and the owner is emailed what went: someone who signed up
+    /// with another person's address loses the account when that person confirms it.
+    @discardableResult
+    public func confirm(
+        tenant: TenantRecord, ticket: String?, sessionUserID: String? = nil, prior: PriorSignIn = .remove
+    ) throws(ServiceError) -> Outcome {
         guard let ticket, !ticket.isEmpty, ticket.utf8.count <= 128 else { throw Self.refused }
         let now = clock.now()
-        try access.write(.durable) { transaction in
+        let (outcome, user) = try access.write(.durable) { transaction -> (Outcome, UserRecord) in
             guard let record = try transaction.authSessions.consume(handleHash: VerificationTicket.hash(ticket)),
                 record.tenantID == tenant.id, record.expiresAt > now,
                 let parsed = VerificationTicket(payload: record.payload),
                 var user = try transaction.users.get(tenantID: tenant.id, id: parsed.userID),
                 user.profile.email == parsed.email
             else { throw Self.refused }
-            guard !user.profile.emailVerified else { return }
-            user.profile.emailVerified = true
-            user.updatedAt = now
-            try transaction.users.update(user)
+            guard !user.profile.emailVerified else { return (.confirmed, user) }
+            if sessionUserID == user.id || prior == .keep {
+                user.profile.emailVerified = true
+                user.updatedAt = now
+                try transaction.users.update(user)
+                return (.confirmed, user)
+            }
+            let (updated, removed) = try FirstEmailProof.apply(
+                to: user, tenant: tenant, keepPassword: false, now: now, in: transaction)
+            try transaction.users.update(updated)
+            return (removed.isEmpty ? .confirmed : .confirmedAndCleared(removed), updated)
         }
+        if case .confirmedAndCleared(let removed) = outcome {
+            FirstEmailProof.notify(removed, user: user, tenant: tenant, messages: messages)
+        }
+        return outcome
     }
 }

@@ -5,17 +5,22 @@ import SesameStore
 /// passkey, a password, a second factor or an Apple ID of their own, then waits for the owner to
 /// take the account over. When the address of an unverified account is first proven by a reset
 /// link or a recovery code, everything that signs in and was added before is removed and every
-/// session ends, so the owner starts from what they set up themselves, and is told.
+/// session ends, so the owner starts from what they set up themselves, and is told. The
+/// verification link asks first (`EmailVerification`): its opener may be the person who set those
+/// ways up on another device.
 enum FirstEmailProof {
-    /// What was removed, for the notice (empty when the address was proven before).
-    struct Removed: Equatable {
-        var passkeys = 0
-        var password = false
-        var secondFactors = 0
-        var deviceKeys = 0
-        var linkedIdentities = 0
-
-        var isEmpty: Bool { self == Removed() }
+    /// The ways to sign in an unverified account holds: what a first proof of its address removes.
+    static func held(by user: UserRecord, tenant: TenantRecord, in transaction: any StoreTransaction) throws
+        -> SignInMethods
+    {
+        guard !user.profile.emailVerified, user.profile.email != nil else { return SignInMethods() }
+        var held = SignInMethods()
+        held.passkeys = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id).count
+        held.password = user.password != nil
+        held.secondFactors = user.mfa.filter { $0.factor != .recoveryCode }.count
+        held.deviceKeys = try transaction.deviceKeys.list(tenantID: tenant.id, userID: user.id).count
+        held.linkedIdentities = try transaction.linkedIdentities.list(tenantID: tenant.id, userID: user.id).count
+        return held
     }
 
     /// In `transaction`, for a user whose address is not yet verified: the address becomes
@@ -24,10 +29,10 @@ enum FirstEmailProof {
     /// token. Returns the user as updated (not yet stored: the caller updates it) and what went.
     static func apply(
         to user: UserRecord, tenant: TenantRecord, keepPassword: Bool, now: Date, in transaction: any StoreTransaction
-    ) throws -> (UserRecord, Removed) {
-        guard !user.profile.emailVerified, user.profile.email != nil else { return (user, Removed()) }
+    ) throws -> (UserRecord, SignInMethods) {
+        guard !user.profile.emailVerified, user.profile.email != nil else { return (user, SignInMethods()) }
         var updated = user
-        var removed = Removed()
+        var removed = SignInMethods()
         let passkeys = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id)
         for passkey in passkeys { try transaction.passkeys.delete(tenantID: tenant.id, id: passkey.id) }
         try DeletedPasskeys.remember(passkeys, tenant: tenant, now: now, in: transaction)
@@ -56,7 +61,7 @@ enum FirstEmailProof {
     }
 
     /// Tells the user what went (nothing when nothing went).
-    static func notify(_ removed: Removed, user: UserRecord, tenant: TenantRecord, messages: any MessageSender) {
+    static func notify(_ removed: SignInMethods, user: UserRecord, tenant: TenantRecord, messages: any MessageSender) {
         guard !removed.isEmpty, let email = user.profile.email else { return }
         var what: [String] = []
         if removed.passkeys > 0 { what.append("\(removed.passkeys) passkey\(removed.passkeys == 1 ? "" : "s")") }
@@ -76,4 +81,18 @@ enum FirstEmailProof {
                     + "device was signed out: if someone else signed up with your address, they can no longer "
                     + "sign in. Add your own passkey or password at \(TokenService.issuer(tenant))account."))
     }
+}
+
+/// Counts of the ways to sign in to one account, by kind: what an unverified account holds, or
+/// what the first proof of its address removed.
+public struct SignInMethods: Sendable, Equatable {
+    public var passkeys = 0
+    public var password = false
+    public var secondFactors = 0
+    public var deviceKeys = 0
+    public var linkedIdentities = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { self == SignInMethods() }
 }

@@ -6,9 +6,19 @@ import WebAuthn
 /// (Auth0's `/users/{id}/authentication-methods`) and the My Account API return it. The passkey
 /// members are absent for a password.
 public struct AuthenticationMethod: Encodable, Sendable {
+    /// Auth0's names of the kinds of authentication method.
+    public enum Kind: String, Encodable, Sendable, CaseIterable {
+        case password, passkey
+        /// An authenticator app's codes (Management API only).
+        case totp
+        /// Codes by text message (Management API only).
+        case phone
+        /// The recovery code that goes with the second factors (Management API only).
+        case recoveryCode = "recovery-code"
+    }
+
     public var id: String
-    /// `passkey` or `password`.
-    public var type: String
+    public var type: Kind
     public var name: String?
     public var createdAt: String
     public var lastAuthAt: String?
@@ -34,6 +44,12 @@ public struct AuthenticationMethod: Encodable, Sendable {
     public var transports: [String]?
     /// When a password was last set (a password only).
     public var passwordChangedAt: String?
+    /// A second factor: whether the user finished enrolling it.
+    public var confirmed: Bool?
+    /// Text-message codes: the number, as E.164.
+    public var phoneNumber: String?
+    /// Text-message codes: `sms`.
+    public var preferredAuthenticationMethod: String?
 
     enum CodingKeys: String, CodingKey {
         case id, type, name, aaguid, transports
@@ -49,12 +65,15 @@ public struct AuthenticationMethod: Encodable, Sendable {
         case credentialDeviceType = "credential_device_type"
         case credentialBackedUp = "credential_backed_up"
         case passwordChangedAt = "password_changed_at"
+        case confirmed
+        case phoneNumber = "phone_number"
+        case preferredAuthenticationMethod = "preferred_authentication_method"
     }
 
     /// A password, as both APIs list it (My Account adds `identity_user_id` and `usage`).
     static func password(_ credential: PasswordCredential, user: UserRecord, myAccount: Bool) -> AuthenticationMethod {
         var method = AuthenticationMethod(
-            id: credential.id, type: "password", createdAt: APITimestamp.string(credential.createdAt))
+            id: credential.id, type: .password, createdAt: APITimestamp.string(credential.createdAt))
         method.passwordChangedAt = APITimestamp.string(credential.changedAt)
         if myAccount {
             method.identityUserID = ManagedUser.bareID(user.id)
@@ -63,7 +82,25 @@ public struct AuthenticationMethod: Encodable, Sendable {
         return method
     }
 
-    private init(id: String, type: String, createdAt: String) {
+    /// A second factor, as the Management API lists it.
+    static func management(_ enrollment: MFAEnrollment) -> AuthenticationMethod {
+        let kind: Kind
+        switch enrollment.factor {
+        case .otp: kind = .totp
+        case .sms: kind = .phone
+        case .recoveryCode: kind = .recoveryCode
+        }
+        var method = AuthenticationMethod(
+            id: enrollment.id, type: kind, createdAt: APITimestamp.string(enrollment.createdAt))
+        method.confirmed = enrollment.active
+        if enrollment.factor == .sms {
+            method.phoneNumber = enrollment.phoneNumber
+            method.preferredAuthenticationMethod = "sms"
+        }
+        return method
+    }
+
+    private init(id: String, type: Kind, createdAt: String) {
         self.id = id
         self.type = type
         self.createdAt = createdAt
@@ -91,7 +128,7 @@ public struct AuthenticationMethod: Encodable, Sendable {
 
     private init(_ passkey: PasskeyRecord) {
         id = passkey.id
-        type = "passkey"
+        type = .passkey
         name = passkey.name
         createdAt = APITimestamp.string(passkey.createdAt)
         lastAuthAt = passkey.lastUsedAt.map(APITimestamp.string)

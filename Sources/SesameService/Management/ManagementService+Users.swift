@@ -148,6 +148,7 @@ extension ManagementService {
                 + (try transaction.passkeys.list(tenantID: caller.tenant.id, userID: userID)
                     .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
                     .map(AuthenticationMethod.management))
+                + user.mfa.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(AuthenticationMethod.management)
         }
     }
 
@@ -165,17 +166,20 @@ extension ManagementService {
         }
     }
 
-    /// `DELETE /users/{id}/authentication-methods/{method_id}`. An operator may remove a user's
-    /// last passkey (e.g. a lost device; the user signs up again or is helped otherwise). The
-    /// refresh families of logins with that passkey are revoked with it. Beside the call's `sapi`
-    /// entry, the removal has its own (`sesame_passkey_deleted`, `sesame_password_deleted`).
+    /// `DELETE /users/{id}/authentication-methods/{method_id}`: a passkey, the password or a second
+    /// factor. An operator may remove a user's last passkey (e.g. a lost device; the user signs up
+    /// again or is helped otherwise), and a second factor is how support helps a user who lost it
+    /// (the recovery code goes with the last factor, as when the user removes it). A passkey takes
+    /// the refresh families of its logins with it; a password or a factor, every refresh family of
+    /// the user. The user is emailed. Beside the call's `sapi` entry, the removal has its own
+    /// (`sesame_passkey_deleted`, `sesame_password_deleted`, `gd_unenroll` for each factor).
     public func deleteAuthenticationMethod(
         _ caller: ManagementCaller, userID: String, methodID: String
     ) throws(ServiceError) {
         try caller.require(.deleteAuthenticationMethods)
         let now = clock.now()
-        let (user, type, method, target) = try access.write(.durable) {
-            transaction -> (UserRecord, AuditEventType, AuthEventMethod, String) in
+        let (user, removal, removed) = try access.write(.durable) {
+            transaction -> (UserRecord, CredentialNotices.Removal, [(AuditEventType, AuthEventMethod, String)]) in
             var user = try Self.existingUser(userID, caller, transaction)
             // An administrator may remove a password even when nothing else is left (as Auth0 does).
             if let password = user.password, password.id == methodID {
@@ -183,7 +187,14 @@ extension ManagementService {
                 user.updatedAt = now
                 try transaction.users.update(user)
                 try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
-                return (user, .passwordDeleted, .password, password.id)
+                return (user, .password, [(.passwordDeleted, .password, password.id)])
+            }
+            if user.mfa.contains(where: { $0.id == methodID }) {
+                let gone = try Self.removeFactors(of: &user, { $0.id == methodID }, caller, now, transaction)
+                return (
+                    user, user.mfa.isEmpty ? .secondFactors : .secondFactor,
+                    gone.map { (.mfaUnenrolled, MFAService.method($0.factor), $0.id) }
+                )
             }
             guard methodID.utf8.count <= 128,
                 let passkey = try transaction.passkeys.get(tenantID: caller.tenant.id, id: methodID),
@@ -194,12 +205,52 @@ extension ManagementService {
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
             try DeletedPasskeys.remember([passkey], tenant: caller.tenant, now: now, in: transaction)
             try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, passkeyID: passkey.id, at: now)
-            return (user, .passkeyDeleted, .passkey, passkey.id)
+            return (user, .passkey, [(.passkeyDeleted, .passkey, passkey.id)])
         }
-        audit(type, caller, user: user, target: target, method: method)
+        for (type, method, target) in removed { audit(type, caller, user: user, target: target, method: method) }
+        notices.removedByAdministrator(removal, tenant: caller.tenant, user: user)
+    }
+
+    /// Resets a user's two-step verification (the admin page's support path for a user who lost
+    /// every factor): every factor and the recovery code go in one write, with every refresh family
+    /// of the user, and the user is emailed; they set up a factor again at their next sign-in where
+    /// the policy asks for one. 404 for an unknown user; nothing happens for a user with no factor.
+    public func resetSecondFactors(_ caller: ManagementCaller, userID: String) throws(ServiceError) {
+        try caller.require(.deleteAuthenticationMethods)
+        let now = clock.now()
+        let (user, gone) = try access.write(.durable) { transaction -> (UserRecord, [MFAEnrollment]) in
+            var user = try Self.existingUser(userID, caller, transaction)
+            guard !user.mfa.isEmpty else { return (user, []) }
+            return (user, try Self.removeFactors(of: &user, { _ in true }, caller, now, transaction))
+        }
+        guard !gone.isEmpty else { return }
+        for factor in gone {
+            audit(.mfaUnenrolled, caller, user: user, target: factor.id, method: MFAService.method(factor.factor))
+        }
+        notices.removedByAdministrator(.secondFactors, tenant: caller.tenant, user: user)
     }
 
     // MARK: Helpers
+
+    /// Removes the factors `matching` from `user` and stores it, with the recovery code when no
+    /// other factor is left (it recovers nothing then), and revokes every refresh family of the
+    /// user. Returns what went.
+    static func removeFactors(
+        of user: inout UserRecord, _ matching: (MFAEnrollment) -> Bool, _ caller: ManagementCaller, _ now: Date,
+        _ transaction: any StoreTransaction
+    ) throws -> [MFAEnrollment] {
+        var gone = user.mfa.filter(matching)
+        user.mfa.removeAll(where: matching)
+        let isFactor: (MFAEnrollment) -> Bool = { $0.factor != .recoveryCode }
+        if gone.contains(where: isFactor), !user.mfa.contains(where: isFactor) {
+            gone += user.mfa
+            user.mfa.removeAll()
+        }
+        user.updatedAt = now
+        try transaction.users.update(user)
+        try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
+        return gone
+    }
 
     static func existingUser(
         _ id: String, _ caller: ManagementCaller, _ transaction: any StoreTransaction

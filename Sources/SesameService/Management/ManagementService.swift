@@ -14,11 +14,14 @@ public final class ManagementService: Sendable {
     let sealer: MessageSealer
     /// Seals Apple connections' `.p8` keys.
     let appleKeys: AppleKeySealer
+    /// Tells users when an administrator removes a way to sign in.
+    let notices: CredentialNotices
 
     public init(
         store: any SesameStore, clock: any ServiceClock, random: any RandomSource, tokens: TokenService,
-        passwords: PasswordService, sealer: MessageSealer, appleKeys: AppleKeySealer
+        passwords: PasswordService, sealer: MessageSealer, appleKeys: AppleKeySealer, messages: any MessageSender
     ) {
+        self.notices = CredentialNotices(messages: messages)
         self.appleKeys = appleKeys
         self.sealer = sealer
         self.passwords = passwords

@@ -40,4 +40,35 @@ public struct CredentialNotices: Sendable {
                     + "If this was you, there is nothing to do. If it was not, sign in at \(TokenService.issuer(tenant))account, "
                     + "remove it, and change your password: someone else may have access to your account."))
     }
+
+    /// What an administrator removed.
+    public enum Removal: Sendable, Equatable {
+        case passkey
+        case password
+        /// Every second factor, with the recovery code.
+        case secondFactors
+        /// One second factor (others remain).
+        case secondFactor
+    }
+
+    /// Emails the user that an administrator removed `removal` (nothing without an address).
+    func removedByAdministrator(_ removal: Removal, tenant: TenantRecord, user: UserRecord) {
+        guard let email = user.profile.email else { return }
+        let what: String
+        switch removal {
+        case .passkey: what = "A passkey was removed from your \(tenant.name) account by an administrator"
+        case .password: what = "The password was removed from your \(tenant.name) account by an administrator"
+        case .secondFactors:
+            what = "Two-step verification was reset on your \(tenant.name) account by an administrator"
+        case .secondFactor:
+            what = "A second factor was removed from your \(tenant.name) account by an administrator"
+        }
+        let signedOut = removal == .passkey ? "devices signed in with it" : "the account's devices"
+        try? messages.send(
+            OutgoingMessage(
+                tenantID: tenant.id, channel: .email, template: .credentialRemoved, recipient: email,
+                text: "\(what), and \(signedOut) were signed out.\n\n"
+                    + "If you asked for this, sign in at \(TokenService.issuer(tenant))account and set up what you "
+                    + "need again. If you did not, contact this site's support."))
+    }
 }

@@ -132,7 +132,7 @@ extension PasswordService {
             return (user, connection)
         }
         let credential = try credential(for: text, connection: connection, tenant: tenant, stage: .changePassword)
-        let removed = try access.write(.durable) { transaction -> FirstEmailProof.Removed in
+        let removed = try access.write(.durable) { transaction -> SignInMethods in
             guard let record = try transaction.authSessions.consume(handleHash: hash), record.expiresAt > now,
                 let parsed = ResetTicket(payload: record.payload),
                 var current = try transaction.users.get(

@@ -5,8 +5,9 @@ import SesameStore
 import Testing
 
 /// Account pre-hijacking: a squatter signs up with the owner's address (unverified) and adds ways
-/// in of their own. When the owner first proves the address (a reset link, a recovery code), every
-/// way in added before is removed and every session ends, and the owner is told.
+/// in of their own. When the owner first proves the address (a reset link, a recovery code, or the
+/// verification link answered "No, remove them"), every way in added before is removed and every
+/// session ends, and the owner is told.
 @Suite("Pre-hijacking: the first proof of an address clears what was added before")
 struct PreHijackingTests {
     typealias P = PasswordAccountsTests
@@ -97,5 +98,107 @@ struct PreHijackingTests {
         #expect(P.logIn(api, username: "ada@example.com").status == 403, "the squatter's password is gone")
         let notice = try #require(try api.outboxText(to: "ada@example.com", template: "credentials_removed"))
         #expect(notice.contains("a password") && notice.contains("1 second factor"))
+    }
+
+    /// A hosted password signup with `email` in its own browser (which keeps the session), a
+    /// passkey added with the password's token, and the refresh token that sign-in got.
+    static func squat(_ api: APIHarness, email: String) throws -> (browser: HostedBrowser, refresh: String) {
+        let browser = HostedBrowser(api)
+        browser.send(.get, OIDCClient(clientID: api.bootstrap.clientID).authorizeTarget(extra: [("prompt", "create")]))
+        browser.follow()
+        browser.submit("/u/signup", [("email", email), ("method", "password"), ("password", P.password)])
+        #expect(browser.last.status == 303, "\(browser.html)")
+        let login = api.send(
+            .post, "/oauth/token",
+            json: APIHarness.encode([
+                "grant_type": "password", "client_id": api.bootstrap.clientID, "username": email,
+                "password": P.password, "audience": TokenService.myAccountAudience(api.tenant),
+                "scope": "openid offline_access",
+            ]))
+        _ = try api.enroll(api.authenticator(), accessToken: try #require(login.json["access_token"] as? String))
+        return (browser, try #require(login.json["refresh_token"] as? String))
+    }
+
+    static func passkeys(_ api: APIHarness) throws -> Int {
+        let user = try #require(try P.users(api).first)
+        return try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: user.id) }.count
+    }
+
+    @Test(
+        "the verification link, opened elsewhere, lists what was added before; 'No' removes it all and says so",
+        arguments: HarnessStore.allCases)
+    func verifyRemoves(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let (_, refresh) = try Self.squat(api, email: "owner@example.com")
+        let ticket = try #require(try api.outboxTicket(to: "owner@example.com", template: "verify_email"))
+
+        let owner = HostedBrowser(api)
+        owner.send(.get, "/u/verify-email?ticket=\(ticket)")
+        #expect(owner.html.contains("data-page=\"verify-email-prior\""), "\(owner.html)")
+        #expect(owner.html.contains("<li>Passkeys: 1</li><li>A password</li>"), "\(owner.html)")
+        #expect(try P.users(api).first?.profile.emailVerified == false, "opening the link changes nothing")
+        // An answer outside the vocabulary is a clear refusal, and the link stays good.
+        owner.submit("/u/verify-email", [("ticket", ticket), ("prior", "maybe")])
+        #expect(owner.last.status == 400)
+        #expect(try Self.passkeys(api) == 1)
+        #expect(owner.html.contains("data-page=\"verify-email-prior\""), "the question again")
+
+        owner.submit("/u/verify-email", [("ticket", ticket), ("prior", "remove")])
+        #expect(owner.html.contains("data-page=\"verified-cleared\""), "\(owner.html)")
+        #expect(owner.html.contains("href=\"/account\""))
+        let user = try #require(try P.users(api).first)
+        #expect(user.profile.emailVerified && user.password == nil)
+        #expect(try Self.passkeys(api) == 0)
+        #expect(api.refresh(refresh).status == 400, "the squatter's sessions ended")
+        #expect(P.logIn(api, username: "owner@example.com").status == 403)
+        let notice = try #require(try api.outboxText(to: "owner@example.com", template: "credentials_removed"))
+        #expect(notice.contains("1 passkey") && notice.contains("a password"))
+        // Spent: the link works once.
+        owner.send(.get, "/u/verify-email?ticket=\(ticket)")
+        #expect(owner.last.status == 400)
+    }
+
+    @Test(
+        "the verification link answered 'Yes, I added them', or opened where the account is signed in, keeps them",
+        arguments: HarnessStore.allCases)
+    func verifyKeeps(_ kind: HarnessStore) throws {
+        // On another device, the person who signed up says the ways in are theirs.
+        let api = try APIHarness(store: kind)
+        let (_, refresh) = try Self.squat(api, email: "ada@example.com")
+        let ticket = try #require(try api.outboxTicket(to: "ada@example.com", template: "verify_email"))
+        let phone = HostedBrowser(api)
+        phone.send(.get, "/u/verify-email?ticket=\(ticket)")
+        #expect(phone.html.contains("data-page=\"verify-email-prior\""))
+        phone.submit("/u/verify-email", [("ticket", ticket), ("prior", "keep")])
+        #expect(phone.html.contains("data-page=\"verified\""), "\(phone.html)")
+        #expect(try P.users(api).first?.profile.emailVerified == true)
+        #expect(try Self.passkeys(api) == 1)
+        #expect(api.refresh(refresh).status == 200)
+        #expect(P.logIn(api, username: "ada@example.com", password: P.password).status == 200)
+        #expect(try api.outboxText(to: "ada@example.com", template: "credentials_removed") == nil)
+
+        // In the browser that signed up (signed in to the account), nothing is asked and nothing goes,
+        // even without an answer.
+        let other = try APIHarness(store: kind)
+        let (browser, _) = try Self.squat(other, email: "grace@example.com")
+        let second = try #require(try other.outboxTicket(to: "grace@example.com", template: "verify_email"))
+        browser.send(.get, "/u/verify-email?ticket=\(second)")
+        #expect(browser.html.contains("data-page=\"verify-email\""), "\(browser.html)")
+        browser.submit("/u/verify-email", [("ticket", second)])
+        #expect(browser.html.contains("data-page=\"verified\""), "\(browser.html)")
+        #expect(try P.users(other).first?.profile.emailVerified == true)
+        #expect(try Self.passkeys(other) == 1)
+    }
+
+    @Test("a verification link posted without an answer, from elsewhere, removes what was added before")
+    func verifyWithoutAnAnswer() throws {
+        let api = try APIHarness(store: .memory)
+        _ = try Self.squat(api, email: "owner@example.com")
+        let ticket = try #require(try api.outboxTicket(to: "owner@example.com", template: "verify_email"))
+        let scanner = HostedBrowser(api)
+        scanner.send(.get, "/u/verify-email?ticket=\(ticket)")
+        scanner.submit("/u/verify-email", [("ticket", ticket)])
+        #expect(scanner.html.contains("data-page=\"verified-cleared\""))
+        #expect(try Self.passkeys(api) == 0)
     }
 }

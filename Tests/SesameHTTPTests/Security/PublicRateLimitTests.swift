@@ -36,7 +36,7 @@ struct PublicRateLimitTests {
                 "/admin/clients/{id}", "/u/recover", "/u/recover/verify", "/u/recover/password",
                 "/passkey/method-hints", "/device-key/challenge", "/u/passkey-enroll/ticket",
                 "/u/passkey-enroll/ticket/skip", "/admin/adoption", "/admin/adoption.csv", "/admin/users",
-                "/admin/users/{id}",
+                "/admin/users/{id}", "/admin/users/{id}/factors/reset",
                 "/u/upgrade/password",
                 "/account/upgrade/passkey", "/account/upgrade/password", "/account/upgrade/apple", "/u/apple/callback",
                 "/me/v1/upgrades/authorize",
