@@ -426,3 +426,56 @@ def test_screenshots_of_the_second_factor_pages(server, driver, locale):
     assert driver.execute_script("return document.documentElement.lang") == locale
     low |= shots(driver, f"recover-mfa-{locale}")
     assert low == {}, low
+
+
+def test_support_resets_a_lost_second_factor_on_the_admin_page(server, driver):
+    """The support path the recovery page names: an administrator opens the user's page, resets
+    their two-step verification, and the user, signed out everywhere and emailed, is asked to set up
+    a factor again at their next sign-in."""
+    url, ids, metadata = server
+    password_user(url, ids, "support.admin@example.com")
+    driver.delete_all_cookies()
+    driver.get(ids["admin_setup_url"])
+    wait_page(driver, "login")
+    field = driver.find_element(By.ID, "username")
+    field.send_keys("support.admin@example.com" + Keys.ENTER)
+    replaced(driver, field, "password")
+    password = driver.find_element(By.ID, "password")
+    password.send_keys(PASSWORD + Keys.ENTER)
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(password))
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: page(d) in ("enroll", "admin-setup"))
+    if page(driver) == "enroll":  # the passkey prompt after a password: not now
+        driver.find_element(By.CSS_SELECTOR, "button[name=choice][value=later]").click()
+    wait_page(driver, "admin-setup")
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_page(driver, "admin")
+
+    email = "lost.phone@example.com"
+    totp_user(url, ids, email)
+    headers = management_headers(url, ids)
+    [user_id] = [user["user_id"] for user in http.get(
+        f"{url}/api/v2/users", params={"q": email}, headers=headers, timeout=STEP_TIMEOUT).json()]
+    driver.get(f"{url}/admin/users/{requests.utils.quote(user_id, safe='')}")
+    wait_page(driver, "admin-user")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "tr.factor")) == 2
+    details = driver.find_element(By.ID, "reset-factors")
+    details.find_element(By.TAG_NAME, "summary").click()
+    button = details.find_element(By.CSS_SELECTOR, "button[type=submit]")
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda d: button.is_displayed())
+    assert "check that the person asking" in details.text
+    low = shots(driver, "admin-reset-factors")
+    button.click()
+    replaced(driver, button, "admin-user")
+    assert "Two-step verification was reset" in driver.find_element(By.CSS_SELECTOR, "main .notice").text
+    assert not driver.find_elements(By.CSS_SELECTOR, "tr.factor")
+    low |= shots(driver, "admin-factors-reset")
+    assert low == {}, low
+    outbox = http.get(f"{url}/api/v2/outbox?to={email}", timeout=STEP_TIMEOUT, headers=headers).json()
+    assert any(m["template"] == "credential_removed" for m in outbox)
+
+    # The user signs in with the password alone and is asked to set up a factor again.
+    driver.delete_all_cookies()
+    sign_in_with_password(driver, RelyingParty(url, ids["client_id"], metadata), email)
+    wait_page(driver, "mfa")
+    assert driver.find_elements(By.CSS_SELECTOR, ".qr svg"), "not the factor setup"
+
