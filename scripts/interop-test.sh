@@ -2,8 +2,8 @@
 # Runs tests/interop: independent Python clients (PyPI `cryptography`, `cbor2`, `pyotp`, nothing from
 # Sesame) enables an Android app through the Management API, then signs up and logs in as that app
 # would (android:apk-key-hash origin, synced passkey, none attestation) against `sesame serve` on
-# 127.0.0.1, and checks the tokens against the server's JWKS. Keeps a Python virtualenv with
-# pytest, cryptography, cbor2, requests and PyJWT (the backend-example and DPoP tests) in
+# 127.0.0.1 (its data in SQLite, then in PostgreSQL), and checks the tokens against the server's
+# JWKS. Keeps a Python virtualenv with pytest, cryptography, cbor2, requests and PyJWT (the backend-example and DPoP tests) in
 # .build/interop-venv, and builds the sesame binary.
 #
 # Environment:
@@ -11,7 +11,8 @@
 #   SWIFT        the swift command (default: swift)
 #   SWIFT_BUILD_FLAGS  flags for `swift build`; pass the Makefile's so the normal build is reused
 #   PYTHON       the Python used to create the virtualenv (default: python3)
-#   INTEROP_TEST_TIMEOUT  seconds the whole pytest run may take (default: 180)
+#   INTEROP_TEST_TIMEOUT  seconds each pytest run may take (default: 180)
+#   INTEROP_TEST_POSTGRES 0 skips the second run, on PostgreSQL (default: 1)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,6 +57,16 @@ if [ ! -x "$SESAME_BIN" ]; then
 fi
 export SESAME_BIN
 
-# 3. The test. pytest's summary line ends the output; its status is this script's status.
-exec timeout --kill-after=10 "${INTEROP_TEST_TIMEOUT:-180}" \
-    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir tests/interop tests/interop
+# 3. The tests against a server on SQLite, then again with its data in PostgreSQL (a throwaway
+#    cluster from scripts/postgres.sh, stopped afterwards). Each pytest's summary line ends its output.
+run_pytest() {
+    timeout --kill-after=10 "${INTEROP_TEST_TIMEOUT:-180}" \
+        "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir tests/interop tests/interop
+}
+run_pytest
+if [ "${INTEROP_TEST_POSTGRES:-1}" = 1 ]; then
+    SESAME_TEST_POSTGRES_DSN="$(scripts/postgres.sh start)"
+    trap 'scripts/postgres.sh stop' EXIT
+    echo "interop-test: again on PostgreSQL ($SESAME_TEST_POSTGRES_DSN)"
+    SESAME_TEST_STORE=postgres SESAME_TEST_POSTGRES_DSN="$SESAME_TEST_POSTGRES_DSN" run_pytest
+fi
