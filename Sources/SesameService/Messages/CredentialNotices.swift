@@ -33,12 +33,17 @@ public struct CredentialNotices: Sendable {
         case .deviceKey(let name?): what = "A device key for \(name) was added"
         case .deviceKey(nil): what = "A device key was added"
         }
+        send(
+            .credentialAdded, to: email, tenant: tenant,
+            text: "\(what) to your \(tenant.name) account.\n\n"
+                + "If this was you, there is nothing to do. If it was not, sign in at \(TokenService.issuer(tenant))account, "
+                + "remove it, and change your password: someone else may have access to your account.")
+    }
+
+    /// Sends one notice; a notice that cannot be sent never fails the change it reports.
+    private func send(_ template: MessageTemplate, to email: String, tenant: TenantRecord, text: String) {
         try? messages.send(
-            OutgoingMessage(
-                tenantID: tenant.id, channel: .email, template: .credentialAdded, recipient: email,
-                text: "\(what) to your \(tenant.name) account.\n\n"
-                    + "If this was you, there is nothing to do. If it was not, sign in at \(TokenService.issuer(tenant))account, "
-                    + "remove it, and change your password: someone else may have access to your account."))
+            OutgoingMessage(tenantID: tenant.id, channel: .email, template: template, recipient: email, text: text))
     }
 
     /// What an administrator removed.
@@ -64,11 +69,10 @@ public struct CredentialNotices: Sendable {
             what = "A second factor was removed from your \(tenant.name) account by an administrator"
         }
         let signedOut = removal == .passkey ? "devices signed in with it" : "the account's devices"
-        try? messages.send(
-            OutgoingMessage(
-                tenantID: tenant.id, channel: .email, template: .credentialRemoved, recipient: email,
-                text: "\(what), and \(signedOut) were signed out.\n\n"
-                    + "If you asked for this, sign in at \(TokenService.issuer(tenant))account and set up what you "
-                    + "need again. If you did not, contact this site's support."))
+        send(
+            .credentialRemoved, to: email, tenant: tenant,
+            text: "\(what), and \(signedOut) were signed out.\n\n"
+                + "If you asked for this, sign in at \(TokenService.issuer(tenant))account and set up what you "
+                + "need again. If you did not, contact this site's support.")
     }
 }

@@ -12,6 +12,17 @@ struct HostedAdminTests {
     typealias F = AuthorizeFlowTests
 
     /// A browser signed in as ada, made admin through a fresh setup link.
+    /// A browser signed in (with a password) as a new user `email`, who is no administrator.
+    static func nonAdmin(_ api: APIHarness, _ client: OIDCClient, email: String = "eve@example.com") -> HostedBrowser {
+        #expect(PasswordAccountsTests.signUp(api, email: email).status == 200)
+        let browser = HostedBrowser(api)
+        browser.send(.get, client.authorizeTarget())
+        browser.follow()
+        browser.submit("/u/login", [("username", email)])
+        browser.submit("/u/login/password", [("password", PasswordAccountsTests.password)])
+        return browser
+    }
+
     static func admin(_ api: APIHarness) throws -> HostedBrowser {
         let link = try api.application.adminAccess.newSetupLink(tenant: api.tenant)
         let browser = HostedBrowser(api)
@@ -43,12 +54,7 @@ struct HostedAdminTests {
         #expect(!browser.html.contains(api.bootstrap.managementClientID), "machine clients are not listed")
 
         // A second user signs in; the spent link and the admin page refuse them.
-        #expect(PasswordAccountsTests.signUp(api, email: "eve@example.com").status == 200)
-        let eve = HostedBrowser(api)
-        eve.send(.get, client.authorizeTarget())
-        eve.follow()
-        eve.submit("/u/login", [("username", "eve@example.com")])
-        eve.submit("/u/login/password", [("password", PasswordAccountsTests.password)])
+        let eve = Self.nonAdmin(api, client)
         eve.send(.get, "/admin")
         #expect(eve.last.status == 403)
         eve.send(.get, "/admin/setup?token=forged")

@@ -275,12 +275,7 @@ struct HostedAdminUsersTests {
         let (api, outsider, client) = try F.world(kind)
         _ = try HostedAdminTests.admin(api)
         let ada = try Self.userID(api, "ada@example.com")
-        #expect(P.signUp(api, email: "eve@example.com").status == 200)
-        let eve = HostedBrowser(api)
-        eve.send(.get, client.authorizeTarget())
-        eve.follow()
-        eve.submit("/u/login", [("username", "eve@example.com")])
-        eve.submit("/u/login/password", [("password", P.password)])
+        let eve = HostedAdminTests.nonAdmin(api, client)
         for path in [
             "/admin/clients/\(api.bootstrap.clientID)", "/admin/users", "/admin/users?q=ada",
             "/admin/users/\(PathSegment.encode(ada))",

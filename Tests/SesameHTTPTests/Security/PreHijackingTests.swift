@@ -119,6 +119,16 @@ struct PreHijackingTests {
         return (browser, try #require(login.json["refresh_token"] as? String))
     }
 
+    /// A squatted account (`squat`) and its verification link's ticket, with the squatter's browser
+    /// and refresh token.
+    static func squattedLink(_ api: APIHarness, _ email: String) throws -> (
+        ticket: String, squatter: HostedBrowser, refresh: String
+    ) {
+        let (browser, refresh) = try squat(api, email: email)
+        let ticket = try #require(try api.outboxTicket(to: email, template: "verify_email"))
+        return (ticket, browser, refresh)
+    }
+
     static func passkeys(_ api: APIHarness) throws -> Int {
         let user = try #require(try P.users(api).first)
         return try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: user.id) }.count
@@ -129,9 +139,7 @@ struct PreHijackingTests {
         arguments: HarnessStore.allCases)
     func verifyRemoves(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
-        let (_, refresh) = try Self.squat(api, email: "owner@example.com")
-        let ticket = try #require(try api.outboxTicket(to: "owner@example.com", template: "verify_email"))
-
+        let (ticket, _, refresh) = try Self.squattedLink(api, "owner@example.com")
         let owner = HostedBrowser(api)
         owner.send(.get, "/u/verify-email?ticket=\(ticket)")
         #expect(owner.html.contains("data-page=\"verify-email-prior\""), "\(owner.html)")
@@ -164,8 +172,7 @@ struct PreHijackingTests {
     func verifyKeeps(_ kind: HarnessStore) throws {
         // On another device, the person who signed up says the ways in are theirs.
         let api = try APIHarness(store: kind)
-        let (_, refresh) = try Self.squat(api, email: "ada@example.com")
-        let ticket = try #require(try api.outboxTicket(to: "ada@example.com", template: "verify_email"))
+        let (ticket, _, refresh) = try Self.squattedLink(api, "ada@example.com")
         let phone = HostedBrowser(api)
         phone.send(.get, "/u/verify-email?ticket=\(ticket)")
         #expect(phone.html.contains("data-page=\"verify-email-prior\""))
@@ -180,8 +187,7 @@ struct PreHijackingTests {
         // In the browser that signed up (signed in to the account), nothing is asked and nothing goes,
         // even without an answer.
         let other = try APIHarness(store: kind)
-        let (browser, _) = try Self.squat(other, email: "grace@example.com")
-        let second = try #require(try other.outboxTicket(to: "grace@example.com", template: "verify_email"))
+        let (second, browser, _) = try Self.squattedLink(other, "grace@example.com")
         browser.send(.get, "/u/verify-email?ticket=\(second)")
         #expect(browser.html.contains("data-page=\"verify-email\""), "\(browser.html)")
         browser.submit("/u/verify-email", [("ticket", second)])
@@ -193,8 +199,7 @@ struct PreHijackingTests {
     @Test("a verification link posted without an answer, from elsewhere, removes what was added before")
     func verifyWithoutAnAnswer() throws {
         let api = try APIHarness(store: .memory)
-        _ = try Self.squat(api, email: "owner@example.com")
-        let ticket = try #require(try api.outboxTicket(to: "owner@example.com", template: "verify_email"))
+        let (ticket, _, _) = try Self.squattedLink(api, "owner@example.com")
         let scanner = HostedBrowser(api)
         scanner.send(.get, "/u/verify-email?ticket=\(ticket)")
         scanner.submit("/u/verify-email", [("ticket", ticket)])

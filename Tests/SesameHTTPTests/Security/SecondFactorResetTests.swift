@@ -99,12 +99,7 @@ struct SecondFactorResetTests {
         // A form from elsewhere (no CSRF token) and a signed-in user who is not an admin change nothing.
         admin.send(.post, action, form: [("csrf", "forged")])
         #expect(admin.last.status == 403)
-        #expect(P.signUp(api, email: "eve@example.com").status == 200)
-        let eve = HostedBrowser(api)
-        eve.send(.get, client.authorizeTarget())
-        eve.follow()
-        eve.submit("/u/login", [("username", "eve@example.com")])
-        eve.submit("/u/login/password", [("password", P.password)])
+        let eve = HostedAdminTests.nonAdmin(api, client)
         eve.send(.get, "/account")
         eve.submit(action, [])
         #expect(eve.last.status == 403, "\(eve.html)")
