@@ -82,17 +82,17 @@ extension SesameApplication {
 /// Its script and stylesheet are the hosted pages' (no inline code).
 enum LandingPage {
     static func html(tenant: TenantRecord?, demoClientID: String?, nonce: String) -> String {
-        let name = HTMLText.escape(tenant?.name ?? "Sesame")
-        let rpID = HTMLText.escape(tenant?.rpID ?? "")
-        let client = HTMLText.escape(demoClientID ?? "")
-        let tenantText =
+        let name = tenant?.name ?? "Sesame"
+        let rpID = tenant?.rpID ?? ""
+        let client = demoClientID ?? ""
+        let tenantText: HTML =
             tenant == nil
             ? "<p class=\"notice\">No tenant answers on this host name.</p>"
             : """
             <p class="lead">A passkey identity server for <strong>\(name)</strong> (WebAuthn RP ID <code>\(rpID)</code>).</p>
             """
-        return """
-            \(PageLayout.head(title: "Sesame · " + name, language: "en", tenant: tenant, nonce: nonce))
+        let page: HTML = """
+            \(PageLayout.head(title: "Sesame · \(name)", language: "en", tenant: tenant, nonce: nonce))
             <body data-page="landing">
             <main>
             <h1>Sesame</h1>
@@ -133,5 +133,6 @@ enum LandingPage {
             </body>
             </html>
             """
+        return page.markup
     }
 }

@@ -6,23 +6,21 @@ import WebAuthn
 
 /// The pages of a signed-in browser: sign-out so far (the account page arrives with its routes).
 enum AccountPages {
-    typealias E = HTMLText
-
     /// RP-initiated logout without a hint for the signed-in user: ask before signing out, so
     /// another site cannot sign the user out by linking here.
     static func confirmLogout(context: HostedContext, logout: LogoutRequest, clientName: String) -> HostedPage {
         let locale = context.locale
         var fields = PageLayout.hiddenFields(context, transaction: nil)
         if let clientID = logout.clientID {
-            fields += "<input type=\"hidden\" name=\"client_id\" value=\"\(E.escape(clientID))\">"
+            fields += "<input type=\"hidden\" name=\"client_id\" value=\"\(clientID)\">"
         }
         if let uri = logout.postLogoutRedirectURI {
-            fields += "<input type=\"hidden\" name=\"post_logout_redirect_uri\" value=\"\(E.escape(uri))\">"
+            fields += "<input type=\"hidden\" name=\"post_logout_redirect_uri\" value=\"\(uri)\">"
         }
         if let state = logout.state {
-            fields += "<input type=\"hidden\" name=\"state\" value=\"\(E.escape(state))\">"
+            fields += "<input type=\"hidden\" name=\"state\" value=\"\(state)\">"
         }
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.logoutTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.logoutLead, locale, clientName))</p>
             <form method="post" action="/oidc/logout">
@@ -37,7 +35,7 @@ enum AccountPages {
 
     static func signedOut(context: HostedContext) -> HostedPage {
         let locale = context.locale
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.signedOutTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.signedOutLead, locale))</p>
             """
@@ -65,22 +63,22 @@ struct AccountView {
 extension AccountPages {
     /// An `<img>` for an authenticator's icon: only a `data:` URL that is still a bounded raster
     /// image (checked again here, not only at import), with an empty alt (the name follows).
-    static func authenticatorIcon(_ icon: String?) -> String {
+    static func authenticatorIcon(_ icon: String?) -> HTML {
         guard let icon,
             case .success(let checked) = IconDataURL.check(icon, maxLength: MetadataBLOB.Limits.standard.maxIconLength)
-        else { return "" }
-        return "<img class=\"authenticator-icon\" src=\"\(E.escape(checked))\" alt=\"\" width=\"24\" height=\"24\"> "
+        else { return .empty }
+        return "<img class=\"authenticator-icon\" src=\"\(checked)\" alt=\"\" width=\"24\" height=\"24\"> "
     }
 
     /// How a page names a passkey's authenticator and draws its icon, from what `MetadataService`
     /// derived for its AAGUID (the metadata's description and icon, else the AAGUID table's name):
     /// that name, else "Passkey". The account page and the admin pages both show it so.
-    static func authenticator(_ display: AuthenticatorDisplay?) -> (name: String, icon: String) {
+    static func authenticator(_ display: AuthenticatorDisplay?) -> (name: String, icon: HTML) {
         (display?.name ?? "Passkey", authenticatorIcon(display?.icon))
     }
 
     static func date(_ date: Date?, _ locale: PageLocale) -> String {
-        guard let date else { return Catalog.text(.neverUsed, locale) }
+        guard let date else { return Catalog.raw(.neverUsed, locale) }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
         return formatter.string(from: date)
@@ -88,10 +86,11 @@ extension AccountPages {
 
     /// A small POST form with the CSRF token: one button, maybe one field.
     static func action(
-        _ context: HostedContext, _ path: String, _ label: String, secondary: Bool = true, fields: String = ""
-    ) -> String {
-        "<form method=\"post\" action=\"\(E.escape(path))\">\(PageLayout.hiddenFields(context, transaction: nil))"
-            + "\(fields)<button type=\"submit\"\(secondary ? " class=\"secondary\"" : "")>\(label)</button></form>"
+        _ context: HostedContext, _ path: String, _ label: HTML, secondary: Bool = true, fields: HTML = .empty
+    ) -> HTML {
+        let style: HTML = secondary ? " class=\"secondary\"" : ""
+        return "<form method=\"post\" action=\"\(path)\">\(PageLayout.hiddenFields(context, transaction: nil))"
+            + "\(fields)<button type=\"submit\"\(style)>\(label)</button></form>"
     }
 
     static func path(_ prefix: String, _ id: String, _ suffix: String) -> String {
@@ -104,9 +103,9 @@ extension AccountPages {
         let locale = context.locale
         let user = view.user
         let identifier = user.profile.primaryIdentifier
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.accountTitle, locale))</h1>
-            <p class="lead">\(E.escape(identifier))</p>
+            <p class="lead">\(identifier)</p>
             """
         if let notice = view.notice {
             body += "<p class=\"notice\" role=\"status\">\(Catalog.text(notice, locale))</p>"
@@ -122,16 +121,16 @@ extension AccountPages {
         for passkey in view.passkeys {
             let (provider, icon) = authenticator(view.authenticators[AAGUIDRegistry.format(passkey.aaguid)])
             let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
-            let field = "passkey-name-\(E.escape(passkey.id.replacingOccurrences(of: "|", with: "-")))"
+            let field = "passkey-name-\(passkey.id.replacingOccurrences(of: "|", with: "-"))"
             body += """
-                <div class="passkey" data-passkey-id="\(E.escape(passkey.id))">
-                <p>\(icon)<strong>\(E.escape(passkey.name))</strong> · \(E.escape(provider)) (\(kind))<br>
+                <div class="passkey" data-passkey-id="\(passkey.id)">
+                <p>\(icon)<strong>\(passkey.name)</strong> · \(provider) (\(kind))<br>
                 \(Catalog.text(.passkeyCreated, locale)) \(date(passkey.createdAt, locale)) · \
                 \(Catalog.text(.passkeyLastUsed, locale)) \(date(passkey.lastUsedAt, locale))</p>
-                <form method="post" action="\(E.escape(path("/account/passkeys/", passkey.id, "/rename")))">
+                <form method="post" action="\(path("/account/passkeys/", passkey.id, "/rename"))">
                 \(PageLayout.hiddenFields(context, transaction: nil))
                 <label for="\(field)">\(Catalog.text(.passkeyName, locale))</label>
-                <input id="\(field)" name="name" type="text" maxlength="100" required value="\(E.escape(passkey.name))">
+                <input id="\(field)" name="name" type="text" maxlength="100" required value="\(passkey.name)">
                 <button type="submit" class="secondary">\(Catalog.text(.renameButton, locale))</button>
                 </form>
                 \(action(context, path("/account/passkeys/", passkey.id, "/delete"), Catalog.text(.deleteButton, locale)))
@@ -191,7 +190,7 @@ extension AccountPages {
         let active = view.factors.filter(\.active)
         if active.isEmpty { body += "<p>\(Catalog.text(.noFactors, locale))</p>" }
         for factor in active {
-            let label: String
+            let label: HTML
             switch factor.authenticatorType {
             case "otp": label = Catalog.text(.factorTOTP, locale)
             case "oob": label = Catalog.text(.factorSMS, locale, factor.name ?? "")
@@ -211,7 +210,7 @@ extension AccountPages {
             let here = session.id == view.currentSession
             let agent = session.userAgent.isEmpty ? "?" : session.userAgent
             body +=
-                "<div class=\"session\"><p><strong>\(here ? Catalog.text(.sessionThisBrowser, locale) : E.escape(agent))</strong><br>"
+                "<div class=\"session\"><p><strong>\(here ? Catalog.text(.sessionThisBrowser, locale) : HTML(escaping: agent))</strong><br>"
                 + "\(Catalog.text(.sessionStarted, locale, date(session.createdAt, locale))), "
                 + "\(Catalog.text(.sessionLastSeen, locale, date(session.lastSeenAt, locale)))</p>"
             if !here {
@@ -251,8 +250,8 @@ extension AccountPages {
         upgrade: Bool = false
     ) -> HostedPage {
         let locale = context.locale
-        let identifier = E.escape(user.profile.primaryIdentifier)
-        var fields = """
+        let identifier = user.profile.primaryIdentifier
+        var fields: HTML = """
             <input type="text" name="username" autocomplete="username" value="\(identifier)" hidden>
             """
         if user.usablePassword != nil, !upgrade {
@@ -264,7 +263,7 @@ extension AccountPages {
         let title: Text =
             upgrade
             ? .upgradeStrongPasswordButton : user.usablePassword == nil ? .setPasswordButton : .changePasswordButton
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             <form method="post" action="\(upgrade ? "/account/upgrade/password" : "/account/password")">
@@ -289,7 +288,7 @@ extension AccountPages {
         let locale = context.locale
         let title: Text = upgrade ? .upgradePasskeyButton : .addPasskeyButton
         let action = upgrade ? "/account/upgrade/passkey" : "/account/passkeys/enroll"
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             <p class="lead">\(Catalog.text(upgrade ? .upgradeLead : .addPasskeyLead, locale))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))

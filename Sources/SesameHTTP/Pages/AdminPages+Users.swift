@@ -50,17 +50,17 @@ extension AdminPages {
 
     /// An API time ("2027-01-15T08:00:00.000Z") as "2027-01-15 08:00:00 UTC" in a `<time>`;
     /// nil is "never".
-    static func stamp(_ time: String?, _ locale: PageLocale) -> String {
+    static func stamp(_ time: String?, _ locale: PageLocale) -> HTML {
         guard let time else { return Catalog.text(.neverUsed, locale) }
         let shown = String(time.prefix(19)).replacingOccurrences(of: "T", with: " ")
-        return "<time datetime=\"\(E.escape(time))\">\(E.escape(shown)) UTC</time>"
+        return "<time datetime=\"\(time)\">\(shown) UTC</time>"
     }
 
-    static func stamp(_ date: Date?, _ locale: PageLocale) -> String {
+    static func stamp(_ date: Date?, _ locale: PageLocale) -> HTML {
         stamp(date.map { ISO8601DateFormatter().string(from: $0) }, locale)
     }
 
-    static func yesNo(_ value: Bool, _ locale: PageLocale) -> String {
+    static func yesNo(_ value: Bool, _ locale: PageLocale) -> HTML {
         Catalog.text(value ? .adminYes : .adminNo, locale)
     }
 
@@ -70,11 +70,11 @@ extension AdminPages {
         context: HostedContext, list: UserList, error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.adminUsers, locale))</h1>
             <form method="get" action="/admin/users" class="inline" role="search">
             <label for="q">\(Catalog.text(.adminSearchLabel, locale))</label>
-            <input id="q" name="q" type="search" maxlength="256" value="\(E.escape(list.query))">
+            <input id="q" name="q" type="search" maxlength="256" value="\(list.query)">
             <button type="submit" class="secondary">\(Catalog.text(.adminSearchButton, locale))</button>
             </form>
             """
@@ -91,22 +91,22 @@ extension AdminPages {
                     """
                 for user in list.users {
                     body +=
-                        "<tr><td><a href=\"\(E.escape(userPath(user.userID)))\">\(E.escape(label(user)))</a></td>"
-                        + "<td><code>\(E.escape(user.userID))</code></td>"
+                        "<tr><td><a href=\"\(userPath(user.userID))\">\(label(user))</a></td>"
+                        + "<td><code>\(user.userID)</code></td>"
                         + "<td>\(yesNo(user.emailVerified, locale))</td><td>\(stamp(user.createdAt, locale))</td>"
                         + "<td>\(stamp(user.lastLogin, locale))</td></tr>"
                 }
                 body += "</tbody></table>"
             }
-            var pages: [String] = []
+            var pages: [HTML] = []
             if list.page > 0 {
                 let previous = usersPath(query: list.query, page: list.page - 1)
                 pages.append(
-                    "<a href=\"\(E.escape(previous))\" rel=\"prev\">\(Catalog.text(.adminPreviousPage, locale))</a>")
+                    "<a href=\"\(previous)\" rel=\"prev\">\(Catalog.text(.adminPreviousPage, locale))</a>")
             }
             if list.more {
                 let next = usersPath(query: list.query, page: list.page + 1)
-                pages.append("<a href=\"\(E.escape(next))\" rel=\"next\">\(Catalog.text(.adminNextPage, locale))</a>")
+                pages.append("<a href=\"\(next)\" rel=\"next\">\(Catalog.text(.adminNextPage, locale))</a>")
             }
             if !pages.isEmpty { body += "<p class=\"pages\">" + pages.joined(separator: " · ") + "</p>" }
         }
@@ -121,28 +121,31 @@ extension AdminPages {
     static func user(context: HostedContext, view: UserView) -> HostedPage {
         let locale = context.locale
         let user = view.user
-        var body = """
-            <h1>\(E.escape(label(user)))</h1>
-            <p class="lead"><code>\(E.escape(user.userID))</code></p>
-            \(view.factorsReset ? "<p class=\"notice\" role=\"status\">\(Catalog.text(.adminFactorsReset, locale))</p>" : "")
+        let notice: HTML =
+            view.factorsReset
+            ? "<p class=\"notice\" role=\"status\">\(Catalog.text(.adminFactorsReset, locale))</p>" : ""
+        var body: HTML = """
+            <h1>\(label(user))</h1>
+            <p class="lead"><code>\(user.userID)</code></p>
+            \(notice)
             <table id="profile"><tbody>
-            <tr><th scope="row">\(Catalog.text(.emailLabel, locale))</th><td>\(E.escape(user.email ?? "—"))</td></tr>
+            <tr><th scope="row">\(Catalog.text(.emailLabel, locale))</th><td>\(user.email ?? "—")</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminEmailVerified, locale))</th>\
             <td>\(yesNo(user.emailVerified, locale))</td></tr>
             """
         if let username = user.username {
-            body += "<tr><th scope=\"row\">username</th><td>\(E.escape(username))</td></tr>"
+            body += "<tr><th scope=\"row\">username</th><td>\(username)</td></tr>"
         }
         if let phone = user.phoneNumber {
-            body += "<tr><th scope=\"row\">phone_number</th><td>\(E.escape(phone))</td></tr>"
+            body += "<tr><th scope=\"row\">phone_number</th><td>\(phone)</td></tr>"
         }
         if let name = user.name {
             body +=
-                "<tr><th scope=\"row\">\(Catalog.text(.adminClientName, locale))</th><td>\(E.escape(name))</td></tr>"
+                "<tr><th scope=\"row\">\(Catalog.text(.adminClientName, locale))</th><td>\(name)</td></tr>"
         }
         body += """
             <tr><th scope="row">\(Catalog.text(.adminConnection, locale))</th>\
-            <td>\(E.escape(user.identities.first?.connection ?? ""))</td></tr>
+            <td>\(user.identities.first?.connection ?? "")</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminCreated, locale))</th><td>\(stamp(user.createdAt, locale))</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminLastLogin, locale))</th><td>\(stamp(user.lastLogin, locale))</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminBlocked, locale))</th><td>\(yesNo(user.blocked, locale))</td></tr>
@@ -166,8 +169,8 @@ extension AdminPages {
                 let (provider, icon) = AccountPages.authenticator(view.authenticators[passkey.aaguid ?? ""])
                 let synced = passkey.credentialDeviceType == "multi_device"
                 body +=
-                    "<tr class=\"passkey\" data-passkey-id=\"\(E.escape(passkey.id))\">"
-                    + "<td>\(E.escape(passkey.name ?? ""))</td><td>\(icon)\(E.escape(provider))</td>"
+                    "<tr class=\"passkey\" data-passkey-id=\"\(passkey.id)\">"
+                    + "<td>\(passkey.name ?? "")</td><td>\(icon)\(provider)</td>"
                     + "<td>\(stamp(passkey.createdAt, locale))</td><td>\(stamp(passkey.lastAuthAt, locale))</td>"
                     + "<td>\(Catalog.text(synced ? .adminSynced : .adminDeviceBound, locale))</td>"
                     + "<td>\(yesNo(passkey.credentialBackedUp ?? false, locale))</td></tr>"
@@ -197,7 +200,7 @@ extension AdminPages {
                 <th>\(Catalog.text(.passkeyCreated, locale))</th></tr></thead><tbody>
                 """
             for factor in view.factors {
-                let label: String
+                let label: HTML
                 switch factor.factor {
                 case .otp: label = Catalog.text(.factorTOTP, locale)
                 case .sms: label = Catalog.text(.factorSMS, locale, factor.maskedPhoneNumber ?? "")
@@ -205,7 +208,7 @@ extension AdminPages {
                 }
                 let state = Catalog.text(factor.active ? .adminFactorActive : .adminFactorPending, locale)
                 body +=
-                    "<tr class=\"factor\"><td>\(E.escape(label))</td><td>\(state)</td>"
+                    "<tr class=\"factor\"><td>\(label)</td><td>\(state)</td>"
                     + "<td>\(stamp(factor.createdAt, locale))</td></tr>"
             }
             body += "</tbody></table>"
@@ -232,8 +235,8 @@ extension AdminPages {
                 var device = key.deviceName
                 if let model = key.model { device += " (\(model))" }
                 body +=
-                    "<tr><td>\(E.escape(device))</td><td>\(E.escape(key.platform.rawValue)) "
-                    + "\(E.escape(key.osVersion))</td><td>\(E.escape(key.state.rawValue))</td>"
+                    "<tr><td>\(device)</td><td>\(key.platform.rawValue) "
+                    + "\(key.osVersion)</td><td>\(key.state.rawValue)</td>"
                     + "<td>\(stamp(key.createdAt, locale))</td><td>\(stamp(key.lastUsedAt, locale))</td></tr>"
             }
             body += "</tbody></table></section>"
@@ -252,10 +255,10 @@ extension AdminPages {
                 """
             for entry in view.logs {
                 body +=
-                    "<tr><td>\(stamp(entry.date, locale))</td><td><code>\(E.escape(entry.type))</code></td>"
-                    + "<td>\(E.escape(entry.description))</td>"
-                    + "<td>\(E.escape(entry.clientName ?? entry.clientID ?? ""))</td>"
-                    + "<td>\(E.escape(entry.ip ?? ""))</td></tr>"
+                    "<tr><td>\(stamp(entry.date, locale))</td><td><code>\(entry.type)</code></td>"
+                    + "<td>\(entry.description)</td>"
+                    + "<td>\(entry.clientName ?? entry.clientID ?? "")</td>"
+                    + "<td>\(entry.ip ?? "")</td></tr>"
             }
             body += "</tbody></table>"
         }

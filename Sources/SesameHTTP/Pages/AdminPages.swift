@@ -5,11 +5,9 @@ import SesameStore
 /// The admin pages: the setup of the first admin, the overview, an application's settings, and
 /// the users (`AdminPages+Users.swift`).
 enum AdminPages {
-    typealias E = HTMLText
-
     static func setup(context: HostedContext, identifier: String) -> HostedPage {
         let locale = context.locale
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.adminSetupTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.adminSetupLead, locale, identifier, context.tenant.name))</p>
             <form method="post" action="/admin/setup">
@@ -31,9 +29,9 @@ enum AdminPages {
 
     static func overview(context: HostedContext, overview: Overview) -> HostedPage {
         let locale = context.locale
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.adminTitle, locale))</h1>
-            <p class="lead">\(E.escape(context.tenant.name))</p>
+            <p class="lead">\(context.tenant.name)</p>
             <section aria-labelledby="clients-heading"><h2 id="clients-heading">\
             \(Catalog.text(.adminClients, locale)) (\(overview.clients.count))</h2>
             <table><thead><tr><th>\(Catalog.text(.adminClientName, locale))</th>\
@@ -42,8 +40,8 @@ enum AdminPages {
         for client in overview.clients {
             let href = "/admin/clients/" + PathSegment.encode(client.clientID)
             body +=
-                "<tr><td><a href=\"\(E.escape(href))\">\(E.escape(client.name))</a></td>"
-                + "<td>\(E.escape(client.appType.rawValue))</td><td><code>\(E.escape(client.clientID))</code></td></tr>"
+                "<tr><td><a href=\"\(href)\">\(client.name)</a></td>"
+                + "<td>\(client.appType.rawValue)</td><td><code>\(client.clientID)</code></td></tr>"
         }
         body += """
             </tbody></table>
@@ -61,7 +59,7 @@ enum AdminPages {
             <section aria-labelledby="connections-heading"><h2 id="connections-heading">\
             \(Catalog.text(.adminConnections, locale)) (\(overview.connections.count))</h2><ul>
             """
-        for connection in overview.connections { body += "<li>\(E.escape(connection.name))</li>" }
+        for connection in overview.connections { body += "<li>\(connection.name)</li>" }
         body += """
             </ul></section>
             <section aria-labelledby="users-heading"><h2 id="users-heading">\
@@ -72,7 +70,7 @@ enum AdminPages {
             """
         for (user, passkeys, password) in overview.users {
             body +=
-                "<tr><td><a href=\"\(E.escape(userPath(user.userID)))\">\(E.escape(label(user)))</a></td>"
+                "<tr><td><a href=\"\(userPath(user.userID))\">\(label(user))</a></td>"
                 + "<td>\(passkeys)</td><td>\(password ? "✓" : "—")</td></tr>"
         }
         body +=
@@ -81,7 +79,7 @@ enum AdminPages {
         return HostedPage(name: "admin", title: .adminTitle, body: body, languageBase: "/admin")
     }
 
-    static func lines(_ values: [String]) -> String { E.escape(values.joined(separator: "\n")) }
+    static func lines(_ values: [String]) -> String { values.joined(separator: "\n") }
 
     /// `/admin/adoption`: the passkey share of device authentications as a server-drawn SVG chart
     /// (no script, no chart library), the days in a table beneath, and the CSV of the same query.
@@ -94,19 +92,19 @@ enum AdminPages {
         if let connection = query.connection { parameters.append(("connection", connection)) }
         let csv = "/admin/adoption.csv?" + parameters.map { "\($0)=\(PathSegment.encode($1))" }.joined(separator: "&")
         let users = report.users
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.adoptionTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.adoptionLead, locale))</p>
             <form method="get" action="/admin/adoption" class="inline">
             <label for="from">\(Catalog.text(.adoptionFrom, locale))</label>
-            <input id="from" name="from" type="date" value="\(E.escape(first))">
+            <input id="from" name="from" type="date" value="\(first)">
             <label for="to">\(Catalog.text(.adoptionTo, locale))</label>
-            <input id="to" name="to" type="date" value="\(E.escape(last))">
+            <input id="to" name="to" type="date" value="\(last)">
             <button type="submit" class="secondary">\(Catalog.text(.adoptionShow, locale))</button>
             </form>
             \(chart(report, label: Catalog.text(.adoptionChartLabel, locale, first, last)))
             <p>\(Catalog.text(.adoptionUsers, locale, String(users.total), String(users.withPasskey), String(users.withDeviceKeyOnly), String(users.passwordOnly)))</p>
-            <p><a href="\(E.escape(csv))" download>\(Catalog.text(.adoptionDownload, locale))</a></p>
+            <p><a href="\(csv)" download>\(Catalog.text(.adoptionDownload, locale))</a></p>
             <table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th><th>total</th><th>passkey</th>\
             <th>device_key</th><th>password</th><th>apple</th><th>refresh</th><th>share</th></tr></thead><tbody>
             """
@@ -123,7 +121,7 @@ enum AdminPages {
 
     /// The share as a line over the days (0–100 %), with gridlines at 0, 25, 50, 75 and 100 % and
     /// the first and last dates; a day without device authentications breaks the line.
-    static func chart(_ report: AdoptionReport, label: String) -> String {
+    static func chart(_ report: AdoptionReport, label: HTML) -> HTML {
         let width = 720.0
         let height = 240.0
         let left = 44.0
@@ -135,9 +133,9 @@ enum AdminPages {
         let count = max(1, report.days.count - 1)
         func x(_ index: Int) -> String { String(format: "%.1f", left + plotWidth * Double(index) / Double(count)) }
         func y(_ share: Double) -> String { String(format: "%.1f", top + plotHeight * (1 - share)) }
-        var svg = """
-            <svg class="chart" role="img" aria-label="\(E.escape(label))" viewBox="0 0 \(Int(width)) \(Int(height))" \
-            xmlns="http://www.w3.org/2000/svg"><title>\(E.escape(label))</title>
+        var svg: HTML = """
+            <svg class="chart" role="img" aria-label="\(label)" viewBox="0 0 \(Int(width)) \(Int(height))" \
+            xmlns="http://www.w3.org/2000/svg"><title>\(label)</title>
             """
         for step in 0...4 {
             let share = Double(step) / 4
@@ -159,7 +157,7 @@ enum AdminPages {
         for run in runs where !run.isEmpty {
             if run.count == 1, let point = run.first {
                 let parts = point.split(separator: ",")
-                svg += "<circle cx=\"\(parts[0])\" cy=\"\(parts[1])\" r=\"2.5\" fill=\"#2f6fdf\"/>"
+                svg += "<circle cx=\"\(String(parts[0]))\" cy=\"\(String(parts[1]))\" r=\"2.5\" fill=\"#2f6fdf\"/>"
             } else {
                 svg +=
                     "<polyline points=\"\(run.joined(separator: " "))\" fill=\"none\" stroke=\"#2f6fdf\" "
@@ -182,27 +180,27 @@ enum AdminPages {
     ) -> HostedPage {
         let locale = context.locale
         let action = "/admin/clients/" + PathSegment.encode(client.clientID)
-        var grants = ""
+        var grants: HTML = ""
         for (index, grant) in OAuthGrantType.allCases.enumerated() {
             let id = "grant-\(index)"
             grants +=
-                "<div><input type=\"checkbox\" id=\"\(id)\" name=\"\(id)\" value=\"\(E.escape(grant.rawValue))\""
+                "<div><input type=\"checkbox\" id=\"\(id)\" name=\"\(id)\" value=\"\(grant.rawValue)\""
                 + (client.grantTypes.contains(grant) ? " checked" : "")
-                + "> <label for=\"\(id)\" class=\"inline\">\(E.escape(grant.rawValue))</label></div>"
+                + "> <label for=\"\(id)\" class=\"inline\">\(grant.rawValue)</label></div>"
         }
-        var body =
-            "<h1>\(E.escape(client.name))</h1><p class=\"lead\"><code>\(E.escape(client.clientID))</code> · "
-            + "\(E.escape(client.appType.rawValue))</p>"
+        var body: HTML =
+            "<h1>\(client.name)</h1><p class=\"lead\"><code>\(client.clientID)</code> · "
+            + "\(client.appType.rawValue)</p>"
         if let secret = client.clientSecret {
             body += "<p class=\"notice\">\(Catalog.text(.adminSecretOnce, locale, secret))</p>"
         }
         if notice { body += "<p class=\"notice\" role=\"status\">\(Catalog.text(.adminSaved, locale))</p>" }
         body += PageLayout.errorBox(error.map { Catalog.error($0, locale) })
         body += """
-            <form method="post" action="\(E.escape(action))">
+            <form method="post" action="\(action)">
             \(PageLayout.hiddenFields(context, transaction: nil))
             <label for="name">\(Catalog.text(.adminClientName, locale))</label>
-            <input id="name" name="name" type="text" maxlength="255" required value="\(E.escape(client.name))">
+            <input id="name" name="name" type="text" maxlength="255" required value="\(client.name)">
             <label for="callbacks">\(Catalog.text(.adminCallbacks, locale))</label>
             <textarea id="callbacks" name="callbacks" rows="3" aria-describedby="one-per-line">\(lines(client.callbacks))</textarea>
             <p class="hint" id="one-per-line">\(Catalog.text(.adminOnePerLine, locale))</p>
@@ -213,15 +211,15 @@ enum AdminPages {
             <fieldset><legend>\(Catalog.text(.adminGrantTypes, locale))</legend>\(grants)</fieldset>
             <fieldset><legend>\(Catalog.text(.adminIOS, locale))</legend>
             <label for="team">\(Catalog.text(.adminTeamID, locale))</label>
-            <input id="team" name="ios_team_id" type="text" maxlength="10" value="\(E.escape(client.mobile?.ios?.teamID ?? ""))">
+            <input id="team" name="ios_team_id" type="text" maxlength="10" value="\(client.mobile?.ios?.teamID ?? "")">
             <label for="bundle">\(Catalog.text(.adminBundleID, locale))</label>
             <input id="bundle" name="ios_bundle_id" type="text" maxlength="155" \
-            value="\(E.escape(client.mobile?.ios?.appBundleIdentifier ?? ""))">
+            value="\(client.mobile?.ios?.appBundleIdentifier ?? "")">
             </fieldset>
             <fieldset><legend>\(Catalog.text(.adminAndroid, locale))</legend>
             <label for="package">\(Catalog.text(.adminPackage, locale))</label>
             <input id="package" name="android_package" type="text" maxlength="255" \
-            value="\(E.escape(client.mobile?.android?.appPackageName ?? ""))">
+            value="\(client.mobile?.android?.appPackageName ?? "")">
             <label for="fingerprints">\(Catalog.text(.adminFingerprints, locale))</label>
             <textarea id="fingerprints" name="android_fingerprints" rows="2">\
             \(lines(client.mobile?.android?.sha256CertFingerprints ?? []))</textarea>

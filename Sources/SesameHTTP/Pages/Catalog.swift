@@ -86,13 +86,13 @@ enum Catalog {
         return map
     }
 
-    /// `text` in `locale`, with `%1`… replaced by `arguments` (HTML-escaped here).
-    static func text(_ text: Text, _ locale: PageLocale, _ arguments: String...) -> String {
+    /// `text` in `locale`, as HTML, with `%1`… replaced by `arguments` (escaped here, like the text).
+    static func text(_ text: Text, _ locale: PageLocale, _ arguments: String...) -> HTML {
         var result = HTMLText.escape(raw(text, locale))
         for (index, argument) in arguments.enumerated() {
             result = result.replacingOccurrences(of: "%\(index + 1)", with: HTMLText.escape(argument))
         }
-        return result
+        return HTML(trusted: result)
     }
 
     /// The unescaped text (for attributes the caller escapes, and for tests).
@@ -693,7 +693,7 @@ enum Catalog {
     }
 
     /// The message a page shows for a service error (English falls back to its own text).
-    static func error(_ error: any Error, _ locale: PageLocale) -> String {
+    static func error(_ error: any Error, _ locale: PageLocale) -> HTML {
         let key: Text
         switch error {
         case let service as ServiceError:
@@ -721,11 +721,11 @@ enum Catalog {
             case .alreadyRegistered: key = .errorAlreadyRegistered
             case .insufficientScope: key = .adminNotAdmin
             case .conflict(let text), .notFound(let text):
-                return locale == .en ? HTMLText.escape(text) : Catalog.text(.errorGeneric, locale)
+                return locale == .en ? HTML(escaping: text) : Catalog.text(.errorGeneric, locale)
             case .invalidRequest(let text) where text == AuthorizationService.expiredText: key = .errorExpired
             case .invalidRequest(let text):
                 // The service's own sentence says which field is wrong; it is English.
-                return locale == .en ? HTMLText.escape(text) : Catalog.text(.errorGeneric, locale)
+                return locale == .en ? HTML(escaping: text) : Catalog.text(.errorGeneric, locale)
             default: key = .errorGeneric
             }
         case let http as HTTPError where http.error == "csrf": key = .errorForm

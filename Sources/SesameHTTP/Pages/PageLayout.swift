@@ -4,14 +4,14 @@ import SesameService
 import SesameStore
 import WebAuthn
 
-/// One hosted page before it is laid out: its markup (every dynamic value already escaped), the
-/// JSON it hands its script, and where its forms may post.
+/// One hosted page before it is laid out: its markup (`HTML`, so every value in it was escaped on
+/// the way in), the JSON it hands its script, and where its forms may post.
 struct HostedPage {
     /// `data-page` on `<body>`: which part of the script runs.
     var name: String
     var title: Text
-    /// The markup inside `<main>`, escaped by whoever built it.
-    var body: String
+    /// The markup inside `<main>`.
+    var body: HTML
     var status: Int = 200
     /// JSON blocks the script reads (`<script type="application/json" id=…>`), by element id.
     var data: [(id: String, json: String)] = []
@@ -81,25 +81,26 @@ enum PageLayout {
 
     static func html(_ page: HostedPage, context: HostedContext, locale: PageLocale) -> String {
         let title = Catalog.text(page.title, locale)
-        var data = ""
+        var data = HTML.empty
         for block in page.data {
+            // JSON made safe inside <script> (scriptSafe): no `<`, `>` or `&` is left in it.
             data +=
-                "<script type=\"application/json\" id=\"\(HTMLText.escape(block.id))\">\(scriptSafe(block.json))</script>\n"
+                "<script type=\"application/json\" id=\"\(block.id)\">\(HTML(trusted: scriptSafe(block.json)))</script>\n"
         }
-        var languages = ""
+        var languages = HTML.empty
         if let base = page.languageBase {
             let separator = base.contains("?") ? "&" : "?"
-            let links = PageLocale.allCases.map { other -> String in
+            let links = PageLocale.allCases.map { other -> HTML in
                 let name = Catalog.text(.languageName, other)
                 if other == locale { return "<span aria-current=\"true\">\(name)</span>" }
-                let href = HTMLText.escape(base + separator + "ui_locales=" + other.rawValue)
+                let href = base + separator + "ui_locales=" + other.rawValue
                 return "<a href=\"\(href)\" lang=\"\(other.rawValue)\" hreflang=\"\(other.rawValue)\">\(name)</a>"
             }
-            languages = "<nav aria-label=\"Language\">" + links.joined(separator: " · ") + "</nav>"
+            languages = "<nav aria-label=\"Language\">\(links.joined(separator: " · "))</nav>"
         }
-        return """
-            \(head(title: title + " · " + HTMLText.escape(context.tenant.name), language: locale.rawValue, tenant: context.tenant, nonce: context.nonce))
-            <body data-page="\(HTMLText.escape(page.name))">
+        let document: HTML = """
+            \(head(title: "\(title) · \(context.tenant.name)", language: locale.rawValue, tenant: context.tenant, nonce: context.nonce))
+            <body data-page="\(page.name)">
             <main>
             \(logo(context))\(page.body)
             </main>
@@ -107,17 +108,18 @@ enum PageLayout {
             </body>
             </html>
             """
+        return document.markup
     }
 
     /// The tenant's logo above the page, when its branding has one.
-    static func logo(_ context: HostedContext) -> String {
-        guard let url = context.tenant.branding?.logoURL else { return "" }
-        return "<img class=\"logo\" src=\"\(HTMLText.escape(url))\" alt=\"\(HTMLText.escape(context.tenant.name))\">\n"
+    static func logo(_ context: HostedContext) -> HTML {
+        guard let url = context.tenant.branding?.logoURL else { return .empty }
+        return "<img class=\"logo\" src=\"\(url)\" alt=\"\(context.tenant.name)\">\n"
     }
 
     /// The document up to `</head>`: the stylesheet (themed for `tenant`) and the script with this
-    /// response's nonce. `title` is HTML already.
-    static func head(title: String, language: String, tenant: TenantRecord?, nonce: String) -> String {
+    /// response's nonce.
+    static func head(title: HTML, language: String, tenant: TenantRecord?, nonce: String) -> HTML {
         let stylesheet = tenant.map(PageAssets.themedStylesheetVersion(for:)) ?? PageAssets.stylesheetVersion
         return """
             <!doctype html>
@@ -128,7 +130,7 @@ enum PageLayout {
             <meta name="referrer" content="no-referrer">
             <title>\(title)</title>
             <link rel="stylesheet" href="/u/assets/pages.css?v=\(stylesheet)">
-            <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(HTMLText.escape(nonce))" defer></script>
+            <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(nonce)" defer></script>
             </head>
             """
     }
@@ -139,36 +141,34 @@ enum PageLayout {
             .replacingOccurrences(of: "&", with: "\\u0026")
     }
 
-    /// An HTML-escaped attribute value.
-    static func attribute(_ value: String) -> String { HTMLText.escape(value) }
-
     /// The attributes of a new-password field: the connection's rules as `passwordrules` (so a
     /// password manager makes a password that fits) and their lengths as `minlength`/`maxlength`.
-    static func newPasswordAttributes(_ rules: String) -> String {
+    static func newPasswordAttributes(_ rules: String) -> HTML {
         let parsed = PasswordRulesParser.parse(rules).rules
-        var attributes = " passwordrules=\"\(HTMLText.escape(rules))\""
+        var attributes: HTML = " passwordrules=\"\(rules)\""
         if let minimum = parsed.minLength { attributes += " minlength=\"\(minimum)\"" }
         if let maximum = parsed.maxLength { attributes += " maxlength=\"\(maximum)\"" }
         return attributes
     }
 
     /// The hidden fields every form carries: the CSRF token and the pending request.
-    static func hiddenFields(_ context: HostedContext, transaction: String?) -> String {
-        var fields = "<input type=\"hidden\" name=\"csrf\" value=\"\(HTMLText.escape(context.csrfToken))\">"
+    static func hiddenFields(_ context: HostedContext, transaction: String?) -> HTML {
+        var fields: HTML = "<input type=\"hidden\" name=\"csrf\" value=\"\(context.csrfToken)\">"
         if let transaction {
-            fields += "<input type=\"hidden\" name=\"tx\" value=\"\(HTMLText.escape(transaction))\">"
+            fields += "<input type=\"hidden\" name=\"tx\" value=\"\(transaction)\">"
         }
         return fields
     }
 
     /// An error box (`role=alert`, so a screen reader says it at once); empty without a message.
-    static func errorBox(_ message: String?) -> String {
-        guard let message else { return "" }
+    static func errorBox(_ message: HTML?) -> HTML {
+        guard let message else { return .empty }
         return "<p class=\"error\" role=\"alert\" tabindex=\"-1\">\(message)</p>"
     }
 
     /// The box the script writes its own errors into.
-    static let clientErrorBox = "<p class=\"error\" role=\"alert\" id=\"client-error\" tabindex=\"-1\" hidden></p>"
+    static let clientErrorBox: HTML =
+        "<p class=\"error\" role=\"alert\" id=\"client-error\" tabindex=\"-1\" hidden></p>"
 }
 
 /// A value as one path segment: everything but RFC 3986's unreserved characters percent-encoded.

@@ -3,15 +3,13 @@ import SesameService
 
 /// The password-reset and email-verification pages.
 enum PasswordPages {
-    typealias E = HTMLText
-
     /// "Forgot password?": the email to send the link to (for the pending sign-in's connection).
     static func resetRequest(
         context: HostedContext, pending: PendingAuthorization, email: String = "", error: (any Error)? = nil,
         status: Int = 200
     ) -> HostedPage {
         let locale = context.locale(for: pending)
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.resetRequestTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.resetRequestLead, locale))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
@@ -19,7 +17,7 @@ enum PasswordPages {
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <label for="email">\(Catalog.text(.emailLabel, locale))</label>
             <input id="email" name="email" type="email" autocomplete="username" required autofocus \
-            value="\(E.escape(email))">
+            value="\(email)">
             <button type="submit">\(Catalog.text(.sendResetLink, locale))</button>
             </form>
             \(backToSignIn(pending, locale))
@@ -32,7 +30,7 @@ enum PasswordPages {
     /// The same answer whether or not an account has the address.
     static func resetRequestSent(context: HostedContext, pending: PendingAuthorization) -> HostedPage {
         let locale = context.locale(for: pending)
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.resetRequestTitle, locale))</h1>
             <p class="notice" role="status">\(Catalog.text(.resetSentLead, locale))</p>
             \(backToSignIn(pending, locale))
@@ -40,8 +38,8 @@ enum PasswordPages {
         return HostedPage(name: "reset-sent", title: .resetRequestTitle, body: body)
     }
 
-    static func backToSignIn(_ pending: PendingAuthorization, _ locale: PageLocale) -> String {
-        "<div class=\"links\"><p><a href=\"/u/login?tx=\(E.escape(pending.handle))\">"
+    static func backToSignIn(_ pending: PendingAuthorization, _ locale: PageLocale) -> HTML {
+        "<div class=\"links\"><p><a href=\"/u/login?tx=\(pending.handle)\">"
             + "\(Catalog.text(.backToSignIn, locale))</a></p></div>"
     }
 
@@ -52,14 +50,14 @@ enum PasswordPages {
         status: Int = 200
     ) -> HostedPage {
         let locale = context.locale
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.resetTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.resetLead, locale))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             <form method="post" action="/u/reset-password">
             \(PageLayout.hiddenFields(context, transaction: nil))
-            <input type="hidden" name="ticket" value="\(E.escape(ticket))">
-            <input type="text" name="username" autocomplete="username" value="\(E.escape(email ?? ""))" hidden>
+            <input type="hidden" name="ticket" value="\(ticket)">
+            <input type="text" name="username" autocomplete="username" value="\(email ?? "")" hidden>
             <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
             <input id="password" name="password" type="password" autocomplete="new-password" required autofocus\
             \(PageLayout.newPasswordAttributes(rules))>
@@ -72,7 +70,7 @@ enum PasswordPages {
     static func message(context: HostedContext, name: String, title: Text, lead: Text, status: Int = 200) -> HostedPage
     {
         let locale = context.locale
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             <p class="\(status == 200 ? "notice" : "error")" role="\(status == 200 ? "status" : "alert")">\
             \(Catalog.text(lead, locale))</p>
@@ -88,11 +86,11 @@ enum PasswordPages {
         context: HostedContext, ticket: String, prompt: EmailVerification.Prompt, asks: Bool, error: Text? = nil
     ) -> HostedPage {
         let locale = context.locale
-        let fields = """
+        let fields: HTML = """
             \(PageLayout.hiddenFields(context, transaction: nil))
-            <input type="hidden" name="ticket" value="\(E.escape(ticket))">
+            <input type="hidden" name="ticket" value="\(ticket)">
             """
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.verifyTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.verifyLead, locale, prompt.email))</p>
             """
@@ -106,7 +104,7 @@ enum PasswordPages {
             return HostedPage(name: "verify-email", title: .verifyTitle, body: body)
         }
         let prior = prompt.priorSignIn
-        var items: [String] = []
+        var items: [HTML] = []
         if prior.passkeys > 0 { items.append(Catalog.text(.priorPasskeys, locale, String(prior.passkeys))) }
         if prior.password { items.append(Catalog.text(.priorPassword, locale)) }
         if prior.secondFactors > 0 {
@@ -117,8 +115,8 @@ enum PasswordPages {
         let created = AccountPages.date(prompt.createdAt, locale)
         body += """
             <p>\(Catalog.text(.verifyPriorLead, locale, created))</p>
-            <ul id="prior-sign-in">\(items.map { "<li>\($0)</li>" }.joined())</ul>
-            \(error.map { "<p class=\"error\" role=\"alert\">\(Catalog.text($0, locale))</p>" } ?? "")
+            <ul id="prior-sign-in">\(items.map { item -> HTML in "<li>\(item)</li>" }.joined())</ul>
+            \(PageLayout.errorBox(error.map { Catalog.text($0, locale) }))
             <p><strong>\(Catalog.text(.verifyPriorQuestion, locale))</strong></p>
             <form method="post" action="/u/verify-email?ui_locales=\(locale.rawValue)">
             \(fields)
@@ -134,7 +132,7 @@ enum PasswordPages {
     /// After "No, remove them": what happened, and the way to set up sign-in again.
     static func verifiedCleared(context: HostedContext) -> HostedPage {
         let locale = context.locale
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.verifiedTitle, locale))</h1>
             <p class="notice" role="status">\(Catalog.text(.verifiedClearedLead, locale))</p>
             <div class="links"><p><a href="/account" id="set-up-sign-in">\(Catalog.text(.setUpSignInLink, locale))</a></p></div>

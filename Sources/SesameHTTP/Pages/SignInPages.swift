@@ -7,23 +7,21 @@ import SesameWire
 /// The sign-in and signup pages of a pending authorization. Every value from the request, the
 /// user or the configuration is escaped here; the catalogue's texts are escaped by `Catalog`.
 enum SignInPages {
-    typealias E = HTMLText
-
-    static func lead(_ pending: PendingAuthorization, _ locale: PageLocale, _ key: Text) -> String {
+    static func lead(_ pending: PendingAuthorization, _ locale: PageLocale, _ key: Text) -> HTML {
         "<p class=\"lead\">\(Catalog.text(key, locale, pending.client.name))</p>"
     }
 
     /// The passkey button and its form (the script fills `credential` and submits).
     static func passkeyForm(
         context: HostedContext, pending: PendingAuthorization, ceremony: String, locale: PageLocale
-    ) -> String {
+    ) -> HTML {
         """
         <div class="divider">\(Catalog.text(.orDivider, locale))</div>
         <button type="button" class="secondary" id="passkey-button" hidden \
-        data-failed="\(E.escape(Catalog.raw(.passkeyFailed, locale)))">\(Catalog.text(.passkeyButton, locale))</button>
+        data-failed="\(Catalog.raw(.passkeyFailed, locale))">\(Catalog.text(.passkeyButton, locale))</button>
         <form method="post" action="/u/login/passkey" id="passkey-form">
         \(PageLayout.hiddenFields(context, transaction: pending.handle))
-        <input type="hidden" name="ceremony" value="\(E.escape(ceremony))">
+        <input type="hidden" name="ceremony" value="\(ceremony)">
         <input type="hidden" name="credential" value="">
         </form>
         """
@@ -31,17 +29,17 @@ enum SignInPages {
 
     /// The "Create passkey" button and the form the script fills with the new credential.
     static func createPasskeyForm(
-        action: String, hidden: String, ceremony: String, locale: PageLocale, label: Text = .createPasskeyButton
-    ) -> String {
+        action: String, hidden: HTML, ceremony: String, locale: PageLocale, label: Text = .createPasskeyButton
+    ) -> HTML {
         """
         <button type="button" id="passkey-button" \
-        data-failed="\(E.escape(Catalog.raw(.passkeyCreateFailed, locale)))" \
-        data-exists="\(E.escape(Catalog.raw(.passkeyExists, locale)))" \
-        data-unsupported="\(E.escape(Catalog.raw(.passkeyUnsupported, locale)))">\
+        data-failed="\(Catalog.raw(.passkeyCreateFailed, locale))" \
+        data-exists="\(Catalog.raw(.passkeyExists, locale))" \
+        data-unsupported="\(Catalog.raw(.passkeyUnsupported, locale))">\
         \(Catalog.text(label, locale))</button>
-        <form method="post" action="\(E.escape(action))" id="passkey-form">
+        <form method="post" action="\(action)" id="passkey-form">
         \(hidden)
-        <input type="hidden" name="ceremony" value="\(E.escape(ceremony))">
+        <input type="hidden" name="ceremony" value="\(ceremony)">
         <input type="hidden" name="credential" value="">
         </form>
         """
@@ -76,7 +74,7 @@ enum SignInPages {
     ) -> HostedPage {
         let locale = context.locale(for: pending)
         let hint = pending.identifier ?? pending.request.loginHint ?? ""
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.signInTitle, locale))</h1>
             \(lead(pending, locale, .signInLead))
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
@@ -85,7 +83,7 @@ enum SignInPages {
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <label for="username">\(Catalog.text(.identifierLabel, locale))</label>
             <input id="username" name="username" type="text" autocomplete="username webauthn" autocapitalize="none" \
-            spellcheck="false" required autofocus value="\(E.escape(hint))">
+            spellcheck="false" required autofocus value="\(hint)">
             <button type="submit">\(Catalog.text(.continueButton, locale))</button>
             </form>
             """
@@ -94,8 +92,8 @@ enum SignInPages {
         }
         body += """
             <div class="links"><p>\(Catalog.text(.noAccount, locale)) \
-            <a href="/u/signup?tx=\(E.escape(pending.handle))">\(Catalog.text(.signUpLink, locale))</a></p>
-            <p><a href="/u/recover?tx=\(E.escape(pending.handle))">\(Catalog.text(.recoverLink, locale))</a></p></div>
+            <a href="/u/signup?tx=\(pending.handle)">\(Catalog.text(.signUpLink, locale))</a></p>
+            <p><a href="/u/recover?tx=\(pending.handle)">\(Catalog.text(.recoverLink, locale))</a></p></div>
             """
         return HostedPage(
             name: "login", title: .signInTitle, body: body, status: status,
@@ -110,14 +108,14 @@ enum SignInPages {
         error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale(for: pending)
-        let identifier = E.escape(pending.identifier ?? "")
-        var body = """
+        let identifier = pending.identifier ?? ""
+        var body: HTML = """
             <h1>\(Catalog.text(.signInTitle, locale))</h1>
             \(lead(pending, locale, .signInLead))
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
             <div class="identity"><span>\(identifier)</span> \
-            <a href="/u/login?tx=\(E.escape(pending.handle))">\(Catalog.text(.changeIdentifier, locale))</a></div>
+            <a href="/u/login?tx=\(pending.handle)">\(Catalog.text(.changeIdentifier, locale))</a></div>
             <form method="post" action="/u/login/password">
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <input type="text" name="username" autocomplete="username" value="\(identifier)" hidden>
@@ -125,7 +123,7 @@ enum SignInPages {
             <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
             <button type="submit">\(Catalog.text(.signInButton, locale))</button>
             </form>
-            <div class="links"><p><a href="/u/reset-password/request?tx=\(E.escape(pending.handle))">\
+            <div class="links"><p><a href="/u/reset-password/request?tx=\(pending.handle)">\
             \(Catalog.text(.forgotPassword, locale))</a></p></div>
             """
         if let challenge {
@@ -160,9 +158,9 @@ enum SignInPages {
     ) -> HostedPage {
         let locale = context.locale(for: pending)
         var title = Text.mfaTitle
-        var lead = ""
+        var lead: HTML = ""
         var fields = PageLayout.hiddenFields(context, transaction: pending.handle)
-        var input = """
+        var input: HTML = """
             <label for="otp">\(Catalog.text(.codeLabel, locale))</label>
             <input id="otp" name="otp" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" \
             autocomplete="one-time-code" required autofocus>
@@ -177,7 +175,7 @@ enum SignInPages {
             shown = "sms"
             lead = "<p class=\"lead\">\(Catalog.text(.smsLead, locale))</p>"
             fields += "<input type=\"hidden\" name=\"mode\" value=\"sms\">"
-            fields += "<input type=\"hidden\" name=\"oob_code\" value=\"\(E.escape(oobCode))\">"
+            fields += "<input type=\"hidden\" name=\"oob_code\" value=\"\(oobCode)\">"
         case .recoveryCode:
             shown = "recovery-code"
             lead = "<p class=\"lead\">\(Catalog.text(.recoveryCodeStepLead, locale))</p>"
@@ -190,18 +188,19 @@ enum SignInPages {
         case .enroll(let enrollment):
             shown = "enroll"
             title = .mfaEnrollTitle
-            let qr = QRMatrix(enrollment.uri)?.svg ?? ""
+            // libqrencode's matrix drawn as SVG by SesameQR: markup made here, from no text.
+            let qr = HTML(trusted: QRMatrix(enrollment.uri)?.svg ?? "")
             lead = """
                 <p class="lead">\(Catalog.text(.mfaEnrollLead, locale))</p>
                 <div class="qr" aria-hidden="true">\(qr)</div>
-                <p>\(Catalog.text(.secretKeyLabel, locale)) <code id="otp-secret">\(E.escape(enrollment.secret))</code></p>
+                <p>\(Catalog.text(.secretKeyLabel, locale)) <code id="otp-secret">\(enrollment.secret)</code></p>
                 """
             fields += "<input type=\"hidden\" name=\"mode\" value=\"enroll\">"
         case .unavailable:
-            let body = """
+            let body: HTML = """
                 <h1>\(Catalog.text(.mfaTitle, locale))</h1>
                 <p class="notice">\(Catalog.text(.mfaEnrollNeeded, locale))</p>
-                <div class="links"><p><a href="/u/login?tx=\(E.escape(pending.handle))">\
+                <div class="links"><p><a href="/u/login?tx=\(pending.handle)">\
                 \(Catalog.text(.cancelSignIn, locale))</a></p></div>
                 """
             return HostedPage(name: "mfa", title: .mfaTitle, body: body, status: status)
@@ -209,7 +208,7 @@ enum SignInPages {
         if pending.recovering {
             lead = "<p class=\"notice\">\(Catalog.text(.recoverySecondFactorLead, locale))</p>" + lead
         }
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             \(lead)
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
@@ -229,8 +228,8 @@ enum SignInPages {
     static func otherWays(
         context: HostedContext, pending: PendingAuthorization, shown: String,
         options: HostedLoginService.SecondFactorOptions?, locale: PageLocale
-    ) -> String {
-        var buttons = ""
+    ) -> HTML {
+        var buttons: HTML = ""
         if let options, shown != "enroll" {
             if options.factors.contains(.otp), shown != "otp" {
                 buttons += button("otp", .useAppButton)
@@ -242,12 +241,12 @@ enum SignInPages {
                 buttons += button("recovery-code", .useRecoveryCodeButton)
             }
         }
-        func button(_ method: String, _ label: Text) -> String {
+        func button(_ method: String, _ label: Text) -> HTML {
             "<p><button type=\"submit\" name=\"method\" value=\"\(method)\" class=\"link\">"
                 + "\(Catalog.text(label, locale))</button></p>"
         }
         let restart = "/u/login?tx=" + pending.handle
-        var links = ""
+        var links: HTML = ""
         if !buttons.isEmpty {
             links += """
                 <h2>\(Catalog.text(.mfaOtherWays, locale))</h2>
@@ -258,9 +257,9 @@ enum SignInPages {
                 """
         }
         if options?.passkey == true {
-            links += "<p><a href=\"\(E.escape(restart))\">\(Catalog.text(.usePasskeyInstead, locale))</a></p>"
+            links += "<p><a href=\"\(restart)\">\(Catalog.text(.usePasskeyInstead, locale))</a></p>"
         }
-        links += "<p><a href=\"\(E.escape(restart))\">\(Catalog.text(.cancelSignIn, locale))</a></p>"
+        links += "<p><a href=\"\(restart)\">\(Catalog.text(.cancelSignIn, locale))</a></p>"
         if pending.recovering {
             links += "<p class=\"hint\">\(Catalog.text(.mfaSupportHint, locale))</p>"
         }
@@ -274,20 +273,20 @@ enum SignInPages {
         let filename = "\(context.tenant.name)-recovery-code.txt"
         // Groups of four, which wrap between groups on a phone and are easier to copy by hand
         // (the code is read without its spaces).
-        let grouped = stride(from: 0, to: code.count, by: 4).map { start -> String in
+        let grouped = stride(from: 0, to: code.count, by: 4).map { start -> HTML in
             let from = code.index(code.startIndex, offsetBy: start)
             let to = code.index(from, offsetBy: min(4, code.count - start))
-            return "<span>\(E.escape(String(code[from..<to])))</span>"
+            return "<span>\(String(code[from..<to]))</span>"
         }.joined(separator: " ")
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.saveRecoveryTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.saveRecoveryLead, locale))</p>
-            <p class="recovery-code"><code id="recovery-code" data-code="\(E.escape(code))">\(grouped)</code></p>
+            <p class="recovery-code"><code id="recovery-code" data-code="\(code)">\(grouped)</code></p>
             <div class="code-actions">
             <button type="button" class="secondary" id="copy-recovery-code" hidden \
-            data-copied="\(E.escape(Catalog.raw(.copiedNotice, locale)))">\(Catalog.text(.copyButton, locale))</button>
+            data-copied="\(Catalog.raw(.copiedNotice, locale))">\(Catalog.text(.copyButton, locale))</button>
             <button type="button" class="secondary" id="download-recovery-code" hidden \
-            data-filename="\(E.escape(filename))">\(Catalog.text(.downloadButton, locale))</button>
+            data-filename="\(filename)">\(Catalog.text(.downloadButton, locale))</button>
             </div>
             <p class="hint" id="copy-status" role="status" aria-live="polite"></p>
             <form method="post" action="/u/mfa/recovery-code/saved">
@@ -312,7 +311,7 @@ enum SignInPages {
         let locale = context.locale(for: pending)
         let connection = pending.connection
         let email = profile.email ?? pending.request.loginHint ?? ""
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.signupTitle, locale))</h1>
             \(lead(pending, locale, .signupLead))
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
@@ -320,9 +319,9 @@ enum SignInPages {
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <label for="email">\(Catalog.text(.emailLabel, locale))</label>
             <input id="email" name="email" type="email" autocomplete="username" required autofocus \
-            value="\(E.escape(email))">
+            value="\(email)">
             <label for="name">\(Catalog.text(.nameLabel, locale))</label>
-            <input id="name" name="name" type="text" autocomplete="name" value="\(E.escape(profile.name ?? ""))">
+            <input id="name" name="name" type="text" autocomplete="name" value="\(profile.name ?? "")">
             """
         if connection.passkey.enabled {
             body += """
@@ -344,7 +343,7 @@ enum SignInPages {
         body += """
             </form>
             <div class="links"><p>\(Catalog.text(.haveAccount, locale)) \
-            <a href="/u/login?tx=\(E.escape(pending.handle))">\(Catalog.text(.signInLink, locale))</a></p></div>
+            <a href="/u/login?tx=\(pending.handle)">\(Catalog.text(.signInLink, locale))</a></p></div>
             """
         return HostedPage(
             name: "signup", title: .signupTitle, body: body, status: status,
@@ -357,13 +356,13 @@ enum SignInPages {
         error: (any Error)? = nil, status: Int = 200
     ) -> HostedPage {
         let locale = context.locale(for: pending)
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.createPasskeyTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.createPasskeyLead, locale, challenge.authnParamsPublicKey.user.name))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
             \(SignInPages.createPasskeyForm(action: "/u/signup/passkey", hidden: PageLayout.hiddenFields(context, transaction: pending.handle), ceremony: challenge.authSession, locale: locale))
-            <div class="links"><p><a href="/u/signup?tx=\(E.escape(pending.handle))">\
+            <div class="links"><p><a href="/u/signup?tx=\(pending.handle)">\
             \(Catalog.text(.changeIdentifier, locale))</a></p></div>
             """
         return HostedPage(
@@ -379,7 +378,7 @@ enum SignInPages {
         conditional: PasskeySignupChallengeResponse? = nil
     ) -> HostedPage {
         let locale = context.locale(for: pending)
-        let (title, lead): (Text, String)
+        let (title, lead): (Text, HTML)
         switch reason {
         case .upgrade:
             (title, lead) = (.upgradeHeading, Catalog.text(.upgradeLead, locale))
@@ -395,7 +394,7 @@ enum SignInPages {
         }
         let hidden = PageLayout.hiddenFields(context, transaction: pending.handle)
         // A recovery cannot be put off; where the connection has passwords, a new one will do.
-        var choices = """
+        var choices: HTML = """
             <form method="post" action="/u/passkey-enroll/skip">
             \(hidden)
             <button type="submit" name="choice" value="later" class="secondary">\(Catalog.text(.notNowButton, locale))</button>
@@ -417,7 +416,7 @@ enum SignInPages {
                     """
             }
         }
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             <p class="lead">\(lead)</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
@@ -451,7 +450,7 @@ enum SignInPages {
         case .ok?, nil: lead = .upgradeLead
         }
         let hidden = PageLayout.hiddenFields(context, transaction: pending.handle)
-        var body = """
+        var body: HTML = """
             <h1>\(Catalog.text(.upgradeHeading, locale))</h1>
             <p class="lead">\(Catalog.text(lead, locale))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
@@ -500,8 +499,8 @@ enum SignInPages {
         }
         let hidden =
             PageLayout.hiddenFields(context, transaction: nil)
-            + "<input type=\"hidden\" name=\"enrollment\" value=\"\(E.escape(enrollment.handle))\">"
-        let body = """
+            + "<input type=\"hidden\" name=\"enrollment\" value=\"\(enrollment.handle)\">"
+        let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             <p class="lead">\(Catalog.text(lead, locale, enrollment.client.name))</p>
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
@@ -524,24 +523,24 @@ enum SignInPages {
         returnTo: String?
     ) -> HostedPage {
         let locale = context.locale(for: nil)
-        let (title, lead): (Text, String)
+        let (title, lead): (Text, HTML)
         switch outcome {
         case .created: (title, lead) = (.enrollDoneTitle, Catalog.text(.enrollDoneLead, locale))
         case .skipped: (title, lead) = (.enrollSkippedTitle, Catalog.text(.enrollSkippedLead, locale))
         case .alreadyRegistered:
             (title, lead) = (.alreadyRegisteredTitle, Catalog.text(.alreadyRegisteredLead, locale, provider ?? ""))
         }
-        var link = ""
+        var link: HTML = ""
         if let returnTo {
             let separator = returnTo.contains("?") ? "&" : "?"
             let target = returnTo + separator + "passkey_enrollment=" + outcome.rawValue
             link = """
-                <div class="links"><p><a id="return-to-app" href="\(E.escape(target))">\
+                <div class="links"><p><a id="return-to-app" href="\(target)">\
                 \(Catalog.text(.continueToApp, locale))</a></p></div>
                 """
         }
-        let role = outcome == .alreadyRegistered ? " role=\"alertdialog\" aria-labelledby=\"done-title\"" : ""
-        let body = """
+        let role: HTML = outcome == .alreadyRegistered ? " role=\"alertdialog\" aria-labelledby=\"done-title\"" : ""
+        let body: HTML = """
             <section\(role)>
             <h1 id="done-title">\(Catalog.text(title, locale))</h1>
             <p class="lead">\(lead)</p>
@@ -553,15 +552,15 @@ enum SignInPages {
 
     /// `response_mode=form_post`: the answer as a form the script posts at once.
     static func formPost(context: HostedContext, response: AuthorizationResponse, locale: PageLocale) -> HostedPage {
-        var fields = ""
+        var fields: HTML = ""
         for parameter in response.parameters {
             fields +=
-                "<input type=\"hidden\" name=\"\(E.escape(parameter.name))\" value=\"\(E.escape(parameter.value))\">"
+                "<input type=\"hidden\" name=\"\(parameter.name)\" value=\"\(parameter.value)\">"
         }
-        let body = """
+        let body: HTML = """
             <h1>\(Catalog.text(.formPostTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.formPostLead, locale))</p>
-            <form method="post" action="\(E.escape(response.redirectURI))" id="response-form">
+            <form method="post" action="\(response.redirectURI)" id="response-form">
             \(fields)
             <button type="submit">\(Catalog.text(.continueToApp, locale))</button>
             </form>
@@ -570,8 +569,8 @@ enum SignInPages {
     }
 
     /// An error page of the hosted layout.
-    static func error(context: HostedContext, message: String, status: Int, locale: PageLocale) -> HostedPage {
-        let body = """
+    static func error(context: HostedContext, message: HTML, status: Int, locale: PageLocale) -> HostedPage {
+        let body: HTML = """
             <h1>\(Catalog.text(.errorTitle, locale))</h1>
             <p class="error" role="alert">\(message)</p>
             """

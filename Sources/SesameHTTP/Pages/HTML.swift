@@ -1,0 +1,54 @@
+/// Markup for the hosted pages, escaped by construction: in an `HTML` literal, an interpolated
+/// `String` is escaped (`&`, `<`, `>`, `"`, `'`), an interpolated `HTML` passes through as markup,
+/// and an `Int` is its digits. Nothing else can be interpolated, so a value can only reach a page
+/// escaped, or as markup some builder made. The one way to take a `String` as markup unescaped is
+/// `HTML(trusted:)`, for markup a library wrote (libqrencode's SVG).
+struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The markup.
+    private(set) var markup: String
+
+    /// A literal in the source is markup.
+    init(stringLiteral literal: String) { markup = literal }
+
+    init(stringInterpolation interpolation: Interpolation) { markup = interpolation.markup }
+
+    /// Markup made by code this process trusts, never by a request or a record.
+    init(trusted markup: String) { self.markup = markup }
+
+    /// `text` as text: escaped.
+    init(escaping text: String) { markup = HTMLText.escape(text) }
+
+    static let empty: HTML = ""
+
+    var isEmpty: Bool { markup.isEmpty }
+
+    var description: String { markup }
+
+    static func + (left: HTML, right: HTML) -> HTML { HTML(trusted: left.markup + right.markup) }
+
+    static func += (left: inout HTML, right: HTML) { left.markup += right.markup }
+
+    struct Interpolation: StringInterpolationProtocol {
+        var markup = ""
+
+        init(literalCapacity: Int, interpolationCount: Int) { markup.reserveCapacity(literalCapacity * 2) }
+
+        mutating func appendLiteral(_ literal: String) { markup += literal }
+
+        /// Text: escaped.
+        mutating func appendInterpolation(_ text: String) { markup += HTMLText.escape(text) }
+
+        /// Markup: as it is.
+        mutating func appendInterpolation(_ html: HTML) { markup += html.markup }
+
+        /// A number: its digits.
+        mutating func appendInterpolation(_ number: Int) { markup += String(number) }
+    }
+}
+
+extension Sequence where Element == HTML {
+    /// The markups one after another, `separator` between them.
+    func joined(separator: HTML = .empty) -> HTML {
+        HTML(trusted: map(\.markup).joined(separator: separator.markup))
+    }
+}
