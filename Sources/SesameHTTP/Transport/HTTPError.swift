@@ -183,11 +183,6 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
     /// 500 `server_error` with a body that reveals nothing.
     public static let internalError = HTTPError(
         status: 500, error: "server_error", description: "internal error")
-
-    /// 503 `temporarily_unavailable`.
-    public static func temporarilyUnavailable(_ description: String = "temporarily unavailable") -> HTTPError {
-        HTTPError(status: 503, error: "temporarily_unavailable", description: description)
-    }
 }
 
 /// How a group of routes writes its errors.

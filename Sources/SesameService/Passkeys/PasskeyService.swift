@@ -12,8 +12,6 @@ public struct AuthenticatedUser: Sendable {
     /// RFC 8176 methods: "pop", "hwk" (device-bound key) or "swk" (synced key), and "user" when verified.
     public var amr: [String]
     public var authTime: Date
-    /// True when this ceremony created the user.
-    public var createdUser: Bool
     public var passkeyID: String
     /// Where the ceremony ran: the request's own word, else the origin (nil when it cannot tell
     /// an iOS app from a browser).
@@ -247,7 +245,7 @@ public final class PasskeyService: Sendable {
         var authenticated = AuthenticatedUser(
             user: user, client: client, connection: connection,
             amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
-            authTime: now, createdUser: true, passkeyID: passkeyID, platform: clientPlatform)
+            authTime: now, passkeyID: passkeyID, platform: clientPlatform)
         // One durable transaction: the user, their first passkey and what the caller adds (the
         // first refresh token) exist together or not at all.
         do {
@@ -343,7 +341,7 @@ public final class PasskeyService: Sendable {
         return AuthenticatedUser(
             user: updatedUser, client: client, connection: connection,
             amr: Self.amr(backupEligible: verified.backupEligible, userVerified: verified.userVerified),
-            authTime: now, createdUser: false, passkeyID: passkey.id, platform: clientPlatform)
+            authTime: now, passkeyID: passkey.id, platform: clientPlatform)
     }
 
     /// Drops expired auth sessions (the server calls this every second).
