@@ -40,7 +40,7 @@ reliability-test: deps
 reliability: deps
 	RELIABILITY_LONG=1 SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/reliability-test.sh
 
-# Two `sesame serve` processes on one PostgreSQL behind nginx (tests/cluster), as make test runs them.
+# Two `sesame serve` processes on one PostgreSQL behind nginx (integration/cluster), as make test runs them.
 cluster-test: deps
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(SWIFT_BUILD_FLAGS)" ./scripts/cluster-test.sh
 

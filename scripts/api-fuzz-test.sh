@@ -3,7 +3,7 @@
 # schemathesis (PyPI, pinned below, in a virtualenv under .build/api-fuzz-venv). The server runs on
 # 127.0.0.1 over a fresh SQLite data directory with the per-address rate limits off. Two runs:
 #   1. with a Management API token (client_credentials) as `Authorization: Bearer …`, renewed every
-#      second (tests/api-fuzz/hooks.py);
+#      second (integration/api-fuzz/hooks.py);
 #   2. with no credentials.
 # Each run has the examples, coverage, fuzzing and stateful phases (the document's links chain
 # created clients, connections, users, APIs, grants and device keys to their reads, updates and
@@ -94,7 +94,7 @@ server_pid=$!
 
 "$venv/bin/python" - "$url" "$work/init.json" "$work/token" "$work/protected" <<'PY'
 """Waits for /healthz, then gets a Management API token with the management client's secret, and
-writes the ids the fuzzer must leave alone (tests/api-fuzz/hooks.py): that client and its grants."""
+writes the ids the fuzzer must leave alone (integration/api-fuzz/hooks.py): that client and its grants."""
 import json, sys, time, urllib.request
 
 url, init_path, token_path, protected_path = sys.argv[1:]
@@ -139,7 +139,7 @@ run() {
         --generation-database none --no-color --suppress-health-check all \
         --report junit --report-junit-path "$root/.build/api-fuzz-$name.xml" "$@")
 }
-export SCHEMATHESIS_HOOKS="$root/tests/api-fuzz/hooks.py"
+export SCHEMATHESIS_HOOKS="$root/integration/api-fuzz/hooks.py"
 API_FUZZ_PROTECTED_IDS="$(cat "$work/protected")"
 export API_FUZZ_PROTECTED_IDS
 status=0

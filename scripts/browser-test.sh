@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs tests/browser: Debian's headless Chromium makes real WebAuthn responses with a CDP virtual
+# Runs integration/browser: Debian's headless Chromium makes real WebAuthn responses with a CDP virtual
 # authenticator, and `sesame inspect` / `sesame verify` must accept them (and reject them when one
 # input is wrong) (test_cli_browser.py); and the landing page of `sesame serve` signs up and logs in
 # through the native passkey API with that authenticator (test_server_browser.py); and the hosted
@@ -86,13 +86,13 @@ run_pytest() {
         "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE "$@"
 }
 run_pytest \
-    tests/browser/test_cli_browser.py tests/browser/test_server_browser.py tests/browser/test_hosted_pages.py \
-    tests/browser/test_migration_pages.py tests/browser/test_upgrade_pages.py tests/browser/test_mfa_pages.py \
-    tests/browser/test_sign_in_pages.py
+    integration/browser/test_cli_browser.py integration/browser/test_server_browser.py integration/browser/test_hosted_pages.py \
+    integration/browser/test_migration_pages.py integration/browser/test_upgrade_pages.py integration/browser/test_mfa_pages.py \
+    integration/browser/test_sign_in_pages.py
 if [ "${BROWSER_TEST_POSTGRES:-1}" = 1 ]; then
     SESAME_TEST_POSTGRES_DSN="$(scripts/postgres.sh start)"
     trap 'scripts/postgres.sh stop' EXIT
     echo "browser-test: again on PostgreSQL ($SESAME_TEST_POSTGRES_DSN)"
     SESAME_TEST_STORE=postgres SESAME_TEST_POSTGRES_DSN="$SESAME_TEST_POSTGRES_DSN" run_pytest \
-        tests/browser/test_hosted_pages.py tests/browser/test_mfa_pages.py tests/browser/test_sign_in_pages.py
+        integration/browser/test_hosted_pages.py integration/browser/test_mfa_pages.py integration/browser/test_sign_in_pages.py
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs tests/cluster: two `sesame serve` processes on one PostgreSQL (a throwaway cluster from
+# Runs integration/cluster: two `sesame serve` processes on one PostgreSQL (a throwaway cluster from
 # scripts/postgres.sh), with Debian's nginx in front round-robin, everything on 127.0.0.1. Shows
 # that challenges, refresh tokens and Management API changes work across processes and that a
 # process killed with SIGKILL during a signup load loses no answered signup.
@@ -36,7 +36,7 @@ export SESAME_CLUSTER_DSN
 trap 'scripts/postgres.sh stop' EXIT
 
 if [ "${1:-}" = "--serve" ]; then
-    exec "$venv/bin/python" tests/cluster/cluster.py
+    exec "$venv/bin/python" integration/cluster/cluster.py
 fi
 timeout --kill-after=10 "${CLUSTER_TEST_TIMEOUT:-240}" \
-    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir tests/cluster tests/cluster
+    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir integration/cluster integration/cluster

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs tests/deploy: Debian's nginx, configured with deploy/nginx/*.conf as docs/deployment.md
+# Runs integration/deploy: Debian's nginx, configured with deploy/nginx/*.conf as docs/deployment.md
 # describes, in front of `sesame serve`, both on 127.0.0.1. Installs nginx when it is missing (without
 # letting the package start its own service), keeps a Python virtualenv with pytest and requests in
 # .build/deploy-venv, and builds the sesame binary.
@@ -36,4 +36,4 @@ fi
 export SESAME_BIN
 
 exec timeout --kill-after=10 "${DEPLOY_TEST_TIMEOUT:-180}" \
-    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir tests/deploy tests/deploy
+    "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir integration/deploy integration/deploy

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs tests/interop: independent Python clients (PyPI `cryptography`, `cbor2`, `pyotp`, nothing from
+# Runs integration/interop: independent Python clients (PyPI `cryptography`, `cbor2`, `pyotp`, nothing from
 # Sesame) enables an Android app through the Management API, then signs up and logs in as that app
 # would (android:apk-key-hash origin, synced passkey, none attestation) against `sesame serve` on
 # 127.0.0.1 (its data in SQLite, then in PostgreSQL), and checks the tokens against the server's
@@ -61,7 +61,7 @@ export SESAME_BIN
 #    cluster from scripts/postgres.sh, stopped afterwards). Each pytest's summary line ends its output.
 run_pytest() {
     timeout --kill-after=10 "${INTEROP_TEST_TIMEOUT:-180}" \
-        "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir tests/interop tests/interop
+        "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q -rfE --rootdir integration/interop integration/interop
 }
 run_pytest
 if [ "${INTEROP_TEST_POSTGRES:-1}" = 1 ]; then

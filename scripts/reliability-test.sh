@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Crash and overload suites against `sesame serve` (tests/reliability, docs/reliability.md):
+# Crash and overload suites against `sesame serve` (integration/reliability, docs/reliability.md):
 #   1. kill -9 under mixed load, on SQLite and on PostgreSQL (a throwaway cluster, scripts/postgres.sh);
 #   2. overload at 5x the measured maximum rate of password logins;
 #   3. 10,000 idle connections and a slowloris beside legitimate requests;
@@ -63,7 +63,7 @@ cleanup() {
     if [ "$postgres_started" = 1 ]; then bash "$root/scripts/postgres.sh" stop || true; fi
 }
 trap cleanup EXIT
-run() { (cd "$root/tests/reliability" && timeout --kill-after=10 "$1" "$venv/bin/python" "${@:2}"); }
+run() { (cd "$root/integration/reliability" && timeout --kill-after=10 "$1" "$venv/bin/python" "${@:2}"); }
 
 started=$(date +%s)
 if wanted crash-sqlite; then run 900 crash_test.py --cycles "$kills"; fi

@@ -32,7 +32,7 @@ import urllib.parse
 
 import requests
 
-from harness import Server, jwt_claims, log  # first: it puts tests/interop on the path
+from harness import Server, jwt_claims, log  # first: it puts integration/interop on the path
 from crash_test import STORE_QUERIES  # nothing belongs to a user or connection that is not there
 from android_client import AndroidPasskeyProvider, PACKAGE_NAME, WEBAUTHN_GRANT, colon_fingerprint  # noqa: E402
 

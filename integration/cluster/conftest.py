@@ -1,4 +1,4 @@
-"""Fixtures: a two-process cluster (tests/cluster/cluster.py) on the PostgreSQL that
+"""Fixtures: a two-process cluster (integration/cluster/cluster.py) on the PostgreSQL that
 scripts/cluster-test.sh started (SESAME_CLUSTER_DSN)."""
 
 import os

@@ -1,9 +1,9 @@
-"""What the hosted-page browser tests share (tests/browser/test_hosted_pages.py, test_upgrade_pages.py,
+"""What the hosted-page browser tests share (integration/browser/test_hosted_pages.py, test_upgrade_pages.py,
 test_mfa_pages.py, test_sign_in_pages.py): the Chromium and virtual authenticator fixtures, the
 authlib relying party, waiting for a page, a management API token and a password user, and
 screenshots.
 
-Import it first, once tests/support is on sys.path. Importing it makes SIGTERM (what `timeout`
+Import it first, once integration/support is on sys.path. Importing it makes SIGTERM (what `timeout`
 sends) a KeyboardInterrupt, so pytest's teardown still stops `sesame serve` and Chromium, and
 imports chromium, which sets Selenium offline, before anything imports Selenium. Every HTTP request
 goes through `http`, which never uses a proxy: loopback only.

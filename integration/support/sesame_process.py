@@ -1,4 +1,4 @@
-"""Starting and stopping `sesame serve` for the Python suites (tests/interop, tests/browser).
+"""Starting and stopping `sesame serve` for the Python suites (integration/interop, integration/browser).
 
 `running_server` runs `sesame init --json` in a fresh data directory, then `sesame serve` on a free
 127.0.0.1 port with the public URL http://localhost:PORT, waits for /healthz, and on exit stops the

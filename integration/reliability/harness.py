@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "interop"))
+sys.path.insert(0, str(ROOT / "integration" / "interop"))
 SESAME_BIN = os.environ.get("SESAME_BIN", str(ROOT / ".build" / "debug" / "sesame"))
 
 _no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))

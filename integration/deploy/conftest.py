@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "support"))
+sys.path.insert(0, str(ROOT / "integration" / "support"))
 from sesame_process import free_port, running_server, stop  # noqa: E402
 
 START_TIMEOUT = 30

@@ -1,6 +1,6 @@
 """kill -9 under mixed load, then restart on the same data and check what survived.
 
-Worker threads run passkey signups and logins (the Android client of tests/interop), password
+Worker threads run passkey signups and logins (the Android client of integration/interop), password
 signups and logins, refresh-token rotations and Management API writes (user creation and
 `user_metadata` updates) against `sesame serve`, and record every request that was answered 200
 (or 201) with what it created. At a random moment the server gets SIGKILL. It is started again on
@@ -33,7 +33,7 @@ import time
 
 import requests
 
-from harness import Server, jwt_claims, log  # first: it puts tests/interop on the path
+from harness import Server, jwt_claims, log  # first: it puts integration/interop on the path
 from android_client import WEBAUTHN_GRANT, AndroidPasskeyProvider, colon_fingerprint, PACKAGE_NAME  # noqa: E402
 
 TIMEOUT = 10
