@@ -7,7 +7,7 @@ import WebAuthn
 struct RecoveryChallenge: Sendable, Equatable {
     static let lifetime: TimeInterval = 600
     static let maxTries = 5
-    static let tag: UInt8 = 0x52
+    static let tag = TicketKind.accountRecovery.rawValue
 
     /// Empty for an address no account has: the code is never right, and the page looks the same.
     var userID: String

@@ -10,7 +10,7 @@ struct VerificationTicket: Sendable, Equatable {
     static let lifetime: TimeInterval = 5 * 86_400
     /// Outstanding links per user; more asks send nothing until one expires.
     static let maxPerUser = 5
-    static let tag: UInt8 = 0x56
+    static let tag = TicketKind.emailVerification.rawValue
 
     var userID: String
     var email: String

@@ -51,7 +51,7 @@ struct MFATicket: Sendable, Equatable {
     static let lifetime: TimeInterval = 600
     /// Outstanding tokens per user.
     static let maxPerUser = 20
-    static let tag: UInt8 = 0x4D
+    static let tag = TicketKind.mfaToken.rawValue
 
     var userID: String
     var clientID: String
@@ -110,7 +110,7 @@ struct MFATicket: Sendable, Equatable {
 struct OOBChallenge: Sendable, Equatable {
     static let lifetime: TimeInterval = 300
     static let maxTries = 5
-    static let tag: UInt8 = 0x4F
+    static let tag = TicketKind.oobChallenge.rawValue
 
     var userID: String
     var enrollmentID: String

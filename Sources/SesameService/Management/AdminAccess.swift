@@ -10,8 +10,8 @@ import WebAuthn
 /// the tenant's own key names it, and a new link spends the one before.
 public struct AdminAccess: Sendable {
     public static let setupLifetime: TimeInterval = 7 * 86_400
-    static let tag: UInt8 = 0x41
-    static let currentTag: UInt8 = 0x43
+    static let tag = TicketKind.adminSetupLink.rawValue
+    static let currentTag = TicketKind.adminSetupPointer.rawValue
 
     let access: StoreAccess
     let clock: any ServiceClock

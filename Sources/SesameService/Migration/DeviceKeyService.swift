@@ -408,7 +408,7 @@ public final class DeviceKeyService: Sendable {
 /// A device-key challenge between its issue and its redemption: an auth-session row under a hash
 /// of the handle in this purpose's own domain.
 struct PendingDeviceKeyChallenge: Sendable, Equatable {
-    static let tag: UInt8 = 0x44
+    static let tag = TicketKind.deviceKeyChallenge.rawValue
 
     var purpose: DeviceKeySignedBytes.Purpose
     var userID: String

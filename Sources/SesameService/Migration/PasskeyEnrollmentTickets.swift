@@ -216,7 +216,7 @@ public final class PasskeyEnrollmentTickets: Sendable {
 /// What a ticket (and then the page's enrollment) stands for, in the auth-session table under a
 /// hash in the ticket's or the page's own domain.
 struct EnrollmentState: Sendable, Equatable {
-    static let tag: UInt8 = 0x45
+    static let tag = TicketKind.passkeyEnrollment.rawValue
     static let ticketDomain = "sesame-enrollment-ticket"
     static let pageDomain = "sesame-enrollment-page"
 

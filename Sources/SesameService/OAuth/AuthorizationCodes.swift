@@ -9,7 +9,7 @@ struct AuthorizationCode: Sendable, Equatable {
     static let lifetime: TimeInterval = 60
     /// Codes one user may hold unredeemed.
     static let maxPerUser = 50
-    static let tag: UInt8 = 0x43
+    static let tag = TicketKind.authorizationCode.rawValue
 
     var clientID: String
     var redirectURI: String
@@ -84,7 +84,7 @@ struct AuthorizationCode: Sendable, Equatable {
 /// (RFC 6749 §4.1.2, RFC 9700 §4.15).
 struct SpentAuthorizationCode: Sendable, Equatable {
     static let lifetime: TimeInterval = 3_600
-    static let tag: UInt8 = 0x63
+    static let tag = TicketKind.spentAuthorizationCode.rawValue
 
     var clientID: String
     var familyID: String

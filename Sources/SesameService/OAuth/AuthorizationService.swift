@@ -57,7 +57,7 @@ struct AuthorizationTransaction: Sendable, Equatable {
     static let lifetime: TimeInterval = 3_600
     /// Pending requests one browser may hold (the page rate limit bounds browsers without a cookie).
     static let maxPerBrowser = 20
-    static let tag: UInt8 = 0x54
+    static let tag = TicketKind.authorizationTransaction.rawValue
 
     var request: AuthorizationRequest
     /// SHA-256 of the browser's device cookie: another browser cannot continue it.

@@ -12,7 +12,7 @@ import SesameStore
 /// Kept in the auth-session table under a hash of the tenant and the id, in their own domain, with
 /// the retention as their lifetime (the sweep of expired sessions drops them).
 enum DeletedPasskeys {
-    static let tag: UInt8 = 0x44
+    static let tag = TicketKind.deletedPasskey.rawValue
 
     static func key(tenantID: String, credentialID: [UInt8]) -> [UInt8] {
         Digest.sha256(Array("sesame-deleted-passkey\u{0}\(tenantID)\u{0}".utf8) + credentialID)

@@ -517,7 +517,7 @@ public final class AccountUpgradeService: Sendable {
 
 /// What an upgrade token stands for, in the auth-session table under a hash in its own domain.
 struct UpgradeState: Sendable, Equatable {
-    static let tag: UInt8 = 0x55
+    static let tag = TicketKind.accountUpgrade.rawValue
     /// The web flow's state (the upgrade token and the raw nonce).
     static let webTag: UInt8 = 0x57
     static let domain = "sesame-upgrade-token"
