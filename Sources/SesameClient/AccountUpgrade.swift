@@ -1,7 +1,7 @@
 import Foundation
 import SesameWire
 
-/// What an account can be upgraded to (`/me/v1/upgrades/*`, API.md §9): the server's closed
+/// What an account can be upgraded to (`/me/v1/upgrades/*`, docs/account-upgrades.md): the server's closed
 /// vocabulary.
 public enum AccountUpgradeType: String, Sendable, Hashable, CaseIterable {
     /// A new, strong password (the one the system generated) replaces the weak one.

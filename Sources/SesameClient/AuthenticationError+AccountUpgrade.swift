@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the upgrade routes' errors carry (their OAuth JSON bodies, API.md §9).
+/// What the upgrade routes' errors carry (their OAuth JSON bodies, docs/account-upgrades.md).
 extension AuthenticationError {
     /// Why the server refuses an upgrade (`upgrade_not_allowed`'s `reason`).
     public enum UpgradeNotAllowedReason: String, Sendable, Hashable, CaseIterable {

@@ -2,7 +2,7 @@ import Foundation
 
 extension AuthenticationError {
     /// The user already has a synced passkey from the provider the new one came from (409
-    /// `already_registered`, API.md §9): nothing was stored, and the one they have is worth
+    /// `already_registered`, docs/migration.md): nothing was stored, and the one they have is worth
     /// offering first. The SDK sets the user's prefer-passkey flag on it.
     public var isAlreadyRegistered: Bool { code == "already_registered" }
 

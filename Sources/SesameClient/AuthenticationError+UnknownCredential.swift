@@ -2,7 +2,7 @@ import Foundation
 
 /// The credential a passkey login named that the server does not know (deleted, or never
 /// registered there): the `unknown_credential` member of the server's `invalid_grant` answer
-/// (API.md §8). An app can pass it on to the platform's credential manager so the passkey stops
+/// (docs/migration.md). An app can pass it on to the platform's credential manager so the passkey stops
 /// being offered.
 public struct UnknownCredential: Sendable, Hashable {
     /// The RP ID the passkey belongs to.

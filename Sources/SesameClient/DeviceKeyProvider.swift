@@ -15,7 +15,7 @@ public struct DeviceKey: Sendable, Hashable {
     }
 }
 
-/// Makes and uses legacy device keys (API.md §9): P-256 keys that never leave this device and
+/// Makes and uses legacy device keys (docs/migration.md): P-256 keys that never leave this device and
 /// only re-authenticate a user already signed in on it. `SecureEnclaveDeviceKeyProvider` on Apple
 /// platforms, `SoftwareDeviceKeyProvider` (SesameSoftwarePasskey) on Linux and in tests, or an
 /// app's own (Android Keystore through a bridge).

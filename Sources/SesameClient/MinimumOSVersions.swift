@@ -35,7 +35,7 @@ public struct MinimumOSVersions: Sendable, Hashable {
     public static let `default` = MinimumOSVersions(
         iOS: OSVersion(major: 16, minor: 4), android: OSVersion(major: 9))
 
-    /// The names of the server's `min_os_versions` (API.md §9).
+    /// The names of the server's `min_os_versions` (docs/migration.md).
     enum Key {
         static let iOS = "ios"
         static let android = "android"

@@ -1,7 +1,7 @@
 import Foundation
 import SesameWire
 
-/// Device keys, method hints and the enrollment prompt's snooze in the My Account API (API.md §9).
+/// Device keys, method hints and the enrollment prompt's snooze in the My Account API (docs/migration.md).
 extension MyAccount {
     /// Asks for a registration challenge (`POST /me/v1/device-keys/challenge`): the challenge and
     /// the key id the server chose. The session must be fresh (signed in at most 5 minutes ago).
@@ -11,7 +11,7 @@ extension MyAccount {
     }
 
     /// Registers a new device key in one call: a challenge, `provider.createKey`, a signature of
-    /// the `register` message (API.md §9) and `POST /me/v1/device-keys`. `digest` is the SHA-256
+    /// the `register` message (docs/migration.md) and `POST /me/v1/device-keys`. `digest` is the SHA-256
     /// of the client id (CryptoKit's by default on Apple platforms; pass `SesameCryptoDigest` on
     /// Linux). When the signature or the server fails, the new key is deleted again.
     public func registerDeviceKey(
@@ -91,7 +91,7 @@ extension MyAccount {
     }
 }
 
-/// The answer of `GET /me/v1/device-keys`: the documented `{"device_keys": [...]}` (API.md §9),
+/// The answer of `GET /me/v1/device-keys`: the documented `{"device_keys": [...]}` (docs/migration.md),
 /// or the bare array servers before it answered.
 struct DeviceKeyListAnswer: Decodable {
     var keys: [DeviceKeyResponse]

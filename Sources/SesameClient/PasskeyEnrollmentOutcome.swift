@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the hosted enrollment page of a `passkey_enrollment` prompt ended, as its way back to the
-/// app says: `redirect_uri?passkey_enrollment=created|skipped|already_registered` (API.md §9).
+/// app says: `redirect_uri?passkey_enrollment=created|skipped|already_registered` (docs/migration.md).
 public enum PasskeyEnrollmentOutcome: String, Sendable, Hashable, CaseIterable {
     /// The user created a passkey. After a device-key re-authentication, that key is now
     /// `migrated`: it keeps working for the connection's grace period.

@@ -36,7 +36,7 @@ public struct DatabaseUser: Sendable, Equatable, Decodable {
     }
 }
 
-/// Password accounts and MFA (API.md §6–7), with Auth0.swift's names.
+/// Password accounts and MFA (docs/passwords.md and docs/mfa.md), with Auth0.swift's names.
 extension SesameAuthentication {
     /// The MFA grant types.
     public enum MFAGrant {

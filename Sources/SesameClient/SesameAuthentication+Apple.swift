@@ -1,6 +1,6 @@
 import Foundation
 
-/// Sign in with Apple after an upgrade (API.md §9): the token exchange of Apple's credential for
+/// Sign in with Apple after an upgrade (docs/account-upgrades.md): the token exchange of Apple's credential for
 /// Sesame's tokens (`urn:ietf:params:oauth:grant-type:token-exchange`).
 extension SesameAuthentication {
     /// The token-exchange grant and the subject token types it takes.

@@ -1,7 +1,7 @@
 import Foundation
 import SesameWire
 
-/// Device-key re-authentication and the unauthenticated method hints (API.md §9).
+/// Device-key re-authentication and the unauthenticated method hints (docs/migration.md).
 extension SesameAuthentication {
     /// Asks for a re-authentication challenge for a device key (`POST /device-key/challenge`),
     /// with the signed-in user's current access token: a device key only re-authenticates a user
@@ -16,7 +16,7 @@ extension SesameAuthentication {
         return try APIClient.decode(DeviceKeyChallenge.self, from: data, status: response.statusCode)
     }
 
-    /// Completes a re-authentication: signs the `reauth` message (API.md §9) with the device key
+    /// Completes a re-authentication: signs the `reauth` message (docs/migration.md) with the device key
     /// and sends it to `/oauth/token` (device-key grant). The answer may carry
     /// `Credentials.passkeyEnrollment`, the server's advice to create a passkey now.
     ///

@@ -1,7 +1,7 @@
 import Foundation
 import SesameWire
 
-/// The hosted enrollment page a token response's `passkey_enrollment` prompt links to (API.md §9).
+/// The hosted enrollment page a token response's `passkey_enrollment` prompt links to (docs/migration.md).
 extension SesameAuthentication {
     /// Opens the hosted enrollment page of `credentials`' prompt (after a password login or a
     /// device-key re-authentication) with a web-auth provider (the system sign-in sheet or the

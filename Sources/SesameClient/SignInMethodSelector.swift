@@ -30,7 +30,7 @@ public struct SignInMethods: Sendable, Hashable {
     }
 }
 
-/// Chooses between a passkey and a legacy device key, as the migration rules of API.md §9 say
+/// Chooses between a passkey and a legacy device key, as the migration rules of docs/migration.md say
 /// (the seed is Yahoo! JAPAN's table). Pure: the same inputs always give the same answer, and it
 /// reads no clock, file or network.
 ///

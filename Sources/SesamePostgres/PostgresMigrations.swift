@@ -267,7 +267,7 @@ enum PostgresMigrations {
         .records {
             try StoredRecord.rebuildDailyCounts($0)
             try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeStats, ["read:stats"])
-        },  // 10: identities at other providers linked to users (Sign in with Apple, API.md §9).
+        },  // 10: identities at other providers linked to users (Sign in with Apple, docs/account-upgrades.md).
         .sql(
             """
             CREATE TABLE linked_identities (

@@ -301,7 +301,7 @@ enum Migrations {
         .records {
             try StoredRecord.rebuildDailyCounts($0)
             try StoredRecord.grantScopes($0, toGrantsHolding: StoredRecord.scopesBeforeStats, ["read:stats"])
-        },  // 17: identities at other providers linked to users (Sign in with Apple, API.md §9).
+        },  // 17: identities at other providers linked to users (Sign in with Apple, docs/account-upgrades.md).
         .sql(
             """
             CREATE TABLE linked_identities (

@@ -84,7 +84,7 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
     case deviceKeyEnrolled = "sesame_device_key_enrolled"
     /// A legacy device key was revoked or deleted.
     case deviceKeyDeleted = "sesame_device_key_deleted"
-    /// An account security upgrade was committed (API.md §9).
+    /// An account security upgrade was committed (docs/account-upgrades.md).
     case accountUpgraded = "sesame_account_upgraded"
     /// An account was recovered with an emailed code.
     case accountRecovered = "sesame_account_recovered"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A legacy device key (API.md §8): a P-256 key made on one device that re-authenticates a user
+/// A legacy device key (docs/migration.md): a P-256 key made on one device that re-authenticates a user
 /// who is already signed in there, and nothing else. `id` is the base64url form of the 16 random
 /// bytes the server chose as its key id.
 public struct DeviceKeyRecord: Sendable, Hashable, Codable, VersionedRecord {
@@ -99,7 +99,7 @@ extension DeviceKeyRecord: BinaryCodedRecord {
     }
 }
 
-/// One cell of the adoption statistics' daily roll-up (API.md §11): how many successful
+/// One cell of the adoption statistics' daily roll-up (docs/migration.md): how many successful
 /// authentications of one kind a UTC day had. The store keeps these beside the auth events and
 /// adds to them in the transaction that inserts the events, so a year of statistics is a few
 /// thousand rows to read, not millions of events.
@@ -181,7 +181,7 @@ public struct AuthDailyCount: Sendable, Hashable {
 
 extension AuthEventRecord {
     /// How the adoption statistics count this event, or nil when it is not a successful
-    /// authentication (API.md §11): a passkey signup counts as a passkey authentication (its token
+    /// authentication (docs/migration.md): a passkey signup counts as a passkey authentication (its token
     /// response says so); logins count by their method, device-key re-authentications included;
     /// refresh grants count as `refresh`. Enrollments, password changes, recoveries, second
     /// factors and client credentials are not authentications of their own.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An identity at another provider linked to a user (Auth0's `identities` entry): today a Sign in
-/// with Apple `sub`, linked by an account security upgrade (API.md §9). Unique per tenant,
+/// with Apple `sub`, linked by an account security upgrade (docs/account-upgrades.md). Unique per tenant,
 /// connection and subject, so one Apple ID belongs to one account.
 public struct LinkedIdentityRecord: Sendable, Hashable, Codable, VersionedRecord {
     public static let currentVersion = 1

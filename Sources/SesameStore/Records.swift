@@ -432,7 +432,7 @@ public struct PasskeyPolicy: Sendable, Hashable, Codable {
         set { attestationRule = newValue == .none ? nil : newValue }
     }
 
-    /// The move from legacy device keys (API.md §8).
+    /// The move from legacy device keys (docs/migration.md).
     public var migration: PasskeyMigrationPolicy {
         get { migrationRules ?? PasskeyMigrationPolicy() }
         set { migrationRules = newValue == PasskeyMigrationPolicy() ? nil : newValue }
@@ -452,7 +452,7 @@ public struct PasskeyPolicy: Sendable, Hashable, Codable {
     }
 }
 
-/// A connection's rules for the move from legacy device keys to passkeys (API.md §8).
+/// A connection's rules for the move from legacy device keys to passkeys (docs/migration.md).
 public struct PasskeyMigrationPolicy: Sendable, Hashable, Codable {
     /// The oldest OS version that registers a passkey, per platform ("16.4", "9"); older ones
     /// register a device key. Web views have their own minimum (a WKWebView uses passkeys of the
@@ -543,7 +543,7 @@ public struct PasswordPolicy: Sendable, Hashable, Codable {
     }
 }
 
-/// A database connection's account security upgrades (API.md §9, `options.upgrades`).
+/// A database connection's account security upgrades (docs/account-upgrades.md, `options.upgrades`).
 public struct UpgradePolicy: Sendable, Hashable, Codable {
     /// The targets a weak or breached password may move to.
     public var allowed: [UpgradeType]
@@ -639,7 +639,7 @@ public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
         set { strategyValue = newValue == .database ? nil : newValue }
     }
 
-    /// The account security upgrades of a database connection (API.md §9).
+    /// The account security upgrades of a database connection (docs/account-upgrades.md).
     public var upgrades: UpgradePolicy {
         get { upgradeRules ?? UpgradePolicy() }
         set { upgradeRules = newValue == UpgradePolicy() ? nil : newValue }
@@ -836,7 +836,7 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// The platforms the user has signed in with a passkey on; nil for none (rows from before
     /// version 3 have no such member).
     public var passkeyPlatformList: [ClientPlatform]?
-    /// What replaced the password in an account security upgrade (API.md §9): the password is
+    /// What replaced the password in an account security upgrade (docs/account-upgrades.md): the password is
     /// kept, hashed, only to answer a sign-in with it by naming the new method; it signs no one in.
     public var passwordReplacement: PasswordReplacement?
     /// When `passwordReplacement` happened.
@@ -1018,7 +1018,7 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable, VersionedRecord {
 /// One authentication attempt (append-only): adoption metrics and the audit log read these.
 public struct AuthEventRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: the connection, the passkey's kind and model, and the client's platform (the adoption
-    /// statistics, API.md §11).
+    /// statistics, docs/migration.md).
     public static let currentVersion = 2
     public var version = AuthEventRecord.currentVersion
     public var tenantID: String

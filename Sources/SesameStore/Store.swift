@@ -343,7 +343,7 @@ public protocol LinkedIdentityRepository {
     @discardableResult func delete(tenantID: String, connectionID: String, subject: String) throws -> Bool
 }
 
-/// How a tenant's users sign in (API.md §11's `users`).
+/// How a tenant's users sign in (docs/migration.md's `users`).
 public struct UserAdoption: Sendable, Hashable {
     public var total: Int
     /// Users with at least one passkey.

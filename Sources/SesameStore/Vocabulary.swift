@@ -31,10 +31,10 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
     case mfaOTP = "http://auth0.com/oauth/grant-type/mfa-otp"
     case mfaOOB = "http://auth0.com/oauth/grant-type/mfa-oob"
     case mfaRecoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
-    /// Sesame's re-authentication with a legacy device key (API.md §8); never a first factor.
+    /// Sesame's re-authentication with a legacy device key (docs/migration.md); never a first factor.
     case deviceKey = "urn:sesame:params:oauth:grant-type:device-key"
     /// RFC 8693 token exchange: Sign in with Apple (an Apple authorization code, Auth0's native
-    /// form, or an Apple identity token), API.md §9.
+    /// form, or an Apple identity token), docs/account-upgrades.md
     case tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     /// The `method` label of the login metric.
@@ -158,7 +158,7 @@ public enum AuthEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case passwordChange = "password_change"
     /// An account was recovered (a user who lost every passkey proved their email address).
     case recovery
-    /// An account security upgrade was committed (API.md §9); the method says to what.
+    /// An account security upgrade was committed (docs/account-upgrades.md); the method says to what.
     case upgrade
 }
 
@@ -173,7 +173,7 @@ public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case recoveryCode = "recovery_code"
     /// A one-time code sent by email (account recovery).
     case emailCode = "email_code"
-    /// A legacy device key (a re-authentication of a signed-in user, API.md §8).
+    /// A legacy device key (a re-authentication of a signed-in user, docs/migration.md).
     case deviceKey = "device_key"
     /// Sign in with Apple (an identity token verified against Apple's keys).
     case apple
@@ -203,7 +203,7 @@ public enum ClientPlatform: String, Sendable, Hashable, Codable, CaseIterable {
     case web
 }
 
-/// A legacy device key's state (API.md §8).
+/// A legacy device key's state (docs/migration.md).
 public enum DeviceKeyState: String, Sendable, Hashable, Codable, CaseIterable {
     case active
     /// Its user enrolled a passkey after re-authenticating with it; it works until the grace period ends.
@@ -218,14 +218,14 @@ public enum PasskeyKind: String, Sendable, Hashable, Codable, CaseIterable {
     case deviceBound = "device_bound"
 }
 
-/// The methods the adoption statistics count authentications by (API.md §11).
+/// The methods the adoption statistics count authentications by (docs/migration.md).
 public enum AuthStatsMethod: String, Sendable, Hashable, Codable, CaseIterable {
     case passkey
     case deviceKey = "device_key"
     case password
     case apple
     case refresh
-    /// Upgrades (API.md §9), counted apart from authentications: a weak or breached password
+    /// Upgrades (docs/account-upgrades.md), counted apart from authentications: a weak or breached password
     /// moved to a strong password, to Sign in with Apple, or to a passkey.
     case upgradeStrongPassword = "upgrade_strong_password"
     case upgradeSignInWithApple = "upgrade_sign_in_with_apple"
@@ -249,7 +249,7 @@ public enum ConnectionStrategy: String, Sendable, Hashable, Codable, CaseIterabl
     case apple
 }
 
-/// An account security upgrade's target (API.md §9).
+/// An account security upgrade's target (docs/account-upgrades.md).
 public enum UpgradeType: String, Sendable, Hashable, Codable, CaseIterable {
     case strongPassword = "strong_password"
     case signInWithApple = "sign_in_with_apple"

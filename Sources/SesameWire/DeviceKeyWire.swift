@@ -1,8 +1,8 @@
-// Legacy device keys and the migration to passkeys (API.md §8): the bodies the server and the SDK
+// Legacy device keys and the migration to passkeys (docs/migration.md): the bodies the server and the SDK
 // exchange. A device key is a P-256 key that lives on one device and only re-authenticates a user
 // who is already signed in there.
 
-/// What a device key signs (API.md §8): `"sesame-device-key-v1" ‖ 0x00 ‖ purpose ‖ 0x00 ‖
+/// What a device key signs (docs/migration.md): `"sesame-device-key-v1" ‖ 0x00 ‖ purpose ‖ 0x00 ‖
 /// challenge ‖ SHA-256(client_id) ‖ key_id`, the challenge and the key id as decoded bytes.
 public enum DeviceKeySignedBytes {
     /// The fixed prefix of every signed message.

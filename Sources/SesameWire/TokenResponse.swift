@@ -9,15 +9,15 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     public var scope: String?
     /// The `mfa-recovery-code` grant: the code that replaces the one used (Auth0's `recovery_code`).
     public var recoveryCode: String?
-    /// A password login: `ok`, `weak` or `breached` (Sesame's, API.md §6).
+    /// A password login: `ok`, `weak` or `breached` (Sesame's, docs/passwords.md).
     public var passwordStatus: String?
-    /// A password login whose password is weak or breached: what the app may offer instead (§9).
+    /// A password login whose password is weak or breached: what the app may offer instead (docs/account-upgrades.md).
     public var recommendedUpgrades: [String]?
     /// How the user signed in: `passkey`, `device_key`, `password`, `apple`, or `refresh` for a
-    /// refresh grant (whose id token keeps the original method) (API.md §8).
+    /// refresh grant (whose id token keeps the original method) (docs/migration.md).
     public var authMethod: String?
     /// A recommendation to create a passkey now (after a device-key re-authentication or a
-    /// password login, API.md §8).
+    /// password login, docs/migration.md).
     public var passkeyEnrollment: PasskeyEnrollmentPrompt?
 
     enum CodingKeys: String, CodingKey {

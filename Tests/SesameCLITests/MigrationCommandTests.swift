@@ -8,7 +8,7 @@ import Testing
 
 @testable import SesameCLI
 
-/// `sesame demo migration` and `sesame stats` (API.md §8, §11).
+/// `sesame demo migration` and `sesame stats` (docs/migration.md).
 @Suite("sesame demo migration, sesame stats")
 struct MigrationCommandTests {
     static func temporaryDirectory() throws -> String {

@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The wire answers of `/me/v1/upgrades/*` (API.md §9) the tests replay.
+/// The wire answers of `/me/v1/upgrades/*` (docs/account-upgrades.md) the tests replay.
 enum UpgradeFixture {
     static func authorized(_ type: AccountUpgradeType = .strongPassword, token: String = "ut-1") -> String {
         #"{"upgrade_token":"\#(token)","token_type":"upgrade","expires_in":300,"type":"\#(type.rawValue)","password_rules":"minlength: 20; required: lower; required: upper; required: digit;"}"#

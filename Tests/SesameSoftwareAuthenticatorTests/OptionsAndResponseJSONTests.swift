@@ -9,7 +9,7 @@ import WebAuthn
     static let challengeText = Base64URL.encode(Fixtures.challenge)
     static let userText = Base64URL.encode(Fixtures.userHandle)
 
-    /// The `/passkey/register` response body (docs/API.md §1), with excludeCredentials as My Account sends it.
+    /// The `/passkey/register` response body (docs/api.md), with excludeCredentials as My Account sends it.
     static func signupBody(exclude: String = "") -> [UInt8] {
         Array(
             """

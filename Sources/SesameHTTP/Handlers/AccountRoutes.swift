@@ -88,7 +88,7 @@ extension SesameApplication {
             }
             return .redirect(to: "/account?done=password", status: 303)
         }
-        // The account security upgrades (API.md §9), authorized by the session's sign-in under the
+        // The account security upgrades (docs/account-upgrades.md), authorized by the session's sign-in under the
         // connection's rules: a sign-in too old (or a second factor due) signs in again first.
         router.get("/account/upgrade/passkey") { [self] _, context in
             guard let session = currentSession(context) else {

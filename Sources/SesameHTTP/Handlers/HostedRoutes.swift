@@ -5,7 +5,7 @@ import SesameStore
 import SesameWire
 import WebAuthn
 
-/// The hosted pages and the OIDC browser endpoints (API.md §10): `/authorize`, the sign-in and
+/// The hosted pages and the OIDC browser endpoints (docs/oidc.md): `/authorize`, the sign-in and
 /// signup steps under `/u/`, and `/oidc/logout`. Handlers stay thin: read the form, call one
 /// `HostedLoginService` or `AuthorizationService` step, render the next page or redirect.
 extension SesameApplication {
@@ -202,7 +202,7 @@ extension SesameApplication {
                 return try enrollPromptAgain(pending, reason: held.reason, error: error, context: context)
             }
         }
-        // A token response's passkey_enrollment link (API.md §8): the ticket starts an enrollment
+        // A token response's passkey_enrollment link (docs/migration.md): the ticket starts an enrollment
         // the page holds under its own handle.
         router.get("/u/passkey-enroll") { [self] request, context in
             guard let ticket = request.query("ticket") else { throw AuthorizationService.expiredError }

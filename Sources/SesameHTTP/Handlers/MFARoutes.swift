@@ -3,7 +3,7 @@ import SesameService
 import SesameStore
 
 extension SesameApplication {
-    /// Auth0's MFA API (API.md §7). `/mfa/associate` and `/mfa/authenticators` take either the
+    /// Auth0's MFA API (docs/mfa.md). `/mfa/associate` and `/mfa/authenticators` take either the
     /// `mfa_token` of a login in progress or an access token for the MFA API (`<issuer>mfa/`).
     func addMFARoutes(to router: inout RouteGroup<TenantContext>) {
         router.post("/mfa/associate") { [self] request, context in

@@ -3,7 +3,7 @@ import SesameService
 import SesameStore
 
 extension SesameApplication {
-    /// `/api/v2` (API.md §4). Each route checks the bearer token and its scope before it reads the body.
+    /// `/api/v2` (docs/management-api.md). Each route checks the bearer token and its scope before it reads the body.
     func addManagementRoutes(to router: inout RouteGroup<PrincipalContext>) {
         addClientRoutes(to: &router)
         addConnectionRoutes(to: &router)

@@ -5,7 +5,7 @@ import SesameWire
 import WebAuthn
 
 extension SesameApplication {
-    /// `/me/v1` routes of the migration from device keys (API.md §8): register, list and delete
+    /// `/me/v1` routes of the migration from device keys (docs/migration.md): register, list and delete
     /// device keys, the method hints, and the passkey prompt's snooze.
     func addMigrationAccountRoutes(to router: inout RouteGroup<PrincipalContext>) {
         router.post("/me/v1/device-keys/challenge") { [self] _, context in
@@ -118,7 +118,7 @@ extension SesameApplication {
 
 extension SesameApplication {
     /// The Management API's side of the migration: a user's device keys (list, import, revoke,
-    /// delete) and the adoption statistics (API.md §11).
+    /// delete) and the adoption statistics (docs/migration.md).
     func addMigrationManagementRoutes(to router: inout RouteGroup<PrincipalContext>) {
         router.get("/api/v2/stats/authentications") { [self] request, context in
             let caller = try managementCaller(context, .readStats)

@@ -5,7 +5,7 @@ extension SesameApplication {
     /// The placeholder id Auth0's My Account API uses for a passkey being enrolled.
     static let newPasskeyID = "passkey|new"
 
-    /// `/me/v1` (API.md §5). Each route checks the user's bearer token and its scope first. Errors
+    /// `/me/v1` (docs/management-api.md). Each route checks the user's bearer token and its scope first. Errors
     /// are RFC 9457 problems, as Auth0's My Account API writes them.
     func addMyAccountRoutes(to router: inout RouteGroup<PrincipalContext>) {
         router.get("/me/v1/authentication-methods") { [self] request, context in

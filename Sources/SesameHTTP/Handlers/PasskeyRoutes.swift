@@ -7,7 +7,7 @@ extension SesameApplication {
     ]
 
     func addPasskeyRoutes(to router: inout RouteGroup<TenantContext>) {
-        // API.md §1: signup challenge.
+        // docs/api.md: signup challenge.
         router.post("/passkey/register") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly([
@@ -35,7 +35,7 @@ extension SesameApplication {
             return .noStoreWireJSON(result)
         }
 
-        // API.md §1: login challenge.
+        // docs/api.md: login challenge.
         router.post("/passkey/challenge") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly(["client_id", "client_secret", "realm", "organization", "scope", "audience"])

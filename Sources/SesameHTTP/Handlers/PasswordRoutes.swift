@@ -3,7 +3,7 @@ import SesameService
 import SesameStore
 
 extension SesameApplication {
-    /// Auth0's database-connection routes (API.md §6), whose errors take the database shape.
+    /// Auth0's database-connection routes (docs/passwords.md), whose errors take the database shape.
     func addDatabaseConnectionRoutes(to router: inout RouteGroup<TenantContext>) {
         router.post("/dbconnections/signup") { [self] request, context in
             try Self.asSignupError { try signup(request, context) }
@@ -33,7 +33,7 @@ extension SesameApplication {
         }
     }
 
-    /// Auth0 answers a malformed signup with `invalid_signup` (API.md §6): what is elsewhere
+    /// Auth0 answers a malformed signup with `invalid_signup` (docs/passwords.md): what is elsewhere
     /// `invalid_request` takes that code here, with the same description.
     static func asSignupError(_ body: () throws -> HTTPResponse) throws -> HTTPResponse {
         do {

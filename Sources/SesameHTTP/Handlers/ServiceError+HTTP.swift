@@ -1,7 +1,7 @@
 import SesameService
 import WebAuthn
 
-/// The one place service errors become HTTP statuses (API.md's table).
+/// The one place service errors become HTTP statuses (docs/api.md's error table).
 extension ServiceError: HTTPErrorConvertible {
     public var httpError: HTTPError {
         switch self {

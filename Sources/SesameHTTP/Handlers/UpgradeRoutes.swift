@@ -3,7 +3,7 @@ import SesameService
 import SesameStore
 
 extension SesameApplication {
-    /// `/me/v1/upgrades/*` (API.md §9): what an account authentication modification extension, or
+    /// `/me/v1/upgrades/*` (docs/account-upgrades.md): what an account authentication modification extension, or
     /// the app's own settings, calls. Only `authorize` reads a bearer token, and only when one is
     /// sent (the system-initiated form gives the username and the old password instead); the
     /// others are authorized by the upgrade token (or the auth session) in the body. Errors are

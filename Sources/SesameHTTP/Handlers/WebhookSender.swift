@@ -7,7 +7,7 @@ import SesameStore
     import FoundationNetworking
 #endif
 
-/// Sends each message as a JSON POST to an operator's URL (API.md §7):
+/// Sends each message as a JSON POST to an operator's URL (docs/mfa.md):
 /// `{"to", "channel", "template", "text", "tenant_id"}`, signed with HMAC-SHA256 of
 /// `"<timestamp>.<body>"` under the shared secret in `Sesame-Signature: t=<unix seconds>,v1=<hex>`,
 /// so the receiver can check it came from Sesame and refuse a replay older than a few minutes.

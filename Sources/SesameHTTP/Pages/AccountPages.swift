@@ -53,7 +53,7 @@ struct AccountView {
     var factors: [MFAAuthenticatorResponse]
     var sessions: [SSOSessionRecord]
     var currentSession: String
-    /// The account security upgrades the page offers (API.md §9): empty without a usable password.
+    /// The account security upgrades the page offers (docs/account-upgrades.md): empty without a usable password.
     var upgrades: [UpgradeType] = []
     /// A closed notice after an action (`?done=`), or nil.
     var notice: Text?

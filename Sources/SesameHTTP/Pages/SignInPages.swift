@@ -435,7 +435,7 @@ enum SignInPages {
             formTargets: [pending.request.redirectURI])
     }
 
-    /// After a sign-in with a weak or breached password (API.md §9): a passkey in the password's
+    /// After a sign-in with a weak or breached password (docs/account-upgrades.md): a passkey in the password's
     /// place, a strong password, or "Not now". `offers` are what the connection allows; the
     /// challenge is there when a passkey is one of them.
     static func upgradePrompt(

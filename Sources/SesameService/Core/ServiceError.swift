@@ -41,7 +41,7 @@ public enum SignupRefusal: Sendable, Equatable {
     }
 }
 
-/// Why an account security upgrade is not allowed (API.md §9's `upgrade_not_allowed`, `reason`).
+/// Why an account security upgrade is not allowed (docs/account-upgrades.md's `upgrade_not_allowed`, `reason`).
 public enum UpgradeRefusal: String, Sendable, Equatable {
     /// The connection does not offer this upgrade (or its target: passkeys off, no Apple connection).
     case typeDisabled = "type_disabled"
@@ -118,7 +118,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case unavailable(String)
     /// 400 `invalid_grant`: the assertion named a credential the server does not know (deleted,
     /// or never registered here). The answer carries the RP ID and the credential id, so the
-    /// page or app can tell the authenticator (`signalUnknownCredential`, API.md §10).
+    /// page or app can tell the authenticator (`signalUnknownCredential`, docs/security.md).
     case unknownCredential(rpID: String, credentialID: String)
     /// 401 `reauthentication_required`: the change needs a sign-in newer than the session's.
     case reauthenticationRequired
@@ -126,7 +126,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// sign-in, or one that used the user's second factor (`CredentialChange`).
     case insufficientUserAuthentication(CredentialChange.Shortfall)
     /// 409 `already_registered`: the user already has a passkey from this provider (named), so
-    /// another would only be a duplicate (API.md §8).
+    /// another would only be a duplicate (docs/migration.md).
     case alreadyRegistered(provider: String)
     /// 403 `step_up_required`: an upgrade needs a second factor (`mfaToken` and its requirement)
     /// or, with neither, a newer sign-in (`challengeTypes` `["password"]`).

@@ -6,7 +6,7 @@ import SesameStore
 /// The sign-in behind the request must be at most the connection's `max_auth_age` old
 /// (`options.upgrades.max_auth_age`, 300 s unless set), and when the user has an active second
 /// factor (TOTP or SMS), that sign-in must have used one: `mfa` in its RFC 8176 `amr`, or a passkey
-/// verified with user verification (`pop` and `user`), which counts as two factors (API.md §7).
+/// verified with user verification (`pop` and `user`), which counts as two factors (docs/mfa.md).
 /// A refresh keeps the sign-in's `auth_time` and `amr`, so a refresh token never makes a change
 /// fresh. This is NIST SP 800-63B §6.1.2.1 (binding an authenticator needs the subscriber
 /// authenticated at the assurance level of the authenticators held) and RFC 9470's step-up.

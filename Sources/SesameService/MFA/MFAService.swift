@@ -53,7 +53,7 @@ struct MFACompletion {
     var newRecoveryCode: String?
 }
 
-/// Auth0's MFA API (API.md §7): enrollment, challenges, the `mfa-otp`, `mfa-oob` and
+/// Auth0's MFA API (docs/mfa.md): enrollment, challenges, the `mfa-otp`, `mfa-oob` and
 /// `mfa-recovery-code` grants' checks, and whether a password login needs a second factor.
 ///
 /// TOTP secrets are sealed at rest; a TOTP code is accepted once (the step is kept and must

@@ -35,14 +35,14 @@ public struct ConnectionInput: Sendable {
     public var passwordHashing: Argon2Input?
     /// `enabled_clients`: client ids; empty means every client.
     public var enabledClients: [String]?
-    /// `options.passkey_options.min_os_versions` (Sesame, API.md §8): `ios`, `android`,
+    /// `options.passkey_options.min_os_versions` (Sesame, docs/migration.md): `ios`, `android`,
     /// `ios_webview`, `android_webview`, each a version such as "16.4".
     public var minOSVersions: [String: String]?
     /// `options.passkey_options.device_key_grace_days` (Sesame): how long a migrated device key works.
     public var deviceKeyGraceDays: Int?
     /// `options.passkey_options.enrollment_snooze_days` (Sesame): how long a snooze hides the prompt.
     public var enrollmentSnoozeDays: Int?
-    /// `options.upgrades` (Sesame, API.md §9): `allowed`, `max_auth_age`, `step_up`.
+    /// `options.upgrades` (Sesame, docs/account-upgrades.md): `allowed`, `max_auth_age`, `step_up`.
     public var upgradesAllowed: [String]?
     public var upgradesMaxAuthAge: Int?
     public var upgradesStepUp: String?

@@ -84,7 +84,7 @@ public struct ManagedConnection: Encodable, Sendable {
         }
     }
 
-    /// `options.upgrades` (API.md §9).
+    /// `options.upgrades` (docs/account-upgrades.md).
     public struct Upgrades: Encodable, Sendable {
         public var allowed: [UpgradeType]
         public var maxAuthAge: Int

@@ -4,7 +4,7 @@ import SesameStore
 import SesameWire
 import WebAuthn
 
-/// `/api/v2/stats/authentications` (API.md §11) and the Management API's device keys (§8).
+/// `/api/v2/stats/authentications` and the Management API's device keys (docs/migration.md).
 extension ManagementService {
     /// `GET /stats/authentications?from=&to=[&client_id=][&connection=]`.
     public func authenticationStats(_ caller: ManagementCaller, _ query: AdoptionQuery) throws(ServiceError)
@@ -74,7 +74,7 @@ extension ManagementService {
         return revoked.key
     }
 
-    /// `POST /users/{id}/device-keys`: brings a key of an app's own device-key system (API.md §8's
+    /// `POST /users/{id}/device-keys`: brings a key of an app's own device-key system (docs/migration.md's
     /// import). The server chooses the key id the app signs with from now on; the app finds it by
     /// its device id (My Account's list, or this answer).
     public func importDeviceKey(_ caller: ManagementCaller, userID: String, _ input: DeviceKeyImport)

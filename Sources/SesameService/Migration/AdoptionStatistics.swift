@@ -2,7 +2,7 @@ import Foundation
 import SesameStore
 import WebAuthn
 
-/// The adoption statistics (API.md §11): successful authentications per UTC day from the auth
+/// The adoption statistics (docs/migration.md): successful authentications per UTC day from the auth
 /// events' daily roll-up, by method, passkey kind, provider and platform, with the day's
 /// `device_auth_passkey_share` (passkey / (passkey + device key), the figure Yahoo JAPAN reports)
 /// and the user base's split. Reading a year is reading the roll-up's cells for 366 days, not
@@ -53,7 +53,7 @@ public struct AdoptionReport: Sendable, Equatable, Encodable {
         }
     }
 
-    /// Account security upgrades committed (API.md §9), by target.
+    /// Account security upgrades committed (docs/account-upgrades.md), by target.
     public struct Upgrades: Sendable, Equatable, Encodable {
         public var strongPassword = 0
         public var signInWithApple = 0

@@ -4,7 +4,7 @@ import SesameStore
 import SesameWire
 import WebAuthn
 
-/// Legacy device keys (API.md §8): a P-256 key that lives on one device and re-authenticates a
+/// Legacy device keys (docs/migration.md): a P-256 key that lives on one device and re-authenticates a
 /// user who is already signed in there. Registration needs a fresh sign-in and a proof of
 /// possession; a re-authentication needs the user's access token to ask for the challenge, and
 /// the signature to redeem it. A device key is never a first factor: nothing here signs anyone in

@@ -54,7 +54,7 @@ public struct HintedDevice: Sendable, Hashable {
     }
 }
 
-/// Which method an app uses (API.md §8, the table in docs/migration.md), from the connection's
+/// Which method an app uses (docs/migration.md, the table in docs/migration.md), from the connection's
 /// minimum OS versions, the device, and what the user has.
 public enum MethodChoice {
     /// Whether the device can create and use passkeys of the tenant's RP ID.

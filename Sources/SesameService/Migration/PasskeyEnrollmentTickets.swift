@@ -4,7 +4,7 @@ import SesameStore
 import SesameWire
 import WebAuthn
 
-/// The token responses' `passkey_enrollment` prompt (API.md §8) and the hosted page it leads to.
+/// The token responses' `passkey_enrollment` prompt (docs/migration.md) and the hosted page it leads to.
 ///
 /// A prompt carries an `enroll_url`: `/u/passkey-enroll?ticket=…`, a one-time login ticket
 /// (single use, five minutes) that the app opens in a web view or a web-authentication session.
@@ -89,7 +89,7 @@ public final class PasskeyEnrollmentTickets: Sendable {
     public enum Outcome: String, Sendable {
         case created
         case skipped
-        /// The user already has a passkey from this provider (API.md §8's `already_registered`).
+        /// The user already has a passkey from this provider (docs/migration.md's `already_registered`).
         case alreadyRegistered = "already_registered"
     }
 

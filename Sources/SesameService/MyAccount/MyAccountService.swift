@@ -185,7 +185,7 @@ public final class MyAccountService: Sendable {
 
     /// The caller's user, when the caller's sign-in may change the user's credentials
     /// (`CredentialChange`). A device-key re-authentication that migrates its key to a passkey
-    /// needs no second factor: the key is the factor the passkey replaces (API.md §8).
+    /// needs no second factor: the key is the factor the passkey replaces (docs/migration.md).
     @discardableResult
     static func requireCredentialChange(
         _ caller: AccountCaller, now: Date, _ transaction: any StoreTransaction

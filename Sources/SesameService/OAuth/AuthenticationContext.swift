@@ -25,7 +25,7 @@ public enum AuthenticationContext {
     }
 }
 
-/// How a user signed in, as every token response (`auth_method`) and id token says (API.md §8).
+/// How a user signed in, as every token response (`auth_method`) and id token says (docs/migration.md).
 public enum SignInMethod: String, Sendable, Hashable, CaseIterable {
     case passkey
     case deviceKey = "device_key"

@@ -39,7 +39,7 @@ public struct HeldSignIn: Sendable, Equatable {
         case localEnrollment = "local_enrollment"
         /// Account recovery: the user proved their email and must set a new way in (no skipping).
         case recovery
-        /// After a sign-in with a weak or breached password: the account security upgrades (API.md §9).
+        /// After a sign-in with a weak or breached password: the account security upgrades (docs/account-upgrades.md).
         case upgrade
         /// A second factor set up or a recovery code used: the new recovery code is shown until the
         /// user says they saved it.

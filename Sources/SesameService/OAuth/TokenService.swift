@@ -24,7 +24,7 @@ public final class TokenService: Sendable {
     public let deviceKeys: DeviceKeyService
     /// The `passkey_enrollment` prompts and the hosted page their links open.
     public let enrollmentTickets: PasskeyEnrollmentTickets
-    /// Account security upgrades (API.md §9).
+    /// Account security upgrades (docs/account-upgrades.md).
     public let upgrades: AccountUpgradeService
     /// Sign in with Apple at the token endpoint.
     let appleLogin: AppleSignInLogin
@@ -237,7 +237,7 @@ public final class TokenService: Sendable {
         }
     }
 
-    /// Sesame's device-key grant (API.md §8): a signed-in user re-authenticates with the legacy
+    /// Sesame's device-key grant (docs/migration.md): a signed-in user re-authenticates with the legacy
     /// key on their device. The answer is the usual token response with a fresh `auth_time`,
     /// `amr: ["hwk", "user"]`, and the passkey prompt when the device could have a passkey.
     private func deviceKeyGrant(
@@ -272,7 +272,7 @@ public final class TokenService: Sendable {
         return redirectURI
     }
 
-    /// Sign in with Apple (RFC 8693 token exchange, API.md §9): the linked user's tokens, with
+    /// Sign in with Apple (RFC 8693 token exchange, docs/account-upgrades.md): the linked user's tokens, with
     /// `auth_method` `apple`.
     private func appleGrant(
         tenant: TenantRecord, request: TokenRequest, proof: DPoPProof?
@@ -388,7 +388,7 @@ public final class TokenService: Sendable {
         return response
     }
 
-    /// What a weak or breached password may move to (§9), as the connection allows: a passkey
+    /// What a weak or breached password may move to (docs/account-upgrades.md), as the connection allows: a passkey
     /// where the connection has them, Sign in with Apple where an Apple connection serves the
     /// client, and a strong password; nil for a password that is fine.
     func recommendedUpgrades(_ login: PasswordLogin, tenant: TenantRecord, client: ClientRecord) throws(ServiceError)

@@ -48,7 +48,7 @@ public struct AuthSession: Sendable {
 public enum EnrollmentPurpose: Sendable, Equatable {
     /// Another passkey.
     case addPasskey
-    /// A passkey that takes the password's place (API.md §9): the verify step disables the password.
+    /// A passkey that takes the password's place (docs/account-upgrades.md): the verify step disables the password.
     case replacePassword
 }
 

@@ -54,7 +54,7 @@ extension PasskeyService {
     /// Completes an enrollment begun by `beginEnrollment` for the same client and user. The auth
     /// session is consumed first, so it is single-use whether this succeeds or not. With
     /// `migratingDeviceKey` (the sign-in was a re-authentication with that device key), the key
-    /// becomes `migrated` in the same write (API.md §8).
+    /// becomes `migrated` in the same write (docs/migration.md).
     ///
     /// `clientID` and `userID` are the caller's (nil: the auth session alone says, as for an
     /// upgrade's verify step, whose session the upgrade token began). An enrollment begun in place

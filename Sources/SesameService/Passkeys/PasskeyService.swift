@@ -36,7 +36,7 @@ public final class PasskeyService: Sendable {
     /// The refusal of a credential this tenant does not hold (and did not delete): the page says
     /// the passkey is not registered here, and nothing tells the authenticator to forget it.
     public static let unknownCredentialText = "unknown credential"
-    /// Credential algorithms offered at signup, in preference order (API.md §1).
+    /// Credential algorithms offered at signup, in preference order (docs/api.md).
     public static let offeredAlgorithms: [COSEAlgorithm] = [.edDSA, .es256, .rs256]
 
     let access: StoreAccess

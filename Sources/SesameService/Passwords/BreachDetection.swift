@@ -26,7 +26,7 @@ enum BreachStage {
     case changePassword
 }
 
-/// Breached-password detection (Auth0's attack protection, API.md §6).
+/// Breached-password detection (Auth0's attack protection, docs/passwords.md).
 struct BreachDetection: Sendable {
     /// Passwords that count as breached whatever the corpus says, so every path can be tested
     /// offline (as Auth0 does): anything starting with this prefix, and Auth0's two fixed ones.

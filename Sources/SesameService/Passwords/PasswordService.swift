@@ -142,7 +142,7 @@ public final class PasswordService: Sendable {
     ///
     /// An account whose password an upgrade replaced answers the right password with
     /// `passwordReplaced` (what it signs in with now) and any other with `wrongCredentials`.
-    /// `forUpgrade` (an upgrade's authorization, API.md §9) lets a breached password through even
+    /// `forUpgrade` (an upgrade's authorization, docs/account-upgrades.md) lets a breached password through even
     /// where the tenant blocks it at login: moving off it is the point.
     func logIn(
         tenant: TenantRecord, client: ClientRecord, grant: OAuthGrantType, realm: String?, username: String?,
@@ -307,7 +307,7 @@ public final class PasswordService: Sendable {
         return try newCredential(password, parameters: connection.password.hashing, now: clock.now())
     }
 
-    /// A credential for an upgrade's strong password (API.md §9): the connection's rules, and no
+    /// A credential for an upgrade's strong password (docs/account-upgrades.md): the connection's rules, and no
     /// breached password whatever the tenant's shields say (the corpus, the test prefix, and the
     /// tenant's range endpoint when it has one).
     func upgradeCredential(for password: PasswordText, connection: ConnectionRecord, tenant: TenantRecord)

@@ -42,7 +42,7 @@ public struct BrowserContext: Sendable, Equatable {
     }
 }
 
-/// SSO sessions: the server-side record behind the hosted pages' session cookie (API.md §10).
+/// SSO sessions: the server-side record behind the hosted pages' session cookie (docs/oidc.md).
 ///
 /// The cookie holds 32 random bytes; the store keeps only their SHA-256 in this service's domain,
 /// so a stolen database opens no session. A session ends when it is idle for the tenant's idle

@@ -4,7 +4,7 @@ import SesameStore
 import SesameWire
 import WebAuthn
 
-/// Who asks for an upgrade authorization (API.md §9).
+/// Who asks for an upgrade authorization (docs/account-upgrades.md).
 public enum UpgradeAuthority: Sendable {
     /// A signed-in user: the app's own settings, or the extension with the token the app put in `userInfo`.
     case signedIn(Principal)
@@ -40,7 +40,7 @@ public struct UpgradeResult: Sendable, Hashable, Encodable {
     public init(type: UpgradeType) { self.type = type }
 }
 
-/// Account security upgrades (API.md §9, Apple's WWDC20 one-tap upgrades): a weak or breached
+/// Account security upgrades (docs/account-upgrades.md, Apple's WWDC20 one-tap upgrades): a weak or breached
 /// password moves to a strong password, to Sign in with Apple, or to a passkey.
 ///
 /// `authorize` decides: the connection's `options.upgrades` (the types allowed, `max_auth_age`, the
@@ -206,7 +206,7 @@ public final class AccountUpgradeService: Sendable {
 
     /// 403 `step_up_required` when the sign-in is older than `max_auth_age`, or the step-up rule
     /// asks for a second factor this sign-in did not use. A passkey verified with UV counts as two
-    /// factors (API.md §7).
+    /// factors (docs/mfa.md).
     private func requireNoStepUp(
         tenant: TenantRecord, user: UserRecord, connection: ConnectionRecord, clientID: String, authTime: Date?,
         amr: [String], now: Date

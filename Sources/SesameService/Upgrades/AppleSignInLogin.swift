@@ -1,7 +1,7 @@
 import Foundation
 import SesameStore
 
-/// Signing in with Apple once an identity is linked (API.md §9): the token endpoint's
+/// Signing in with Apple once an identity is linked (docs/account-upgrades.md): the token endpoint's
 /// `urn:ietf:params:oauth:grant-type:token-exchange`, with an Apple authorization code
 /// (`http://auth0.com/oauth/token-type/apple-authz-code`, Auth0's native form, redeemed at Apple
 /// with the connection's key) or an Apple identity token (`urn:ietf:params:oauth:token-type:id_token`,

@@ -10,7 +10,7 @@ import Testing
 import WebAuthn
 
 /// A tenant with a breached-password user and, on demand, a Sign in with Apple connection whose
-/// endpoints are a local fake (API.md §9).
+/// endpoints are a local fake (docs/account-upgrades.md).
 final class UpgradeWorld: @unchecked Sendable {  // immutable after init
     typealias P = PasswordAccountsTests
     static let email = "ada@example.com"

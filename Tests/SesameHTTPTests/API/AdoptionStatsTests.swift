@@ -8,7 +8,7 @@ import SesameWire
 import Testing
 import WebAuthn
 
-@Suite("Adoption statistics and the Management API's device keys (API.md §8, §11)")
+@Suite("Adoption statistics and the Management API's device keys (docs/migration.md)")
 struct AdoptionStatsTests {
     /// An `Auth0-Client` header naming `os` (as Auth0.swift and Auth0.Android send it).
     static func client(_ os: String) -> [(String, String)] {

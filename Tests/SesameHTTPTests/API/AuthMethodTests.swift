@@ -3,7 +3,7 @@ import SesameService
 import SesameStore
 import Testing
 
-/// Every token response and id token says how the user signed in (API.md §8): `auth_method`
+/// Every token response and id token says how the user signed in (docs/migration.md): `auth_method`
 /// `passkey` or `password` (device keys and Apple arrive with their issues); a refresh answers
 /// `refresh` and its id token keeps the original method; a machine token has none.
 @Suite("auth_method in every token response and id token")

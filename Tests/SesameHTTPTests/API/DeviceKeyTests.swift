@@ -23,7 +23,7 @@ struct TestDeviceKey {
         return ["kty": "EC", "crv": "P-256", "x": Base64URL.encode(x), "y": Base64URL.encode(y)]
     }
 
-    /// The signature of API.md §8's message, DER (as `SecKeyCreateSignature` gives) or raw r ‖ s.
+    /// The signature of docs/migration.md's message, DER (as `SecKeyCreateSignature` gives) or raw r ‖ s.
     func sign(
         _ purpose: DeviceKeySignedBytes.Purpose, challenge: String, clientID: String, keyID: String,
         format: ECDSASignatureFormat = .der
@@ -83,7 +83,7 @@ extension APIHarness {
     }
 }
 
-@Suite("Legacy device keys (API.md §8)")
+@Suite("Legacy device keys (docs/migration.md)")
 struct DeviceKeyTests {
     @Test(
         "register with proof of possession, list, re-authenticate (DER and raw), delete",

@@ -5,7 +5,7 @@ import SesameStore
 import Synchronization
 import Testing
 
-/// Auth0's MFA API (API.md §7) through the routed API, on every store: Guardian settings,
+/// Auth0's MFA API (docs/mfa.md) through the routed API, on every store: Guardian settings,
 /// `mfa_required`, enrollment by mfa token, the three MFA grants, their limits and errors.
 @Suite("MFA: Guardian settings, mfa_required, TOTP, SMS and recovery codes")
 struct MFATests {

@@ -40,7 +40,7 @@ struct MyAccountTests {
         try #require(try api.store.read { try $0.users.get(tenantID: api.tenant.id, id: id) })
     }
 
-    @Test("lists the user's passkeys with the API.md §5 fields")
+    @Test("lists the user's passkeys with the documented fields")
     func list() throws {
         let authenticator = api.authenticator()
         let session = try api.signUp(authenticator, email: "list@example.com")

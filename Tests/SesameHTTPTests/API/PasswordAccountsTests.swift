@@ -6,7 +6,7 @@ import SesameStore
 import Synchronization
 import Testing
 
-/// Password accounts (API.md §6) through the routed API, on every store: signup, both password
+/// Password accounts (docs/passwords.md) through the routed API, on every store: signup, both password
 /// grants, the rules a connection publishes and enforces, hashing, imports and Management.
 @Suite("Passwords: signup, the password grants, rules, imports")
 struct PasswordAccountsTests {

@@ -7,8 +7,8 @@ import Testing
 
 @testable import SesameHTTP
 
-/// The token responses' `passkey_enrollment` prompt and the hosted page its link opens (API.md
-/// §8): after a device-key re-authentication on a device that can do passkeys, and after a password
+/// The token responses' `passkey_enrollment` prompt and the hosted page its link opens
+/// (docs/migration.md): after a device-key re-authentication on a device that can do passkeys, and after a password
 /// login with progressive enrollment; "Not now", the snooze, and "already registered".
 @Suite("The passkey-enrollment prompt in token responses and its page")
 struct EnrollmentTicketTests {

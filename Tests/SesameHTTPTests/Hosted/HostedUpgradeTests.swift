@@ -7,7 +7,7 @@ import Testing
 
 @testable import SesameHTTP
 
-/// The account security upgrades on the hosted pages (API.md §9): the offer right after a sign-in
+/// The account security upgrades on the hosted pages (docs/account-upgrades.md): the offer right after a sign-in
 /// with a breached password, and the account page's buttons, on every store.
 @Suite("Hosted pages: account security upgrades")
 struct HostedUpgradeTests {

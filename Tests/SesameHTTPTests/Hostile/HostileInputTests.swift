@@ -4,7 +4,7 @@ import SesameService
 import SesameSoftwareAuthenticator
 import Testing
 
-/// Every public route answers malformed and hostile input with the status API.md gives, a JSON
+/// Every public route answers malformed and hostile input with the status docs/api.md gives, a JSON
 /// error body, no 500, and no write.
 @Suite("Hostile input")
 struct HostileInputTests {
