@@ -1,4 +1,4 @@
-import CQRencode
+internal import CQRencode
 
 /// A QR code's modules from libqrencode (error correction M, 8-bit mode): what the CLI draws in
 /// a terminal and the hosted pages draw as SVG. The only Swift type that holds a `QRcode`.

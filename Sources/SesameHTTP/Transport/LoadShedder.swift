@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Synchronization
 
 /// Sheds load the workers cannot keep up with: a request that has fully arrived but waited longer

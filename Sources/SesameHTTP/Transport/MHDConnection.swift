@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// One libmicrohttpd connection during an access-handler call (borrowed; libmicrohttpd owns it).
 struct MHDConnection {

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// Owns one `MHD_Response` (its body copied in) and destroys it in `deinit`; libmicrohttpd keeps its own
 /// reference while the response is queued.
