@@ -339,13 +339,7 @@ public final class MFAService: Sendable {
             guard id.utf8.count <= 128, user.mfa.contains(where: { $0.id == id }) else {
                 throw ServiceError.notFound("no authenticator with this id")
             }
-            var removed = user.mfa.filter { $0.id == id }
-            user.mfa.removeAll { $0.id == id }
-            // Recovery codes go with the last factor they recover.
-            if !user.mfa.contains(where: { $0.factor != .recoveryCode }) {
-                removed += user.mfa
-                user.mfa.removeAll()
-            }
+            let removed = user.removeFactors { $0.id == id }
             user.updatedAt = now
             try transaction.users.update(user)
             return (user, removed)

@@ -232,20 +232,14 @@ extension ManagementService {
 
     // MARK: Helpers
 
-    /// Removes the factors `matching` from `user` and stores it, with the recovery code when no
-    /// other factor is left (it recovers nothing then), and revokes every refresh family of the
-    /// user. Returns what went.
+    /// Removes the factors `matching` from `user` (`UserRecord.removeFactors`: the recovery code
+    /// goes with the last factor) and stores it, and revokes every refresh family of the user.
+    /// Returns what went.
     static func removeFactors(
         of user: inout UserRecord, _ matching: (MFAEnrollment) -> Bool, _ caller: ManagementCaller, _ now: Date,
         _ transaction: any StoreTransaction
     ) throws -> [MFAEnrollment] {
-        var gone = user.mfa.filter(matching)
-        user.mfa.removeAll(where: matching)
-        let isFactor: (MFAEnrollment) -> Bool = { $0.factor != .recoveryCode }
-        if gone.contains(where: isFactor), !user.mfa.contains(where: isFactor) {
-            gone += user.mfa
-            user.mfa.removeAll()
-        }
+        let gone = user.removeFactors(where: matching)
         user.updatedAt = now
         try transaction.users.update(user)
         try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
