@@ -32,26 +32,22 @@ enum FirstEmailProof {
     ) throws -> (UserRecord, SignInMethods) {
         guard !user.profile.emailVerified, user.profile.email != nil else { return (user, SignInMethods()) }
         var updated = user
-        var removed = SignInMethods()
+        var removed = try held(by: user, tenant: tenant, in: transaction)
         let passkeys = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id)
         for passkey in passkeys { try transaction.passkeys.delete(tenantID: tenant.id, id: passkey.id) }
         try DeletedPasskeys.remember(passkeys, tenant: tenant, now: now, in: transaction)
-        removed.passkeys = passkeys.count
         for key in try transaction.deviceKeys.list(tenantID: tenant.id, userID: user.id) {
-            if try transaction.deviceKeys.delete(tenantID: tenant.id, id: key.id) { removed.deviceKeys += 1 }
+            _ = try transaction.deviceKeys.delete(tenantID: tenant.id, id: key.id)
         }
         for identity in try transaction.linkedIdentities.list(tenantID: tenant.id, userID: user.id) {
-            if try transaction.linkedIdentities.delete(
+            _ = try transaction.linkedIdentities.delete(
                 tenantID: tenant.id, connectionID: identity.connectionID, subject: identity.subject)
-            {
-                removed.linkedIdentities += 1
-            }
         }
-        removed.secondFactors = updated.mfa.filter { $0.factor != .recoveryCode }.count
         updated.mfa = []
-        if !keepPassword, updated.password != nil {
+        if keepPassword {
+            removed.password = false
+        } else {
             updated.password = nil
-            removed.password = true
         }
         updated.profile.emailVerified = true
         updated.updatedAt = now
