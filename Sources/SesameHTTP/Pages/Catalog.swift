@@ -87,12 +87,21 @@ enum Catalog {
     }
 
     /// `text` in `locale`, as HTML, with `%1`… replaced by `arguments` (escaped here, like the text).
+    /// One pass over the text, so an argument that holds `%2` is never filled in again.
     static func text(_ text: Text, _ locale: PageLocale, _ arguments: String...) -> HTML {
-        var result = HTMLText.escape(raw(text, locale))
-        for (index, argument) in arguments.enumerated() {
-            result = result.replacingOccurrences(of: "%\(index + 1)", with: HTMLText.escape(argument))
+        var result = HTML.empty
+        var plain = ""
+        var characters = raw(text, locale)[...]
+        while let character = characters.popFirst() {
+            if character == "%", let digit = characters.first?.wholeNumberValue, digit >= 1, digit <= arguments.count {
+                characters.removeFirst()
+                result += "\(plain)\(arguments[digit - 1])"
+                plain = ""
+            } else {
+                plain.append(character)
+            }
         }
-        return HTML(trusted: result)
+        return result + "\(plain)"
     }
 
     /// The unescaped text (for attributes the caller escapes, and for tests).

@@ -52,3 +52,23 @@ extension Sequence where Element == HTML {
         HTML(trusted: map(\.markup).joined(separator: separator.markup))
     }
 }
+
+/// The one escaper of HTML text (`HTML` calls it; nothing else should).
+enum HTMLText {
+    /// `text` with `&`, `<`, `>`, `"` and `'` written as character references.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

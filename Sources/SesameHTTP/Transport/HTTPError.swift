@@ -71,12 +71,14 @@ public struct HTTPError: Error, Sendable, Equatable, HTTPErrorConvertible {
 
     /// A small page saying what went wrong, every text HTML-escaped.
     var pageBody: String {
-        let title = HTMLText.escape(Self.reason(status))
-        return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        let title = Self.reason(status)
+        let page: HTML =
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             + "<title>\(title)</title><link rel=\"stylesheet\" href=\"/u/assets/pages.css\"></head><body><main>"
-            + "<h1>\(title)</h1><p>\(HTMLText.escape(errorDescription))</p>"
-            + "<p><code>\(HTMLText.escape(error))</code></p></main></body></html>"
+            + "<h1>\(title)</h1><p>\(errorDescription)</p>"
+            + "<p><code>\(error)</code></p></main></body></html>"
+        return page.markup
     }
 
     /// The reason phrase a page shows for `status`.
@@ -196,26 +198,6 @@ public enum HTTPErrorStyle: Sendable, Equatable {
     case database
     /// A small HTML page (`text/html`), for routes a person's browser opens.
     case html
-}
-
-/// Escaping for text placed in HTML element content or a quoted attribute value.
-public enum HTMLText {
-    /// `text` with `&`, `<`, `>`, `"` and `'` written as character references.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }
 
 /// An error that maps itself to an `HTTPError`; conform service errors to it in the handler layer.

@@ -28,6 +28,10 @@ struct HTMLTests {
         let lead = Catalog.text(.verifyLead, .en, Self.hostile)
         #expect(!lead.markup.contains("<script>"))
         #expect(lead.markup.contains("&lt;script&gt;alert(&quot;x&quot;)"))
+        // An argument is filled in once: a `%2` inside the first is text, not the second argument.
+        let setup = Catalog.text(.adminSetupLead, .en, "%2<b>", "Acme")
+        #expect(setup.markup.contains("%2&lt;b&gt;"))
+        #expect(setup.markup.components(separatedBy: "Acme").count == 2, "\(setup)")
     }
 
     @Test func aPageWithAHostileValueCarriesItOnlyAsText() throws {
