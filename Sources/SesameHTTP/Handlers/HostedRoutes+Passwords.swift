@@ -73,12 +73,9 @@ extension SesameApplication {
             guard let prompt = try? hosted.verification.pending(tenant: context.tenant, ticket: ticket) else {
                 return verifyExpired(context)
             }
-            // Asked only of someone who holds the link but not the account: the ways in added
-            // before may be a squatter's.
-            let asks = !prompt.priorSignIn.isEmpty && currentSession(context)?.record.userID != prompt.userID
             return PageLayout.response(
-                PasswordPages.verify(context: context, ticket: ticket, prompt: prompt, asks: asks), context: context,
-                locale: context.locale)
+                PasswordPages.verify(context: context, ticket: ticket, prompt: prompt, asks: asks(prompt, context)),
+                context: context, locale: context.locale)
         }
         router.post("/u/verify-email") { [self] request, context in
             let form = try APIBody.form(request)
@@ -95,7 +92,8 @@ extension SesameApplication {
                 }
                 return PageLayout.response(
                     PasswordPages.verify(
-                        context: context, ticket: ticket ?? "", prompt: prompt, asks: true, error: .errorGeneric),
+                        context: context, ticket: ticket ?? "", prompt: prompt, asks: asks(prompt, context),
+                        error: .errorGeneric),
                     context: context, locale: context.locale)
             }
             let outcome: EmailVerification.Outcome
@@ -127,6 +125,12 @@ extension SesameApplication {
             PasswordPages.message(
                 context: context, name: "reset-expired", title: .resetTitle, lead: .errorResetExpired, status: 400),
             context: context, locale: context.locale)
+    }
+
+    /// Whether the verification page asks about the ways in added before: only someone who holds
+    /// the link but is not signed in to the account (they may be a squatter's).
+    func asks(_ prompt: EmailVerification.Prompt, _ context: HostedContext) -> Bool {
+        !prompt.priorSignIn.isEmpty && currentSession(context)?.record.userID != prompt.userID
     }
 
     func verifyExpired(_ context: HostedContext) -> HTTPResponse {

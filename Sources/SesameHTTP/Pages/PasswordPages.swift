@@ -93,7 +93,9 @@ enum PasswordPages {
         var body: HTML = """
             <h1>\(Catalog.text(.verifyTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.verifyLead, locale, prompt.email))</p>
+            \(PageLayout.errorBox(error.map { Catalog.text($0, locale) }))
             """
+        let status = error == nil ? 200 : 400
         guard asks else {
             body += """
                 <form method="post" action="/u/verify-email?ui_locales=\(locale.rawValue)">
@@ -101,7 +103,7 @@ enum PasswordPages {
                 <button type="submit">\(Catalog.text(.confirmEmailButton, locale))</button>
                 </form>
                 """
-            return HostedPage(name: "verify-email", title: .verifyTitle, body: body)
+            return HostedPage(name: "verify-email", title: .verifyTitle, body: body, status: status)
         }
         let prior = prompt.priorSignIn
         var items: [HTML] = []
@@ -116,17 +118,15 @@ enum PasswordPages {
         body += """
             <p>\(Catalog.text(.verifyPriorLead, locale, created))</p>
             <ul id="prior-sign-in">\(items.map { item -> HTML in "<li>\(item)</li>" }.joined())</ul>
-            \(PageLayout.errorBox(error.map { Catalog.text($0, locale) }))
             <p><strong>\(Catalog.text(.verifyPriorQuestion, locale))</strong></p>
             <form method="post" action="/u/verify-email?ui_locales=\(locale.rawValue)">
             \(fields)
             <button type="submit" name="prior" value="keep">\(Catalog.text(.keepPriorButton, locale))</button>
-            <button type="submit" name="prior" value="remove" class="secondary">            \(Catalog.text(.removePriorButton, locale))</button>
+            <button type="submit" name="prior" value="remove" class="secondary">\(Catalog.text(.removePriorButton, locale))</button>
             </form>
             <p class="hint">\(Catalog.text(.verifyPriorHint, locale))</p>
             """
-        return HostedPage(
-            name: "verify-email-prior", title: .verifyTitle, body: body, status: error == nil ? 200 : 400)
+        return HostedPage(name: "verify-email-prior", title: .verifyTitle, body: body, status: status)
     }
 
     /// After "No, remove them": what happened, and the way to set up sign-in again.

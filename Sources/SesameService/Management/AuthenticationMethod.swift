@@ -48,8 +48,13 @@ public struct AuthenticationMethod: Encodable, Sendable {
     public var confirmed: Bool?
     /// Text-message codes: the number, as E.164.
     public var phoneNumber: String?
-    /// Text-message codes: `sms`.
-    public var preferredAuthenticationMethod: String?
+    /// Text-message codes: how the codes go (`sms`, the one channel Sesame sends).
+    public var preferredAuthenticationMethod: PhoneChannel?
+
+    /// Auth0's `preferred_authentication_method` of a phone factor.
+    public enum PhoneChannel: String, Encodable, Sendable {
+        case sms
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, type, name, aaguid, transports
@@ -95,7 +100,7 @@ public struct AuthenticationMethod: Encodable, Sendable {
         method.confirmed = enrollment.active
         if enrollment.factor == .sms {
             method.phoneNumber = enrollment.phoneNumber
-            method.preferredAuthenticationMethod = "sms"
+            method.preferredAuthenticationMethod = .sms
         }
         return method
     }
