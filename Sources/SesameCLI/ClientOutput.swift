@@ -40,9 +40,10 @@ enum ClientOutput {
             case .login, .passwordLogin: lines = ["Logged in to \(config.server) as \(who)."]
             case .appleLogin: lines = ["Logged in to \(config.server) as \(who) with Sign in with Apple."]
             }
-            if let status = credentials.passwordStatus, status != "ok" {
-                let upgrades = credentials.recommendedUpgrades?.joined(separator: ", ") ?? "a new password"
-                lines.append("  the password is \(status): move to \(upgrades)")
+            if let status = credentials.passwordStatus, status != .ok {
+                let upgrades =
+                    credentials.recommendedUpgrades?.map(\.rawValue).joined(separator: ", ") ?? "a new password"
+                lines.append("  the password is \(status.rawValue): move to \(upgrades)")
             }
             if let credentialID { lines.append("  passkey        \(credentialID)") }
             lines.append("  access token   expires \(ClientOutput.expiry(credentials.expiresAt, now: now))")

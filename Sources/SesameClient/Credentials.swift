@@ -20,12 +20,12 @@ public struct Credentials: Codable, Sendable, Equatable {
     /// stored with the credentials.
     public var recoveryCode: String?
     /// After a password login: `ok`, `weak` or `breached` (Sesame's `password_status`). Not stored.
-    public var passwordStatus: String?
+    public var passwordStatus: PasswordStatus?
     /// After a login with a weak or breached password: what the app may offer instead. Not stored.
-    public var recommendedUpgrades: [String]?
+    public var recommendedUpgrades: [RecommendedUpgrade]?
     /// How the user signed in (`passkey`, `device_key`, `password`, `apple`; `refresh` after a
     /// renewal), Sesame's `auth_method`. Not stored.
-    public var authMethod: String?
+    public var authMethod: SignInMethod?
     /// After a device-key re-authentication or a password login: the server recommends creating a
     /// passkey now (`passkey_enrollment`, with the hosted page to do it). Not stored.
     public var passkeyEnrollment: PasskeyEnrollmentPrompt?

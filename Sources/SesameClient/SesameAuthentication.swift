@@ -156,7 +156,7 @@ public final class SesameAuthentication: Sendable {
         let (data, response) = try await api.send("POST", "/oauth/token", json: body)
         let tokens = try APIClient.decode(TokenResponse.self, from: data, status: response.statusCode)
         let credentials = Credentials(tokenResponse: tokens, receivedAt: now())
-        if credentials.authMethod == "passkey" { notePasskey(credentials: credentials) }
+        if credentials.authMethod == .passkey { notePasskey(credentials: credentials) }
         return credentials
     }
 

@@ -10,12 +10,12 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     /// The `mfa-recovery-code` grant: the code that replaces the one used (Auth0's `recovery_code`).
     public var recoveryCode: String?
     /// A password login: `ok`, `weak` or `breached` (Sesame's, docs/passwords.md).
-    public var passwordStatus: String?
+    public var passwordStatus: PasswordStatus?
     /// A password login whose password is weak or breached: what the app may offer instead (docs/account-upgrades.md).
-    public var recommendedUpgrades: [String]?
+    public var recommendedUpgrades: [RecommendedUpgrade]?
     /// How the user signed in: `passkey`, `device_key`, `password`, `apple`, or `refresh` for a
     /// refresh grant (whose id token keeps the original method) (docs/migration.md).
-    public var authMethod: String?
+    public var authMethod: SignInMethod?
     /// A recommendation to create a passkey now (after a device-key re-authentication or a
     /// password login, docs/migration.md).
     public var passkeyEnrollment: PasskeyEnrollmentPrompt?
@@ -36,8 +36,8 @@ public struct TokenResponse: Codable, Sendable, Hashable {
 
     public init(
         accessToken: String, idToken: String? = nil, refreshToken: String? = nil, tokenType: String = "Bearer",
-        expiresIn: Int, scope: String? = nil, recoveryCode: String? = nil, passwordStatus: String? = nil,
-        recommendedUpgrades: [String]? = nil, authMethod: String? = nil,
+        expiresIn: Int, scope: String? = nil, recoveryCode: String? = nil, passwordStatus: PasswordStatus? = nil,
+        recommendedUpgrades: [RecommendedUpgrade]? = nil, authMethod: SignInMethod? = nil,
         passkeyEnrollment: PasskeyEnrollmentPrompt? = nil
     ) {
         self.passkeyEnrollment = passkeyEnrollment
@@ -51,6 +51,28 @@ public struct TokenResponse: Codable, Sendable, Hashable {
         self.tokenType = tokenType
         self.expiresIn = expiresIn
         self.scope = scope
+    }
+
+    /// Reads a response. The three vocabularies Sesame adds (`password_status`,
+    /// `recommended_upgrades`, `auth_method`) are advice, so a value this build does not know (a
+    /// newer server's) reads as absent, and a list keeps the values it knows, rather than failing
+    /// the whole sign-in. Everything else is read strictly.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        tokenType = try container.decode(String.self, forKey: .tokenType)
+        expiresIn = try container.decode(Int.self, forKey: .expiresIn)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        recoveryCode = try container.decodeIfPresent(String.self, forKey: .recoveryCode)
+        passwordStatus = try container.decodeIfPresent(String.self, forKey: .passwordStatus)
+            .flatMap(PasswordStatus.init(rawValue:))
+        recommendedUpgrades = try container.decodeIfPresent([String].self, forKey: .recommendedUpgrades)?
+            .compactMap(RecommendedUpgrade.init(rawValue:))
+        authMethod = try container.decodeIfPresent(String.self, forKey: .authMethod).flatMap(
+            SignInMethod.init(rawValue:))
+        passkeyEnrollment = try container.decodeIfPresent(PasskeyEnrollmentPrompt.self, forKey: .passkeyEnrollment)
     }
 }
 

@@ -30,10 +30,10 @@ struct PasswordSDKLiveTests {
             usernameOrEmail: "ada@example.com", password: "correct horse battery staple",
             realmOrConnection: Self.connection)
         #expect(credentials.refreshToken != nil)
-        #expect(credentials.passwordStatus == "ok")
-        #expect(credentials.authMethod == "password")
+        #expect(credentials.passwordStatus == .ok)
+        #expect(credentials.authMethod == .password)
         let renewed = try await auth.renew(withRefreshToken: try #require(credentials.refreshToken))
-        #expect(renewed.authMethod == "refresh")
+        #expect(renewed.authMethod == .refresh)
 
         let wrong = await #expect(throws: AuthenticationError.self) {
             _ = try await auth.login(

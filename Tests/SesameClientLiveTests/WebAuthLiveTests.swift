@@ -92,7 +92,7 @@ struct WebAuthLiveTests {
         let credentials = try await web.start()
         #expect(credentials.idToken?.isEmpty == false)
         #expect(credentials.refreshToken != nil)
-        #expect(credentials.authMethod == "password")
+        #expect(credentials.authMethod == .password)
         let info = try await authentication.userInfo(withAccessToken: credentials.accessToken)
         #expect(info.email == "web@example.com")
 

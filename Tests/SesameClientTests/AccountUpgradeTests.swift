@@ -349,7 +349,7 @@ struct AppleLoginTests {
         ])
         let credentials = try await Fixture.authentication(transport).login(
             appleIdentityToken: "apple.id.token", rawNonce: "raw-1")
-        #expect(credentials.authMethod == "apple")
+        #expect(credentials.authMethod == .apple)
         #expect(
             try transport.body(0) as NSDictionary == [
                 "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "client_id": "client-1",

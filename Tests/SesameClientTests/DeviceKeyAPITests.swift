@@ -290,7 +290,7 @@ struct DeviceKeyAPITests {
                 signature, for: DeviceKeyFixture.message(.reauth), algorithm: .ecdsa(.sha256), format: .raw))
 
         #expect(credentials.accessToken == "at-2")
-        #expect(credentials.authMethod == "device_key")
+        #expect(credentials.authMethod == .deviceKey)
         #expect(credentials.passkeyEnrollment?.reason == .deviceKeyReauth)
     }
 

@@ -109,7 +109,7 @@ struct PreferPasskeyWiringTests {
             configuration: Fixture.configuration, transport: transport, now: { Fixture.start },
             preferPasskeyStore: store)
         let credentials = try await authentication.logIn(provider: StubProvider())
-        #expect(credentials.authMethod == "passkey")
+        #expect(credentials.authMethod == .passkey)
         #expect(credentials.userID == "user-ada")
         #expect(store.flagged == [Fixture.user("user-ada")])
     }
@@ -149,7 +149,7 @@ struct PreferPasskeyWiringTests {
             configuration: Fixture.configuration, transport: transport, now: { Fixture.start },
             preferPasskeyStore: BrokenPreferPasskeyStore())
         let credentials = try await authentication.renew(withRefreshToken: "rt-1")
-        #expect(credentials.authMethod == "passkey")
+        #expect(credentials.authMethod == .passkey)
     }
 
     @Test func aPasskeyEnrollmentSetsTheFlag() async throws {

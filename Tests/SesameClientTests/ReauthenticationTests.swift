@@ -63,7 +63,7 @@ struct ReauthenticationTests {
         let result = try await reauthentication.reauthenticate(credentials: signedIn, deviceKey: key, hasPasskey: true)
         #expect(result.method == .deviceKey)
         #expect(result.failures.isEmpty)
-        #expect(result.credentials.authMethod == "device_key")
+        #expect(result.credentials.authMethod == .deviceKey)
         #expect(result.passkeyEnrollment?.reason == .deviceKeyReauth)
         #expect(result.passkeyEnrollment?.enrollURL == "https://login.example.com/u/passkey-enroll?ticket=t1")
         #expect(paths(transport) == ["POST /device-key/challenge", "POST /oauth/token"])

@@ -164,7 +164,7 @@ struct SesameAuthenticationTests {
             .http(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":60,"auth_method":"refresh"}"#)
         ])
         let renewed = try await Fixture.authentication(transport).renew(withRefreshToken: "rt-1")
-        #expect(renewed.authMethod == "refresh")
+        #expect(renewed.authMethod == .refresh)
     }
 
     @Test func aPasswordLoginSendsTheGrantAndNoRedirectUnlessGiven() async throws {

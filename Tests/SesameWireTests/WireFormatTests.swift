@@ -16,6 +16,36 @@ struct WireFormatTests {
         #expect(object["token_type"] as? String == "Bearer")
     }
 
+    @Test func sesamesVocabulariesReadAsEnums() throws {
+        let body = #"""
+            {"access_token":"a","token_type":"Bearer","expires_in":60,"password_status":"breached",
+             "recommended_upgrades":["passkey","sign_in_with_apple","strong_password"],"auth_method":"device_key"}
+            """#
+        let response = try JSONDecoder().decode(TokenResponse.self, from: Data(body.utf8))
+        #expect(response.passwordStatus == .breached)
+        #expect(response.recommendedUpgrades == [.passkey, .signInWithApple, .strongPassword])
+        #expect(response.authMethod == .deviceKey)
+        let again = try JSONDecoder().decode(TokenResponse.self, from: JSONEncoder().encode(response))
+        #expect(again == response)
+    }
+
+    /// A newer server's value is advice this build cannot act on: it reads as absent, and the
+    /// sign-in it came with still succeeds.
+    @Test func anUnknownValueOfSesamesVocabulariesReadsAsAbsent() throws {
+        let body = #"""
+            {"access_token":"a","token_type":"Bearer","expires_in":60,"password_status":"pwned",
+             "recommended_upgrades":["hardware_key","passkey"],"auth_method":"carrier_pigeon"}
+            """#
+        let response = try JSONDecoder().decode(TokenResponse.self, from: Data(body.utf8))
+        #expect(response.accessToken == "a")
+        #expect(response.passwordStatus == nil)
+        #expect(response.recommendedUpgrades == [.passkey])
+        #expect(response.authMethod == nil)
+        // The fields OAuth defines stay strict.
+        let broken = #"{"access_token":"a","token_type":"Bearer","expires_in":"soon"}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(TokenResponse.self, from: Data(broken.utf8)) }
+    }
+
     @Test func challengeResponsesUseAuth0Names() throws {
         let options = PasskeyRequestOptions(
             challenge: "c", timeout: 60000, rpId: "example.com", userVerification: "preferred")

@@ -100,7 +100,7 @@ extension SesameApplication {
                 }
                 return try afterSecondFactor(proof, pending: pending, request: request, context: context)
             } catch {
-                if case .mfaRefused("expired_token", _)? = error as? ServiceError {
+                if case .mfaRefused(.expiredToken)? = error as? ServiceError {
                     return page(
                         SignInPages.identifier(
                             context: context, pending: pending, challenge: challenge(pending, context),

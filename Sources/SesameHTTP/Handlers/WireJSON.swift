@@ -67,13 +67,14 @@ extension TokenResponse: WireJSONWritable {
         var writer = WireObjectWriter(
             capacity: 160 + accessToken.utf8.count + (idToken?.utf8.count ?? 0) + (refreshToken?.utf8.count ?? 0))
         writer.string("access_token", accessToken)
-        writer.string("auth_method", authMethod)
+        writer.string("auth_method", authMethod?.rawValue)
         writer.integer("expires_in", expiresIn)
         writer.string("id_token", idToken)
         if let passkeyEnrollment { writer.raw("passkey_enrollment", passkeyEnrollment.wireJSON.serialized) }
-        writer.string("password_status", passwordStatus)
+        writer.string("password_status", passwordStatus?.rawValue)
         if let recommendedUpgrades {
-            writer.raw("recommended_upgrades", JSONValue.array(recommendedUpgrades.map(JSONValue.string)).serialized)
+            writer.raw(
+                "recommended_upgrades", JSONValue.array(recommendedUpgrades.map { .string($0.rawValue) }).serialized)
         }
         writer.string("recovery_code", recoveryCode)
         writer.string("refresh_token", refreshToken)
@@ -88,9 +89,9 @@ extension TokenResponse: WireJSONWritable {
             ("refresh_token", refreshToken.map(JSONValue.string)), ("token_type", .string(tokenType)),
             ("expires_in", .integer(expiresIn)), ("scope", scope.map(JSONValue.string)),
             ("recovery_code", recoveryCode.map(JSONValue.string)),
-            ("password_status", passwordStatus.map(JSONValue.string)),
-            ("recommended_upgrades", recommendedUpgrades.map { .array($0.map(JSONValue.string)) }),
-            ("auth_method", authMethod.map(JSONValue.string)),
+            ("password_status", passwordStatus.map { .string($0.rawValue) }),
+            ("recommended_upgrades", recommendedUpgrades.map { .array($0.map { .string($0.rawValue) }) }),
+            ("auth_method", authMethod.map { .string($0.rawValue) }),
             ("passkey_enrollment", passkeyEnrollment?.wireJSON),
         ])
     }

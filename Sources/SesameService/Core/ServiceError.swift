@@ -41,6 +41,59 @@ public enum SignupRefusal: Sendable, Equatable {
     }
 }
 
+/// Why a second-factor step was refused, with Auth0's code and text, which Auth0.swift compares.
+public enum MFARefusal: Sendable, Equatable {
+    /// `invalid_grant` "Malformed mfa_token": unknown, foreign, or not an mfa token at all.
+    case malformedToken
+    /// `expired_token`: the mfa token's five minutes are over.
+    case expiredToken
+    /// `unsupported_challenge_type`: `challenge_type` names neither otp nor oob.
+    case unknownChallengeType
+    /// `association_required`: the user has no second factor yet.
+    case noAuthenticator
+    /// `unsupported_challenge_type`: the user has none of the types asked for.
+    case noAuthenticatorOfType
+    /// `unsupported_challenge_type`: the tenant has the otp factor turned off.
+    case otpDisabled
+    /// `association_required`: the user has no otp authenticator.
+    case noOTPAuthenticator
+    /// `invalid_grant` "Invalid <field>.": the code does not match (or is spent).
+    case wrongCode(MFACodeField)
+    /// `invalid_grant`: an account-recovery email code that is wrong or expired.
+    case wrongRecoveryEmailCode
+
+    public var code: String {
+        switch self {
+        case .malformedToken, .wrongCode, .wrongRecoveryEmailCode: return "invalid_grant"
+        case .expiredToken: return "expired_token"
+        case .unknownChallengeType, .noAuthenticatorOfType, .otpDisabled: return "unsupported_challenge_type"
+        case .noAuthenticator, .noOTPAuthenticator: return "association_required"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .malformedToken: return "Malformed mfa_token"
+        case .expiredToken: return "mfa_token is expired"
+        case .unknownChallengeType: return "challenge_type must hold otp, oob or both"
+        case .noAuthenticator: return "The user has no authenticator; enroll one first"
+        case .noAuthenticatorOfType: return "the user has no authenticator of the type asked for"
+        case .otpDisabled: return "the otp factor is not enabled for this tenant"
+        case .noOTPAuthenticator: return "The user has no otp authenticator; enroll one first"
+        case .wrongCode(let field): return "Invalid \(field.rawValue)."
+        case .wrongRecoveryEmailCode: return "That code is not right, or it has expired."
+        }
+    }
+}
+
+/// The request field a wrong second-factor code came in.
+public enum MFACodeField: String, Sendable, Equatable {
+    case otp = "otp_code"
+    case oob = "oob_code"
+    case binding = "binding_code"
+    case recovery = "recovery_code"
+}
+
 /// Why an account security upgrade is not allowed (docs/account-upgrades.md's `upgrade_not_allowed`, `reason`).
 public enum UpgradeRefusal: String, Sendable, Equatable {
     /// The connection does not offer this upgrade (or its target: passkeys off, no Apple connection).
@@ -103,7 +156,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     case mfaRequired(token: String, requirement: MFARequirement)
     /// 403 with Auth0's MFA code and text (`invalid_grant` "Invalid otp_code.", `expired_token`
     /// "mfa_token is expired", `association_required`, …), which Auth0.swift compares.
-    case mfaRefused(String, String)
+    case mfaRefused(MFARefusal)
     /// 401: a missing, malformed, expired or foreign bearer token.
     case invalidToken(String)
     /// 403: a valid token without the scope the route needs.
@@ -157,7 +210,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyAttempts: return "too_many_attempts"
         case .passwordLeaked: return "password_leaked"
         case .mfaRequired: return "mfa_required"
-        case .mfaRefused(let code, _): return code
+        case .mfaRefused(let refusal): return refusal.code
         case .invalidToken: return "invalid_token"
         case .insufficientScope: return "insufficient_scope"
         case .notFound: return "not_found"
@@ -191,7 +244,7 @@ public enum ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .passwordLeaked:
             return "This login attempt has been blocked because the password you're using was previously disclosed "
                 + "through a data breach (not in this application). Please check your email for more information."
-        case .mfaRefused(_, let text): return text
+        case .mfaRefused(let refusal): return refusal.description
         case .unknownCredential: return "unknown credential"
         case .reauthenticationRequired: return "sign in again to make this change"
         case .insufficientUserAuthentication(.stale):

@@ -72,7 +72,7 @@ public final class AccountRecovery: Sendable {
         self.events = events
     }
 
-    static let wrong = ServiceError.mfaRefused("invalid_grant", "That code is not right, or it has expired.")
+    static let wrong = ServiceError.mfaRefused(.wrongRecoveryEmailCode)
 
     /// Sends a code to the user of `connection` with `email`, if there is one; the handle the page
     /// keeps either way. 429 after 3 codes an hour to the same address.

@@ -48,7 +48,7 @@ extension HostedLoginService {
             keepNewCode: true)
         return SignInProof(
             user: completion.user, amr: completion.amr, authTime: clock.now(),
-            passwordStatus: PasswordStatus(rawValue: completion.ticket.passwordStatus))
+            passwordStatus: completion.ticket.passwordStatus)
     }
 
     /// The recovery code the user has yet to save, for the page that shows it (nil: none).

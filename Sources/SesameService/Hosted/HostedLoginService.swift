@@ -113,7 +113,7 @@ public final class HostedLoginService: Sendable {
         var ticket = MFATicket(
             userID: login.user.id, clientID: pending.client.id, scope: pending.request.scope,
             audience: pending.request.audience ?? "", amr: login.amr, authTime: login.authTime)
-        ticket.passwordStatus = login.status.rawValue
+        ticket.passwordStatus = login.status
         var updated = pending
         _ = try mfa.issueToken(tenant: tenant, ticket: ticket, value: Self.mfaToken(for: pending.handle))
         // The first step passed; the sign-in's success is written when the second factor completes it.
@@ -150,7 +150,7 @@ public final class HostedLoginService: Sendable {
             tenant: tenant, client: pending.client, subject: .mfaToken(try mfaToken(pending)), otp: otp)
         return SignInProof(
             user: completion.user, amr: completion.amr, authTime: clock.now(),
-            passwordStatus: PasswordStatus(rawValue: completion.ticket.passwordStatus))
+            passwordStatus: completion.ticket.passwordStatus)
     }
 
     /// Sends the SMS code of the user's phone factor; the handle the code is checked against.
@@ -173,7 +173,7 @@ public final class HostedLoginService: Sendable {
             bindingCode: code)
         return SignInProof(
             user: completion.user, amr: completion.amr, authTime: clock.now(),
-            passwordStatus: PasswordStatus(rawValue: completion.ticket.passwordStatus))
+            passwordStatus: completion.ticket.passwordStatus)
     }
 
     /// What the enrollment page shows: the TOTP secret as text and as an `otpauth:` URI (its QR

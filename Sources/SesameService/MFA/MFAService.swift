@@ -94,8 +94,8 @@ public final class MFAService: Sendable {
     /// The MFA API's scopes.
     public static let scopes = ["enroll", "read:authenticators", "remove:authenticators"]
 
-    static let malformed = ServiceError.mfaRefused("invalid_grant", "Malformed mfa_token")
-    static let expired = ServiceError.mfaRefused("expired_token", "mfa_token is expired")
+    static let malformed = ServiceError.mfaRefused(.malformedToken)
+    static let expired = ServiceError.mfaRefused(.expiredToken)
 
     // MARK: After a password
 
@@ -162,7 +162,7 @@ public final class MFAService: Sendable {
         do {
             ticket = try access.read { try self.ticket(token, tenant: tenant, in: $0) }
         } catch {
-            if case .mfaRefused(_, let text) = error { throw .invalidToken(text) }
+            if case .mfaRefused(let refusal) = error { throw .invalidToken(refusal.description) }
             throw error
         }
         return MFACaller(
@@ -388,17 +388,17 @@ public final class MFAService: Sendable {
         }
         let asked = Set((challengeTypes ?? "otp oob").split(separator: " ").map(String.init))
         guard !asked.isEmpty, asked.isSubset(of: ["otp", "oob"]) else {
-            throw .mfaRefused("unsupported_challenge_type", "challenge_type must hold otp, oob or both")
+            throw .mfaRefused(.unknownChallengeType)
         }
         let usable = user.mfa.filter { $0.factor != .recoveryCode && tenant.mfa.factors.contains($0.factor) }
         guard !usable.isEmpty else {
-            throw .mfaRefused("association_required", "The user has no authenticator; enroll one first")
+            throw .mfaRefused(.noAuthenticator)
         }
         var candidates = usable.filter { asked.contains($0.factor == .otp ? "otp" : "oob") }
         if let authenticatorID { candidates = candidates.filter { $0.id == authenticatorID } }
         // An active one first: an unconfirmed one is only for finishing its enrollment.
         guard let chosen = candidates.first(where: \.active) ?? candidates.first else {
-            throw .mfaRefused("unsupported_challenge_type", "the user has no authenticator of the type asked for")
+            throw .mfaRefused(.noAuthenticatorOfType)
         }
         if chosen.factor == .otp { return MFAChallengeResponse(challengeType: "otp") }
         guard let phone = chosen.phoneNumber else { throw .unavailable("the SMS authenticator has no number") }
@@ -539,11 +539,11 @@ public final class MFAService: Sendable {
         let confirming: Bool
         if case .enrollment = subject { confirming = true } else { confirming = false }
         guard tenant.mfa.factors.contains(.otp) else {
-            throw .mfaRefused("unsupported_challenge_type", "the otp factor is not enabled for this tenant")
+            throw .mfaRefused(.otpDisabled)
         }
         let enrollments = user.mfa.filter { $0.factor == .otp }
         guard !enrollments.isEmpty else {
-            throw .mfaRefused("association_required", "The user has no otp authenticator; enroll one first")
+            throw .mfaRefused(.noOTPAuthenticator)
         }
         try reserveTry(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
         var matched: (String, Int64)?
@@ -560,14 +560,14 @@ public final class MFAService: Sendable {
         }
         guard let (enrollmentID, step) = matched else {
             record(tenant, method: .otp, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
-            throw .mfaRefused("invalid_grant", "Invalid otp_code.")
+            throw .mfaRefused(.wrongCode(.otp))
         }
         var confirmed = false
         let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
             user in
             guard let index = user.mfa.firstIndex(where: { $0.id == enrollmentID }),
                 step > (user.mfa[index].lastUsedStep ?? Int64.min)
-            else { throw ServiceError.mfaRefused("invalid_grant", "Invalid otp_code.") }
+            else { throw ServiceError.mfaRefused(.wrongCode(.otp)) }
             user.mfa[index].lastUsedStep = step
             confirmed = !user.mfa[index].active
             Self.activate(&user, index)
@@ -596,7 +596,7 @@ public final class MFAService: Sendable {
                 record.tenantID == tenant.id, record.expiresAt > now,
                 let challenge = OOBChallenge(payload: record.payload),
                 challenge.userID == user.id, constantTimeEquals(challenge.mfaTokenHash, hash)
-            else { throw ServiceError.mfaRefused("invalid_grant", "Invalid oob_code.") }
+            else { throw ServiceError.mfaRefused(.wrongCode(.oob)) }
             return challenge
         }
         let triesKey = AttemptLimits.key("oob", Identifiers.hex(challengeHash))
@@ -612,19 +612,19 @@ public final class MFAService: Sendable {
                 _ = try access.write(.relaxed) { try $0.authSessions.consume(handleHash: challengeHash) }
             }
             record(tenant, method: .sms, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
-            throw .mfaRefused("invalid_grant", "Invalid binding_code.")
+            throw .mfaRefused(.wrongCode(.binding))
         }
         var confirmed = false
         let updated = try finish(tenant: tenant, subject: subject, ticketHash: hash, userID: user.id, now: now) {
             user in
             guard let index = user.mfa.firstIndex(where: { $0.id == challenge.enrollmentID }) else {
-                throw ServiceError.mfaRefused("invalid_grant", "Invalid oob_code.")
+                throw ServiceError.mfaRefused(.wrongCode(.oob))
             }
             confirmed = !user.mfa[index].active
             Self.activate(&user, index)
         } also: { transaction in
             guard try transaction.authSessions.consume(handleHash: challengeHash) != nil else {
-                throw ServiceError.mfaRefused("invalid_grant", "Invalid oob_code.")
+                throw ServiceError.mfaRefused(.wrongCode(.oob))
             }
         }
         record(tenant, method: .sms, outcome: .success, client: client.id, user: user.id, now: now)
@@ -654,7 +654,7 @@ public final class MFAService: Sendable {
             constantTimeEquals(enrollment.codeHash, given)
         else {
             record(tenant, method: .recoveryCode, outcome: .invalidGrant, client: client.id, user: user.id, now: now)
-            throw .mfaRefused("invalid_grant", "Invalid recovery_code.")
+            throw .mfaRefused(.wrongCode(.recovery))
         }
         let fresh = try Self.newRecoveryCode(random)
         let kept =
@@ -666,7 +666,7 @@ public final class MFAService: Sendable {
             user in
             guard let index = user.mfa.firstIndex(where: { $0.id == enrollment.id }),
                 constantTimeEquals(user.mfa[index].codeHash, given)
-            else { throw ServiceError.mfaRefused("invalid_grant", "Invalid recovery_code.") }
+            else { throw ServiceError.mfaRefused(.wrongCode(.recovery)) }
             user.mfa[index].codeHash = Self.recoveryHash(fresh)
             user.mfa[index].sealedSecret = kept
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 
 /// The keys of second factors, derived from the master key: one seals TOTP secrets, one makes
 /// the MAC under which SMS codes are kept (a 6-digit code is too guessable to keep as a bare hash).
@@ -59,9 +60,9 @@ struct MFATicket: Sendable, Equatable {
     var audience: String
     var amr: [String]
     var authTime: Date
-    /// The password's status at the first step (empty when there was no password).
-    var passwordStatus: String = ""
-    var recommendedUpgrades: [String] = []
+    /// The password's status at the first step (nil when there was no password).
+    var passwordStatus: PasswordStatus?
+    var recommendedUpgrades: [RecommendedUpgrade] = []
 
     static func hash(_ token: String) -> [UInt8] { Digest.sha256(Array("sesame-mfa-token\u{0}\(token)".utf8)) }
 
@@ -74,8 +75,8 @@ struct MFATicket: Sendable, Equatable {
         writer.string(audience)
         writer.strings(amr)
         writer.date(authTime)
-        writer.string(passwordStatus)
-        writer.strings(recommendedUpgrades)
+        writer.string(passwordStatus?.rawValue ?? "")
+        writer.strings(recommendedUpgrades.map(\.rawValue))
         return writer.bytes
     }
 
@@ -97,8 +98,15 @@ struct MFATicket: Sendable, Equatable {
                 userID: try reader.string("userID"), clientID: try reader.string("clientID"),
                 scope: try reader.string("scope"), audience: try reader.string("audience"),
                 amr: try reader.strings("amr"), authTime: try reader.date("authTime"))
-            passwordStatus = try reader.string("passwordStatus")
-            recommendedUpgrades = try reader.strings("recommendedUpgrades")
+            let status = try reader.string("passwordStatus")
+            if !status.isEmpty {
+                guard let known = PasswordStatus(rawValue: status) else { return nil }
+                passwordStatus = known
+            }
+            for name in try reader.strings("recommendedUpgrades") {
+                guard let upgrade = RecommendedUpgrade(rawValue: name) else { return nil }
+                recommendedUpgrades.append(upgrade)
+            }
             guard reader.isAtEnd else { return nil }
         } catch {
             return nil

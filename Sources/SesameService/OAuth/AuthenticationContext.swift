@@ -1,3 +1,5 @@
+import SesameWire
+
 /// The `acr` (authentication context class) of a sign-in, from its RFC 8176 methods. One place
 /// decides it, for every grant and the hosted pages, and discovery lists every value.
 ///
@@ -25,20 +27,12 @@ public enum AuthenticationContext {
     }
 }
 
-/// How a user signed in, as every token response (`auth_method`) and id token says (docs/migration.md).
-public enum SignInMethod: String, Sendable, Hashable, CaseIterable {
-    case passkey
-    case deviceKey = "device_key"
-    case password
-    case apple
-    /// A refresh grant's token response (its id token keeps the original method).
-    case refresh
-
-    /// The method a sign-in's RFC 8176 methods name: possession of a passkey (`pop`), a password
-    /// (`pwd`), a device key (`hwk` alone); nil for none of them.
+extension SignInMethod {
     /// The `amr` value of a Sign in with Apple sign-in (RFC 8176 registers none for a federated one).
     public static let appleMethod = "apple"
 
+    /// The method a sign-in's RFC 8176 methods name: possession of a passkey (`pop`), a password
+    /// (`pwd`), a device key (`hwk` alone); nil for none of them.
     public static func of(amr: [String]) -> SignInMethod? {
         if amr.contains("pop") { return .passkey }
         if amr.contains("pwd") { return .password }

@@ -309,7 +309,7 @@ public final class TokenService: Sendable {
             var ticket = MFATicket(
                 userID: login.user.id, clientID: client.id, scope: scopes.joined(separator: " "),
                 audience: audience.identifier(tenant), amr: login.amr, authTime: login.authTime)
-            ticket.passwordStatus = login.status.rawValue
+            ticket.passwordStatus = login.status
             ticket.recommendedUpgrades = upgrades ?? []
             let token = try mfa.issueToken(tenant: tenant, ticket: ticket)
             throw .mfaRequired(token: token, requirement: requirement)
@@ -317,7 +317,7 @@ public final class TokenService: Sendable {
         var response = try issueUserTokens(
             tenant: tenant, client: client, user: login.user, scopes: scopes, audience: audience, amr: login.amr,
             authTime: login.authTime, refresh: .newFamily(passkeyID: nil), proof: proof)
-        response.passwordStatus = login.status.rawValue
+        response.passwordStatus = login.status
         response.recommendedUpgrades = upgrades
         response.passkeyEnrollment = try enrollmentTickets.prompt(
             .progressive, tenant: tenant, client: client, user: login.user, connection: login.connection, device: nil,
@@ -338,13 +338,13 @@ public final class TokenService: Sendable {
             do {
                 principal = try self.principal(.bearer(token), tenant: tenant, audience: MFAService.audience(tenant))
             } catch {
-                throw .mfaRefused("invalid_grant", "Malformed mfa_token")
+                throw .mfaRefused(.malformedToken)
             }
             guard let userID = principal.subject, principal.clientID == client.id, principal.scopes.contains("enroll")
-            else { throw .mfaRefused("invalid_grant", "Malformed mfa_token") }
+            else { throw .mfaRefused(.malformedToken) }
             // The tokens it gets keep the access token's sign-in: confirming a factor one just
             // enrolled is not a second factor of that sign-in.
-            guard let authTime = principal.authTime else { throw .mfaRefused("invalid_grant", "Malformed mfa_token") }
+            guard let authTime = principal.authTime else { throw .mfaRefused(.malformedToken) }
             subject = .enrollment(
                 userID: userID, scope: principal.scopes.sorted().joined(separator: " "), amr: principal.amr,
                 authTime: authTime)
@@ -379,8 +379,8 @@ public final class TokenService: Sendable {
                 .progressive, tenant: tenant, client: client, user: completion.user, connection: connection,
                 device: nil, returnTo: nil)
         }
-        if !completion.ticket.passwordStatus.isEmpty {
-            response.passwordStatus = completion.ticket.passwordStatus
+        if let status = completion.ticket.passwordStatus {
+            response.passwordStatus = status
             response.recommendedUpgrades =
                 completion.ticket.recommendedUpgrades.isEmpty
                 ? nil : completion.ticket.recommendedUpgrades
@@ -392,11 +392,11 @@ public final class TokenService: Sendable {
     /// where the connection has them, Sign in with Apple where an Apple connection serves the
     /// client, and a strong password; nil for a password that is fine.
     func recommendedUpgrades(_ login: PasswordLogin, tenant: TenantRecord, client: ClientRecord) throws(ServiceError)
-        -> [String]?
+        -> [RecommendedUpgrade]?
     {
         guard login.status != .ok else { return nil }
         let allowed = login.connection.upgrades.allowed
-        var upgrades: [UpgradeType] = []
+        var upgrades: [RecommendedUpgrade] = []
         if allowed.contains(.passkey), login.connection.passkey.enabled { upgrades.append(.passkey) }
         if allowed.contains(.signInWithApple),
             try access.read({
@@ -406,7 +406,7 @@ public final class TokenService: Sendable {
             upgrades.append(.signInWithApple)
         }
         if allowed.contains(.strongPassword) { upgrades.append(.strongPassword) }
-        return upgrades.isEmpty ? nil : upgrades.map(\.rawValue)
+        return upgrades.isEmpty ? nil : upgrades
     }
 
     /// The refresh grant (RFC 6749 §6). Everything that can refuse the request is checked before
@@ -722,7 +722,7 @@ public final class TokenService: Sendable {
         return TokenResponse(
             accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
             tokenType: proof == nil ? "Bearer" : "DPoP", expiresIn: lifetime, scope: scope,
-            authMethod: method?.rawValue)
+            authMethod: method)
     }
 
     /// OIDC standard claims the scopes release (Core §5.4).

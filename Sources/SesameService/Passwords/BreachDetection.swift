@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 
 /// An HIBP-style k-anonymity range endpoint (`GET <url><first five hex digits of SHA-1>`, lines of
 /// `SUFFIX:COUNT`). SesameHTTP has the one that asks over HTTP; tests use a fake.
@@ -8,15 +9,6 @@ public protocol PasswordRangeLookup: Sendable {
     /// The suffixes (35 upper-case hex digits) the endpoint lists for `prefix`, with their counts.
     /// Throws when the endpoint cannot be asked; the caller then relies on the offline corpus.
     func suffixes(url: String, prefix: String) throws -> [String: Int]
-}
-
-/// How a password a user signed in with fares, in the token response (`password_status`).
-public enum PasswordStatus: String, Sendable, Hashable, CaseIterable {
-    case ok
-    /// It no longer meets the connection's rules.
-    case weak
-    /// It is in the breached corpus or the range endpoint's list.
-    case breached
 }
 
 /// Where a breached password is looked for (Auth0's stages).

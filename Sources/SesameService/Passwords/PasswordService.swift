@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import Synchronization
 
 /// What `/dbconnections/signup` carries (Auth0's fields).

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// The proof a sign-in at the hosted pages ended with: who, how (RFC 8176 `amr`) and when.
