@@ -342,7 +342,7 @@ enum ServeCommand {
             messageSender: settings.messagesWebhook.map {
                 WebhookSender(url: $0.url, secret: $0.secrets[0], previousSecret: $0.secrets.dropFirst().first)
             },
-            auditSinks: auditSinks)
+            passwordRanges: HTTPRangeLookup(), appleEndpoints: HTTPAppleEndpoints(), auditSinks: auditSinks)
         auditWebhook?.start()
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits

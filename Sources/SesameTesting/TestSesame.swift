@@ -76,7 +76,8 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
         application = SesameApplication(
             store: store, masterKey: masterKey, clock: clock, sessions: sessions,
             rateLimitPerMinute: options.rateLimitPerMinute, pendingCeremonies: options.pendingCeremonies,
-            requireDPoPNonce: options.requireDPoPNonce, auditSinks: options.auditSinks, smsLimits: options.smsLimits)
+            requireDPoPNonce: options.requireDPoPNonce, passwordRanges: LoopbackRangeLookup(),
+            appleEndpoints: LoopbackAppleEndpoints(), auditSinks: options.auditSinks, smsLimits: options.smsLimits)
         let log = self.log
         let requestLog = RequestLog(level: .debug, sink: { line in log.append(line) })
         responder = HTTPResponder(router: application.router(), log: requestLog)

@@ -57,11 +57,11 @@ final class UpgradeLive: @unchecked Sendable {  // immutable after init, but for
     ) {
         let token = try live.application.tokens.token(
             tenant: live.sesame.tenant,
-            request: TokenRequest(
+            request: TokenCall(
                 grantType: "client_credentials",
                 credentials: ClientCredentials(
                     clientID: live.bootstrap.managementClientID, clientSecret: live.bootstrap.managementClientSecret),
-                audience: TokenService.managementAudience(live.sesame.tenant))
+                fields: ["audience": TokenService.managementAudience(live.sesame.tenant)])
         ).accessToken
         guard let url = URL(string: live.url + path) else { throw UpgradeLiveError("bad path \(path)") }
         var request = URLRequest(url: url)

@@ -8,7 +8,7 @@ import WebAuthn
 
 @testable import SesameService
 
-/// The services wired as the server wires them, over the in-memory store, with a manual clock
+/// The services wired as the server wires them (`SesameServices`), over the in-memory store, with a manual clock
 /// and a seeded random source: no HTTP, no JSON body parsing, no transport.
 final class ServiceWorld: @unchecked Sendable {
     static let publicURL = "https://login.example.com"
@@ -23,27 +23,14 @@ final class ServiceWorld: @unchecked Sendable {
     let tenant: TenantRecord
 
     init() throws {
-        let events = AuthEventRecorder(store: store, random: random)
-        passkeys = PasskeyService(
-            store: store, clock: clock, random: random, sessions: InMemoryAuthSessions(random: random), events: events)
-        let masterKey = try MasterKey(bytes: Array(repeating: 3, count: 32))
-        let ring = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
-        let sealer = MessageSealer(masterKey: masterKey)
-        passwords = PasswordService(
-            store: store, clock: clock, random: random, events: events,
-            messages: OutboxSender(store: store, sealer: sealer, clock: clock, random: random))
-        let mfa = MFAService(
-            store: store, clock: clock, random: random, events: events,
-            messages: OutboxSender(store: store, sealer: sealer, clock: clock, random: random),
-            keys: MFAKeys(masterKey: masterKey))
-        tokens = TokenService(
-            store: store, clock: clock, random: random, keyRing: ring, passkeys: passkeys, passwords: passwords,
-            mfa: mfa, events: events,
-            dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce")))
-        management = ManagementService(
-            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer,
-            appleKeys: AppleKeySealer(masterKey: masterKey),
-            messages: OutboxSender(store: store, sealer: sealer, clock: clock, random: random))
+        // Built as the server builds them (`SesameServices`), with batches written by the caller.
+        let services = SesameServices(
+            store: store, masterKey: try MasterKey(bytes: Array(repeating: 3, count: 32)), clock: clock,
+            random: random, authSessions: InMemoryAuthSessions(random: random), background: false)
+        passkeys = services.passkeys
+        passwords = services.passwords
+        tokens = services.tokens
+        management = services.management
         (bootstrap, tenant) = try Bootstrap.initialize(
             store: store, publicURL: Self.publicURL, random: random, now: clock.now())
     }
@@ -68,9 +55,13 @@ final class ServiceWorld: @unchecked Sendable {
         let credential = try authenticator.makeCredential(optionsJSON: try Self.json(challenge))
         return try tokens.token(
             tenant: tenant,
-            request: TokenRequest(
-                grantType: OAuthGrantType.webAuthn.rawValue, credentials: native, authSession: challenge.authSession,
-                authnResponse: credential.json, scope: scope))
+            request: TokenCall(
+                grantType: OAuthGrantType.webAuthn.rawValue, credentials: native,
+                fields: [
+                    "auth_session": challenge.authSession,
+                    "authn_response": String(decoding: credential.json, as: UTF8.self),
+                    "scope": scope,
+                ]))
     }
 
     func logIn(_ authenticator: SoftwareAuthenticator, scope: String = "openid") throws -> TokenResponse {
@@ -79,9 +70,13 @@ final class ServiceWorld: @unchecked Sendable {
         let assertion = try authenticator.getAssertion(optionsJSON: try Self.json(challenge))
         return try tokens.token(
             tenant: tenant,
-            request: TokenRequest(
-                grantType: OAuthGrantType.webAuthn.rawValue, credentials: native, authSession: challenge.authSession,
-                authnResponse: assertion.json, scope: scope))
+            request: TokenCall(
+                grantType: OAuthGrantType.webAuthn.rawValue, credentials: native,
+                fields: [
+                    "auth_session": challenge.authSession,
+                    "authn_response": String(decoding: assertion.json, as: UTF8.self),
+                    "scope": scope,
+                ]))
     }
 
     var managementCaller: ManagementCaller {
@@ -125,9 +120,13 @@ struct FlowTests {
         let challenge = try world.passkeys.beginLogin(
             tenant: world.tenant, credentials: world.native, realm: nil, requester: "203.0.113.1")
         let assertion = try authenticator.getAssertion(optionsJSON: try ServiceWorld.json(challenge))
-        let request = TokenRequest(
-            grantType: OAuthGrantType.webAuthn.rawValue, credentials: world.native, authSession: challenge.authSession,
-            authnResponse: assertion.json, scope: "openid")
+        let request = TokenCall(
+            grantType: OAuthGrantType.webAuthn.rawValue, credentials: world.native,
+            fields: [
+                "auth_session": challenge.authSession,
+                "authn_response": String(decoding: assertion.json, as: UTF8.self),
+                "scope": "openid",
+            ])
         _ = try world.tokens.token(tenant: world.tenant, request: request)
         #expect(throws: ServiceError.invalidGrant("the auth_session is unknown, expired or already used")) {
             _ = try world.tokens.token(tenant: world.tenant, request: request)
@@ -159,8 +158,9 @@ struct FlowTests {
         func renew(_ token: String) throws -> TokenResponse {
             try world.tokens.token(
                 tenant: world.tenant,
-                request: TokenRequest(
-                    grantType: OAuthGrantType.refreshToken.rawValue, credentials: world.native, refreshToken: token))
+                request: TokenCall(
+                    grantType: OAuthGrantType.refreshToken.rawValue, credentials: world.native,
+                    fields: ["refresh_token": token]))
         }
         let second = try #require(try renew(first).refreshToken)
         #expect(second != first)
@@ -174,20 +174,21 @@ struct FlowTests {
             clientID: world.bootstrap.managementClientID, clientSecret: world.bootstrap.managementClientSecret)
         let issued = try world.tokens.token(
             tenant: world.tenant,
-            request: TokenRequest(
+            request: TokenCall(
                 grantType: OAuthGrantType.clientCredentials.rawValue, credentials: credentials,
-                audience: TokenService.managementAudience(world.tenant)))
+                fields: ["audience": TokenService.managementAudience(world.tenant)]))
         #expect(issued.scope?.split(separator: " ").count == Bootstrap.managementScopes.count)
         #expect(throws: ServiceError.unauthorizedClient("this client has no grant for that audience")) {
             _ = try world.tokens.token(
                 tenant: world.tenant,
-                request: TokenRequest(
+                request: TokenCall(
                     grantType: OAuthGrantType.clientCredentials.rawValue, credentials: credentials,
-                    audience: "https://elsewhere.example/"))
+                    fields: ["audience": "https://elsewhere.example/"]))
         }
         #expect(throws: ServiceError.unsupportedGrantType("grant_type implicit is not supported")) {
             _ = try world.tokens.token(
-                tenant: world.tenant, request: TokenRequest(grantType: "implicit", credentials: credentials))
+                tenant: world.tenant,
+                request: TokenCall(grantType: "implicit", credentials: credentials, fields: TokenFields([:])))
         }
     }
 
@@ -198,9 +199,9 @@ struct FlowTests {
         let managementAudience = TokenService.managementAudience(world.tenant)
         let issued = try world.tokens.token(
             tenant: world.tenant,
-            request: TokenRequest(
+            request: TokenCall(
                 grantType: OAuthGrantType.clientCredentials.rawValue, credentials: credentials,
-                audience: managementAudience))
+                fields: ["audience": managementAudience]))
         let principal = try world.tokens.principal(
             .bearer(issued.accessToken), tenant: world.tenant, audience: managementAudience)
         #expect(principal.credential == .accessToken)

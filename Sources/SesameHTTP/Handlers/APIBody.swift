@@ -287,3 +287,25 @@ struct APIBody {
         return string
     }
 }
+
+/// The token endpoint's grants read their fields from the body by their own tables.
+extension APIBody: TokenFieldSource {
+    func text(_ name: String, maxLength: Int) throws(ServiceError) -> String? {
+        try Self.typed { try optionalString(name, maxLength: maxLength) }
+    }
+
+    func credential(_ name: String) throws(ServiceError) -> CredentialJSONInput? {
+        try Self.typed { try credentialJSON(name) }
+    }
+
+    /// The body's reads throw only `ServiceError`; this says so to the compiler.
+    private static func typed<T>(_ read: () throws -> T) throws(ServiceError) -> T {
+        do {
+            return try read()
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .invalidRequest("the request body could not be read")
+        }
+    }
+}

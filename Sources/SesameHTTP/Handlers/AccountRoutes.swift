@@ -96,7 +96,7 @@ extension SesameApplication {
             }
             do {
                 let authorized = try accountUpgrade(.passkey, session, context)
-                let challenge = try tokens.upgrades.beginPasskeyUpgrade(
+                let challenge = try upgrades.beginPasskeyUpgrade(
                     tenant: context.tenant, token: authorized.upgradeToken, requester: requester(context))
                 return PageLayout.response(
                     AccountPages.enroll(context: context, challenge: challenge, upgrade: true), context: context,
@@ -110,7 +110,7 @@ extension SesameApplication {
         router.post("/account/upgrade/passkey") { [self] request, context in
             let (form, session) = try accountForm(request, context)
             do {
-                _ = try tokens.upgrades.finishPasskeyUpgrade(
+                _ = try upgrades.finishPasskeyUpgrade(
                     tenant: context.tenant, authSession: try form.optionalString("ceremony", maxLength: 256),
                     response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
             } catch {
@@ -127,7 +127,7 @@ extension SesameApplication {
             }
             do {
                 let authorized = try accountUpgrade(.signInWithApple, session, context)
-                let url = try tokens.upgrades.beginWebAppleUpgrade(
+                let url = try upgrades.beginWebAppleUpgrade(
                     tenant: context.tenant, token: authorized.upgradeToken,
                     redirectURI: TokenService.issuer(context.tenant) + "u/apple/callback")
                 return .redirect(to: url, status: 303)
@@ -145,7 +145,7 @@ extension SesameApplication {
                 // The user closed Apple's page: nothing changed.
                 return .redirect(to: "/account", status: 303)
             }
-            try tokens.upgrades.finishWebAppleUpgrade(
+            try upgrades.finishWebAppleUpgrade(
                 tenant: context.tenant, state: try form.optionalString("state", maxLength: 256),
                 identityToken: try form.optionalString("id_token", maxLength: 16_384),
                 authorizationCode: try form.optionalString("code", maxLength: 1_024))
@@ -161,7 +161,7 @@ extension SesameApplication {
             let (form, session) = try accountForm(request, context)
             do {
                 let authorized = try accountUpgrade(.strongPassword, session, context)
-                try tokens.upgrades.upgradeToStrongPassword(
+                try upgrades.upgradeToStrongPassword(
                     tenant: context.tenant, token: authorized.upgradeToken,
                     newPassword: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
             } catch ServiceError.stepUpRequired {
@@ -219,7 +219,7 @@ extension SesameApplication {
             factors: (try? mfa.authenticators(tenant: context.tenant, caller: mfa.caller(session: session))) ?? [],
             sessions: try sessions.sessions(tenant: context.tenant, userID: session.user.id),
             currentSession: session.record.id,
-            upgrades: try tokens.upgrades.offers(
+            upgrades: try upgrades.offers(
                 tenant: context.tenant, userID: session.user.id, clientID: AccountClient.id),
             notice: notice, error: error)
         var page = AccountPages.account(context: context, view: view)
@@ -243,7 +243,7 @@ extension SesameApplication {
     func accountUpgrade(_ type: UpgradeType, _ session: SSOSession, _ context: HostedContext) throws
         -> UpgradeAuthorization
     {
-        try tokens.upgrades.authorize(
+        try upgrades.authorize(
             tenant: context.tenant, type: type,
             by: .hosted(
                 userID: session.user.id, clientID: AccountClient.id, authTime: session.record.authTime,

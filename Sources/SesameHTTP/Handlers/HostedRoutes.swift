@@ -206,7 +206,7 @@ extension SesameApplication {
         // the page holds under its own handle.
         router.get("/u/passkey-enroll") { [self] request, context in
             guard let ticket = request.query("ticket") else { throw AuthorizationService.expiredError }
-            let enrollment = try tokens.enrollmentTickets.open(
+            let enrollment = try enrollmentTickets.open(
                 tenant: context.tenant, ticket: ticket, requester: requester(context))
             return page(SignInPages.ticketEnroll(context: context, enrollment: enrollment), context, nil)
         }
@@ -214,7 +214,7 @@ extension SesameApplication {
             let form = try APIBody.form(request)
             try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
             let handle = try form.optionalString("enrollment", maxLength: 256) ?? ""
-            let tickets = tokens.enrollmentTickets
+            let tickets = enrollmentTickets
             do {
                 let (outcome, returnTo) = try tickets.finish(
                     tenant: context.tenant, handle: handle,
@@ -238,7 +238,7 @@ extension SesameApplication {
         router.post("/u/passkey-enroll/ticket/skip") { [self] request, context in
             let form = try APIBody.form(request)
             try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
-            let returnTo = try tokens.enrollmentTickets.skip(
+            let returnTo = try enrollmentTickets.skip(
                 tenant: context.tenant, handle: try form.optionalString("enrollment", maxLength: 256) ?? "")
             return page(SignInPages.enrollDone(context: context, outcome: .skipped, returnTo: returnTo), context, nil)
         }
@@ -248,12 +248,12 @@ extension SesameApplication {
             let (form, pending) = try pendingForm(request, context)
             guard let held = pending.held, held.reason == .upgrade else { throw AuthorizationService.expiredError }
             do {
-                let authorized = try tokens.upgrades.authorize(
+                let authorized = try upgrades.authorize(
                     tenant: context.tenant, type: .strongPassword,
                     by: .hosted(
                         userID: held.userID, clientID: pending.client.id, authTime: held.authTime, amr: held.amr,
                         sessionID: nil))
-                try tokens.upgrades.upgradeToStrongPassword(
+                try upgrades.upgradeToStrongPassword(
                     tenant: context.tenant, token: authorized.upgradeToken,
                     newPassword: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
             } catch {

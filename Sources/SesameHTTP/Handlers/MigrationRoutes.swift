@@ -10,7 +10,7 @@ extension SesameApplication {
     func addMigrationAccountRoutes(to router: inout RouteGroup<PrincipalContext>) {
         router.post("/me/v1/device-keys/challenge") { [self] _, context in
             let caller = try accountCaller(context, .create)
-            return try .noStoreJSON(tokens.deviceKeys.registrationChallenge(caller))
+            return try .noStoreJSON(deviceKeys.registrationChallenge(caller))
         }
 
         router.post("/me/v1/device-keys") { [self] request, context in
@@ -41,19 +41,19 @@ extension SesameApplication {
                     name: try device.requiredString("name", maxLength: 400), platform: platform,
                     osVersion: try device.requiredString("os_version", maxLength: 32),
                     model: try device.optionalString("model", maxLength: 256)))
-            let stored = try tokens.deviceKeys.register(caller, registration)
+            let stored = try deviceKeys.register(caller, registration)
             return try .noStoreJSON(stored.response(includeUser: false), status: 201)
         }
 
         router.get("/me/v1/device-keys") { [self] _, context in
             let caller = try accountCaller(context, .read)
             return try .noStoreJSON(
-                DeviceKeyList(deviceKeys: tokens.deviceKeys.list(caller).map { $0.response(includeUser: false) }))
+                DeviceKeyList(deviceKeys: deviceKeys.list(caller).map { $0.response(includeUser: false) }))
         }
 
         router.delete("/me/v1/device-keys/{id}") { [self] _, context in
             let caller = try accountCaller(context, .delete)
-            try tokens.deviceKeys.delete(caller, id: try context.pathParameter("id"))
+            try deviceKeys.delete(caller, id: try context.pathParameter("id"))
             return .empty()
         }
 
@@ -87,7 +87,7 @@ extension SesameApplication {
             try body.allowOnly(["client_id", "key_id"])
             let principal = try tokens.userPrincipal(
                 Self.presentedToken(request, tenant: context.tenant), tenant: context.tenant)
-            let challenge = try tokens.deviceKeys.reauthChallenge(
+            let challenge = try deviceKeys.reauthChallenge(
                 tenant: context.tenant, principal: principal,
                 request: DeviceKeyChallengeRequest(
                     clientID: try body.requiredString("client_id", maxLength: 128),

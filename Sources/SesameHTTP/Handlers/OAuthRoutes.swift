@@ -38,47 +38,14 @@ extension SesameApplication {
         let body = try APIBody.jsonOrForm(request)
         try Self.refuseOrganization(body)
         let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
-        var tokenRequest = TokenRequest(
-            grantType: grantType, credentials: try clientCredentials(body, request),
-            authSession: try body.optionalString("auth_session", maxLength: 256),
-            realm: try body.optionalString("realm", maxLength: 128),
-            scope: try body.optionalString("scope", maxLength: 2_048),
-            audience: try body.optionalString("audience", maxLength: 512),
-            refreshToken: try body.optionalString("refresh_token", maxLength: 512),
-            dpop: Self.dpopRequest(request, tenant: tenant))
-        tokenRequest.authnResponse = try body.credentialJSON("authn_response")
-        // What only the password and MFA grants read is read only for them (a passkey login or a
-        // refresh is the hot path).
+        // Each grant reads its own fields from the body (`TokenGrant`); the platform is read only
+        // by the grant that counts it.
+        let tokenRequest = TokenCall(
+            grantType: grantType, credentials: try clientCredentials(body, request), fields: body,
+            dpop: Self.dpopRequest(request, tenant: tenant),
+            clientAddress: { IPAddressRange.clientKey(request.clientIP) },
+            clientPlatform: { Self.clientPlatform(request) })
         let method = OAuthGrantType(rawValue: grantType)
-        // Only a passkey sign-in reads the SDK's platform (the statistics, prefer-passkey).
-        if method == .webAuthn { tokenRequest.clientPlatform = Self.clientPlatform(request) }
-        if method == .password || method == .passwordRealm {
-            tokenRequest.username = try body.optionalString("username", maxLength: 320)
-            tokenRequest.password = try body.optionalString("password", maxLength: 4_096)
-            tokenRequest.clientAddress = IPAddressRange.clientKey(request.clientIP)
-            tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
-        } else if method == .authorizationCode {
-            tokenRequest.code = try body.optionalString("code", maxLength: 256)
-            tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
-            tokenRequest.codeVerifier = try body.optionalString("code_verifier", maxLength: 256)
-        } else if method == .mfaOTP || method == .mfaOOB || method == .mfaRecoveryCode {
-            tokenRequest.mfaToken = try body.optionalString("mfa_token", maxLength: 8_192)
-            tokenRequest.otp = try body.optionalString("otp", maxLength: 64)
-            tokenRequest.oobCode = try body.optionalString("oob_code", maxLength: 256)
-            tokenRequest.bindingCode = try body.optionalString("binding_code", maxLength: 64)
-            tokenRequest.recoveryCode = try body.optionalString("recovery_code", maxLength: 64)
-        } else if method == .deviceKey {
-            tokenRequest.keyID = try body.optionalString("key_id", maxLength: 64)
-            tokenRequest.signature = try body.optionalString("signature", maxLength: 200)
-            tokenRequest.osVersion = try body.optionalString("os_version", maxLength: 32)
-            tokenRequest.redirectURI = try body.optionalString("redirect_uri", maxLength: 2_048)
-        } else if method == .tokenExchange {
-            // Auth0's `user_profile` (the name Apple sends on first consent) is not read: an Apple
-            // sign-in only reaches an account already linked.
-            tokenRequest.subjectToken = try body.optionalString("subject_token", maxLength: 16_384)
-            tokenRequest.subjectTokenType = try body.optionalString("subject_token_type", maxLength: 256)
-            tokenRequest.nonce = try body.optionalString("nonce", maxLength: 512)
-        }
         let label = method?.metricLabel ?? "other"
         let response: TokenResponse
         do {

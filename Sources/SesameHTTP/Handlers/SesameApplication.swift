@@ -7,11 +7,19 @@ import WebAuthn
 /// The composed server: services over one store, and the router that exposes them. Handlers stay
 /// thin: they read the request, resolve the tenant, call one service method and encode its result.
 public final class SesameApplication: Sendable {
+    /// Every service, built in one place (`SesameServices`); the properties below name them.
+    public let services: SesameServices
     public let store: any SesameStore
     public let clock: any ServiceClock
     public let passkeys: PasskeyService
     public let passwords: PasswordService
     public let mfa: MFAService
+    /// Legacy device keys (registration at My Account, re-authentication at the token endpoint).
+    public let deviceKeys: DeviceKeyService
+    /// The `passkey_enrollment` prompts and the hosted page their links open.
+    public let enrollmentTickets: PasskeyEnrollmentTickets
+    /// Account security upgrades (docs/account-upgrades.md).
+    public let upgrades: AccountUpgradeService
     /// Where emails and SMS go.
     public let messages: any MessageSender
     /// Opens the outbox's sealed texts.
@@ -51,7 +59,11 @@ public final class SesameApplication: Sendable {
     /// - Parameter requireDPoPNonce: every DPoP proof must carry the server's nonce (RFC 9449 §8).
     /// - Parameter passwordHashGate: how many password hashes run at once, and how long others wait.
     /// - Parameter messageSender: where emails and SMS go (nil: the outbox, in the store).
-    /// - Parameter passwordRanges: asks a tenant's k-anonymity range endpoint (breached passwords).
+    /// - Parameter passwordRanges: asks a tenant's k-anonymity range endpoint (breached passwords);
+    ///   nil, the default, relies on the offline corpus.
+    /// - Parameter appleEndpoints: Apple's keys and token endpoints. The default reaches nothing;
+    ///   `sesame serve` passes `HTTPAppleEndpoints` and `HTTPRangeLookup`, and a test server
+    ///   passes loopback-only ones.
     public init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
@@ -59,8 +71,8 @@ public final class SesameApplication: Sendable {
         attestation: AttestationPolicy = AttestationPolicy(), metricsToken: String? = nil,
         pendingCeremonies: PendingCeremonyLimits = PendingCeremonyLimits(), requireDPoPNonce: Bool = false,
         passwordHashGate: PasswordHashGate = PasswordHashGate(), messageSender: (any MessageSender)? = nil,
-        passwordRanges: (any PasswordRangeLookup)? = HTTPRangeLookup(),
-        appleEndpoints: any AppleEndpoints = HTTPAppleEndpoints(), auditSinks: [any AuditSink] = [],
+        passwordRanges: (any PasswordRangeLookup)? = nil,
+        appleEndpoints: any AppleEndpoints = UnreachableAppleEndpoints(), auditSinks: [any AuditSink] = [],
         smsLimits: SMSLimits = SMSLimits()
     ) {
         self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
@@ -71,62 +83,39 @@ public final class SesameApplication: Sendable {
         self.clock = clock
         // A full batch of records is written on a queue of its own, not by the request that
         // filled it (docs/BENCHMARKS.md, "A 15 ms flush inside a request").
-        let audit = AuditLog(
-            store: store, clock: clock, random: random, sinks: auditSinks,
-            background: BackgroundFlush(label: "sesame.audit.flush"))
-        self.audit = audit
-        let events = AuthEventRecorder(
-            store: store, random: random, audit: audit, background: BackgroundFlush(label: "sesame.events.flush"))
-        self.events = events
-        let keyRing = SigningKeyRing(store: store, masterKey: masterKey, clock: clock, random: random)
-        let sealer = MessageSealer(masterKey: masterKey)
-        self.messageSealer = sealer
-        let messages = messageSender ?? OutboxSender(store: store, sealer: sealer, clock: clock, random: random)
-        self.messages = messages
-        let passkeys = PasskeyService(
-            store: store, clock: clock, random: random,
-            sessions: sessions
+        let services = SesameServices(
+            store: store, masterKey: masterKey, clock: clock, random: random,
+            authSessions: sessions
                 ?? InMemoryAuthSessions(
                     capacity: pendingCeremonies.total, maxPerRequester: pendingCeremonies.perAddress, random: random),
-            events: events, attestation: attestation,
-            usage: UsageRecorder(store: store, background: BackgroundFlush(label: "sesame.usage.flush")),
-            notices: CredentialNotices(messages: messages))
-        self.passkeys = passkeys
-        let passwords = PasswordService(
-            store: store, clock: clock, random: random, events: events, messages: messages, gate: passwordHashGate,
-            ranges: passwordRanges)
-        self.passwords = passwords
-        let mfa = MFAService(
-            store: store, clock: clock, random: random, events: events, messages: messages,
-            keys: MFAKeys(masterKey: masterKey), smsLimits: smsLimits)
+            effects: ServiceEffects(
+                apple: appleEndpoints, passwordRanges: passwordRanges, messageSender: messageSender,
+                auditSinks: auditSinks),
+            attestation: attestation, requireDPoPNonce: requireDPoPNonce, passwordHashGate: passwordHashGate,
+            smsLimits: smsLimits)
+        self.services = services
+        let (audit, mfa) = (services.audit, services.mfa)
+        self.audit = audit
+        self.events = services.events
+        self.messageSealer = services.messageSealer
+        self.messages = services.messages
+        self.passkeys = services.passkeys
+        self.passwords = services.passwords
         self.mfa = mfa
-        let tokens = TokenService(
-            store: store, clock: clock, random: random, keyRing: keyRing, passkeys: passkeys, passwords: passwords,
-            mfa: mfa, events: events,
-            dpop: DPoPVerifier(nonceKey: masterKey.derivedKey(purpose: "dpop-nonce"), requireNonce: requireDPoPNonce),
-            apple: appleEndpoints, appleKeys: AppleKeySealer(masterKey: masterKey))
-        self.tokens = tokens
-        self.management = ManagementService(
-            store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer,
-            appleKeys: AppleKeySealer(masterKey: masterKey), messages: messages)
-        self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
-        self.methodHints = MethodHintService(store: store, clock: clock)
-        let sessions = SSOSessionService(store: store, clock: clock, random: random, audit: audit)
-        self.sessions = sessions
-        let authorization = AuthorizationService(
-            store: store, clock: clock, random: random, tokens: tokens, sessions: sessions)
-        self.authorization = authorization
-        self.hosted = HostedLoginService(
-            store: store, clock: clock, passkeys: passkeys, passwords: passwords, mfa: mfa,
-            authorization: authorization,
-            verification: EmailVerification(store: store, clock: clock, random: random, messages: messages),
-            recovery: AccountRecovery(
-                store: store, clock: clock, random: random, messages: messages, keys: MFAKeys(masterKey: masterKey),
-                events: events))
+        self.deviceKeys = services.deviceKeys
+        self.enrollmentTickets = services.enrollmentTickets
+        self.upgrades = services.upgrades
+        self.tokens = services.tokens
+        self.management = services.management
+        self.myAccount = services.myAccount
+        self.methodHints = services.methodHints
+        self.sessions = services.sessions
+        self.authorization = services.authorization
+        self.hosted = services.hosted
         self.csrfKey = masterKey.derivedKey(purpose: "hosted-page-csrf")
-        self.adminAccess = AdminAccess(store: store, clock: clock, random: random)
+        self.adminAccess = services.adminAccess
         self.random = random
-        self.tenancy = TenancyService(store: store)
+        self.tenancy = services.tenancy
         self.metrics = metrics
         self.rateLimits = rateLimitPerMinute > 0 ? PublicRateLimits(requestsPerMinute: rateLimitPerMinute) : nil
         self.logins = metrics.counter(

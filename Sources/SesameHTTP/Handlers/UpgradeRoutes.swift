@@ -29,13 +29,13 @@ extension SesameApplication {
                     realm: try body.string("realm", maxLength: 128),
                     address: IPAddressRange.clientKey(context.clientIP))
             }
-            return try .noStoreJSON(tokens.upgrades.authorize(tenant: context.tenant, type: type, by: authority))
+            return try .noStoreJSON(upgrades.authorize(tenant: context.tenant, type: type, by: authority))
         }
 
         router.post("/me/v1/upgrades/strong-password") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly(["upgrade_token", "new_password"])
-            try tokens.upgrades.upgradeToStrongPassword(
+            try upgrades.upgradeToStrongPassword(
                 tenant: context.tenant, token: try body.string("upgrade_token", maxLength: 256),
                 newPassword: try body.string("new_password", maxLength: 4_096),
                 address: IPAddressRange.clientKey(context.clientIP))
@@ -45,7 +45,7 @@ extension SesameApplication {
         router.post("/me/v1/upgrades/sign-in-with-apple") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly(["upgrade_token", "identity_token", "nonce", "authorization_code"])
-            try tokens.upgrades.upgradeToSignInWithApple(
+            try upgrades.upgradeToSignInWithApple(
                 tenant: context.tenant, token: try body.string("upgrade_token", maxLength: 256),
                 identityToken: try body.string("identity_token", maxLength: 16_384),
                 rawNonce: try body.string("nonce", maxLength: 512),
@@ -56,7 +56,7 @@ extension SesameApplication {
         router.post("/me/v1/upgrades/passkey") { [self] request, context in
             let body = try APIBody.json(request)
             try body.allowOnly(["upgrade_token"])
-            let challenge = try tokens.upgrades.beginPasskeyUpgrade(
+            let challenge = try upgrades.beginPasskeyUpgrade(
                 tenant: context.tenant, token: try body.string("upgrade_token", maxLength: 256),
                 requester: IPAddressRange.clientKey(context.clientIP))
             return try .noStoreJSON(challenge, status: 202)
@@ -68,7 +68,7 @@ extension SesameApplication {
             guard let response = try body.rawObject("authn_response") else {
                 throw ServiceError.invalidRequest("authn_response is required")
             }
-            let method = try tokens.upgrades.finishPasskeyUpgrade(
+            let method = try upgrades.finishPasskeyUpgrade(
                 tenant: context.tenant, authSession: try body.string("auth_session", maxLength: 256), response: response
             )
             return try .noStoreJSON(method, status: 201)

@@ -17,7 +17,9 @@ struct AppleSignInLogin: Sendable {
     let events: AuthEventRecorder
 
     /// The user the Apple identity is linked to, with the sign-in recorded.
-    func logIn(tenant: TenantRecord, client: ClientRecord, request: TokenRequest) throws(ServiceError) -> UserRecord {
+    func logIn(
+        tenant: TenantRecord, client: ClientRecord, parameters request: AppleGrant.Parameters
+    ) throws(ServiceError) -> UserRecord {
         let now = clock.now()
         guard let subjectToken = request.subjectToken, !subjectToken.isEmpty else {
             throw .invalidRequest("subject_token is required")

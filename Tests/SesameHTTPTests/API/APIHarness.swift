@@ -173,11 +173,11 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
     func managementToken(scope: String? = nil) throws -> String {
         try application.tokens.token(
             tenant: tenant,
-            request: TokenRequest(
+            request: TokenCall(
                 grantType: "client_credentials",
                 credentials: ClientCredentials(
                     clientID: bootstrap.managementClientID, clientSecret: bootstrap.managementClientSecret),
-                scope: scope, audience: TokenService.managementAudience(tenant))
+                fields: ["scope": scope, "audience": TokenService.managementAudience(tenant)])
         ).accessToken
     }
 
@@ -337,9 +337,10 @@ final class APIHarness: @unchecked Sendable {  // immutable after init
         }
         let token = try application.tokens.token(
             tenant: other,
-            request: TokenRequest(
+            request: TokenCall(
                 grantType: "client_credentials",
-                credentials: ClientCredentials(clientID: management.id, clientSecret: secret), audience: audience)
+                credentials: ClientCredentials(clientID: management.id, clientSecret: secret),
+                fields: ["audience": audience])
         ).accessToken
         return (other, token)
     }

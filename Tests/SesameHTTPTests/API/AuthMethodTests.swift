@@ -54,11 +54,11 @@ struct AuthMethodTests {
 
         let machine = try api.application.tokens.token(
             tenant: api.tenant,
-            request: TokenRequest(
+            request: TokenCall(
                 grantType: "client_credentials",
                 credentials: ClientCredentials(
                     clientID: api.bootstrap.managementClientID, clientSecret: api.bootstrap.managementClientSecret),
-                audience: TokenService.managementAudience(api.tenant)))
+                fields: ["audience": TokenService.managementAudience(api.tenant)]))
         #expect(machine.authMethod == nil)
     }
 }

@@ -48,11 +48,11 @@ struct ManagementTenantTests {
         // New tokens carry the new lifetime.
         let issued = try api.application.tokens.token(
             tenant: try #require(try api.store.read { try $0.tenants.get(id: api.tenant.id) }),
-            request: TokenRequest(
+            request: TokenCall(
                 grantType: "client_credentials",
                 credentials: ClientCredentials(
                     clientID: api.bootstrap.managementClientID, clientSecret: api.bootstrap.managementClientSecret),
-                audience: TokenService.managementAudience(api.tenant)))
+                fields: ["audience": TokenService.managementAudience(api.tenant)]))
         #expect(issued.expiresIn == 3_600)
     }
 
