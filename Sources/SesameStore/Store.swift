@@ -1,5 +1,9 @@
 import Foundation
 
+// The stored aggregates live one folder each (Tenants/, Users/, Passkeys/, …): the record, and
+// the in-memory repository. Every record carries the tenant id; every store call takes it.
+// `version` is the record's schema version: conversions between versions are plain functions.
+
 /// A uniqueness rule of the store contract; every backend reports a violation as the same case.
 public enum UniqueRule: String, Sendable, Hashable, CaseIterable {
     case tenantID = "tenant id"

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The auth session repository of a memory transaction.
+struct MemoryAuthSessions: AuthSessionRepository {
+    let tx: MemoryTransaction
+
+    func insert(_ session: AuthSessionRecord, maxPerRequester: Int, now: Date) throws
+        -> AuthSessionInsertion
+    {
+        try tx.checkWritable()
+        let held = tx.state.authSessions.values.lazy.filter { $0.requester == session.requester && $0.expiresAt > now }
+        if held.prefix(maxPerRequester).count >= maxPerRequester { return .requesterFull }
+        tx.state.authSessions[MemoryTransaction.hex(session.handleHash)] = session
+        return .inserted
+    }
+
+    func consume(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try tx.checkWritable()
+        return tx.state.authSessions.removeValue(forKey: MemoryTransaction.hex(handleHash))
+    }
+
+    func get(handleHash: [UInt8]) throws -> AuthSessionRecord? {
+        try tx.checkOpen()
+        return tx.state.authSessions[MemoryTransaction.hex(handleHash)]
+    }
+
+    func deleteExpired(now: Date, limit: Int) throws -> Int {
+        try tx.checkWritable()
+        let expired = tx.state.authSessions.filter { $0.value.expiresAt <= now }.keys.prefix(limit)
+        for key in expired { tx.state.authSessions.removeValue(forKey: key) }
+        return expired.count
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The passkey repository of a memory transaction.
+struct MemoryPasskeys: PasskeyRepository {
+    let tx: MemoryTransaction
+
+    func get(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
+        try tx.checkOpen()
+        return tx.state.passkeys.values.first { $0.tenantID == tenantID && $0.credentialID == credentialID }
+    }
+
+    func get(tenantID: String, id: String) throws -> PasskeyRecord? {
+        try tx.checkOpen()
+        return tx.state.passkeys[MemoryKey(tenantID: tenantID, id: id)]
+    }
+
+    func list(tenantID: String, userID: String) throws -> [PasskeyRecord] {
+        try tx.checkOpen()
+        let all = tx.state.passkeys.values.filter { $0.tenantID == tenantID && $0.userID == userID }
+        return all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    func insert(_ passkey: PasskeyRecord) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: passkey.tenantID, id: passkey.id)
+        guard tx.state.passkeys[key] == nil else { throw StoreError.conflict(.passkeyID) }
+        try checkCredentialID(of: passkey)
+        tx.state.passkeys[key] = passkey
+    }
+
+    func recordAssertion(tenantID: String, id: String, signCount: UInt32, backupState: Bool, at: Date) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: tenantID, id: id)
+        guard tx.state.passkeys[key] != nil else { throw StoreError.notFound("passkey \(id)") }
+        tx.state.passkeys[key]?.signCount = signCount
+        tx.state.passkeys[key]?.backupState = backupState
+        tx.state.passkeys[key]?.lastUsedAt = at
+    }
+
+    func touch(tenantID: String, id: String, lastUsedAt: Date) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: tenantID, id: id)
+        guard let passkey = tx.state.passkeys[key], passkey.lastUsedAt.map({ $0 < lastUsedAt }) ?? true else { return }
+        tx.state.passkeys[key]?.lastUsedAt = lastUsedAt
+    }
+
+    func update(_ passkey: PasskeyRecord) throws {
+        try tx.checkWritable()
+        let key = MemoryKey(tenantID: passkey.tenantID, id: passkey.id)
+        guard tx.state.passkeys[key] != nil else { throw StoreError.notFound("passkey \(passkey.id)") }
+        try checkCredentialID(of: passkey)
+        tx.state.passkeys[key] = passkey
+    }
+
+    func delete(tenantID: String, id: String) throws {
+        try tx.checkWritable()
+        guard tx.state.passkeys.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
+            throw StoreError.notFound("passkey \(id)")
+        }
+    }
+
+    fileprivate func checkCredentialID(of passkey: PasskeyRecord) throws {
+        let taken = tx.state.passkeys.values.contains {
+            $0.tenantID == passkey.tenantID && $0.id != passkey.id && $0.credentialID == passkey.credentialID
+        }
+        if taken { throw StoreError.conflict(.passkeyCredentialID) }
+    }
+}
