@@ -548,7 +548,7 @@ extension SesameApplication {
     }
 
     func clientName(_ id: String?, _ context: HostedContext) -> String {
-        guard let id, let client = try? allClients(context.tenant).first(where: { $0.id == id }) else {
+        guard let id, let client = try? tenancy.clients(of: context.tenant).first(where: { $0.id == id }) else {
             return context.tenant.name
         }
         return client.name

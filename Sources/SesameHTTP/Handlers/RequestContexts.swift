@@ -62,7 +62,7 @@ extension RouteGroup where Context == TenantContext {
         _ tokens: TokenService, audience: @escaping @Sendable (TenantRecord) -> String
     ) -> RouteGroup<PrincipalContext> {
         derived { request, context in
-            let presented = try SesameApplication.presentedToken(request, tenant: context.tenant)
+            let presented = try RequestInput.presentedToken(request, tenant: context.tenant)
             return PrincipalContext(
                 request: context.request, tenant: context.tenant,
                 principal: try tokens.principal(presented, tenant: context.tenant, audience: audience(context.tenant)))

@@ -11,7 +11,7 @@ extension SesameApplication {
         router.get("/") { [self] _, context in
             let tenant = context.tenant
             let demoClient = try tenant.flatMap { tenant in
-                try allClients(tenant).first {
+                try tenancy.clients(of: tenant).first {
                     $0.grantTypes.contains(.webAuthn) && $0.secretHash == nil
                 }
             }

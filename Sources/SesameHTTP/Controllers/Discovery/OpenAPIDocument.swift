@@ -1,20 +1,6 @@
 import SesameService
 import WebAuthn
 
-extension SesameApplication {
-    /// `GET /openapi.json`: the OpenAPI 3.1 document of every route (Sources/SesameHTTP/OpenAPI,
-    /// docs/openapi.md), with the tenant's public URL as its one server. No token; cacheable.
-    func addOpenAPIRoute(to router: inout RouteGroup<TenantContext>) {
-        router.get("/openapi.json") { _, context in
-            var issuer = TokenService.issuer(context.tenant)
-            if issuer.hasSuffix("/") { issuer.removeLast() }
-            var response = HTTPResponse.json(bytes: OpenAPIDocument.served(serverURL: issuer))
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=300")
-            return response
-        }
-    }
-}
-
 /// The OpenAPI document compiled into the binary, split once around its `servers` member so that
 /// each answer only writes the tenant's URL between the two halves.
 enum OpenAPIDocument {

@@ -1,0 +1,40 @@
+import Foundation
+import SesameService
+import SesameStore
+import SesameWire
+import WebAuthn
+
+/// The public migration routes: the unauthenticated method hint and the device-key
+/// re-authentication challenge (which needs the user's access token on the call).
+struct DeviceKeyController: Sendable {
+    let tokens: TokenService
+    let deviceKeys: DeviceKeyService
+    let methodHints: MethodHintService
+
+    func register(to group: inout RouteGroup<TenantContext>) {
+        group.get("/passkey/method-hints", handler: methodHints)
+
+        group.post("/device-key/challenge", handler: reauthenticationChallenge)
+    }
+
+    func methodHints(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+        let device = try MethodHintService.device(
+            platform: request.query("platform"), osVersion: request.query("os_version"),
+            webView: request.query("webview"))
+        return try .noStoreJSON(
+            methodHints.registerHint(tenant: context.tenant, clientID: request.query("client_id"), device: device))
+    }
+
+    func reauthenticationChallenge(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try APIBody.json(request)
+        try body.allowOnly(["client_id", "key_id"])
+        let principal = try tokens.userPrincipal(
+            RequestInput.presentedToken(request, tenant: context.tenant), tenant: context.tenant)
+        let challenge = try deviceKeys.reauthChallenge(
+            tenant: context.tenant, principal: principal,
+            request: DeviceKeyChallengeRequest(
+                clientID: try body.requiredString("client_id", maxLength: 128),
+                keyID: try body.requiredString("key_id", maxLength: 64)))
+        return try .noStoreJSON(challenge)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import SesameService
+import SesameStore
+import WebAuthn
+
+/// What several controllers read from a request the same way: client authentication, list
+/// parameters, the signup profile's fields.
+enum RequestInput {
+    /// The profile fields a signup may carry (the passkey and database signups, the Management API).
+    static let profileFields: Set<String> = [
+        "email", "phone_number", "username", "name", "given_name", "family_name", "nickname", "picture",
+    ]
+
+    /// Auth0's list parameters: `page`, `per_page`, `include_totals`.
+    static func listRequest(_ request: HTTPRequest) throws -> ListRequest {
+        var list = ListRequest()
+        if let page = request.query("page") {
+            guard let value = Int(page) else { throw ServiceError.invalidRequest("page must be an integer") }
+            list.page = value
+        }
+        if let perPage = request.query("per_page") {
+            guard let value = Int(perPage) else { throw ServiceError.invalidRequest("per_page must be an integer") }
+            list.perPage = value
+        }
+        if let totals = request.query("include_totals") {
+            guard totals == "true" || totals == "false" else {
+                throw ServiceError.invalidRequest("include_totals must be true or false")
+            }
+            list.includeTotals = totals == "true"
+        }
+        return list
+    }
+
+    /// The platform an SDK's `Auth0-Client` header names (base64url JSON whose `env` has the OS as
+    /// a key, as Auth0.swift, Auth0.Android and Sesame's SDK send it): Apple's systems count as
+    /// `ios`, Android as `android`, a browser SDK as `web`; nil when absent or unreadable.
+    static func clientPlatform(_ request: HTTPRequest) -> ClientPlatform? {
+        // base64url without padding (Auth0.swift, Auth0.Android, Sesame's SDK), or a browser's btoa().
+        guard let header = request.headers["Auth0-Client"], header.utf8.count <= 2_048,
+            let data = (try? Base64URL.decode(header)).map({ Data($0) }) ?? Data(base64Encoded: header),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        let env = (object["env"] as? [String: Any]).map { Set($0.keys.map { $0.lowercased() }) } ?? []
+        if !env.isDisjoint(with: ["ios", "ipados", "macos", "visionos", "tvos", "watchos", "maccatalyst"]) {
+            return .ios
+        }
+        if env.contains("android") { return .android }
+        let name = (object["name"] as? String)?.lowercased() ?? ""
+        if name.contains("spa-js") || name.contains("auth0.js") || name.contains("lock") { return .web }
+        return nil
+    }
+
+    /// The access token of `Authorization: Bearer …` or `Authorization: DPoP …` (schemes are
+    /// case-insensitive, RFC 9110 §11.1); nil without the header; 401 for any other scheme.
+    static func presentedToken(_ request: HTTPRequest, tenant: TenantRecord) throws -> PresentedToken? {
+        guard let authorization = request.headers["Authorization"] else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2 else {
+            throw ServiceError.invalidToken("an Authorization: Bearer (or DPoP) access token is required")
+        }
+        let token = HTTPRequest.trimmingOWS(parts[1])
+        switch parts[0].lowercased() {
+        case "bearer": return .bearer(token)
+        case "dpop": return .dpop(token, dpopRequest(request, tenant: tenant))
+        default: throw ServiceError.invalidToken("an Authorization: Bearer (or DPoP) access token is required")
+        }
+    }
+
+    /// What DPoP needs of a request (RFC 9449 §4.3): its `DPoP` headers, its method, and the URIs
+    /// it may have been sent to, the tenant's public URL and the URL as it arrived, each with the path.
+    static func dpopRequest(_ request: HTTPRequest, tenant: TenantRecord) -> DPoPRequest {
+        let proofs = request.headers.values(for: "DPoP")
+        guard !proofs.isEmpty else { return .none }
+        var issuer = TokenService.issuer(tenant)
+        issuer.removeLast()
+        var targets = [issuer + request.path]
+        if let host = request.headers["Host"] { targets.append(request.scheme + "://" + host + request.path) }
+        return DPoPRequest(proofs: proofs, method: request.method.rawValue, targets: targets)
+    }
+
+    /// RFC 6749 §5.2: a client that authenticated with HTTP Basic gets `WWW-Authenticate` on a 401.
+    static func answeringBasicChallenge(
+        _ request: HTTPRequest, _ body: () throws -> HTTPResponse
+    ) throws -> HTTPResponse {
+        do {
+            return try body()
+        } catch let error as ServiceError {
+            guard case .invalidClient = error,
+                request.headers["Authorization"]?.lowercased().hasPrefix("basic ") == true
+            else { throw error }
+            var challenge = error.httpError
+            challenge.headers.replaceOrAdd(name: "WWW-Authenticate", value: #"Basic realm="sesame""#)
+            throw challenge
+        }
+    }
+
+    /// `scope` and `audience` on a challenge, kept for the token request that follows.
+    static func tokenDefaults(_ body: APIBody) throws -> TokenDefaults? {
+        try TokenDefaults.make(
+            scope: try body.optionalString("scope", maxLength: TokenDefaults.maxBytes),
+            audience: try body.optionalString("audience", maxLength: TokenDefaults.maxBytes))
+    }
+
+    /// Organizations do not exist yet: `organization` is refused as Auth0 refuses an unknown one.
+    static func refuseOrganization(_ body: APIBody) throws {
+        guard body.has("organization") else { return }
+        throw ServiceError.invalidRequest("organization is not supported by this tenant")
+    }
+
+    /// `client_id`/`client_secret` from the body, or HTTP Basic (RFC 6749 §2.3.1); not both.
+    static func clientCredentials(_ body: APIBody, _ request: HTTPRequest) throws -> ClientCredentials {
+        let id = try body.optionalString("client_id", maxLength: 128)
+        let secret = try body.optionalString("client_secret", maxLength: 256)
+        guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("basic ")
+        else {
+            return ClientCredentials(clientID: id, clientSecret: secret)
+        }
+        guard secret == nil else {
+            throw ServiceError.invalidRequest("use one client authentication method, not Basic and client_secret")
+        }
+        let encoded = HTTPRequest.trimmingOWS(authorization.dropFirst(6))
+        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
+            let colon = text.firstIndex(of: ":")
+        else {
+            throw ServiceError.invalidClient("malformed Basic client authentication")
+        }
+        let basicID = String(text[..<colon]).removingPercentEncoding ?? ""
+        let basicSecret = String(text[text.index(after: colon)...]).removingPercentEncoding ?? ""
+        if let id, id != basicID { throw ServiceError.invalidRequest("client_id differs from the Basic credentials") }
+        return ClientCredentials(clientID: basicID, clientSecret: basicSecret)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SesameService
+import SesameStore
+
+/// Auth0's MFA API (docs/mfa.md). `/mfa/associate` and `/mfa/authenticators` take either the
+/// `mfa_token` of a login in progress or an access token for the MFA API (`<issuer>mfa/`).
+struct MFAController: Sendable {
+    let mfa: MFAService
+    let tokens: TokenService
+
+    func register(to group: inout RouteGroup<TenantContext>) {
+        group.post("/mfa/associate", handler: associate)
+        group.post("/mfa/challenge", handler: challenge)
+        group.get("/mfa/authenticators", handler: authenticators)
+        group.delete("/mfa/authenticators/{id}", handler: deleteAuthenticator)
+    }
+
+    func associate(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+        var caller = try mfaCaller(request, tenant: context.tenant)
+        caller.address = IPAddressRange.clientKey(context.clientIP)
+        let body = try APIBody.json(request)
+        try body.allowOnly([
+            "client_id", "client_secret", "authenticator_types", "oob_channels", "phone_number", "email",
+        ])
+        try requireClient(body, request, tenant: context.tenant)
+        let association = try mfa.associate(
+            tenant: context.tenant, caller: caller,
+            types: try body.strings("authenticator_types", maxCount: 4, maxLength: 32) ?? [],
+            channels: try body.strings("oob_channels", maxCount: 4, maxLength: 32) ?? [],
+            phoneNumber: try body.optionalString("phone_number", maxLength: 16))
+        return try .noStoreJSON(association)
+    }
+
+    func challenge(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try APIBody.json(request)
+        try body.allowOnly(["client_id", "client_secret", "mfa_token", "challenge_type", "authenticator_id"])
+        let client = try tokens.client(try RequestInput.clientCredentials(body, request), tenant: context.tenant)
+        let answer = try mfa.challenge(
+            tenant: context.tenant, client: client, mfaToken: try body.optionalString("mfa_token", maxLength: 256),
+            challengeTypes: try body.optionalString("challenge_type", maxLength: 64),
+            authenticatorID: try body.optionalString("authenticator_id", maxLength: 128),
+            address: IPAddressRange.clientKey(context.clientIP))
+        return try .noStoreJSON(answer)
+    }
+
+    func authenticators(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+        let caller = try mfaCaller(request, tenant: context.tenant)
+        return try .noStoreJSON(mfa.authenticators(tenant: context.tenant, caller: caller))
+    }
+
+    func deleteAuthenticator(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+        let caller = try mfaCaller(request, tenant: context.tenant)
+        try mfa.deleteAuthenticator(tenant: context.tenant, caller: caller, id: try context.pathParameter("id"))
+        return .empty()
+    }
+
+    /// The caller behind `Authorization`: an mfa token (no dots), or an MFA API access token.
+    func mfaCaller(_ request: HTTPRequest, tenant: TenantRecord) throws -> MFACaller {
+        guard let presented = try RequestInput.presentedToken(request, tenant: tenant) else {
+            throw ServiceError.invalidToken("an Authorization: Bearer mfa_token or MFA API access token is required")
+        }
+        if case .bearer(let token) = presented, !token.contains(".") {
+            return try mfa.caller(mfaToken: token, tenant: tenant)
+        }
+        let principal = try tokens.principal(presented, tenant: tenant, audience: MFAService.audience(tenant))
+        return try mfa.caller(principal: principal, tenant: tenant)
+    }
+
+    /// A body's client, when it names one, must be a client of the tenant (and authenticate).
+    func requireClient(_ body: APIBody, _ request: HTTPRequest, tenant: TenantRecord) throws {
+        let credentials = try RequestInput.clientCredentials(body, request)
+        guard credentials.clientID != nil else { return }
+        _ = try tokens.client(credentials, tenant: tenant)
+    }
+}
