@@ -165,13 +165,13 @@ public final class SesameApplication: Sendable {
         let root = RouteGroup.root()
 
         var system = root.limited(by: limiter(.pages))
-        addSystemRoutes(to: &system)
+        systemController.register(to: &system)
         router.add(system)
         var page = RouteGroup.root(errorStyle: .html).limited(by: limiter(.pages)).derived {
             [tenancy] request, context in
             PageContext(request: context, tenant: try? tenancy.tenant(host: request.host))
         }
-        addPageRoutes(to: &page)
+        LandingController(tenancy: tenancy, random: random).register(to: &page)
         router.add(page)
         var hostedPages = RouteGroup.root(errorStyle: .html, pathPrefix: "/u/").limited(by: limiter(.pages))
             .tenant(tenancy)
@@ -234,6 +234,19 @@ public final class SesameApplication: Sendable {
             myAccount: services.myAccount, deviceKeys: services.deviceKeys, methodHints: services.methodHints
         ).register(to: &myAccount)
         router.add(myAccount)
+        return router
+    }
+
+    /// `/healthz` and `/metrics`.
+    var systemController: SystemController {
+        SystemController(tenancy: tenancy, metrics: metrics, metricsTokenHash: metricsTokenHash)
+    }
+
+    /// The routes of a separate metrics listener: `/metrics` and `/healthz`, with no token. Bind it
+    /// to an address only the scraper reaches (loopback or a private network).
+    public func metricsRouter() -> Router {
+        var router = Router()
+        systemController.register(to: &router)
         return router
     }
 

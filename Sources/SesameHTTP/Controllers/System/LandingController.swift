@@ -2,77 +2,34 @@ import Foundation
 import SesameCrypto
 import SesameService
 import SesameStore
-import SesameWire
 import WebAuthn
 
-extension SesameApplication {
-    /// The landing page (HTML errors): what Sesame is, the way in, and a demo to copy.
-    func addPageRoutes(to router: inout RouteGroup<PageContext>) {
-        router.get("/") { [self] _, context in
-            let tenant = context.tenant
-            let demoClient = try tenant.flatMap { tenant in
-                try tenancy.clients(of: tenant).first {
-                    $0.grantTypes.contains(.webAuthn) && $0.secretHash == nil
-                }
-            }
-            let nonce = Base64URL.encode(try random.bytes(count: 16))
-            var response = HTTPResponse.html(
-                LandingPage.html(tenant: tenant, demoClientID: demoClient?.id, nonce: nonce))
-            // Only this response's script runs; no other site may frame the page.
-            response.headers.replaceOrAdd(
-                name: "Content-Security-Policy", value: PageSecurity.policy(nonce: nonce))
-            response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
-            response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-            return response
-        }
+/// The landing page at `/` (HTML errors): what Sesame is, the way in, and a demo to copy.
+struct LandingController: Sendable {
+    let tenancy: TenancyService
+    let random: any RandomSource
+
+    func register(to group: inout RouteGroup<PageContext>) {
+        group.get("/", handler: page)
     }
 
-    /// `/healthz`, and `/metrics` for holders of the metrics token.
-    func addSystemRoutes(to router: inout RouteGroup<RequestContext>) {
-        router.get("/healthz") { [self] _, _ in try health() }
-
-        // /metrics is on this listener only for holders of the metrics token; otherwise it is
-        // served by `metricsRouter()` on a listener of its own (`sesame serve --metrics-listen`).
-        if let tokenHash = metricsTokenHash {
-            router.get("/metrics") { [self] request, _ in
-                guard let presented = Self.bearerToken(request),
-                    constantTimeEquals(Digest.sha256(Array(presented.utf8)), tokenHash)
-                else {
-                    throw HTTPError(
-                        status: 401, error: "invalid_token", description: "/metrics needs the metrics bearer token",
-                        headers: ["WWW-Authenticate": #"Bearer realm="metrics""#])
-                }
-                return metrics.response()
+    func page(_ request: HTTPRequest, _ context: PageContext) throws -> HTTPResponse {
+        let tenant = context.tenant
+        let demoClient = try tenant.flatMap { tenant in
+            try tenancy.clients(of: tenant).first {
+                $0.grantTypes.contains(.webAuthn) && $0.secretHash == nil
             }
         }
-    }
-
-    /// The routes of a separate metrics listener: `/metrics` and `/healthz`, with no token. Bind it
-    /// to an address only the scraper reaches (loopback or a private network).
-    public func metricsRouter() -> Router {
-        var router = Router()
-        router.get("/metrics") { [self] _, _ in metrics.response() }
-        router.get("/healthz") { [self] _, _ in try health() }
-        return router
-    }
-
-    /// 200 when the store answers, else 503.
-    func health() throws -> HTTPResponse {
-        do {
-            try tenancy.checkHealth()
-        } catch {
-            throw ServiceError.unavailable("the store is not answering")
-        }
-        return .json(bytes: Array(#"{"status":"ok"}"#.utf8))
-    }
-
-    /// The token of an `Authorization: Bearer` header, or nil.
-    static func bearerToken(_ request: HTTPRequest) -> String? {
-        guard let value = request.headers["Authorization"], value.utf8.count > 7,
-            value.prefix(7).lowercased() == "bearer "
-        else { return nil }
-        return HTTPRequest.trimmingOWS(value.dropFirst(7))
+        let nonce = Base64URL.encode(try random.bytes(count: 16))
+        var response = HTTPResponse.html(
+            LandingPage.html(tenant: tenant, demoClientID: demoClient?.id, nonce: nonce))
+        // Only this response's script runs; no other site may frame the page.
+        response.headers.replaceOrAdd(
+            name: "Content-Security-Policy", value: PageSecurity.policy(nonce: nonce))
+        response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
+        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
     }
 }
 
