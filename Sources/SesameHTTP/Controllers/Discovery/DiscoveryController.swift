@@ -12,16 +12,11 @@ struct DiscoveryController: Sendable {
 
     func register(to group: inout RouteGroup<TenantContext>) {
         group.get("/.well-known/openid-configuration", handler: openIDConfiguration)
-
         group.get("/.well-known/jwks.json", handler: jwks)
-
         group.get("/.well-known/apple-app-site-association", handler: appleAppSiteAssociation)
         group.get("/apple-app-site-association", handler: appleAppSiteAssociation)
-
         group.get("/.well-known/assetlinks.json", handler: assetLinks)
-
         group.get("/.well-known/webauthn", handler: relatedOrigins)
-
         group.get("/.well-known/passkey-endpoints", handler: passkeyEndpoints)
     }
 

@@ -13,15 +13,10 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.post("/me/v1/device-keys/challenge", handler: registrationChallenge)
-
-        group.post("/me/v1/device-keys", handler: register)
-
+        group.post("/me/v1/device-keys", handler: registerKey)
         group.get("/me/v1/device-keys", handler: list)
-
         group.delete("/me/v1/device-keys/{id}", handler: delete)
-
-        group.get("/me/v1/method-hints", handler: methodHints)
-
+        group.get("/me/v1/method-hints", handler: hints)
         group.post("/me/v1/passkey-enrollment/snooze", handler: snoozePasskeyPrompt)
     }
 
@@ -30,7 +25,7 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
         return try .noStoreJSON(deviceKeys.registrationChallenge(caller))
     }
 
-    func register(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func registerKey(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .create)
         let body = try APIBody.json(request)
         try body.allowOnly(["auth_session", "public_key", "signature", "device"])
@@ -74,7 +69,7 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
         return .empty()
     }
 
-    func methodHints(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func hints(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .read)
         let device = try MethodHintService.device(
             platform: request.query("platform"), osVersion: request.query("os_version"),

@@ -12,12 +12,11 @@ struct DeviceKeyController: Sendable {
     let methodHints: MethodHintService
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.get("/passkey/method-hints", handler: methodHints)
-
+        group.get("/passkey/method-hints", handler: hints)
         group.post("/device-key/challenge", handler: reauthenticationChallenge)
     }
 
-    func methodHints(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+    func hints(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
         let device = try MethodHintService.device(
             platform: request.query("platform"), osVersion: request.query("os_version"),
             webView: request.query("webview"))

@@ -11,13 +11,9 @@ struct MigrationManagementController: Sendable, ManagementRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/api/v2/stats/authentications", handler: authenticationStatistics)
-
         group.get("/api/v2/users/{id}/device-keys", handler: deviceKeys)
-
         group.post("/api/v2/users/{id}/device-keys", handler: importDeviceKey)
-
         group.patch("/api/v2/users/{id}/device-keys/{key_id}", handler: updateDeviceKey)
-
         group.delete("/api/v2/users/{id}/device-keys/{key_id}", handler: deleteDeviceKey)
     }
 

@@ -11,15 +11,10 @@ struct MyAccountController: Sendable, MyAccountRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/me/v1/authentication-methods", handler: list)
-
         group.post("/me/v1/authentication-methods", handler: enroll)
-
         group.post("/me/v1/authentication-methods/{id}/verify", handler: verify)
-
         group.get("/me/v1/authentication-methods/{id}", handler: read)
-
         group.patch("/me/v1/authentication-methods/{id}", handler: rename)
-
         group.delete("/me/v1/authentication-methods/{id}", handler: delete)
     }
 

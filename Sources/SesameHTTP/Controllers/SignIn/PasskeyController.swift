@@ -7,7 +7,6 @@ struct PasskeyController: Sendable {
 
     func register(to group: inout RouteGroup<TenantContext>) {
         group.post("/passkey/register", handler: signupChallenge)
-
         group.post("/passkey/challenge", handler: loginChallenge)
     }
 

@@ -11,7 +11,6 @@ struct TokenController: Sendable {
 
     func register(to group: inout RouteGroup<TenantContext>) {
         group.post("/oauth/token", handler: token)
-
         group.post("/oauth/revoke", handler: revoke)
     }
 

@@ -13,13 +13,9 @@ struct UpgradeController: Sendable {
 
     func register(to group: inout RouteGroup<TenantContext>) {
         group.post("/me/v1/upgrades/authorize", handler: authorize)
-
         group.post("/me/v1/upgrades/strong-password", handler: strongPassword)
-
         group.post("/me/v1/upgrades/sign-in-with-apple", handler: signInWithApple)
-
         group.post("/me/v1/upgrades/passkey", handler: passkeyChallenge)
-
         group.post("/me/v1/upgrades/passkey/verify", handler: passkeyVerify)
     }
 
