@@ -135,7 +135,7 @@ public enum ImportedPasswordHash {
             }
             self.iterations = iterations
             func decode(_ text: String) -> [UInt8]? {
-                Base64.decode(text.replacingOccurrences(of: ".", with: "+"), alphabet: .standard)
+                try? Base64.decode(text.replacingOccurrences(of: ".", with: "+"), alphabet: .standard)
             }
             guard let salt = decode(fields[3]), (1...1_024).contains(salt.count) else {
                 throw CryptoError.invalidInput("PBKDF2 salt is not 1 to 1024 bytes of base64")
@@ -198,8 +198,8 @@ public enum ImportedPasswordHash {
             let fields = stored.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 5, fields[0].isEmpty, fields[1] == "sha256-salted",
                 let position = SaltPosition(rawValue: fields[2]),
-                let salt = fields[3].isEmpty ? [] : Base64.decode(fields[3], alphabet: .standard),
-                let hash = Base64.decode(fields[4], alphabet: .standard)
+                let salt = fields[3].isEmpty ? [] : (try? Base64.decode(fields[3], alphabet: .standard)),
+                let hash = try? Base64.decode(fields[4], alphabet: .standard)
             else { throw CryptoError.invalidInput("not a $sha256-salted$ string") }
             try self.init(position: position, salt: salt, hash: hash)
         }

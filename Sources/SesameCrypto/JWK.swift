@@ -85,7 +85,7 @@ public struct JWK: Codable, Sendable, Hashable {
     /// Decodes a required base64url member, optionally of an exact length.
     static func member(_ value: String?, _ name: String, size: Int? = nil) throws -> [UInt8] {
         guard let value else { throw CryptoError.invalidKey("JWK: missing \(name)") }
-        guard let bytes = Base64.decode(value, alphabet: .url), !bytes.isEmpty else {
+        guard let bytes = try? Base64.decode(value, alphabet: .url), !bytes.isEmpty else {
             throw CryptoError.invalidKey("JWK: \(name) is not base64url")
         }
         if let size, bytes.count != size {

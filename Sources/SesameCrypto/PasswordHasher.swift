@@ -110,9 +110,11 @@ public struct PasswordHasher: Sendable {
             let parallelism = number(parameters[2], prefix: "p=")
         else { throw CryptoError.invalidInput("PHC parameters must be m=…,t=…,p=…") }
         try checkParameters(memoryKiB: memory, iterations: iterations, parallelism: parallelism)
-        guard let salt = Base64.decode(String(fields[4]), alphabet: .standard), Limits.saltBytes.contains(salt.count)
+        guard let salt = try? Base64.decode(String(fields[4]), alphabet: .standard),
+            Limits.saltBytes.contains(salt.count)
         else { throw CryptoError.invalidInput("PHC salt is malformed or of a bad length") }
-        guard let hash = Base64.decode(String(fields[5]), alphabet: .standard), Limits.hashBytes.contains(hash.count)
+        guard let hash = try? Base64.decode(String(fields[5]), alphabet: .standard),
+            Limits.hashBytes.contains(hash.count)
         else { throw CryptoError.invalidInput("PHC hash is malformed or of a bad length") }
     }
 
