@@ -18,7 +18,8 @@ extension SesameApplication {
             } catch {
                 return page(
                     PasswordPages.resetRequest(
-                        context: context, pending: pending, email: email, error: error, status: Self.status(error)),
+                        context: context, pending: pending, email: email, error: error,
+                        status: BrowserSession.status(error)),
                     context, pending)
             }
             return page(PasswordPages.resetRequestSent(context: context, pending: pending), context, pending)
@@ -54,7 +55,7 @@ extension SesameApplication {
                 return PageLayout.response(
                     PasswordPages.reset(
                         context: context, ticket: ticket, rules: rules, email: email, error: error,
-                        status: Self.status(error)), context: context, locale: context.locale)
+                        status: BrowserSession.status(error)), context: context, locale: context.locale)
             }
             var response = PageLayout.response(
                 PasswordPages.message(
@@ -99,7 +100,8 @@ extension SesameApplication {
             let outcome: EmailVerification.Outcome
             do {
                 outcome = try hosted.verification.confirm(
-                    tenant: context.tenant, ticket: ticket, sessionUserID: currentSession(context)?.record.userID,
+                    tenant: context.tenant, ticket: ticket,
+                    sessionUserID: browser.currentSession(context)?.record.userID,
                     prior: prior ?? .remove)
             } catch {
                 return verifyExpired(context)
@@ -130,7 +132,7 @@ extension SesameApplication {
     /// Whether the verification page asks about the ways in added before: only someone who holds
     /// the link but is not signed in to the account (they may be a squatter's).
     func asks(_ prompt: EmailVerification.Prompt, _ context: HostedContext) -> Bool {
-        !prompt.priorSignIn.isEmpty && currentSession(context)?.record.userID != prompt.userID
+        !prompt.priorSignIn.isEmpty && browser.currentSession(context)?.record.userID != prompt.userID
     }
 
     func verifyExpired(_ context: HostedContext) -> HTTPResponse {

@@ -17,7 +17,8 @@ extension SesameApplication {
             } catch {
                 return page(
                     RecoveryPages.request(
-                        context: context, pending: pending, email: email, error: error, status: Self.status(error)),
+                        context: context, pending: pending, email: email, error: error,
+                        status: BrowserSession.status(error)),
                     context, pending)
             }
         }
@@ -29,7 +30,7 @@ extension SesameApplication {
                     tenant: context.tenant, handle: handle, code: try form.optionalString("code", maxLength: 16))
                 // The mailbox alone never gets past a second factor: the user answers it first.
                 switch try hosted.afterRecoveryCode(
-                    tenant: context.tenant, pending: pending, user: user, requester: requester(context))
+                    tenant: context.tenant, pending: pending, user: user, requester: BrowserSession.requester(context))
                 {
                 case .newWayIn(let held, let challenge):
                     return page(
@@ -56,7 +57,8 @@ extension SesameApplication {
             } catch {
                 return page(
                     RecoveryPages.code(
-                        context: context, pending: pending, handle: handle, error: error, status: Self.status(error)),
+                        context: context, pending: pending, handle: handle, error: error,
+                        status: BrowserSession.status(error)),
                     context, pending)
             }
         }

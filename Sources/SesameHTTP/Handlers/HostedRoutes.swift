@@ -47,7 +47,7 @@ extension SesameApplication {
                 return page(
                     SignInPages.identifier(
                         context: context, pending: pending, challenge: challenge(pending, context), error: error,
-                        status: Self.status(error)), context, pending)
+                        status: BrowserSession.status(error)), context, pending)
             }
         }
         router.post("/u/login/password") { [self] request, context in
@@ -62,7 +62,7 @@ extension SesameApplication {
                 return page(
                     SignInPages.password(
                         context: context, pending: pending, challenge: challenge(pending, context), error: error,
-                        status: Self.status(error)), context, pending)
+                        status: BrowserSession.status(error)), context, pending)
             }
             switch outcome {
             case .signedIn(let proof, _):
@@ -75,7 +75,7 @@ extension SesameApplication {
                     return page(
                         SignInPages.password(
                             context: context, pending: pending, challenge: challenge(pending, context), error: error,
-                            status: Self.status(error)), context, pending)
+                            status: BrowserSession.status(error)), context, pending)
                 }
                 return page(
                     SignInPages.secondFactor(
@@ -123,7 +123,7 @@ extension SesameApplication {
                         context: context, pending: pending, step: step,
                         options: try? hosted.secondFactorOptions(tenant: context.tenant, pending: pending),
                         error: error,
-                        status: Self.status(error)),
+                        status: BrowserSession.status(error)),
                     context, pending)
             }
         }
@@ -145,7 +145,7 @@ extension SesameApplication {
                         SignInPages.secondFactor(
                             context: context, pending: pending,
                             step: options.factors.contains(.otp) ? .otp : .recoveryCode,
-                            options: options, error: error, status: Self.status(error)),
+                            options: options, error: error, status: BrowserSession.status(error)),
                         context, pending)
                 }
             default:
@@ -183,7 +183,7 @@ extension SesameApplication {
                 return page(
                     SignInPages.identifier(
                         context: context, pending: pending, challenge: challenge(pending, context), error: error,
-                        status: Self.status(error), passkeyRefused: true), context, pending)
+                        status: BrowserSession.status(error), passkeyRefused: true), context, pending)
             }
         }
 
@@ -207,7 +207,7 @@ extension SesameApplication {
         router.get("/u/passkey-enroll") { [self] request, context in
             guard let ticket = request.query("ticket") else { throw AuthorizationService.expiredError }
             let enrollment = try enrollmentTickets.open(
-                tenant: context.tenant, ticket: ticket, requester: requester(context))
+                tenant: context.tenant, ticket: ticket, requester: BrowserSession.requester(context))
             return page(SignInPages.ticketEnroll(context: context, enrollment: enrollment), context, nil)
         }
         router.post("/u/passkey-enroll/ticket") { [self] request, context in
@@ -228,10 +228,11 @@ extension SesameApplication {
                         context: context, outcome: .alreadyRegistered, provider: provider, returnTo: nil), context, nil)
             } catch let error where (error as? ServiceError) != AuthorizationService.expiredError {
                 let enrollment = try tickets.resume(
-                    tenant: context.tenant, handle: handle, requester: requester(context))
+                    tenant: context.tenant, handle: handle, requester: BrowserSession.requester(context))
                 return page(
                     SignInPages.ticketEnroll(
-                        context: context, enrollment: enrollment, error: error, status: Self.status(error)), context,
+                        context: context, enrollment: enrollment, error: error, status: BrowserSession.status(error)),
+                    context,
                     nil)
             }
         }
@@ -303,7 +304,8 @@ extension SesameApplication {
                     return try completeSignIn(proof, pending: pending, request: request, context: context)
                 case "passkey":
                     let challenge = try hosted.passkeySignupChallenge(
-                        tenant: context.tenant, pending: pending, profile: profile, requester: requester(context))
+                        tenant: context.tenant, pending: pending, profile: profile,
+                        requester: BrowserSession.requester(context))
                     return page(
                         SignInPages.createPasskey(context: context, pending: pending, challenge: challenge), context,
                         pending)
@@ -314,7 +316,7 @@ extension SesameApplication {
                 return page(
                     SignInPages.signup(
                         context: context, pending: pending, profile: profile, error: error,
-                        status: Self.status(error), passwordOpen: method == "password"), context, pending)
+                        status: BrowserSession.status(error), passwordOpen: method == "password"), context, pending)
             }
         }
         router.post("/u/signup/passkey") { [self] request, context in
@@ -327,7 +329,8 @@ extension SesameApplication {
                 return try completeSignIn(proof, pending: pending, request: request, context: context)
             } catch {
                 return page(
-                    SignInPages.signup(context: context, pending: pending, error: error, status: Self.status(error)),
+                    SignInPages.signup(
+                        context: context, pending: pending, error: error, status: BrowserSession.status(error)),
                     context, pending)
             }
         }
@@ -355,7 +358,7 @@ extension SesameApplication {
     {
         let decision = try authorization.authorize(
             tenant: context.tenant, parameters: parameters.map { (name: $0.0, value: $0.1) },
-            session: currentSession(context), device: context.device)
+            session: browser.currentSession(context), device: context.device)
         switch decision {
         case .respond(let answer):
             return respond(answer, context: context, locale: context.locale, status: 302)
@@ -408,7 +411,7 @@ extension SesameApplication {
         }
         if pending.recovering {
             let (held, challenge) = try hosted.recoveryAfterSecondFactor(
-                tenant: context.tenant, pending: pending, proof: proof, requester: requester(context))
+                tenant: context.tenant, pending: pending, proof: proof, requester: BrowserSession.requester(context))
             return page(
                 SignInPages.enrollPrompt(context: context, pending: held, challenge: challenge, reason: .recovery),
                 context, held)
@@ -435,7 +438,7 @@ extension SesameApplication {
         // A weak or breached password is offered its upgrade at every sign-in ("Not now" snoozes only the passkey prompt).
         if reason == .upgrade,
             let (held, challenge) = try? hosted.holdForUpgrade(
-                tenant: context.tenant, pending: pending, proof: proof, requester: requester(context))
+                tenant: context.tenant, pending: pending, proof: proof, requester: BrowserSession.requester(context))
         {
             return page(
                 SignInPages.upgradePrompt(
@@ -445,10 +448,11 @@ extension SesameApplication {
         }
         if context.cookie(.passkeyPrompt) == nil, let reason, reason != .upgrade,
             let (held, challenge) = try? hosted.hold(
-                tenant: context.tenant, pending: pending, proof: proof, reason: reason, requester: requester(context))
+                tenant: context.tenant, pending: pending, proof: proof, reason: reason,
+                requester: BrowserSession.requester(context))
         {
             let conditional = try? hosted.conditionalChallenge(
-                tenant: context.tenant, pending: held, requester: requester(context))
+                tenant: context.tenant, pending: held, requester: BrowserSession.requester(context))
             return page(
                 SignInPages.enrollPrompt(
                     context: context, pending: held, challenge: challenge, reason: reason,
@@ -468,19 +472,19 @@ extension SesameApplication {
             let challenge =
                 offers.contains(.passkey)
                 ? try hosted.enrollmentChallenge(
-                    tenant: context.tenant, pending: pending, requester: requester(context))
+                    tenant: context.tenant, pending: pending, requester: BrowserSession.requester(context))
                 : nil
             return page(
                 SignInPages.upgradePrompt(
                     context: context, pending: pending, challenge: challenge, offers: offers, status: nil,
-                    error: error, status: Self.status(error)), context, pending)
+                    error: error, status: BrowserSession.status(error)), context, pending)
         }
         let challenge = try hosted.enrollmentChallenge(
-            tenant: context.tenant, pending: pending, requester: requester(context))
+            tenant: context.tenant, pending: pending, requester: BrowserSession.requester(context))
         return page(
             SignInPages.enrollPrompt(
                 context: context, pending: pending, challenge: challenge, reason: reason, error: error,
-                status: Self.status(error)), context, pending)
+                status: BrowserSession.status(error)), context, pending)
     }
 
     /// Whether the page reported the assertion as coming from another device (hybrid transport).
@@ -495,9 +499,10 @@ extension SesameApplication {
     func completeSignIn(
         _ proof: SignInProof, pending: PendingAuthorization, request: HTTPRequest, context: HostedContext
     ) throws -> HTTPResponse {
-        let browser = BrowserContext(userAgent: request.headers["User-Agent"], address: context.clientKey)
+        let client = BrowserContext(userAgent: request.headers["User-Agent"], address: context.clientKey)
         let (cookie, _, answer) = try authorization.complete(
-            tenant: context.tenant, pending: pending, proof: proof, browser: browser, current: currentSession(context))
+            tenant: context.tenant, pending: pending, proof: proof, browser: client,
+            current: self.browser.currentSession(context))
         // 303: the browser follows with a GET, whatever the method of the form (RFC 9110 §15.4.4).
         var response = respond(answer, context: context, locale: context.locale(for: pending), status: 303)
         let set = SetCookie(
@@ -526,7 +531,7 @@ extension SesameApplication {
     {
         let logout = try authorization.logoutRequest(
             tenant: context.tenant, parameters: parameters.map { (name: $0.0, value: $0.1) })
-        let session = currentSession(context)
+        let session = browser.currentSession(context)
         guard confirmed || logout.isConfirmed(by: session) else {
             return PageLayout.response(
                 AccountPages.confirmLogout(
@@ -556,11 +561,6 @@ extension SesameApplication {
 
     // MARK: Helpers
 
-    /// The session the request's cookie stands for.
-    func currentSession(_ context: HostedContext) -> SSOSession? {
-        sessions.resolve(tenant: context.tenant, cookie: context.cookie(.session))
-    }
-
     /// The pending request `handle` names, for this browser.
     func pendingRequest(_ handle: String?, _ context: HostedContext) throws -> PendingAuthorization {
         try authorization.pending(
@@ -578,12 +578,8 @@ extension SesameApplication {
     /// page then offers the other ways in).
     func challenge(_ pending: PendingAuthorization, _ context: HostedContext) -> PasskeyLoginChallengeResponse? {
         guard pending.connection.passkey.enabled else { return nil }
-        return try? hosted.passkeyChallenge(tenant: context.tenant, pending: pending, requester: requester(context))
-    }
-
-    /// Whose pending ceremonies a page's challenge counts against: this browser.
-    func requester(_ context: HostedContext) -> String {
-        "browser:" + Digest.sha256(Array(context.device.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return try? hosted.passkeyChallenge(
+            tenant: context.tenant, pending: pending, requester: BrowserSession.requester(context))
     }
 
     func page(_ page: HostedPage, _ context: HostedContext, _ pending: PendingAuthorization?) -> HTTPResponse {
@@ -596,11 +592,6 @@ extension SesameApplication {
             throw ServiceError.invalidRequest("the passkey response is missing; try again")
         }
         return .bytes(Array(text.utf8))
-    }
-
-    /// The status of a page that re-shows a step with an error.
-    static func status(_ error: any Error) -> Int {
-        (error as? any HTTPErrorConvertible)?.httpError.status ?? 500
     }
 
     /// A hosted error page for an error no step handled.

@@ -180,8 +180,14 @@ public final class SesameApplication: Sendable {
             }
         addHostedRoutes(to: &hostedPages)
         addPasswordPageRoutes(to: &hostedPages)
-        addAccountRoutes(to: &hostedPages)
-        addAdminRoutes(to: &hostedPages)
+        AccountController(
+            myAccount: services.myAccount, mfa: services.mfa, passwords: services.passwords,
+            sessions: services.sessions,
+            upgrades: services.upgrades, browser: browser
+        ).register(to: &hostedPages)
+        AdminController(management: services.management, adminAccess: adminAccess, browser: browser)
+            .register(to: &hostedPages)
+        AdminUsersController(management: services.management, browser: browser).register(to: &hostedPages)
         addRecoveryRoutes(to: &hostedPages)
         router.add(hostedPages)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
@@ -236,6 +242,9 @@ public final class SesameApplication: Sendable {
         router.add(myAccount)
         return router
     }
+
+    /// The signed-in browser of the account and admin pages.
+    var browser: BrowserSession { BrowserSession(sessions: sessions, authorization: authorization) }
 
     /// `/healthz` and `/metrics`.
     var systemController: SystemController {

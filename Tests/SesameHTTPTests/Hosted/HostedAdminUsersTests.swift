@@ -90,7 +90,7 @@ struct HostedAdminUsersTests {
         }
         Self.search(browser, "example.net")
         let first = Self.listed(browser.html)
-        #expect(first.count == SesameApplication.adminUsersPerPage)
+        #expect(first.count == AdminUsersController.adminUsersPerPage)
         #expect(first.first == PathSegment.encode("sesame|bulk26"))
         #expect(browser.html.contains("href=\"/admin/users?q=example.net&amp;page=1\" rel=\"next\""))
         #expect(!browser.html.contains("rel=\"prev\""))
@@ -103,7 +103,7 @@ struct HostedAdminUsersTests {
 
         // Exactly a page of matches: no link to an empty next page.
         try api.store.write(.durable) { transaction in
-            for index in 0..<SesameApplication.adminUsersPerPage {
+            for index in 0..<AdminUsersController.adminUsersPerPage {
                 let at = start.addingTimeInterval(Double(100 + index))
                 try transaction.users.insert(
                     UserRecord(
@@ -114,7 +114,7 @@ struct HostedAdminUsersTests {
             }
         }
         Self.search(browser, "fullpage.example")
-        #expect(Self.listed(browser.html).count == SesameApplication.adminUsersPerPage)
+        #expect(Self.listed(browser.html).count == AdminUsersController.adminUsersPerPage)
         #expect(!browser.html.contains("rel=\"next\""), "a full last page links no next")
 
         // A page that is not a number in range is the form again, with a 400.
@@ -192,7 +192,7 @@ struct HostedAdminUsersTests {
             .get, "/api/v2/users/\(PathSegment.encode(session.userID))/logs", token: try api.managementToken()
         ).list
         #expect(!logs.isEmpty)
-        for entry in logs.prefix(SesameApplication.adminUserLogCount) {
+        for entry in logs.prefix(AdminUsersController.adminUserLogCount) {
             #expect(html.contains("<code>\(entry["type"] as? String ?? "?")</code>"), "\(entry)")
         }
 

@@ -1,0 +1,315 @@
+import Foundation
+import SesameService
+import SesameStore
+
+/// The account pages (`/account`): a signed-in browser manages its passkeys, password, second
+/// factors and sessions. Without a session, the browser signs in first and comes back. Every change
+/// is a CSRF-checked form POST answered with 303 to the page and a closed notice.
+struct AccountController: Sendable {
+    let myAccount: MyAccountService
+    let mfa: MFAService
+    let passwords: PasswordService
+    let sessions: SSOSessionService
+    let upgrades: AccountUpgradeService
+    let browser: BrowserSession
+
+    func register(to group: inout RouteGroup<HostedContext>) {
+        group.get("/account", handler: account)
+        group.post("/account/passkeys/{id}/rename", handler: renamePasskey)
+        group.post("/account/passkeys/{id}/delete", handler: deletePasskey)
+        group.get("/account/passkeys/enroll", handler: enrollPasskeyPage)
+        group.post("/account/passkeys/enroll", handler: enrollPasskey)
+        group.get("/account/password", handler: passwordForm)
+        group.post("/account/password", handler: changePassword)
+        group.get("/account/upgrade/passkey", handler: passkeyUpgradePage)
+        group.post("/account/upgrade/passkey", handler: passkeyUpgrade)
+        group.get("/account/upgrade/apple", handler: appleUpgrade)
+        group.post("/u/apple/callback", handler: appleCallback)
+        group.get("/account/upgrade/password", handler: passwordUpgradePage)
+        group.post("/account/upgrade/password", handler: passwordUpgrade)
+        group.post("/account/mfa/{id}/delete", handler: deleteFactor)
+        group.post("/account/sessions/{id}/end", handler: endSession)
+        group.post("/account/sessions/end-all", handler: endOtherSessions)
+        group.post("/account/logout", handler: logout)
+        group.get("/.well-known/change-password", handler: changePasswordURL)
+    }
+
+    func account(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else {
+            return try browser.accountSignIn("/account", context)
+        }
+        let notice = request.query("done").flatMap { Self.accountNotices[$0] }
+        return try accountPage(session, context, notice: notice)
+    }
+
+    func renamePasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(request, context)
+        let caller = myAccount.caller(session: session, tenant: context.tenant)
+        do {
+            _ = try myAccount.renameAuthenticationMethod(
+                caller, id: try context.request.pathParameter("id"),
+                name: try form.optionalString("name", maxLength: 1_024) ?? "")
+        } catch {
+            return try accountPage(session, context, error: error)
+        }
+        return .redirect(to: "/account?done=renamed", status: 303)
+    }
+
+    func deletePasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(request, context)
+        do {
+            try myAccount.deleteAuthenticationMethod(
+                myAccount.caller(session: session, tenant: context.tenant),
+                id: try context.request.pathParameter("id"))
+        } catch {
+            return try accountRefusal(error, returnTo: "/account", session, context)
+        }
+        return .redirect(to: "/account?done=deleted", status: 303)
+    }
+
+    func enrollPasskeyPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else {
+            return try browser.accountSignIn("/account/passkeys/enroll", context)
+        }
+        do {
+            let challenge = try myAccount.beginEnrollment(
+                myAccount.caller(session: session, tenant: context.tenant), type: "passkey", connection: nil,
+                requester: BrowserSession.requester(context))
+            return PageLayout.response(
+                AccountPages.enroll(context: context, challenge: challenge), context: context,
+                locale: context.locale)
+        } catch {
+            return try accountRefusal(error, returnTo: "/account/passkeys/enroll", session, context)
+        }
+    }
+
+    func enrollPasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(request, context)
+        do {
+            _ = try myAccount.finishEnrollment(
+                myAccount.caller(session: session, tenant: context.tenant),
+                authSession: try form.optionalString("ceremony", maxLength: 256) ?? "",
+                response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+        } catch {
+            return try accountRefusal(error, returnTo: "/account/passkeys/enroll", session, context)
+        }
+        return .redirect(to: "/account?done=added", status: 303)
+    }
+
+    func passwordForm(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else {
+            return try browser.accountSignIn("/account/password", context)
+        }
+        return try passwordPage(session, context)
+    }
+
+    func changePassword(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(request, context)
+        do {
+            try passwords.changePassword(
+                tenant: context.tenant, userID: session.user.id,
+                current: try form.optionalString("current", maxLength: 4_096),
+                new: try form.optionalString("password", maxLength: 4_096), authTime: session.record.authTime,
+                keepSession: session.record.id, address: context.clientKey)
+        } catch {
+            if case .reauthenticationRequired? = error as? ServiceError {
+                return try browser.accountSignIn("/account/password", context, fresh: true)
+            }
+            return try passwordPage(session, context, error: error, status: BrowserSession.status(error))
+        }
+        return .redirect(to: "/account?done=password", status: 303)
+    }
+
+    /// The account security upgrades (docs/account-upgrades.md), authorized by the session's sign-in under the
+    /// connection's rules: a sign-in too old (or a second factor due) signs in again first.
+    func passkeyUpgradePage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else {
+            return try browser.accountSignIn("/account/upgrade/passkey", context)
+        }
+        do {
+            let authorized = try accountUpgrade(.passkey, session, context)
+            let challenge = try upgrades.beginPasskeyUpgrade(
+                tenant: context.tenant, token: authorized.upgradeToken, requester: BrowserSession.requester(context))
+            return PageLayout.response(
+                AccountPages.enroll(context: context, challenge: challenge, upgrade: true), context: context,
+                locale: context.locale)
+        } catch ServiceError.stepUpRequired {
+            return try browser.accountSignIn("/account/upgrade/passkey", context, fresh: true)
+        } catch {
+            return try accountPage(session, context, error: error)
+        }
+    }
+
+    func passkeyUpgrade(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(request, context)
+        do {
+            _ = try upgrades.finishPasskeyUpgrade(
+                tenant: context.tenant, authSession: try form.optionalString("ceremony", maxLength: 256),
+                response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+        } catch {
+            return try accountPage(session, context, error: error)
+        }
+        // The upgrade ended every session, this one too: the new passkey signs in again.
+        return .redirect(to: "/account?done=upgraded", status: 303)
+    }
+
+    /// Sign in with Apple on the web: to Apple with a state that holds the upgrade, back through
+    /// Apple's form post to /u/apple/callback.
+    func appleUpgrade(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else {
+            return try browser.accountSignIn("/account/upgrade/apple", context)
+        }
+        do {
+            let authorized = try accountUpgrade(.signInWithApple, session, context)
+            let url = try upgrades.beginWebAppleUpgrade(
+                tenant: context.tenant, token: authorized.upgradeToken,
+                redirectURI: TokenService.issuer(context.tenant) + "u/apple/callback")
+            return .redirect(to: url, status: 303)
+        } catch ServiceError.stepUpRequired {
+            return try browser.accountSignIn("/account/upgrade/apple", context, fresh: true)
+        } catch {
+            return try accountPage(session, context, error: error)
+        }
+    }
+
+    /// Apple's `response_mode=form_post`: a cross-site POST, so no cookie and no CSRF token come
+    /// with it; the single-use state is what ties it to the account page that started it.
+    func appleCallback(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let form = try APIBody.form(request)
+        if try form.optionalString("error", maxLength: 128) != nil {
+            // The user closed Apple's page: nothing changed.
+            return .redirect(to: "/account", status: 303)
+        }
+        try upgrades.finishWebAppleUpgrade(
+            tenant: context.tenant, state: try form.optionalString("state", maxLength: 256),
+            identityToken: try form.optionalString("id_token", maxLength: 16_384),
+            authorizationCode: try form.optionalString("code", maxLength: 1_024))
+        return .redirect(to: "/account?done=upgraded", status: 303)
+    }
+
+    func passwordUpgradePage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else {
+            return try browser.accountSignIn("/account/upgrade/password", context)
+        }
+        return try passwordPage(session, context, upgrade: true)
+    }
+
+    func passwordUpgrade(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(request, context)
+        do {
+            let authorized = try accountUpgrade(.strongPassword, session, context)
+            try upgrades.upgradeToStrongPassword(
+                tenant: context.tenant, token: authorized.upgradeToken,
+                newPassword: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
+        } catch ServiceError.stepUpRequired {
+            return try browser.accountSignIn("/account/upgrade/password", context, fresh: true)
+        } catch {
+            return try passwordPage(session, context, error: error, status: BrowserSession.status(error), upgrade: true)
+        }
+        return .redirect(to: "/account?done=upgraded", status: 303)
+    }
+
+    func deleteFactor(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(request, context)
+        do {
+            try mfa.deleteAuthenticator(
+                tenant: context.tenant, caller: mfa.caller(session: session),
+                id: try context.request.pathParameter("id"))
+        } catch {
+            return try accountRefusal(error, returnTo: "/account", session, context)
+        }
+        return .redirect(to: "/account?done=factor", status: 303)
+    }
+
+    func endSession(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(request, context)
+        do {
+            try sessions.end(
+                tenant: context.tenant, userID: session.user.id, sessionID: try context.request.pathParameter("id"))
+        } catch {
+            return try accountPage(session, context, error: error)
+        }
+        return .redirect(to: "/account?done=session", status: 303)
+    }
+
+    func endOtherSessions(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(request, context)
+        try sessions.endAll(tenant: context.tenant, userID: session.user.id)
+        return BrowserSession.signedOut(context)
+    }
+
+    func logout(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        _ = try browser.accountForm(request, context)
+        try sessions.end(tenant: context.tenant, cookie: context.cookie(.session))
+        return BrowserSession.signedOut(context)
+    }
+
+    /// The well-known URL password managers open to change a password (change-password-url).
+    func changePasswordURL(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        return .redirect(to: "/account/password", status: 302)
+    }
+
+    /// The notices `?done=` may name, and their texts.
+    static let accountNotices: [String: Text] = [
+        "renamed": .doneRenamed, "deleted": .doneDeleted, "added": .doneAdded, "password": .donePassword,
+        "factor": .doneFactor, "session": .doneSession, "upgraded": .doneUpgraded,
+    ]
+
+    /// The account page for `session`.
+    func accountPage(
+        _ session: SSOSession, _ context: HostedContext, notice: Text? = nil, error: (any Error)? = nil
+    ) throws -> HTTPResponse {
+        let caller = myAccount.caller(session: session, tenant: context.tenant)
+        let overview = try myAccount.overview(caller)
+        let view = AccountView(
+            user: overview.user, passwordsEnabled: overview.connection?.password.enabled ?? false,
+            passkeys: overview.passkeys, authenticators: try myAccount.authenticatorDisplays(overview.passkeys),
+            factors: (try? mfa.authenticators(tenant: context.tenant, caller: mfa.caller(session: session))) ?? [],
+            sessions: try sessions.sessions(tenant: context.tenant, userID: session.user.id),
+            currentSession: session.record.id,
+            upgrades: try upgrades.offers(
+                tenant: context.tenant, userID: session.user.id, clientID: AccountClient.id),
+            notice: notice, error: error)
+        var page = AccountPages.account(context: context, view: view)
+        if let error { page.status = BrowserSession.status(error) }
+        return PageLayout.response(page, context: context, locale: context.locale)
+    }
+
+    /// A credential change the session's sign-in does not authorize (too old, or without the
+    /// user's second factor) signs in again and comes back to `returnTo`; any other refusal is
+    /// shown on the account page.
+    func accountRefusal(
+        _ error: any Error, returnTo: String, _ session: SSOSession, _ context: HostedContext
+    ) throws -> HTTPResponse {
+        if case .insufficientUserAuthentication? = error as? ServiceError {
+            return try browser.accountSignIn(returnTo, context, fresh: true)
+        }
+        return try accountPage(session, context, error: error)
+    }
+
+    /// An upgrade authorized by the account page's session (which keeps going afterwards).
+    func accountUpgrade(_ type: UpgradeType, _ session: SSOSession, _ context: HostedContext) throws
+        -> UpgradeAuthorization
+    {
+        try upgrades.authorize(
+            tenant: context.tenant, type: type,
+            by: .hosted(
+                userID: session.user.id, clientID: AccountClient.id, authTime: session.record.authTime,
+                amr: session.record.amr, sessionID: session.record.id))
+    }
+
+    func passwordPage(
+        _ session: SSOSession, _ context: HostedContext, error: (any Error)? = nil, status: Int = 200,
+        upgrade: Bool = false
+    ) throws -> HTTPResponse {
+        let overview = try myAccount.overview(myAccount.caller(session: session, tenant: context.tenant))
+        guard let connection = overview.connection, connection.password.enabled else {
+            return try accountPage(session, context)
+        }
+        return PageLayout.response(
+            AccountPages.password(
+                context: context, user: overview.user, rules: connection.password.rules, error: error, status: status,
+                upgrade: upgrade),
+            context: context, locale: context.locale)
+    }
+}
