@@ -7,43 +7,43 @@ import WebAuthn
 /// The composed server: services over one store, and the router that exposes them. Handlers stay
 /// thin: they read the request, resolve the tenant, call one service method and encode its result.
 public final class SesameApplication: Sendable {
-    /// Every service, built in one place (`SesameServices`); the properties below name them.
+    /// Every service, built in one place (`SesameServices`); the computed properties below name them.
     public let services: SesameServices
     public let store: any SesameStore
     public let clock: any ServiceClock
-    public let passkeys: PasskeyService
-    public let passwords: PasswordService
-    public let mfa: MFAService
+    public var passkeys: PasskeyService { services.passkeys }
+    public var passwords: PasswordService { services.passwords }
+    public var mfa: MFAService { services.mfa }
     /// Legacy device keys (registration at My Account, re-authentication at the token endpoint).
-    public let deviceKeys: DeviceKeyService
+    public var deviceKeys: DeviceKeyService { services.deviceKeys }
     /// The `passkey_enrollment` prompts and the hosted page their links open.
-    public let enrollmentTickets: PasskeyEnrollmentTickets
+    public var enrollmentTickets: PasskeyEnrollmentTickets { services.enrollmentTickets }
     /// Account security upgrades (docs/account-upgrades.md).
-    public let upgrades: AccountUpgradeService
+    public var upgrades: AccountUpgradeService { services.upgrades }
     /// Where emails and SMS go.
-    public let messages: any MessageSender
+    public var messages: any MessageSender { services.messages }
     /// Opens the outbox's sealed texts.
-    public let messageSealer: MessageSealer
-    public let tokens: TokenService
-    public let management: ManagementService
-    public let myAccount: MyAccountService
+    public var messageSealer: MessageSealer { services.messageSealer }
+    public var tokens: TokenService { services.tokens }
+    public var management: ManagementService { services.management }
+    public var myAccount: MyAccountService { services.myAccount }
     /// The migration's method hints and the passkey prompt's snooze.
-    public let methodHints: MethodHintService
+    public var methodHints: MethodHintService { services.methodHints }
     /// SSO sessions of the hosted pages.
-    public let sessions: SSOSessionService
+    public var sessions: SSOSessionService { services.sessions }
     /// `/authorize`, codes and RP-initiated logout.
-    public let authorization: AuthorizationService
+    public var authorization: AuthorizationService { services.authorization }
     /// The sign-in steps of the hosted pages.
-    public let hosted: HostedLoginService
+    public var hosted: HostedLoginService { services.hosted }
     /// The admin page's setup links.
-    public let adminAccess: AdminAccess
+    public var adminAccess: AdminAccess { services.adminAccess }
     /// The key of the hosted pages' CSRF tokens.
     let csrfKey: [UInt8]
     let random: any RandomSource
-    public let tenancy: TenancyService
-    public let events: AuthEventRecorder
+    public var tenancy: TenancyService { services.tenancy }
+    public var events: AuthEventRecorder { services.events }
     /// The audit log (docs/audit-log.md).
-    public let audit: AuditLog
+    public var audit: AuditLog { services.audit }
     public let metrics: Metrics
     /// Per-client-address limits of the routes anyone can call without a token (nil: off).
     public let rateLimits: PublicRateLimits?
@@ -95,27 +95,8 @@ public final class SesameApplication: Sendable {
             smsLimits: smsLimits)
         self.services = services
         let (audit, mfa) = (services.audit, services.mfa)
-        self.audit = audit
-        self.events = services.events
-        self.messageSealer = services.messageSealer
-        self.messages = services.messages
-        self.passkeys = services.passkeys
-        self.passwords = services.passwords
-        self.mfa = mfa
-        self.deviceKeys = services.deviceKeys
-        self.enrollmentTickets = services.enrollmentTickets
-        self.upgrades = services.upgrades
-        self.tokens = services.tokens
-        self.management = services.management
-        self.myAccount = services.myAccount
-        self.methodHints = services.methodHints
-        self.sessions = services.sessions
-        self.authorization = services.authorization
-        self.hosted = services.hosted
         self.csrfKey = masterKey.derivedKey(purpose: "hosted-page-csrf")
-        self.adminAccess = services.adminAccess
         self.random = random
-        self.tenancy = services.tenancy
         self.metrics = metrics
         self.rateLimits = rateLimitPerMinute > 0 ? PublicRateLimits(requestsPerMinute: rateLimitPerMinute) : nil
         self.logins = metrics.counter(
@@ -175,11 +156,14 @@ public final class SesameApplication: Sendable {
         router.add(page)
         var hostedPages = RouteGroup.root(errorStyle: .html, pathPrefix: "/u/").limited(by: limiter(.pages))
             .tenant(tenancy)
-            .hosted(csrfKey: csrfKey, random: random) { [self] error, context in
-                hostedErrorPage(error, context: context)
+            .hosted(csrfKey: csrfKey, random: random) { error, context in
+                HostedController.errorPage(error, context: context)
             }
-        addHostedRoutes(to: &hostedPages)
-        addPasswordPageRoutes(to: &hostedPages)
+        let hostedController = HostedController(
+            hosted: hosted, authorization: authorization, sessions: sessions, enrollmentTickets: enrollmentTickets,
+            passwords: passwords, tenancy: tenancy, upgrades: upgrades, browser: browser)
+        hostedController.register(to: &hostedPages)
+        hostedController.registerPasswordPages(to: &hostedPages)
         AccountController(
             myAccount: services.myAccount, mfa: services.mfa, passwords: services.passwords,
             sessions: services.sessions,
@@ -188,7 +172,7 @@ public final class SesameApplication: Sendable {
         AdminController(management: services.management, adminAccess: adminAccess, browser: browser)
             .register(to: &hostedPages)
         AdminUsersController(management: services.management, browser: browser).register(to: &hostedPages)
-        addRecoveryRoutes(to: &hostedPages)
+        hostedController.registerRecovery(to: &hostedPages)
         router.add(hostedPages)
         var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
         DiscoveryController(tokens: services.tokens, tenancy: tenancy).register(to: &discovery)

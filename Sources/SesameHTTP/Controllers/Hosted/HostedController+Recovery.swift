@@ -1,0 +1,86 @@
+import SesameService
+
+/// Account recovery (`/u/recover`): the email address, the code, then a new passkey or password.
+extension HostedController {
+    func registerRecovery(to group: inout RouteGroup<HostedContext>) {
+        group.get("/u/recover", handler: recoverPage)
+        group.post("/u/recover", handler: recover)
+        group.post("/u/recover/verify", handler: verifyRecoveryCode)
+        group.post("/u/recover/password", handler: recoveryPassword)
+    }
+
+    func recoverPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let pending = try pendingRequest(request.query("tx"), context)
+        return page(RecoveryPages.request(context: context, pending: pending), context, pending)
+    }
+
+    func recover(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(request, context)
+        let email = try form.optionalString("email", maxLength: 320) ?? ""
+        do {
+            let handle = try hosted.recovery.start(
+                tenant: context.tenant, connection: pending.connection, email: email)
+            return page(RecoveryPages.code(context: context, pending: pending, handle: handle), context, pending)
+        } catch {
+            return page(
+                RecoveryPages.request(
+                    context: context, pending: pending, email: email, error: error,
+                    status: BrowserSession.status(error)),
+                context, pending)
+        }
+    }
+
+    func verifyRecoveryCode(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(request, context)
+        let handle = try form.optionalString("handle", maxLength: 256) ?? ""
+        do {
+            let user = try hosted.recovery.verify(
+                tenant: context.tenant, handle: handle, code: try form.optionalString("code", maxLength: 16))
+            // The mailbox alone never gets past a second factor: the user answers it first.
+            switch try hosted.afterRecoveryCode(
+                tenant: context.tenant, pending: pending, user: user, requester: BrowserSession.requester(context))
+            {
+            case .newWayIn(let held, let challenge):
+                return page(
+                    SignInPages.enrollPrompt(
+                        context: context, pending: held, challenge: challenge, reason: .recovery),
+                    context, held)
+            case .secondFactor(let factors, let updated):
+                let step: SignInPages.SecondFactor
+                if factors.contains(.otp) {
+                    step = .otp
+                } else if factors.contains(.sms) {
+                    step = .sms(
+                        oobCode: try hosted.sendSMS(
+                            tenant: context.tenant, pending: updated, address: context.clientKey))
+                } else {
+                    step = .recoveryCode
+                }
+                return page(
+                    SignInPages.secondFactor(
+                        context: context, pending: updated, step: step,
+                        options: try? hosted.secondFactorOptions(tenant: context.tenant, pending: updated)),
+                    context, updated)
+            }
+        } catch {
+            return page(
+                RecoveryPages.code(
+                    context: context, pending: pending, handle: handle, error: error,
+                    status: BrowserSession.status(error)),
+                context, pending)
+        }
+    }
+
+    func recoveryPassword(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(request, context)
+        do {
+            let proof = try hosted.recoverWithPassword(
+                tenant: context.tenant, pending: pending,
+                password: try form.optionalString("password", maxLength: 4_096))
+            return try completeSignIn(proof, pending: pending, request: request, context: context)
+        } catch {
+            return try enrollPromptAgain(pending, reason: .recovery, error: error, context: context)
+        }
+    }
+
+}
