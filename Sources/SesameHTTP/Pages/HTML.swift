@@ -18,6 +18,13 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
     /// `text` as text: escaped.
     init(escaping text: String) { markup = HTMLText.escape(text) }
 
+    /// JSON as the content of a `<script type="application/json">` element: `<`, `>` and `&` as
+    /// JSON escapes, so it can neither end the element nor open a comment, and reads back the same.
+    init(scriptJSON json: String) {
+        markup = json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+            .replacingOccurrences(of: "&", with: "\\u0026")
+    }
+
     static let empty: HTML = ""
 
     var isEmpty: Bool { markup.isEmpty }

@@ -83,9 +83,9 @@ enum PageLayout {
         let title = Catalog.text(page.title, locale)
         var data = HTML.empty
         for block in page.data {
-            // JSON made safe inside <script> (scriptSafe): no `<`, `>` or `&` is left in it.
+            // JSON made safe inside <script> (`HTML(scriptJSON:)`): no `<`, `>` or `&` is left in it.
             data +=
-                "<script type=\"application/json\" id=\"\(block.id)\">\(HTML(trusted: scriptSafe(block.json)))</script>\n"
+                "<script type=\"application/json\" id=\"\(block.id)\">\(HTML(scriptJSON: block.json))</script>\n"
         }
         var languages = HTML.empty
         if let base = page.languageBase {
@@ -133,12 +133,6 @@ enum PageLayout {
             <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(nonce)" defer></script>
             </head>
             """
-    }
-
-    /// JSON that cannot end its `<script>` element or open a comment: `<`, `>` and `&` as escapes.
-    static func scriptSafe(_ json: String) -> String {
-        json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
     }
 
     /// The attributes of a new-password field: the connection's rules as `passwordrules` (so a

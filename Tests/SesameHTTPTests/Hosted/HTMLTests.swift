@@ -9,6 +9,16 @@ import Testing
 struct HTMLTests {
     static let hostile = "<script>alert(\"x\")</script> & 'quoted'"
 
+    /// JSON in a `<script type="application/json">` block can neither end the element nor open a
+    /// comment, and reads back as the same value.
+    @Test func scriptJSONCannotLeaveItsElement() throws {
+        let json = #"{"name":"</script><!-- & <b>"}"#
+        let markup = HTML(scriptJSON: json).markup
+        #expect(!markup.contains("<") && !markup.contains(">") && !markup.contains("&"))
+        let decoded = try JSONSerialization.jsonObject(with: Data(markup.utf8)) as? [String: String]
+        #expect(decoded == ["name": "</script><!-- & <b>"])
+    }
+
     @Test func interpolatedTextIsEscapedAndMarkupIsNot() {
         let text = Self.hostile
         let inner: HTML = "<em>\(text)</em>"
