@@ -7,9 +7,9 @@ import SesameService
 /// reaching the network.
 enum LoopbackOnly {
     static func check(_ url: String) throws {
-        guard let host = URLComponents(string: url)?.host?.lowercased(),
-            ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
-        else { throw LoopbackOnlyError(url: url) }
+        guard let host = URLComponents(string: url)?.host?.lowercased(), IPAddressRange.isLoopbackHost(host) else {
+            throw LoopbackOnlyError(url: url)
+        }
     }
 }
 

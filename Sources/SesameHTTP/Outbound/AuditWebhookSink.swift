@@ -148,16 +148,9 @@ public final class AuditWebhookSink: AuditSink {
         guard components.user == nil, components.password == nil else { throw .credentialsInURL }
         switch components.scheme?.lowercased() {
         case "https": return
-        case "http" where isLoopback(host): return
+        case "http" where IPAddressRange.isLoopbackHost(host): return
         default: throw .notHTTPS
         }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if bare == "localhost" || bare == "::1" { return true }
-        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     // MARK: AuditSink

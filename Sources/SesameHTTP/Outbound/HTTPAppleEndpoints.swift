@@ -50,8 +50,9 @@ public final class HTTPAppleEndpoints: AppleEndpoints {
     static func target(_ text: String) throws -> URL {
         guard let url = URL(string: text), let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased()
         else { throw Failure.badURL }
-        let loopback = host == "localhost" || host == "127.0.0.1" || host == "::1" || host == "[::1]"
-        guard scheme == "https" || (scheme == "http" && loopback) else { throw Failure.badURL }
+        guard scheme == "https" || (scheme == "http" && IPAddressRange.isLoopbackHost(host)) else {
+            throw Failure.badURL
+        }
         return url
     }
 

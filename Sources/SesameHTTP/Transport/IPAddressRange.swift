@@ -41,6 +41,15 @@ public struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
         return IPAddressRange.mask(bytes, prefix: prefixLength) == network
     }
 
+    /// Whether a URL's host names this machine: `localhost`, 127.0.0.0/8 or `::1` (bracketed or
+    /// not). The outbound clients allow plain http only to such a host (a local fake or relay).
+    public static func isLoopbackHost(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
     /// The key per-client limits count under: an IPv4 address (also when IPv4-mapped) as itself,
     /// an IPv6 address as its /64 (one subscriber usually holds a whole /64), anything else as given.
     public static func clientKey(_ address: String) -> String {

@@ -1,3 +1,4 @@
+import SesameHTTP
 import SesameTesting
 import Testing
 
@@ -13,5 +14,16 @@ struct LoopbackOnlyTests {
         #expect(throws: LoopbackOnlyError.self) { _ = try LoopbackAppleEndpoints().post(url: url, form: []) }
         #expect(throws: LoopbackOnlyError.self) { _ = try LoopbackRangeLookup().suffixes(url: url, prefix: "ABCDE") }
         #expect(LoopbackOnlyError(url: url).description.contains(url))
+    }
+
+    /// The one loopback rule the outbound clients (Apple's endpoints, the audit webhook) and the
+    /// test servers share.
+    @Test func theLoopbackRuleNamesThisMachineOnly() {
+        for host in ["localhost", "LOCALHOST", "127.0.0.1", "127.10.0.2", "::1", "[::1]"] {
+            #expect(IPAddressRange.isLoopbackHost(host), "\(host)")
+        }
+        for host in ["example.com", "127.0.0", "127.0.0.256", "128.0.0.1", "::2", "localhost.example.com", ""] {
+            #expect(!IPAddressRange.isLoopbackHost(host), "\(host)")
+        }
     }
 }
