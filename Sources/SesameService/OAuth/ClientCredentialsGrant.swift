@@ -42,12 +42,15 @@ struct ClientCredentialsGrant: TokenGrant {
         if let extra = requested.first(where: { !grant.scopes.contains($0) }) {
             throw .invalidScope("scope \(extra.prefix(64)) is not granted to this client for that audience")
         }
-        events.record(
-            tenantID: tenant.id, type: .clientCredentials, method: .clientSecret, outcome: .success, at: clock.now(),
-            clientID: client.id, userID: nil, connectionID: nil)
         return .client(
             ClientGrant(
                 client: client, audience: audience, scopes: requested.isEmpty ? grant.scopes : requested,
-                lifetime: lifetime, algorithm: algorithm))
+                lifetime: lifetime, algorithm: algorithm,
+                finish: { [events, clock] in
+                    // Recorded once the token is signed, so a failed signing is no success.
+                    events.record(
+                        tenantID: tenant.id, type: .clientCredentials, method: .clientSecret, outcome: .success,
+                        at: clock.now(), clientID: client.id, userID: nil, connectionID: nil)
+                }))
     }
 }

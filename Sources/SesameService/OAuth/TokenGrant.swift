@@ -178,4 +178,6 @@ public struct ClientGrant {
     var scopes: [String]
     var lifetime: Int
     var algorithm: JWTAlgorithm
+    /// A last step once the token is signed (the grant's success event).
+    var finish: (() -> Void)?
 }

@@ -125,7 +125,9 @@ public final class TokenService: Sendable {
             tenant: tenant, client: client, grantType: type, proof: proof, call: request, issuer: issuer)
         switch try grant.authenticate(parameters, context) {
         case .client(let decided):
-            return try issuer.issue(decided, tenant: tenant, proof: proof)
+            let response = try issuer.issue(decided, tenant: tenant, proof: proof)
+            decided.finish?()
+            return response
         case .user(let decided):
             var response = try issuer.issue(decided, tenant: tenant, client: client, proof: proof)
             try decided.finish?(&response)
