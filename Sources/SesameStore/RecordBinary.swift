@@ -1,17 +1,16 @@
 import Foundation
 
-/// A record with a hand-written binary form: the records a login or a refresh reads (passkey,
-/// user, refresh token). Foundation's `JSONDecoder` cost about 40 µs per record on that path
-/// (docs/BENCHMARKS.md); this form costs a few hundred nanoseconds and checks every field as it goes.
+/// A record in the binary form: the form of every stored record since SQLite migration 11 /
+/// PostgreSQL migration 4. Foundation's `JSONDecoder` cost about 40 µs per record on the login
+/// path (docs/BENCHMARKS.md); this form costs a few hundred nanoseconds and checks every field as
+/// it goes.
 ///
 /// The form: the marker byte `RecordBinary.marker` (never `{`, so a row written as JSON by an older
-/// Sesame is told apart by its first byte), the record's version as a UInt16, then the fields in a
-/// fixed order, each as `RecordWriter` writes it. A new field is appended and bumps the version.
-public protocol BinaryCodedRecord: VersionedRecord {
-    /// Writes every field after the version.
-    func encode(to writer: inout RecordWriter)
-    /// Reads every field after the version; `version` is the one stored (at most `currentVersion`).
-    init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure)
+/// Sesame is told apart by its first byte), the record's version as a UInt16, then the fields of
+/// the record's table (`recordFields`) in order, each as its `RecordValue` writes it. A new field
+/// is appended to the table with `since:` the version it bumps to.
+public protocol BinaryCodedRecord: VersionedRecord, RecordTabled {
+    var version: Int { get set }
 }
 
 /// Encoding and decoding of `BinaryCodedRecord`s.
@@ -29,7 +28,7 @@ public enum RecordBinary {
         var writer = RecordWriter()
         writer.byte(marker)
         writer.uint16(UInt16(clamping: R.currentVersion))
-        record.encode(to: &writer)
+        record.write(to: &writer)
         return writer.bytes
     }
 
@@ -46,7 +45,9 @@ public enum RecordBinary {
                 throw StoreError.corrupt(
                     "a row of \(table) has version \(version), newer than this Sesame reads (\(R.currentVersion))")
             }
-            let record = try R(from: &reader, version: version)
+            var record = try R.read(from: &reader, version: version)
+            // Read from an older row, it is the current version now (its later fields at their defaults).
+            record.version = R.currentVersion
             guard reader.isAtEnd else { throw RecordReader.Failure(field: "end", why: "bytes follow the last field") }
             return record
         } catch let failure as RecordReader.Failure {
@@ -308,239 +309,5 @@ public struct RecordReader {
         for index in 0..<count { value |= UInt64(input[offset + index]) << (8 * UInt64(index)) }
         offset += count
         return value
-    }
-}
-
-// MARK: The hot records
-
-extension UserRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.string(connectionID)
-        writer.bytes(userHandle)
-        writer.optionalString(profile.email)
-        writer.bool(profile.emailVerified)
-        writer.optionalString(profile.phoneNumber)
-        writer.optionalString(profile.username)
-        writer.optionalString(profile.name)
-        writer.optionalString(profile.givenName)
-        writer.optionalString(profile.familyName)
-        writer.optionalString(profile.nickname)
-        writer.optionalString(profile.picture)
-        writer.stringMap(userMetadata)
-        writer.bool(blocked)
-        writer.date(createdAt)
-        writer.date(updatedAt)
-        writer.optionalDate(lastLoginAt)
-        writer.bool(password != nil)
-        if let password {
-            writer.string(password.id)
-            writer.string(password.scheme.rawValue)
-            writer.string(password.hash)
-            writer.date(password.createdAt)
-            writer.date(password.changedAt)
-        }
-        writer.list(mfa) { writer, enrollment in
-            writer.string(enrollment.id)
-            writer.string(enrollment.factor.rawValue)
-            writer.bool(enrollment.active)
-            writer.date(enrollment.createdAt)
-            writer.bytes(enrollment.sealedSecret)
-            writer.bool(enrollment.lastUsedStep != nil)
-            if let step = enrollment.lastUsedStep { writer.uint64(UInt64(bitPattern: step)) }
-            writer.optionalString(enrollment.phoneNumber)
-            writer.bytes(enrollment.codeHash)
-        }
-        writer.optionalDate(passkeyPromptSnoozedUntil)
-        writer.values(passkeyPlatforms)
-        writer.values(passwordReplacement.map { [$0] } ?? [])
-        writer.optionalDate(passwordReplacedAt)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        let tenantID = try reader.string("tenantID")
-        let id = try reader.string("id")
-        let connectionID = try reader.string("connectionID")
-        let userHandle = try reader.bytes("userHandle")
-        let profile = UserProfile(
-            email: try reader.optionalString("profile.email"), emailVerified: try reader.bool("profile.emailVerified"),
-            phoneNumber: try reader.optionalString("profile.phoneNumber"),
-            username: try reader.optionalString("profile.username"), name: try reader.optionalString("profile.name"),
-            givenName: try reader.optionalString("profile.givenName"),
-            familyName: try reader.optionalString("profile.familyName"),
-            nickname: try reader.optionalString("profile.nickname"),
-            picture: try reader.optionalString("profile.picture"))
-        self.init(
-            tenantID: tenantID, id: id, connectionID: connectionID, userHandle: userHandle, profile: profile,
-            userMetadata: try reader.stringMap("userMetadata"), blocked: try reader.bool("blocked"),
-            createdAt: try reader.date("createdAt"), updatedAt: try reader.date("updatedAt"),
-            lastLoginAt: try reader.optionalDate("lastLoginAt"))
-        // Version 2 added the password.
-        if version >= 2, try reader.bool("password") {
-            password = PasswordCredential(
-                id: try reader.string("password.id"),
-                scheme: try reader.value(PasswordHashScheme.self, "password.scheme"),
-                hash: try reader.string("password.hash"), createdAt: try reader.date("password.createdAt"),
-                changedAt: try reader.date("password.changedAt"))
-        }
-        if version >= 2 {
-            mfa = try reader.list("mfa", minimumBytes: 20) { reader, field throws(RecordReader.Failure) in
-                let id = try reader.string("\(field).id")
-                let factor = try reader.value(MFAFactor.self, "\(field).factor")
-                let active = try reader.bool("\(field).active")
-                let createdAt = try reader.date("\(field).createdAt")
-                let secret = try reader.bytes("\(field).sealedSecret")
-                let step: Int64? =
-                    try reader.bool("\(field).lastUsedStep")
-                    ? Int64(bitPattern: try reader.uint64("\(field).step")) : nil
-                return MFAEnrollment(
-                    id: id, factor: factor, active: active, createdAt: createdAt, sealedSecret: secret,
-                    lastUsedStep: step, phoneNumber: try reader.optionalString("\(field).phoneNumber"),
-                    codeHash: try reader.bytes("\(field).codeHash"))
-            }
-        }
-        if version >= 3 {
-            passkeyPromptSnoozedUntil = try reader.optionalDate("passkeyPromptSnoozedUntil")
-            passkeyPlatforms = try reader.values(ClientPlatform.self, "passkeyPlatforms")
-        }
-        if version >= 4 {
-            passwordReplacement = try reader.values(PasswordReplacement.self, "passwordReplacement").first
-            passwordReplacedAt = try reader.optionalDate("passwordReplacedAt")
-        }
-        // Read from an older row, it is the current version now (with no password).
-        self.version = Self.currentVersion
-    }
-}
-
-extension PasskeyRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.string(userID)
-        writer.bytes(credentialID)
-        writer.bytes(publicKey)
-        writer.uint32(signCount)
-        writer.bytes(aaguid)
-        writer.bool(backupEligible)
-        writer.bool(backupState)
-        writer.strings(transports)
-        writer.string(name)
-        writer.string(attestationFormat.rawValue)
-        writer.date(createdAt)
-        writer.optionalDate(lastUsedAt)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            tenantID: try reader.string("tenantID"), id: try reader.string("id"), userID: try reader.string("userID"),
-            credentialID: try reader.bytes("credentialID"), publicKey: try reader.bytes("publicKey"),
-            signCount: try reader.uint32("signCount"), aaguid: try reader.bytes("aaguid"),
-            backupEligible: try reader.bool("backupEligible"), backupState: try reader.bool("backupState"),
-            transports: try reader.strings("transports"), name: try reader.string("name"),
-            attestationFormat: try reader.value(AttestationFormat.self, "attestationFormat"),
-            createdAt: try reader.date("createdAt"), lastUsedAt: try reader.optionalDate("lastUsedAt"))
-        self.version = version
-    }
-}
-
-extension RefreshTokenRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.bytes(tokenHash)
-        writer.string(familyID)
-        writer.string(clientID)
-        writer.string(userID)
-        writer.string(scope)
-        writer.optionalString(audience)
-        writer.strings(amr)
-        writer.date(authTime)
-        writer.optionalString(passkeyID)
-        writer.date(createdAt)
-        writer.date(expiresAt)
-        writer.date(idleExpiresAt)
-        writer.optionalDate(usedAt)
-        writer.optionalDate(revokedAt)
-        writer.optionalString(dpopJKT)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            tenantID: try reader.string("tenantID"), id: try reader.string("id"),
-            tokenHash: try reader.bytes("tokenHash"),
-            familyID: try reader.string("familyID"), clientID: try reader.string("clientID"),
-            userID: try reader.string("userID"), scope: try reader.string("scope"),
-            audience: try reader.optionalString("audience"), amr: try reader.strings("amr"),
-            authTime: try reader.date("authTime"), passkeyID: try reader.optionalString("passkeyID"),
-            createdAt: try reader.date("createdAt"), expiresAt: try reader.date("expiresAt"),
-            idleExpiresAt: try reader.date("idleExpiresAt"), usedAt: try reader.optionalDate("usedAt"),
-            revokedAt: try reader.optionalDate("revokedAt"), dpopJKT: try reader.optionalString("dpopJKT"))
-        self.version = version
-    }
-}
-
-extension AuthEventRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.date(at)
-        writer.string(type.rawValue)
-        writer.string(method.rawValue)
-        writer.string(outcome.rawValue)
-        writer.optionalString(clientID)
-        writer.optionalString(userID)
-        writer.optionalString(platform?.rawValue)
-        writer.optionalString(connectionID)
-        writer.optionalString(passkeyKind?.rawValue)
-        writer.optionalBytes(aaguid)
-        writer.optionalString(clientPlatform?.rawValue)
-        writer.optionalBool(conditional)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        let tenantID = try reader.string("tenantID")
-        let id = try reader.string("id")
-        let at = try reader.date("at")
-        let type = try reader.value(AuthEventKind.self, "type")
-        let method = try reader.value(AuthEventMethod.self, "method")
-        let outcome = try reader.value(AuthEventOutcome.self, "outcome")
-        let clientID = try reader.optionalString("clientID")
-        let userID = try reader.optionalString("userID")
-        let platform = try reader.optionalValue(AuthPlatform.self, "platform")
-        self.init(
-            tenantID: tenantID, id: id, at: at, type: type, method: method, outcome: outcome, clientID: clientID,
-            userID: userID, platform: platform)
-        // Version 2 added what the adoption statistics count by.
-        if version >= 2 {
-            connectionID = try reader.optionalString("connectionID")
-            passkeyKind = try reader.optionalValue(PasskeyKind.self, "passkeyKind")
-            aaguid = try reader.optionalBytes("aaguid")
-            clientPlatform = try reader.optionalValue(ClientPlatform.self, "clientPlatform")
-            conditional = try reader.optionalBool("conditional")
-        }
-        self.version = Self.currentVersion
-    }
-}
-
-extension OutboxMessageRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.date(createdAt)
-        writer.string(channel.rawValue)
-        writer.string(template.rawValue)
-        writer.string(recipient)
-        writer.bytes(sealedText)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            tenantID: try reader.string("tenantID"), id: try reader.string("id"),
-            createdAt: try reader.date("createdAt"),
-            channel: try reader.value(MessageChannel.self, "channel"),
-            template: try reader.value(MessageTemplate.self, "template"), recipient: try reader.string("recipient"),
-            sealedText: try reader.bytes("sealedText"))
-        self.version = version
     }
 }

@@ -4,7 +4,7 @@
 // and the metric labels are derived from these `allCases`.
 
 /// Auth0's `app_type`.
-public enum ClientAppType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ClientAppType: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case native
     case spa
     case regularWeb = "regular_web"
@@ -17,7 +17,7 @@ public enum ClientAppType: String, Sendable, Hashable, Codable, CaseIterable {
 /// The OAuth grants Sesame implements, by their `grant_type` value. (A version-1 client had
 /// `authorization_code` before `/authorize` existed, unused; it loses it on upgrade, so no client
 /// gains the code flow without its callbacks being looked at again.)
-public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum OAuthGrantType: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     /// The code from `/authorize` (RFC 6749 §4.1, with PKCE, RFC 7636).
     case authorizationCode = "authorization_code"
     case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
@@ -54,7 +54,7 @@ public enum OAuthGrantType: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// How a stored password hash was made. Sesame makes only `argon2id`; the others come from an
 /// import (Auth0's `custom_password_hash` algorithms) and are replaced at the next login.
-public enum PasswordHashScheme: String, Sendable, Hashable, Codable, CaseIterable {
+public enum PasswordHashScheme: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     /// Argon2id in the PHC string form, made by Sesame.
     case argon2id
     /// Imported: bcrypt `$2a$`, `$2b$` or `$2y$` (checked with libxcrypt's `crypt_r`).
@@ -68,7 +68,7 @@ public enum PasswordHashScheme: String, Sendable, Hashable, Codable, CaseIterabl
 }
 
 /// A second factor (Auth0 Guardian's factor names).
-public enum MFAFactor: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MFAFactor: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     /// TOTP (RFC 6238) in an authenticator app.
     case otp
     /// A one-time code by SMS.
@@ -78,7 +78,7 @@ public enum MFAFactor: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Auth0's Guardian policy: when a password login asks for a second factor.
-public enum MFAPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MFAPolicy: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     /// `[]`: only users who enrolled a factor are asked.
     case enrolledUsers = "enrolled-users"
     /// `["all-applications"]`: every password login; a user with no factor enrolls first.
@@ -86,26 +86,26 @@ public enum MFAPolicy: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Auth0's breached-password shields (responses to a breached password).
-public enum BreachShield: String, Sendable, Hashable, Codable, CaseIterable {
+public enum BreachShield: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case block
     case userNotification = "user_notification"
     case adminNotification = "admin_notification"
 }
 
 /// Auth0's `admin_notification_frequency` values.
-public enum BreachNotificationFrequency: String, Sendable, Hashable, Codable, CaseIterable {
+public enum BreachNotificationFrequency: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case immediately, daily, weekly, monthly
 }
 
 /// Auth0's breached-password detection `method`: `standard` checks the offline corpus, `enhanced`
 /// also asks the tenant's k-anonymity range endpoint (Sesame's stand-in for Credential Guard).
-public enum BreachMethod: String, Sendable, Hashable, Codable, CaseIterable {
+public enum BreachMethod: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case standard
     case enhanced
 }
 
 /// How a client authenticates at the token endpoint (RFC 7591 §2).
-public enum TokenEndpointAuthMethod: String, Sendable, Hashable, Codable, CaseIterable {
+public enum TokenEndpointAuthMethod: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case none
     case clientSecretPost = "client_secret_post"
     case clientSecretBasic = "client_secret_basic"
@@ -113,7 +113,7 @@ public enum TokenEndpointAuthMethod: String, Sendable, Hashable, Codable, CaseIt
 
 /// A JWS signing algorithm Sesame signs tokens with (RFC 7518 §3, RFC 8037). `none` and the HMAC
 /// algorithms are deliberately absent: a header naming them never parses into this type.
-public enum JWTAlgorithm: String, Sendable, Hashable, CaseIterable, Codable {
+public enum JWTAlgorithm: String, RecordVocabulary, Sendable, Hashable, CaseIterable, Codable {
     /// RSASSA-PKCS1-v1_5 with SHA-256 over an RSA key (2048 bits when Sesame creates it). OIDC's default.
     case rs256 = "RS256"
     /// ECDSA P-256 with SHA-256; the signature is raw r ‖ s (64 bytes).
@@ -123,21 +123,21 @@ public enum JWTAlgorithm: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// A connection's user-verification requirement for passkey ceremonies (WebAuthn §5.8.6).
-public enum UserVerificationPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+public enum UserVerificationPolicy: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case required
     case preferred
     case discouraged
 }
 
 /// Auth0's `passkey_options.challenge_ui`: how the login page offers passkeys.
-public enum ChallengeUI: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ChallengeUI: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case both
     case autofill
     case button
 }
 
 /// A registration's attestation statement format (`fmt`, WebAuthn §8).
-public enum AttestationFormat: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AttestationFormat: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case none
     case packed
     case tpm
@@ -148,7 +148,7 @@ public enum AttestationFormat: String, Sendable, Hashable, Codable, CaseIterable
 }
 
 /// What an auth event records.
-public enum AuthEventKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AuthEventKind: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case signup
     case login
     case refresh
@@ -163,7 +163,7 @@ public enum AuthEventKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// How the event's user or client authenticated.
-public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AuthEventMethod: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case passkey
     case refreshToken = "refresh_token"
     case clientSecret = "client_secret"
@@ -180,7 +180,7 @@ public enum AuthEventMethod: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// How an auth event ended.
-public enum AuthEventOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AuthEventOutcome: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case success
     case invalidGrant = "invalid_grant"
     case invalidSignup = "invalid_signup"
@@ -189,7 +189,7 @@ public enum AuthEventOutcome: String, Sendable, Hashable, Codable, CaseIterable 
 
 /// Where a ceremony ran, from its origin: an Android app (`android:apk-key-hash:`), the site's own
 /// origin `https://<rpId>` (an iOS app and the site share it), or another web origin.
-public enum AuthPlatform: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AuthPlatform: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case android
     case iosOrWeb = "ios_or_web"
     case web
@@ -197,14 +197,14 @@ public enum AuthPlatform: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// The platform a device or a request runs on (the migration rules and the adoption statistics):
 /// Apple's platforms count as `ios`.
-public enum ClientPlatform: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ClientPlatform: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case ios
     case android
     case web
 }
 
 /// A legacy device key's state (docs/migration.md).
-public enum DeviceKeyState: String, Sendable, Hashable, Codable, CaseIterable {
+public enum DeviceKeyState: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case active
     /// Its user enrolled a passkey after re-authenticating with it; it works until the grace period ends.
     case migrated
@@ -213,7 +213,7 @@ public enum DeviceKeyState: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Whether a passkey can leave its device (its backup-eligible flag, WebAuthn §6.1).
-public enum PasskeyKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum PasskeyKind: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case synced
     case deviceBound = "device_bound"
 }
@@ -244,20 +244,20 @@ public enum AuthStatsMethod: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// What a connection holds: a user directory of its own (`auth0` on Auth0's wire) or the settings
 /// of a social identity provider whose identities link to users of a database connection.
-public enum ConnectionStrategy: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ConnectionStrategy: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case database = "auth0"
     case apple
 }
 
 /// An account security upgrade's target (docs/account-upgrades.md).
-public enum UpgradeType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum UpgradeType: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case strongPassword = "strong_password"
     case signInWithApple = "sign_in_with_apple"
     case passkey
 }
 
 /// When an upgrade asks for a second factor first (`options.upgrades.step_up`).
-public enum StepUpRule: String, Sendable, Hashable, Codable, CaseIterable {
+public enum StepUpRule: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     /// When the user has an active second factor the session has not used.
     case whenEnrolled = "when_enrolled"
     /// Always, unless the session already used a second factor (a user with none enrolls one).
@@ -266,13 +266,13 @@ public enum StepUpRule: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// What took a password's place after an upgrade; the password no longer signs in.
-public enum PasswordReplacement: String, Sendable, Hashable, Codable, CaseIterable {
+public enum PasswordReplacement: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case apple
     case passkey
 }
 
 /// The identity provider of a linked identity (the user's `identities` entry).
-public enum IdentityProvider: String, Sendable, Hashable, Codable, CaseIterable {
+public enum IdentityProvider: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case apple
 }
 

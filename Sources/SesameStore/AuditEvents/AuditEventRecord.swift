@@ -2,7 +2,7 @@ import Foundation
 
 /// The type of an audit-log entry: Auth0's log event type code where Auth0 has one, else a code of
 /// Sesame's own under the `sesame_` prefix (docs/audit-log.md lists them all).
-public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AuditEventType: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     // Logins (a first factor at the token endpoint or on the hosted pages).
     /// Successful login (passkey, device key, hosted pages).
     case successLogin = "s"
@@ -165,7 +165,7 @@ public enum AuditEventType: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// Why an audited operation failed, as a closed list (never the error's free text, which may
 /// echo request input).
-public enum AuditReason: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AuditReason: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case invalidRequest = "invalid_request"
     case invalidClient = "invalid_client"
     case unauthorizedClient = "unauthorized_client"
@@ -190,7 +190,7 @@ public enum AuditReason: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// The HTTP method of an audited Management API call.
-public enum AuditRequestMethod: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AuditRequestMethod: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case post = "POST"
     case put = "PUT"
     case patch = "PATCH"
@@ -270,50 +270,34 @@ public struct AuditEventRecord: Sendable, Hashable, Codable, VersionedRecord {
 }
 
 extension AuditEventRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.date(at)
-        writer.string(type.rawValue)
-        writer.optionalString(clientID)
-        writer.optionalString(userID)
-        writer.optionalString(userName)
-        writer.optionalString(connectionID)
-        writer.optionalString(ip)
-        writer.optionalString(userAgent)
-        writer.optionalString(details.method?.rawValue)
-        writer.optionalString(details.reason?.rawValue)
-        writer.optionalString(details.requestMethod?.rawValue)
-        writer.optionalString(details.requestPath)
-        writer.optionalString(details.status.map(String.init))
-        writer.optionalString(details.target)
-        writer.optionalString(details.scope)
-    }
+    public static let recordFields = RecordFields<AuditEventRecord>(
+        blank: AuditEventRecord(tenantID: "", id: "", at: .distantPast, type: .successLogin),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("at", \.at),
+            .field("type", \.type),
+            .field("clientID", \.clientID),
+            .field("userID", \.userID),
+            .field("userName", \.userName),
+            .field("connectionID", \.connectionID),
+            .field("ip", \.ip),
+            .field("userAgent", \.userAgent),
+            .field("details.method", \.details.method),
+            .field("details.reason", \.details.reason),
+            .field("details.requestMethod", \.details.requestMethod),
+            .field("details.requestPath", \.details.requestPath),
+            .field("details.status", \.details.statusText),
+            .field("details.target", \.details.target),
+            .field("details.scope", \.details.scope),
+        ])
+}
 
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        let tenantID = try reader.string("tenantID")
-        let id = try reader.string("id")
-        let at = try reader.date("at")
-        let type = try reader.value(AuditEventType.self, "type")
-        let clientID = try reader.optionalString("clientID")
-        let userID = try reader.optionalString("userID")
-        let userName = try reader.optionalString("userName")
-        let connectionID = try reader.optionalString("connectionID")
-        let ip = try reader.optionalString("ip")
-        let userAgent = try reader.optionalString("userAgent")
-        let method = try reader.optionalValue(AuthEventMethod.self, "details.method")
-        let reason = try reader.optionalValue(AuditReason.self, "details.reason")
-        let requestMethod = try reader.optionalValue(AuditRequestMethod.self, "details.requestMethod")
-        let requestPath = try reader.optionalString("details.requestPath")
-        let status = try reader.optionalString("details.status")
-        let target = try reader.optionalString("details.target")
-        let scope = try reader.optionalString("details.scope")
-        self.init(
-            tenantID: tenantID, id: id, at: at, type: type, clientID: clientID, userID: userID, userName: userName,
-            connectionID: connectionID, ip: ip, userAgent: userAgent,
-            details: AuditDetails(
-                method: method, reason: reason, requestMethod: requestMethod, requestPath: requestPath,
-                status: status.flatMap { Int($0) }, target: target, scope: scope))
+extension AuditDetails {
+    /// The status as stored: its decimal digits.
+    fileprivate var statusText: String? {
+        get { status.map(String.init) }
+        set { status = newValue.flatMap { Int($0) } }
     }
 }
 

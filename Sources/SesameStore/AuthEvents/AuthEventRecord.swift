@@ -50,3 +50,26 @@ public struct AuthEventRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.clientPlatform = clientPlatform
     }
 }
+
+extension AuthEventRecord: BinaryCodedRecord {
+    /// 2: what the adoption statistics count by.
+    public static let recordFields = RecordFields<AuthEventRecord>(
+        blank: AuthEventRecord(
+            tenantID: "", id: "", at: .distantPast, type: .login, method: .passkey, outcome: .success),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("at", \.at),
+            .field("type", \.type),
+            .field("method", \.method),
+            .field("outcome", \.outcome),
+            .field("clientID", \.clientID),
+            .field("userID", \.userID),
+            .field("platform", \.platform),
+            .field("connectionID", \.connectionID, since: 2),
+            .field("passkeyKind", \.passkeyKind, since: 2),
+            .field("aaguid", \.aaguid, since: 2),
+            .field("clientPlatform", \.clientPlatform, since: 2),
+            .field("conditional", \.conditional, since: 2),
+        ])
+}

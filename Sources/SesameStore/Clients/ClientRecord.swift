@@ -180,3 +180,51 @@ public enum ClientRecordUpgrade {
             jwtAlgorithm: try parse(v1.jwtAlgorithm, "jwtAlgorithm"))
     }
 }
+
+// MARK: The binary form
+
+extension ClientRecord: BinaryCodedRecord {
+    /// The binary form began with version 2 (the typed vocabulary). 3: the logout URLs.
+    public static let recordFields = RecordFields<ClientRecord>(
+        blank: ClientRecord(
+            tenantID: "", id: "", name: "", appType: .spa, grantTypes: [], createdAt: .distantPast,
+            updatedAt: .distantPast),
+        oldestVersion: 2,
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("name", \.name),
+            .field("appType", \.appType),
+            .field("grantTypes", \.grantTypes),
+            .field("callbacks", \.callbacks),
+            .field("allowedOrigins", \.allowedOrigins),
+            .field("isFirstParty", \.isFirstParty),
+            .field("tokenEndpointAuthMethod", \.tokenEndpointAuthMethod),
+            .field("secretHash", \._secretHash.wrappedValue),
+            .field("jwtAlgorithm", \.jwtAlgorithm),
+            .field("ios", \.ios),
+            .field("android", \.android),
+            .field("grants", \.grants),
+            .field("createdAt", \.createdAt),
+            .field("updatedAt", \.updatedAt),
+            .field("allowedLogoutURLs", \.allowedLogoutURLs, since: 3),
+        ])
+}
+
+extension IOSAppSettings: RecordTabled {
+    public static let recordFields = RecordFields<IOSAppSettings>(
+        blank: IOSAppSettings(teamID: "", bundleIdentifier: ""),
+        [.field("teamID", \.teamID), .field("bundleIdentifier", \.bundleIdentifier)])
+}
+
+extension AndroidAppSettings: RecordTabled {
+    public static let recordFields = RecordFields<AndroidAppSettings>(
+        blank: AndroidAppSettings(packageName: "", sha256CertFingerprints: []),
+        [.field("packageName", \.packageName), .field("sha256CertFingerprints", \.sha256CertFingerprints)])
+}
+
+extension ClientGrantSettings: RecordTabled {
+    public static let recordFields = RecordFields<ClientGrantSettings>(
+        blank: ClientGrantSettings(audience: "", scopes: []),
+        [.field("audience", \.audience), .field("scopes", \.scopes)])
+}

@@ -15,7 +15,7 @@ public struct IdentifierPolicy: Sendable, Hashable, Codable {
 }
 
 /// One identifier's rule in a connection.
-public enum IdentifierRule: String, Sendable, Hashable, Codable {
+public enum IdentifierRule: String, RecordVocabulary, Sendable, Hashable, Codable {
     case required
     case optional
     case disabled
@@ -282,4 +282,68 @@ public struct ConnectionRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+}
+
+// MARK: The binary form
+
+extension ConnectionRecord: BinaryCodedRecord {
+    /// 2: password rules and hashing in place of a minimum length. 3: the migration policy. 4: the
+    /// strategy, upgrades and Apple settings. 5: the attestation requirement. 6: one passkey per provider.
+    public static let recordFields = RecordFields<ConnectionRecord>(
+        blank: ConnectionRecord(tenantID: "", id: "", name: "", createdAt: .distantPast, updatedAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("name", \.name),
+            .field("identifiers.email", \.identifiers.email),
+            .field("identifiers.phoneNumber", \.identifiers.phoneNumber),
+            .field("identifiers.username", \.identifiers.username),
+            .field("passkey.enabled", \.passkey.enabled),
+            .field("passkey.challengeUI", \.passkey.challengeUI),
+            .field("passkey.progressiveEnrollmentEnabled", \.passkey.progressiveEnrollmentEnabled),
+            .field("passkey.localEnrollmentEnabled", \.passkey.localEnrollmentEnabled),
+            .field("passkey.userVerification", \.passkey.userVerification),
+            .field("passkey.maxPasskeysPerUser", \.passkey.maxPasskeysPerUser),
+            .field("password.enabled", \.password.enabled),
+            .retired("password.minLength", Int.self, versions: 1...1) { connection, minLength in
+                connection.password.rules = PasswordPolicy.rules(minLength: minLength)
+            },
+            .field("password.rules", \.password.rules, since: 2),
+            .field("password.hashing.memoryKiB", \.password.hashing.memoryKiB, since: 2),
+            .field("password.hashing.iterations", \.password.hashing.iterations, since: 2),
+            .field("password.hashing.parallelism", \.password.hashing.parallelism, since: 2),
+            .field("enabledClients", \.enabledClients),
+            .field("createdAt", \.createdAt),
+            .field("updatedAt", \.updatedAt),
+            .field("passkey.migration.minIOSVersion", \.passkey.migration.minIOSVersion, since: 3),
+            .field("passkey.migration.minAndroidVersion", \.passkey.migration.minAndroidVersion, since: 3),
+            .field("passkey.migration.minIOSWebViewVersion", \.passkey.migration.minIOSWebViewVersion, since: 3),
+            .field(
+                "passkey.migration.minAndroidWebViewVersion", \.passkey.migration.minAndroidWebViewVersion, since: 3),
+            .field("passkey.migration.deviceKeyGraceDays", \.passkey.migration.deviceKeyGraceDays, since: 3),
+            .field("passkey.migration.promptSnoozeDays", \.passkey.migration.promptSnoozeDays, since: 3),
+            .field("strategy", \.strategy, since: 4),
+            .field("upgrades.allowed", \.upgrades.allowed, since: 4),
+            .field("upgrades.maxAuthAge", \.upgrades.maxAuthAge, since: 4),
+            .field("upgrades.stepUp", \.upgrades.stepUp, since: 4),
+            .field("apple", \.apple, since: 4),
+            .field("passkey.attestationRequirement", \.passkey.attestationRequirement, since: 5),
+            .field("passkey.onePerProvider", \.passkey.onePerProvider, since: 6),
+        ])
+}
+
+extension AppleSettings: RecordTabled {
+    public static let recordFields = RecordFields<AppleSettings>(
+        blank: AppleSettings(),
+        [
+            .field("teamID", \.teamID),
+            .field("keyID", \.keyID),
+            .field("servicesID", \.servicesID),
+            .field("appIDs", \.appIDs),
+            .field("sealedKey", \._sealedKey.wrappedValue),
+            .field("issuer", \.issuer),
+            .field("keysURL", \.keysURL),
+            .field("tokenURL", \.tokenURL),
+            .field("authorizeURL", \.authorizeURL),
+        ])
 }

@@ -65,38 +65,28 @@ public struct DeviceKeyRecord: Sendable, Hashable, Codable, VersionedRecord {
 }
 
 extension DeviceKeyRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.string(userID)
-        writer.string(clientID)
-        writer.bytes(publicKey)
-        writer.string(deviceID)
-        writer.string(deviceName)
-        writer.string(platform.rawValue)
-        writer.string(osVersion)
-        writer.optionalString(model)
-        writer.string(state.rawValue)
-        writer.date(createdAt)
-        writer.optionalDate(lastUsedAt)
-        writer.optionalDate(migratedAt)
-        writer.optionalString(migratedToPasskeyID)
-        writer.optionalDate(expiresAt)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            tenantID: try reader.string("tenantID"), id: try reader.string("id"), userID: try reader.string("userID"),
-            clientID: try reader.string("clientID"), publicKey: try reader.bytes("publicKey"),
-            deviceID: try reader.string("deviceID"), deviceName: try reader.string("deviceName"),
-            platform: try reader.value(ClientPlatform.self, "platform"), osVersion: try reader.string("osVersion"),
-            model: try reader.optionalString("model"), state: try reader.value(DeviceKeyState.self, "state"),
-            createdAt: try reader.date("createdAt"), lastUsedAt: try reader.optionalDate("lastUsedAt"),
-            migratedAt: try reader.optionalDate("migratedAt"),
-            migratedToPasskeyID: try reader.optionalString("migratedToPasskeyID"),
-            expiresAt: try reader.optionalDate("expiresAt"))
-        self.version = version
-    }
+    public static let recordFields = RecordFields<DeviceKeyRecord>(
+        blank: DeviceKeyRecord(
+            tenantID: "", id: "", userID: "", clientID: "", publicKey: [], deviceID: "", deviceName: "",
+            platform: .ios, osVersion: "", createdAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("userID", \.userID),
+            .field("clientID", \.clientID),
+            .field("publicKey", \._publicKey.wrappedValue),
+            .field("deviceID", \.deviceID),
+            .field("deviceName", \.deviceName),
+            .field("platform", \.platform),
+            .field("osVersion", \.osVersion),
+            .field("model", \.model),
+            .field("state", \.state),
+            .field("createdAt", \.createdAt),
+            .field("lastUsedAt", \.lastUsedAt),
+            .field("migratedAt", \.migratedAt),
+            .field("migratedToPasskeyID", \.migratedToPasskeyID),
+            .field("expiresAt", \.expiresAt),
+        ])
 }
 
 /// One cell of the adoption statistics' daily roll-up (docs/migration.md): how many successful

@@ -41,26 +41,19 @@ public struct LinkedIdentityRecord: Sendable, Hashable, Codable, VersionedRecord
 }
 
 extension LinkedIdentityRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(connectionID)
-        writer.string(provider.rawValue)
-        writer.string(subject)
-        writer.string(userID)
-        writer.optionalString(email)
-        writer.bool(emailVerified)
-        writer.bool(isPrivateEmail)
-        writer.date(createdAt)
-        writer.optionalDate(lastLoginAt)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            tenantID: try reader.string("tenantID"), connectionID: try reader.string("connectionID"),
-            provider: try reader.value(IdentityProvider.self, "provider"), subject: try reader.string("subject"),
-            userID: try reader.string("userID"), email: try reader.optionalString("email"),
-            emailVerified: try reader.bool("emailVerified"), isPrivateEmail: try reader.bool("isPrivateEmail"),
-            createdAt: try reader.date("createdAt"), lastLoginAt: try reader.optionalDate("lastLoginAt"))
-        self.version = version
-    }
+    public static let recordFields = RecordFields<LinkedIdentityRecord>(
+        blank: LinkedIdentityRecord(
+            tenantID: "", connectionID: "", provider: .apple, subject: "", userID: "", createdAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("connectionID", \.connectionID),
+            .field("provider", \.provider),
+            .field("subject", \.subject),
+            .field("userID", \.userID),
+            .field("email", \.email),
+            .field("emailVerified", \.emailVerified),
+            .field("isPrivateEmail", \.isPrivateEmail),
+            .field("createdAt", \.createdAt),
+            .field("lastLoginAt", \.lastLoginAt),
+        ])
 }

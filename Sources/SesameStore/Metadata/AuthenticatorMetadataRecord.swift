@@ -81,14 +81,14 @@ public struct MetadataStatusReport: Sendable, Hashable, Codable {
 }
 
 /// The protocol family of a metadata statement (`protocolFamily`).
-public enum MetadataProtocolFamily: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MetadataProtocolFamily: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case fido2
     case u2f
     case uaf
 }
 
 /// An attestation type a metadata statement declares (FIDO Registry §3.6.3, `attestationTypes`).
-public enum MetadataAttestationType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MetadataAttestationType: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case basicFull = "basic_full"
     case basicSurrogate = "basic_surrogate"
     case ecdaa
@@ -183,75 +183,58 @@ public struct MetadataBLOBRecord: Sendable, Hashable, Codable, VersionedRecord {
     }
 }
 
-extension MetadataStatusReport {
-    fileprivate func encode(to writer: inout RecordWriter) {
-        writer.string(status.text)
-        writer.optionalString(effectiveDate)
-        writer.optionalString(certificateNumber)
-    }
+extension MetadataStatusReport: RecordTabled {
+    public static let recordFields = RecordFields<MetadataStatusReport>(
+        blank: MetadataStatusReport(status: .unrecognized("")),
+        [
+            .field("status", \.statusText),
+            .field("effectiveDate", \.effectiveDate),
+            .field("certificateNumber", \.certificateNumber),
+        ])
 
-    fileprivate init(from reader: inout RecordReader, _ field: String) throws(RecordReader.Failure) {
-        self.init(
-            status: MetadataStatus(text: try reader.string("\(field).status")),
-            effectiveDate: try reader.optionalString("\(field).effectiveDate"),
-            certificateNumber: try reader.optionalString("\(field).certificateNumber"))
+    /// The status as the BLOB wrote it, known or not.
+    fileprivate var statusText: String {
+        get { status.text }
+        set { status = MetadataStatus(text: newValue) }
     }
 }
 
 extension AuthenticatorMetadataRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.optionalString(aaguid)
-        writer.strings(attestationKeyIdentifiers)
-        writer.string(description)
-        writer.optionalString(icon)
-        writer.int(authenticatorVersion)
-        writer.string(protocolFamily.rawValue)
-        writer.values(attestationTypes)
-        writer.list(attestationRootCertificates) { $0.bytes($1) }
-        writer.list(statusReports) { $1.encode(to: &$0) }
-        writer.string(timeOfLastStatusChange)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            aaguid: try reader.optionalString("aaguid"),
-            attestationKeyIdentifiers: try reader.strings("attestationKeyIdentifiers"),
-            description: try reader.string("description"), icon: try reader.optionalString("icon"),
-            authenticatorVersion: try reader.int("authenticatorVersion"),
-            protocolFamily: try reader.value(MetadataProtocolFamily.self, "protocolFamily"),
-            attestationTypes: try reader.values(MetadataAttestationType.self, "attestationTypes"),
-            attestationRootCertificates: try reader.list("attestationRootCertificates", minimumBytes: 4) {
-                (reader: inout RecordReader, field: String) throws(RecordReader.Failure) in try reader.bytes(field)
-            },
-            statusReports: try reader.list("statusReports", minimumBytes: 6) {
-                (reader: inout RecordReader, field: String) throws(RecordReader.Failure) in
-                try MetadataStatusReport(from: &reader, field)
-            },
-            timeOfLastStatusChange: try reader.string("timeOfLastStatusChange"))
-    }
+    public static let recordFields = RecordFields<AuthenticatorMetadataRecord>(
+        blank: AuthenticatorMetadataRecord(
+            aaguid: nil, description: "", authenticatorVersion: 0, protocolFamily: .fido2, attestationTypes: [],
+            attestationRootCertificates: [], statusReports: [], timeOfLastStatusChange: ""),
+        [
+            .field("aaguid", \.aaguid),
+            .field("attestationKeyIdentifiers", \.attestationKeyIdentifiers),
+            .field("description", \.description),
+            .field("icon", \.icon),
+            .field("authenticatorVersion", \.authenticatorVersion),
+            .field("protocolFamily", \.protocolFamily),
+            .field("attestationTypes", \.attestationTypes),
+            .field("attestationRootCertificates", \.attestationRootCertificates),
+            .field("statusReports", \.statusReports),
+            .field("timeOfLastStatusChange", \.timeOfLastStatusChange),
+        ])
 }
 
 extension MetadataBLOBRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.int(serial)
-        writer.string(nextUpdate)
-        writer.string(legalHeader)
-        writer.int(entryCount)
-        writer.bytes(sha256)
-        writer.date(importedAt)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            serial: try reader.int("serial"), nextUpdate: try reader.string("nextUpdate"),
-            legalHeader: try reader.string("legalHeader"), entryCount: try reader.int("entryCount"),
-            sha256: try reader.bytes("sha256"), importedAt: try reader.date("importedAt"))
-    }
+    public static let recordFields = RecordFields<MetadataBLOBRecord>(
+        blank: MetadataBLOBRecord(
+            serial: 0, nextUpdate: "", legalHeader: "", entryCount: 0, sha256: [], importedAt: .distantPast),
+        [
+            .field("serial", \.serial),
+            .field("nextUpdate", \.nextUpdate),
+            .field("legalHeader", \.legalHeader),
+            .field("entryCount", \.entryCount),
+            .field("sha256", \.sha256),
+            .field("importedAt", \.importedAt),
+        ])
 }
 
 /// What a connection requires of a new passkey's attestation (`passkey_options.attestation_requirement`).
 /// Anything but `none` asks for `direct` attestation and needs imported FIDO metadata.
-public enum AttestationRequirement: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AttestationRequirement: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     /// No requirement (the default): attestation is not asked for.
     case none
     /// A certificate path that chains to the attestation roots of the authenticator's metadata

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A message's channel.
-public enum MessageChannel: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MessageChannel: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     case email
     case sms
 }
 
 /// What a message is for.
-public enum MessageTemplate: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MessageTemplate: String, RecordVocabulary, Sendable, Hashable, Codable, CaseIterable {
     /// A password-reset link (`/dbconnections/change_password`).
     case passwordReset = "password_reset"
     /// A one-time code for an SMS second factor.
@@ -55,4 +55,20 @@ public struct OutboxMessageRecord: Sendable, Hashable, Codable, VersionedRecord 
         self.recipient = recipient
         self.sealedText = sealedText
     }
+}
+
+extension OutboxMessageRecord: BinaryCodedRecord {
+    public static let recordFields = RecordFields<OutboxMessageRecord>(
+        blank: OutboxMessageRecord(
+            tenantID: "", id: "", createdAt: .distantPast, channel: .email, template: .passwordReset, recipient: "",
+            sealedText: []),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("createdAt", \.createdAt),
+            .field("channel", \.channel),
+            .field("template", \.template),
+            .field("recipient", \.recipient),
+            .field("sealedText", \._sealedText.wrappedValue),
+        ])
 }

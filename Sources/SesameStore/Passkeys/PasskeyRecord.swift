@@ -42,3 +42,27 @@ public struct PasskeyRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.lastUsedAt = lastUsedAt
     }
 }
+
+extension PasskeyRecord: BinaryCodedRecord {
+    public static let recordFields = RecordFields<PasskeyRecord>(
+        blank: PasskeyRecord(
+            tenantID: "", id: "", userID: "", credentialID: [], publicKey: [], signCount: 0, aaguid: [],
+            backupEligible: false, backupState: false, transports: [], name: "", attestationFormat: .none,
+            createdAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("userID", \.userID),
+            .field("credentialID", \._credentialID.wrappedValue),
+            .field("publicKey", \._publicKey.wrappedValue),
+            .field("signCount", \.signCount),
+            .field("aaguid", \._aaguid.wrappedValue),
+            .field("backupEligible", \.backupEligible),
+            .field("backupState", \.backupState),
+            .field("transports", \.transports),
+            .field("name", \.name),
+            .field("attestationFormat", \.attestationFormat),
+            .field("createdAt", \.createdAt),
+            .field("lastUsedAt", \.lastUsedAt),
+        ])
+}

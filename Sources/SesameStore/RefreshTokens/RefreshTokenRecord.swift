@@ -53,3 +53,30 @@ public struct RefreshTokenRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.revokedAt = revokedAt
     }
 }
+
+extension RefreshTokenRecord: BinaryCodedRecord {
+    public static let recordFields = RecordFields<RefreshTokenRecord>(
+        blank: RefreshTokenRecord(
+            tenantID: "", id: "", tokenHash: [], familyID: "", clientID: "", userID: "", scope: "", audience: nil,
+            amr: [], authTime: .distantPast, createdAt: .distantPast, expiresAt: .distantPast,
+            idleExpiresAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("tokenHash", \._tokenHash.wrappedValue),
+            .field("familyID", \.familyID),
+            .field("clientID", \.clientID),
+            .field("userID", \.userID),
+            .field("scope", \.scope),
+            .field("audience", \.audience),
+            .field("amr", \.amr),
+            .field("authTime", \.authTime),
+            .field("passkeyID", \.passkeyID),
+            .field("createdAt", \.createdAt),
+            .field("expiresAt", \.expiresAt),
+            .field("idleExpiresAt", \.idleExpiresAt),
+            .field("usedAt", \.usedAt),
+            .field("revokedAt", \.revokedAt),
+            .field("dpopJKT", \.dpopJKT),
+        ])
+}

@@ -52,3 +52,28 @@ public struct ResourceServerRecord: Sendable, Hashable, Codable, VersionedRecord
         self.updatedAt = updatedAt
     }
 }
+
+extension ResourceServerRecord: BinaryCodedRecord {
+    public static let recordFields = RecordFields<ResourceServerRecord>(
+        blank: ResourceServerRecord(
+            tenantID: "", id: "", identifier: "", name: "", createdAt: .distantPast, updatedAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("identifier", \.identifier),
+            .field("name", \.name),
+            .field("scopes", \.scopes),
+            .field("signingAlgorithm", \.signingAlgorithm),
+            .field("tokenLifetime", \.tokenLifetime),
+            .field("allowOfflineAccess", \.allowOfflineAccess),
+            .field("skipConsentForVerifiableFirstPartyClients", \.skipConsentForVerifiableFirstPartyClients),
+            .field("createdAt", \.createdAt),
+            .field("updatedAt", \.updatedAt),
+        ])
+}
+
+extension ResourceServerScope: RecordTabled {
+    public static let recordFields = RecordFields<ResourceServerScope>(
+        blank: ResourceServerScope(value: "", description: ""),
+        [.field("value", \.value), .field("description", \.description)])
+}

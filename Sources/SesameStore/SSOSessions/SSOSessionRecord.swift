@@ -56,32 +56,25 @@ public struct SSOSessionRecord: Sendable, Hashable, Codable, VersionedRecord {
 }
 
 extension SSOSessionRecord: BinaryCodedRecord {
-    public func encode(to writer: inout RecordWriter) {
-        writer.string(tenantID)
-        writer.string(id)
-        writer.bytes(cookieHash)
-        writer.string(userID)
-        writer.string(connectionID)
-        writer.date(createdAt)
-        writer.date(lastSeenAt)
-        writer.date(idleExpiresAt)
-        writer.date(expiresAt)
-        writer.date(authTime)
-        writer.strings(amr)
-        writer.string(userAgent)
-        writer.string(clientAddress)
-        writer.strings(clientIDs)
-    }
-
-    public init(from reader: inout RecordReader, version: Int) throws(RecordReader.Failure) {
-        self.init(
-            tenantID: try reader.string("tenantID"), id: try reader.string("id"),
-            cookieHash: try reader.bytes("cookieHash"), userID: try reader.string("userID"),
-            connectionID: try reader.string("connectionID"), createdAt: try reader.date("createdAt"),
-            lastSeenAt: try reader.date("lastSeenAt"), idleExpiresAt: try reader.date("idleExpiresAt"),
-            expiresAt: try reader.date("expiresAt"), authTime: try reader.date("authTime"),
-            amr: try reader.strings("amr"), userAgent: try reader.string("userAgent"),
-            clientAddress: try reader.string("clientAddress"), clientIDs: try reader.strings("clientIDs"))
-        self.version = version
-    }
+    public static let recordFields = RecordFields<SSOSessionRecord>(
+        blank: SSOSessionRecord(
+            tenantID: "", id: "", cookieHash: [], userID: "", connectionID: "", createdAt: .distantPast,
+            lastSeenAt: .distantPast, idleExpiresAt: .distantPast, expiresAt: .distantPast, authTime: .distantPast,
+            amr: [], userAgent: "", clientAddress: "", clientIDs: []),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("cookieHash", \._cookieHash.wrappedValue),
+            .field("userID", \.userID),
+            .field("connectionID", \.connectionID),
+            .field("createdAt", \.createdAt),
+            .field("lastSeenAt", \.lastSeenAt),
+            .field("idleExpiresAt", \.idleExpiresAt),
+            .field("expiresAt", \.expiresAt),
+            .field("authTime", \.authTime),
+            .field("amr", \.amr),
+            .field("userAgent", \.userAgent),
+            .field("clientAddress", \.clientAddress),
+            .field("clientIDs", \.clientIDs),
+        ])
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a signing key is in its rotation.
-public enum SigningKeyState: String, Sendable, Hashable, Codable {
+public enum SigningKeyState: String, RecordVocabulary, Sendable, Hashable, Codable {
     /// Signs new tokens; published.
     case current
     /// No longer signs; still published so tokens it signed verify until they expire.
@@ -38,4 +38,21 @@ public struct SigningKeyRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.createdAt = createdAt
         self.rotatedAt = rotatedAt
     }
+}
+
+extension SigningKeyRecord: BinaryCodedRecord {
+    public static let recordFields = RecordFields<SigningKeyRecord>(
+        blank: SigningKeyRecord(
+            tenantID: "", id: "", algorithm: .es256, sealedPrivateKey: [], publicKeySPKI: [], state: .current,
+            createdAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("algorithm", \.algorithm),
+            .field("sealedPrivateKey", \._sealedPrivateKey.wrappedValue),
+            .field("publicKeySPKI", \._publicKeySPKI.wrappedValue),
+            .field("state", \.state),
+            .field("createdAt", \.createdAt),
+            .field("rotatedAt", \.rotatedAt),
+        ])
 }

@@ -193,3 +193,75 @@ public struct TenantRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.updatedAt = updatedAt
     }
 }
+
+// MARK: The binary form
+
+extension TenantRecord: BinaryCodedRecord {
+    /// 2: second factors and breached-password detection. 3: session lifetimes, admins and
+    /// branding. 4: the audit log's retention. 5: the deleted passkeys' retention.
+    public static let recordFields = RecordFields<TenantRecord>(
+        blank: TenantRecord(
+            id: "", name: "", domain: "", rpID: "", publicURL: "", createdAt: .distantPast, updatedAt: .distantPast),
+        [
+            .field("id", \.id),
+            .field("name", \.name),
+            .field("domain", \.domain),
+            .field("customDomains", \.customDomains),
+            .field("rpID", \.rpID),
+            .field("publicURL", \.publicURL),
+            .field("allowedOrigins", \.allowedOrigins),
+            .field("relatedOrigins", \.relatedOrigins),
+            .field("accessTokenLifetime", \.accessTokenLifetime),
+            .field("idTokenLifetime", \.idTokenLifetime),
+            .field("refreshTokenLifetime", \.refreshTokenLifetime),
+            .field("refreshTokenIdleLifetime", \.refreshTokenIdleLifetime),
+            .field("defaultConnectionID", \.defaultConnectionID),
+            .field("signupUserExistsError", \.signupUserExistsError),
+            .field("createdAt", \.createdAt),
+            .field("updatedAt", \.updatedAt),
+            .field("mfa.factors", \.mfa.factors, since: 2),
+            .field("mfa.policy", \.mfa.policy, since: 2),
+            .field("breached.enabled", \.breachedPasswords.enabled, since: 2),
+            .field("breached.shields", \.breachedPasswords.shields, since: 2),
+            .field("breached.adminNotificationFrequency", \.breachedPasswords.adminNotificationFrequency, since: 2),
+            .field("breached.method", \.breachedPasswords.method, since: 2),
+            .field("breached.signupShields", \.breachedPasswords.signupShields, since: 2),
+            .field("breached.changePasswordShields", \.breachedPasswords.changePasswordShields, since: 2),
+            .field("breached.rangeURL", \.breachedPasswords.rangeURL, since: 2),
+            .field("sessionLifetime", \.sessionLifetime, since: 3),
+            .field("idleSessionLifetime", \.idleSessionLifetime, since: 3),
+            .field("adminUserIDs", \.adminUserIDList, since: 3),
+            .field("branding", \.branding, since: 3),
+            .field("auditRetentionDays", \.auditRetentionDays, since: 4),
+            .field("deletedPasskeyRetentionDays", \.deletedPasskeyRetentionDays, since: 5),
+        ])
+
+    /// The admins as stored: none is an empty list.
+    fileprivate var adminUserIDList: [String] {
+        get { adminUserIDs ?? [] }
+        set { adminUserIDs = newValue.isEmpty ? nil : newValue }
+    }
+}
+
+extension BrandingSettings: RecordTabled {
+    public static let recordFields = RecordFields<BrandingSettings>(
+        blank: BrandingSettings(),
+        [
+            .field("primaryColor", \.primaryColor),
+            .field("pageBackground", \.pageBackground),
+            .field("logoURL", \.logoURL),
+            // The languages, then each one's texts in that order.
+            .custom(
+                "texts", minimumBytes: 4,
+                write: { branding, writer in
+                    let languages = branding.texts.keys.sorted()
+                    writer.strings(languages)
+                    for language in languages { writer.stringMap(branding.texts[language] ?? [:]) }
+                },
+                read: { branding, reader, field throws(RecordReader.Failure) in
+                    for language in try reader.strings(field) {
+                        branding.texts[language] = try reader.stringMap("\(field).\(language)")
+                    }
+                }),
+        ])
+}

@@ -162,3 +162,68 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
         self.lastLoginAt = lastLoginAt
     }
 }
+
+// MARK: The binary form
+
+extension UserRecord: BinaryCodedRecord {
+    /// 1: the account and profile. 2: the password and second factors. 3: the passkey prompt's
+    /// snooze and the passkey platforms. 4: the password's replacement.
+    public static let recordFields = RecordFields<UserRecord>(
+        blank: UserRecord(
+            tenantID: "", id: "", connectionID: "", userHandle: [], profile: UserProfile(), createdAt: .distantPast,
+            updatedAt: .distantPast),
+        [
+            .field("tenantID", \.tenantID),
+            .field("id", \.id),
+            .field("connectionID", \.connectionID),
+            .field("userHandle", \._userHandle.wrappedValue),
+            .field("profile.email", \.profile.email),
+            .field("profile.emailVerified", \.profile.emailVerified),
+            .field("profile.phoneNumber", \.profile.phoneNumber),
+            .field("profile.username", \.profile.username),
+            .field("profile.name", \.profile.name),
+            .field("profile.givenName", \.profile.givenName),
+            .field("profile.familyName", \.profile.familyName),
+            .field("profile.nickname", \.profile.nickname),
+            .field("profile.picture", \.profile.picture),
+            .field("userMetadata", \.userMetadata),
+            .field("blocked", \.blocked),
+            .field("createdAt", \.createdAt),
+            .field("updatedAt", \.updatedAt),
+            .field("lastLoginAt", \.lastLoginAt),
+            .field("password", \.password, since: 2),
+            .field("mfa", \.mfaEnrollments, nilIs: [], since: 2),
+            .field("passkeyPromptSnoozedUntil", \.passkeyPromptSnoozedUntil, since: 3),
+            .field("passkeyPlatforms", \.passkeyPlatformList, nilIs: [], since: 3),
+            .field("passwordReplacement", listOfOne: \.passwordReplacement, since: 4),
+            .field("passwordReplacedAt", \.passwordReplacedAt, since: 4),
+        ])
+}
+
+extension PasswordCredential: RecordTabled {
+    public static let recordFields = RecordFields<PasswordCredential>(
+        blank: PasswordCredential(
+            id: "", scheme: .argon2id, hash: "", createdAt: .distantPast, changedAt: .distantPast),
+        [
+            .field("id", \.id),
+            .field("scheme", \.scheme),
+            .field("hash", \.hash),
+            .field("createdAt", \.createdAt),
+            .field("changedAt", \.changedAt),
+        ])
+}
+
+extension MFAEnrollment: RecordTabled {
+    public static let recordFields = RecordFields<MFAEnrollment>(
+        blank: MFAEnrollment(id: "", factor: .otp, active: false, createdAt: .distantPast),
+        [
+            .field("id", \.id),
+            .field("factor", \.factor),
+            .field("active", \.active),
+            .field("createdAt", \.createdAt),
+            .field("sealedSecret", \._sealedSecret.wrappedValue),
+            .field("lastUsedStep", \.lastUsedStep),
+            .field("phoneNumber", \.phoneNumber),
+            .field("codeHash", \._codeHash.wrappedValue),
+        ])
+}
