@@ -117,17 +117,6 @@ public struct RecordWriter {
         bool(value)
     }
 
-    public mutating func optionalBytes(_ value: [UInt8]?) {
-        guard let value else { return bool(false) }
-        bool(true)
-        bytes(value)
-    }
-
-    /// A list of closed-vocabulary values, by raw value.
-    public mutating func values<Value: RawRepresentable>(_ values: [Value]) where Value.RawValue == String {
-        strings(values.map(\.rawValue))
-    }
-
     /// A list of `count` then each element as `element` writes it.
     public mutating func list<Element>(_ elements: [Element], _ element: (inout RecordWriter, Element) -> Void) {
         uint32(UInt32(clamping: elements.count))
@@ -229,43 +218,10 @@ public struct RecordReader {
         return map
     }
 
-    public mutating func optionalString(_ field: String) throws(Failure) -> String? {
-        try bool(field) ? try string(field) : nil
-    }
-
-    public mutating func optionalDate(_ field: String) throws(Failure) -> Date? {
-        try bool(field) ? try date(field) : nil
-    }
-
     public mutating func int(_ field: String) throws(Failure) -> Int {
         let value = Int64(bitPattern: try uint64(field))
         guard let int = Int(exactly: value) else { throw Failure(field: field, why: "out of range") }
         return int
-    }
-
-    public mutating func optionalBool(_ field: String) throws(Failure) -> Bool? {
-        try bool(field) ? try bool(field) : nil
-    }
-
-    public mutating func optionalBytes(_ field: String) throws(Failure) -> [UInt8]? {
-        try bool(field) ? try bytes(field) : nil
-    }
-
-    /// A list of closed-vocabulary values; an unknown one is a failure, never dropped or defaulted.
-    public mutating func values<Value: RawRepresentable>(_ type: Value.Type, _ field: String) throws(Failure)
-        -> [Value]
-    where Value.RawValue == String {
-        let raws = try strings(field)
-        var values: [Value] = []
-        values.reserveCapacity(raws.count)
-        for (index, raw) in raws.enumerated() {
-            guard let value = Value(rawValue: raw) else {
-                throw Failure(
-                    field: "\(field)[\(index)]", why: "unknown value \(String(reflecting: String(raw.prefix(64))))")
-            }
-            values.append(value)
-        }
-        return values
     }
 
     /// A list written by `RecordWriter.list`; each element takes at least `minimumBytes`.
@@ -286,17 +242,6 @@ public struct RecordReader {
     public mutating func value<Value: RawRepresentable>(_ type: Value.Type, _ field: String) throws(Failure) -> Value
     where Value.RawValue == String {
         let raw = try string(field)
-        guard let value = Value(rawValue: raw) else {
-            throw Failure(field: field, why: "unknown value \(String(reflecting: String(raw.prefix(64))))")
-        }
-        return value
-    }
-
-    /// An optional closed vocabulary value (written with `optionalString`).
-    public mutating func optionalValue<Value: RawRepresentable>(_ type: Value.Type, _ field: String) throws(Failure)
-        -> Value?
-    where Value.RawValue == String {
-        guard let raw = try optionalString(field) else { return nil }
         guard let value = Value(rawValue: raw) else {
             throw Failure(field: field, why: "unknown value \(String(reflecting: String(raw.prefix(64))))")
         }

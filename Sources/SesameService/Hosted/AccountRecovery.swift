@@ -7,7 +7,6 @@ import WebAuthn
 struct RecoveryChallenge: Sendable, Equatable {
     static let lifetime: TimeInterval = 600
     static let maxTries = 5
-    static let tag = TicketKind.accountRecovery.rawValue
 
     /// Empty for an address no account has: the code is never right, and the page looks the same.
     var userID: String
@@ -16,33 +15,19 @@ struct RecoveryChallenge: Sendable, Equatable {
 
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-recovery\u{0}\(handle)".utf8)) }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(userID)
-        writer.bytes(salt)
-        writer.bytes(codeMAC)
-        return writer.bytes
-    }
-
     init(userID: String, salt: [UInt8], codeMAC: [UInt8]) {
         self.userID = userID
         self.salt = salt
         self.codeMAC = codeMAC
     }
 
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(
-                userID: try reader.string("userID"), salt: try reader.bytes("salt"),
-                codeMAC: try reader.bytes("codeMAC"))
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension RecoveryChallenge: TicketPayload {
+    static let kind = TicketKind.accountRecovery
+    static let recordFields = RecordFields<RecoveryChallenge>(
+        blank: RecoveryChallenge(userID: "", salt: [], codeMAC: []),
+        [.field("userID", \.userID), .field("salt", \.salt), .field("codeMAC", \.codeMAC)])
 }
 
 /// Account recovery for a user who lost every passkey (`/u/recover`): a 6-digit code by email

@@ -10,36 +10,23 @@ struct VerificationTicket: Sendable, Equatable {
     static let lifetime: TimeInterval = 5 * 86_400
     /// Outstanding links per user; more asks send nothing until one expires.
     static let maxPerUser = 5
-    static let tag = TicketKind.emailVerification.rawValue
 
     var userID: String
     var email: String
 
     static func hash(_ ticket: String) -> [UInt8] { Digest.sha256(Array("sesame-verify-email\u{0}\(ticket)".utf8)) }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(userID)
-        writer.string(email)
-        return writer.bytes
-    }
-
     init(userID: String, email: String) {
         self.userID = userID
         self.email = email
     }
 
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(userID: try reader.string("userID"), email: try reader.string("email"))
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension VerificationTicket: TicketPayload {
+    static let kind = TicketKind.emailVerification
+    static let recordFields = RecordFields<VerificationTicket>(
+        blank: VerificationTicket(userID: "", email: ""), [.field("userID", \.userID), .field("email", \.email)])
 }
 
 /// Email verification through the message sender: the link, and confirming it.

@@ -52,7 +52,6 @@ struct MFATicket: Sendable, Equatable {
     static let lifetime: TimeInterval = 600
     /// Outstanding tokens per user.
     static let maxPerUser = 20
-    static let tag = TicketKind.mfaToken.rawValue
 
     var userID: String
     var clientID: String
@@ -66,20 +65,6 @@ struct MFATicket: Sendable, Equatable {
 
     static func hash(_ token: String) -> [UInt8] { Digest.sha256(Array("sesame-mfa-token\u{0}\(token)".utf8)) }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(userID)
-        writer.string(clientID)
-        writer.string(scope)
-        writer.string(audience)
-        writer.strings(amr)
-        writer.date(authTime)
-        writer.string(passwordStatus?.rawValue ?? "")
-        writer.strings(recommendedUpgrades.map(\.rawValue))
-        return writer.bytes
-    }
-
     init(userID: String, clientID: String, scope: String, audience: String, amr: [String], authTime: Date) {
         self.userID = userID
         self.clientID = clientID
@@ -89,36 +74,39 @@ struct MFATicket: Sendable, Equatable {
         self.authTime = authTime
     }
 
-    /// nil for any payload that is not an mfa token's.
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(
-                userID: try reader.string("userID"), clientID: try reader.string("clientID"),
-                scope: try reader.string("scope"), audience: try reader.string("audience"),
-                amr: try reader.strings("amr"), authTime: try reader.date("authTime"))
-            let status = try reader.string("passwordStatus")
-            if !status.isEmpty {
-                guard let known = PasswordStatus(rawValue: status) else { return nil }
-                passwordStatus = known
-            }
-            for name in try reader.strings("recommendedUpgrades") {
-                guard let upgrade = RecommendedUpgrade(rawValue: name) else { return nil }
-                recommendedUpgrades.append(upgrade)
-            }
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension MFATicket: TicketPayload {
+    static let kind = TicketKind.mfaToken
+    static let recordFields = RecordFields<MFATicket>(
+        blank: MFATicket(userID: "", clientID: "", scope: "", audience: "", amr: [], authTime: .distantPast),
+        [
+            .field("userID", \.userID),
+            .field("clientID", \.clientID),
+            .field("scope", \.scope),
+            .field("audience", \.audience),
+            .field("amr", \.amr),
+            .field("authTime", \.authTime),
+            // "" when there was no password.
+            .custom(
+                "passwordStatus", minimumBytes: 4,
+                write: { ticket, writer in writer.string(ticket.passwordStatus?.rawValue ?? "") },
+                read: { ticket, reader, field throws(RecordReader.Failure) in
+                    let raw = try reader.string(field)
+                    guard !raw.isEmpty else { return ticket.passwordStatus = nil }
+                    guard let status = PasswordStatus(rawValue: raw) else {
+                        throw RecordReader.Failure(field: field, why: "unknown value")
+                    }
+                    ticket.passwordStatus = status
+                }),
+            .field("recommendedUpgrades", \.recommendedUpgrades),
+        ])
 }
 
 /// An SMS code sent and not yet used (`oob_code` is its handle): 5 minutes, 5 tries.
 struct OOBChallenge: Sendable, Equatable {
     static let lifetime: TimeInterval = 300
     static let maxTries = 5
-    static let tag = TicketKind.oobChallenge.rawValue
 
     var userID: String
     var enrollmentID: String
@@ -130,17 +118,6 @@ struct OOBChallenge: Sendable, Equatable {
 
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-oob-code\u{0}\(handle)".utf8)) }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(userID)
-        writer.string(enrollmentID)
-        writer.bytes(mfaTokenHash)
-        writer.bytes(salt)
-        writer.bytes(codeMAC)
-        return writer.bytes
-    }
-
     init(userID: String, enrollmentID: String, mfaTokenHash: [UInt8], salt: [UInt8], codeMAC: [UInt8]) {
         self.userID = userID
         self.enrollmentID = enrollmentID
@@ -149,17 +126,17 @@ struct OOBChallenge: Sendable, Equatable {
         self.codeMAC = codeMAC
     }
 
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(
-                userID: try reader.string("userID"), enrollmentID: try reader.string("enrollmentID"),
-                mfaTokenHash: try reader.bytes("mfaTokenHash"), salt: try reader.bytes("salt"),
-                codeMAC: try reader.bytes("codeMAC"))
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension OOBChallenge: TicketPayload {
+    static let kind = TicketKind.oobChallenge
+    static let recordFields = RecordFields<OOBChallenge>(
+        blank: OOBChallenge(userID: "", enrollmentID: "", mfaTokenHash: [], salt: [], codeMAC: []),
+        [
+            .field("userID", \.userID),
+            .field("enrollmentID", \.enrollmentID),
+            .field("mfaTokenHash", \.mfaTokenHash),
+            .field("salt", \.salt),
+            .field("codeMAC", \.codeMAC),
+        ])
 }

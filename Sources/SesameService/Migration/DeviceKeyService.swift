@@ -408,7 +408,6 @@ public final class DeviceKeyService: Sendable {
 /// A device-key challenge between its issue and its redemption: an auth-session row under a hash
 /// of the handle in this purpose's own domain.
 struct PendingDeviceKeyChallenge: Sendable, Equatable {
-    static let tag = TicketKind.deviceKeyChallenge.rawValue
 
     var purpose: DeviceKeySignedBytes.Purpose
     var userID: String
@@ -420,17 +419,6 @@ struct PendingDeviceKeyChallenge: Sendable, Equatable {
         Digest.sha256(Array("sesame-device-key-challenge\u{0}\(handle)".utf8))
     }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(purpose.rawValue)
-        writer.string(userID)
-        writer.string(clientID)
-        writer.bytes(keyID)
-        writer.bytes(challenge)
-        return writer.bytes
-    }
-
     init(purpose: DeviceKeySignedBytes.Purpose, userID: String, clientID: String, keyID: [UInt8], challenge: [UInt8]) {
         self.purpose = purpose
         self.userID = userID
@@ -439,20 +427,21 @@ struct PendingDeviceKeyChallenge: Sendable, Equatable {
         self.challenge = challenge
     }
 
-    /// nil for any payload that is not a device-key challenge's.
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            let purpose = try reader.value(DeviceKeySignedBytes.Purpose.self, "purpose")
-            self.init(
-                purpose: purpose, userID: try reader.string("userID"), clientID: try reader.string("clientID"),
-                keyID: try reader.bytes("keyID"), challenge: try reader.bytes("challenge"))
-            guard reader.isAtEnd, keyID.count == 16, challenge.count == 32 else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension PendingDeviceKeyChallenge: TicketPayload {
+    static let kind = TicketKind.deviceKeyChallenge
+    static let recordFields = RecordFields<PendingDeviceKeyChallenge>(
+        blank: PendingDeviceKeyChallenge(purpose: .register, userID: "", clientID: "", keyID: [], challenge: []),
+        [
+            .field("purpose", \.purpose),
+            .field("userID", \.userID),
+            .field("clientID", \.clientID),
+            .field("keyID", \.keyID),
+            .field("challenge", \.challenge),
+        ])
+
+    var isWellFormed: Bool { keyID.count == 16 && challenge.count == 32 }
 }
 
 extension DeviceKeyRecord {

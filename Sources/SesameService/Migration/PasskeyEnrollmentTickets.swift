@@ -216,7 +216,6 @@ public final class PasskeyEnrollmentTickets: Sendable {
 /// What a ticket (and then the page's enrollment) stands for, in the auth-session table under a
 /// hash in the ticket's or the page's own domain.
 struct EnrollmentState: Sendable, Equatable {
-    static let tag = TicketKind.passkeyEnrollment.rawValue
     static let ticketDomain = "sesame-enrollment-ticket"
     static let pageDomain = "sesame-enrollment-page"
 
@@ -228,17 +227,6 @@ struct EnrollmentState: Sendable, Equatable {
 
     static func hash(_ value: String, domain: String) -> [UInt8] { Digest.sha256(Array("\(domain)\u{0}\(value)".utf8)) }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(reason.rawValue)
-        writer.string(userID)
-        writer.string(clientID)
-        writer.optionalString(deviceKeyID)
-        writer.optionalString(returnTo)
-        return writer.bytes
-    }
-
     init(
         reason: PasskeyEnrollmentReason, userID: String, clientID: String, deviceKeyID: String?, returnTo: String?
     ) {
@@ -249,18 +237,17 @@ struct EnrollmentState: Sendable, Equatable {
         self.returnTo = returnTo
     }
 
-    /// nil for any payload that is not an enrollment's.
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(
-                reason: try reader.value(PasskeyEnrollmentReason.self, "reason"), userID: try reader.string("userID"),
-                clientID: try reader.string("clientID"), deviceKeyID: try reader.optionalString("deviceKeyID"),
-                returnTo: try reader.optionalString("returnTo"))
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension EnrollmentState: TicketPayload {
+    static let kind = TicketKind.passkeyEnrollment
+    static let recordFields = RecordFields<EnrollmentState>(
+        blank: EnrollmentState(reason: .progressive, userID: "", clientID: "", deviceKeyID: nil, returnTo: nil),
+        [
+            .field("reason", \.reason),
+            .field("userID", \.userID),
+            .field("clientID", \.clientID),
+            .field("deviceKeyID", \.deviceKeyID),
+            .field("returnTo", \.returnTo),
+        ])
 }

@@ -9,7 +9,6 @@ struct AuthorizationCode: Sendable, Equatable {
     static let lifetime: TimeInterval = 60
     /// Codes one user may hold unredeemed.
     static let maxPerUser = 50
-    static let tag = TicketKind.authorizationCode.rawValue
 
     var clientID: String
     var redirectURI: String
@@ -26,23 +25,6 @@ struct AuthorizationCode: Sendable, Equatable {
     var familyID: String
 
     static func hash(_ code: String) -> [UInt8] { Digest.sha256(Array("sesame-authorization-code\u{0}\(code)".utf8)) }
-
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(clientID)
-        writer.string(redirectURI)
-        writer.string(userID)
-        writer.string(scope)
-        writer.optionalString(audience)
-        writer.optionalString(nonce)
-        writer.optionalString(codeChallenge)
-        writer.strings(amr)
-        writer.date(authTime)
-        writer.string(sessionID)
-        writer.string(familyID)
-        return writer.bytes
-    }
 
     init(
         clientID: String, redirectURI: String, userID: String, scope: String, audience: String?, nonce: String?,
@@ -61,30 +43,33 @@ struct AuthorizationCode: Sendable, Equatable {
         self.familyID = familyID
     }
 
-    /// nil for any payload that is not a code's.
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(
-                clientID: try reader.string("clientID"), redirectURI: try reader.string("redirectURI"),
-                userID: try reader.string("userID"), scope: try reader.string("scope"),
-                audience: try reader.optionalString("audience"), nonce: try reader.optionalString("nonce"),
-                codeChallenge: try reader.optionalString("codeChallenge"), amr: try reader.strings("amr"),
-                authTime: try reader.date("authTime"), sessionID: try reader.string("sessionID"),
-                familyID: try reader.string("familyID"))
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension AuthorizationCode: TicketPayload {
+    static let kind = TicketKind.authorizationCode
+    static let recordFields = RecordFields<AuthorizationCode>(
+        blank: AuthorizationCode(
+            clientID: "", redirectURI: "", userID: "", scope: "", audience: nil, nonce: nil, codeChallenge: nil,
+            amr: [], authTime: .distantPast, sessionID: "", familyID: ""),
+        [
+            .field("clientID", \.clientID),
+            .field("redirectURI", \.redirectURI),
+            .field("userID", \.userID),
+            .field("scope", \.scope),
+            .field("audience", \.audience),
+            .field("nonce", \.nonce),
+            .field("codeChallenge", \.codeChallenge),
+            .field("amr", \.amr),
+            .field("authTime", \.authTime),
+            .field("sessionID", \.sessionID),
+            .field("familyID", \.familyID),
+        ])
 }
 
 /// A redeemed code, remembered for an hour so that presenting it again revokes what it issued
 /// (RFC 6749 §4.1.2, RFC 9700 §4.15).
 struct SpentAuthorizationCode: Sendable, Equatable {
     static let lifetime: TimeInterval = 3_600
-    static let tag = TicketKind.spentAuthorizationCode.rawValue
 
     var clientID: String
     var familyID: String
@@ -94,33 +79,19 @@ struct SpentAuthorizationCode: Sendable, Equatable {
 
     static func hash(_ code: String) -> [UInt8] { Digest.sha256(Array("sesame-spent-code\u{0}\(code)".utf8)) }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(clientID)
-        writer.string(familyID)
-        writer.bool(reused)
-        return writer.bytes
-    }
-
     init(clientID: String, familyID: String, reused: Bool) {
         self.clientID = clientID
         self.familyID = familyID
         self.reused = reused
     }
 
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(
-                clientID: try reader.string("clientID"), familyID: try reader.string("familyID"),
-                reused: try reader.bool("reused"))
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension SpentAuthorizationCode: TicketPayload {
+    static let kind = TicketKind.spentAuthorizationCode
+    static let recordFields = RecordFields<SpentAuthorizationCode>(
+        blank: SpentAuthorizationCode(clientID: "", familyID: "", reused: false),
+        [.field("clientID", \.clientID), .field("familyID", \.familyID), .field("reused", \.reused)])
 }
 
 /// Issuing and redeeming authorization codes, shared by `/authorize` and the token endpoint.

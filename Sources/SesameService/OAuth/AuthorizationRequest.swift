@@ -100,41 +100,6 @@ public struct AuthorizationRequest: Sendable, Hashable {
 
     // MARK: The transaction payload
 
-    func write(to writer: inout RecordWriter) {
-        writer.string(clientID)
-        writer.string(redirectURI)
-        writer.string(responseMode.rawValue)
-        writer.string(scope)
-        writer.optionalString(state)
-        writer.optionalString(nonce)
-        writer.optionalString(codeChallenge)
-        writer.values(AuthorizationPrompt.allCases.filter(prompts.contains))
-        writer.bool(maxAge != nil)
-        if let maxAge { writer.int(maxAge) }
-        writer.optionalString(loginHint)
-        writer.bool(startsWithSignup)
-        writer.optionalString(locale?.rawValue)
-        writer.optionalString(audience)
-        writer.optionalString(connection)
-    }
-
-    init(from reader: inout RecordReader) throws(RecordReader.Failure) {
-        clientID = try reader.string("clientID")
-        redirectURI = try reader.string("redirectURI")
-        responseMode = try reader.value(ResponseMode.self, "responseMode")
-        scope = try reader.string("scope")
-        state = try reader.optionalString("state")
-        nonce = try reader.optionalString("nonce")
-        codeChallenge = try reader.optionalString("codeChallenge")
-        prompts = Set(try reader.values(AuthorizationPrompt.self, "prompts"))
-        maxAge = try reader.bool("maxAge") ? try reader.int("maxAge") : nil
-        loginHint = try reader.optionalString("loginHint")
-        startsWithSignup = try reader.bool("startsWithSignup")
-        locale = try reader.optionalString("locale").flatMap(PageLocale.init(rawValue:))
-        audience = try reader.optionalString("audience")
-        connection = try reader.optionalString("connection")
-    }
-
     init(
         clientID: String, redirectURI: String, responseMode: ResponseMode, scope: String, state: String?,
         nonce: String?, codeChallenge: String?, prompts: Set<AuthorizationPrompt>, maxAge: Int?, loginHint: String?,
@@ -209,3 +174,41 @@ public struct AuthorizationError: Error, Sendable, Hashable {
     public var code: Code
     public var description: String
 }
+
+// MARK: As a pending request stores it
+
+extension AuthorizationRequest: RecordTabled {
+    static let blank = AuthorizationRequest(
+        clientID: "", redirectURI: "", responseMode: .query, scope: "", state: nil, nonce: nil, codeChallenge: nil,
+        prompts: [], maxAge: nil, loginHint: nil, startsWithSignup: false, locale: nil, audience: nil,
+        connection: nil)
+
+    public static let recordFields = RecordFields<AuthorizationRequest>(
+        blank: blank,
+        [
+            .field("clientID", \.clientID),
+            .field("redirectURI", \.redirectURI),
+            .field("responseMode", \.responseMode),
+            .field("scope", \.scope),
+            .field("state", \.state),
+            .field("nonce", \.nonce),
+            .field("codeChallenge", \.codeChallenge),
+            .field("prompts", \.promptList),
+            .field("maxAge", \.maxAge),
+            .field("loginHint", \.loginHint),
+            .field("startsWithSignup", \.startsWithSignup),
+            .field("locale", \.locale),
+            .field("audience", \.audience),
+            .field("connection", \.connection),
+        ])
+
+    /// The prompts in a fixed order, so the same request always gives the same bytes.
+    fileprivate var promptList: [AuthorizationPrompt] {
+        get { AuthorizationPrompt.allCases.filter(prompts.contains) }
+        set { prompts = Set(newValue) }
+    }
+}
+
+extension ResponseMode: RecordVocabulary {}
+extension AuthorizationPrompt: RecordVocabulary {}
+extension PageLocale: RecordVocabulary {}

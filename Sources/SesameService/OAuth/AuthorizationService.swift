@@ -57,7 +57,6 @@ struct AuthorizationTransaction: Sendable, Equatable {
     static let lifetime: TimeInterval = 3_600
     /// Pending requests one browser may hold (the page rate limit bounds browsers without a cookie).
     static let maxPerBrowser = 20
-    static let tag = TicketKind.authorizationTransaction.rawValue
 
     var request: AuthorizationRequest
     /// SHA-256 of the browser's device cookie: another browser cannot continue it.
@@ -70,51 +69,44 @@ struct AuthorizationTransaction: Sendable, Equatable {
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-authorize\u{0}\(handle)".utf8)) }
     static func deviceHash(_ device: String) -> [UInt8] { Digest.sha256(Array("sesame-device\u{0}\(device)".utf8)) }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        request.write(to: &writer)
-        writer.bytes(deviceHash)
-        writer.optionalString(identifier)
-        writer.bool(secondFactorDue)
-        writer.bool(held != nil)
-        if let held {
-            writer.string(held.userID)
-            writer.strings(held.amr)
-            writer.date(held.authTime)
-            writer.string(held.reason.rawValue)
-        }
-        writer.bool(recovering)
-        return writer.bytes
-    }
-
     init(request: AuthorizationRequest, deviceHash: [UInt8]) {
         self.request = request
         self.deviceHash = deviceHash
     }
 
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            request = try AuthorizationRequest(from: &reader)
-            deviceHash = try reader.bytes("deviceHash")
-            identifier = try reader.optionalString("identifier")
-            secondFactorDue = try reader.bool("secondFactorDue")
-            if try reader.bool("held") {
-                held = HeldSignIn(
-                    userID: try reader.string("held.userID"), amr: try reader.strings("held.amr"),
-                    authTime: try reader.date("held.authTime"),
-                    reason: try reader.value(HeldSignIn.Reason.self, "held.reason"))
-            }
-            // Written since the recovery asks for the second factor; a request begun before has none.
-            if !reader.isAtEnd { recovering = try reader.bool("recovering") }
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
 }
+
+extension AuthorizationTransaction: TicketPayload {
+    static let kind = TicketKind.authorizationTransaction
+    static let recordFields = RecordFields<AuthorizationTransaction>(
+        blank: AuthorizationTransaction(request: AuthorizationRequest.blank, deviceHash: []),
+        [
+            .field("request", \.request),
+            .field("deviceHash", \.deviceHash),
+            .field("identifier", \.identifier),
+            .field("secondFactorDue", \.secondFactorDue),
+            .field("held", \.held),
+            // Written since the recovery asks for the second factor; a request begun before has none.
+            .custom(
+                "recovering", minimumBytes: 0, write: { transaction, writer in writer.bool(transaction.recovering) },
+                read: { transaction, reader, field throws(RecordReader.Failure) in
+                    if !reader.isAtEnd { transaction.recovering = try reader.bool(field) }
+                }),
+        ])
+}
+
+extension HeldSignIn: RecordTabled {
+    public static let recordFields = RecordFields<HeldSignIn>(
+        blank: HeldSignIn(userID: "", amr: [], authTime: .distantPast, reason: .progressive),
+        [
+            .field("userID", \.userID),
+            .field("amr", \.amr),
+            .field("authTime", \.authTime),
+            .field("reason", \.reason),
+        ])
+}
+
+extension HeldSignIn.Reason: RecordVocabulary {}
 
 /// The authorization endpoint (RFC 6749 §4.1, OIDC Core §3.1.2) and RP-initiated logout.
 ///

@@ -9,6 +9,7 @@ struct ResetTicket: Sendable, Equatable {
     static let lifetime: TimeInterval = 30 * 60
     /// Outstanding tickets per user; more asks send nothing until one expires.
     static let maxPerUser = 5
+    /// The payload's first field; its first byte is `TicketKind.passwordReset`'s.
     static let tag = "sesame-reset-ticket-1"
 
     var userID: String

@@ -365,14 +365,10 @@ public final class AccountUpgradeService: Sendable {
         }
         let rawNonce = Base64URL.encode(try random.serviceBytes(32))
         let handle = Base64URL.encode(try random.serviceBytes(32))
-        var writer = RecordWriter()
-        writer.byte(UpgradeState.webTag)
-        writer.string(token)
-        writer.string(rawNonce)
-        writer.string(redirectURI)
+        let web = AppleWebUpgradeState(token: token, rawNonce: rawNonce, redirectURI: redirectURI)
         let record = AuthSessionRecord(
             handleHash: Digest.sha256(Array("\(Self.webStateDomain)\u{0}\(handle)".utf8)), tenantID: tenant.id,
-            requester: "upgrade:\(state.userID)", expiresAt: now + Self.webStateLifetime, payload: writer.bytes)
+            requester: "upgrade:\(state.userID)", expiresAt: now + Self.webStateLifetime, payload: web.payload)
         let stored = try access.write(.relaxed) { transaction in
             try transaction.authSessions.insert(record, maxPerRequester: Self.maxTokensPerUser, now: now)
         }
@@ -409,24 +405,11 @@ public final class AccountUpgradeService: Sendable {
                 }),
             record.tenantID == tenant.id, record.expiresAt > now
         else { throw Self.spent }
-        var reader = RecordReader(record.payload)
-        let token: String
-        let rawNonce: String
-        let redirectURI: String
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == UpgradeState.webTag else {
-                throw RecordReader.Failure(field: "tag", why: "not a web state")
-            }
-            token = try reader.string("token")
-            rawNonce = try reader.string("nonce")
-            redirectURI = try reader.string("redirectURI")
-        } catch {
-            throw Self.spent
-        }
+        guard let web = AppleWebUpgradeState(payload: record.payload) else { throw Self.spent }
         // A web code is redeemed with the redirect_uri it was issued for (Apple requires it).
         try upgradeToSignInWithApple(
-            tenant: tenant, token: token, identityToken: identityToken, rawNonce: rawNonce,
-            authorizationCode: authorizationCode, redirectURI: redirectURI)
+            tenant: tenant, token: web.token, identityToken: identityToken, rawNonce: web.rawNonce,
+            authorizationCode: authorizationCode, redirectURI: web.redirectURI)
     }
 
     // MARK: Passkey
@@ -517,9 +500,6 @@ public final class AccountUpgradeService: Sendable {
 
 /// What an upgrade token stands for, in the auth-session table under a hash in its own domain.
 struct UpgradeState: Sendable, Equatable {
-    static let tag = TicketKind.accountUpgrade.rawValue
-    /// The web flow's state (the upgrade token and the raw nonce).
-    static let webTag: UInt8 = 0x57
     static let domain = "sesame-upgrade-token"
 
     var type: UpgradeType
@@ -540,18 +520,6 @@ struct UpgradeState: Sendable, Equatable {
         return Base64URL.encode(Array(Digest.sha256(Array(password.hash.utf8)).prefix(16)))
     }
 
-    var payload: [UInt8] {
-        var writer = RecordWriter()
-        writer.byte(Self.tag)
-        writer.string(type.rawValue)
-        writer.string(userID)
-        writer.string(clientID)
-        writer.string(passwordStamp)
-        writer.optionalString(keepFamily)
-        writer.optionalString(keepSession)
-        return writer.bytes
-    }
-
     init(
         type: UpgradeType, userID: String, clientID: String, passwordStamp: String, keepFamily: String?,
         keepSession: String? = nil
@@ -564,19 +532,34 @@ struct UpgradeState: Sendable, Equatable {
         self.keepFamily = keepFamily
     }
 
-    /// nil for any payload that is not an upgrade token's.
-    init?(payload: [UInt8]) {
-        var reader = RecordReader(payload)
-        do throws(RecordReader.Failure) {
-            guard try reader.byte("tag") == Self.tag else { return nil }
-            self.init(
-                type: try reader.value(UpgradeType.self, "type"), userID: try reader.string("userID"),
-                clientID: try reader.string("clientID"), passwordStamp: try reader.string("passwordStamp"),
-                keepFamily: try reader.optionalString("keepFamily"),
-                keepSession: try reader.optionalString("keepSession"))
-            guard reader.isAtEnd else { return nil }
-        } catch {
-            return nil
-        }
-    }
+}
+
+extension UpgradeState: TicketPayload {
+    static let kind = TicketKind.accountUpgrade
+    static let recordFields = RecordFields<UpgradeState>(
+        blank: UpgradeState(type: .passkey, userID: "", clientID: "", passwordStamp: "", keepFamily: nil),
+        [
+            .field("type", \.type),
+            .field("userID", \.userID),
+            .field("clientID", \.clientID),
+            .field("passwordStamp", \.passwordStamp),
+            .field("keepFamily", \.keepFamily),
+            .field("keepSession", \.keepSession),
+        ])
+}
+
+/// The web flow of an upgrade to Sign in with Apple between the redirect to Apple and its form
+/// post: the upgrade token, the raw nonce whose digest went to Apple, and the redirect URI the code
+/// is redeemed with.
+struct AppleWebUpgradeState: Sendable, Equatable {
+    var token: String
+    var rawNonce: String
+    var redirectURI: String
+}
+
+extension AppleWebUpgradeState: TicketPayload {
+    static let kind = TicketKind.appleWebUpgrade
+    static let recordFields = RecordFields<AppleWebUpgradeState>(
+        blank: AppleWebUpgradeState(token: "", rawNonce: "", redirectURI: ""),
+        [.field("token", \.token), .field("nonce", \.rawNonce), .field("redirectURI", \.redirectURI)])
 }
