@@ -14,6 +14,8 @@ public struct UserInfo: Sendable, Equatable {
     public let givenName: String?
     /// `family_name`.
     public let familyName: String?
+    /// `middle_name`.
+    public let middleName: String?
     /// `nickname`.
     public let nickname: String?
     /// `picture`.
@@ -35,6 +37,7 @@ public struct UserInfo: Sendable, Equatable {
         name = raw["name"]
         givenName = raw["given_name"]
         familyName = raw["family_name"]
+        middleName = raw["middle_name"]
         nickname = raw["nickname"]
         picture = raw["picture"]
         phoneNumber = raw["phone_number"]

@@ -32,6 +32,16 @@ public enum RecordBinary {
         return writer.bytes
     }
 
+    /// `record` as a row of the older `version` held it: that version's fields only (tests that
+    /// read old rows, and pin the bytes each version wrote).
+    public static func encode<R: BinaryCodedRecord>(_ record: R, asVersion version: Int) -> [UInt8] {
+        var writer = RecordWriter()
+        writer.byte(marker)
+        writer.uint16(UInt16(clamping: version))
+        R.recordFields.write(record, to: &writer, version: version)
+        return writer.bytes
+    }
+
     /// The record in `bytes`; `corrupt` naming `table` and the field that does not read, or the
     /// version when the row comes from a newer Sesame.
     public static func decode<R: BinaryCodedRecord>(_ type: R.Type, from bytes: [UInt8], table: String) throws -> R {

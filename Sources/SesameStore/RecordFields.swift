@@ -281,6 +281,15 @@ public final class RecordFields<Root: Sendable>: Sendable {
         minimumBytes = written.reduce(0) { $0 + $1.minimumBytes }
     }
 
+    /// Writes the fields a row of `version` holds, as that version wrote them (tests of old rows).
+    public func write(_ root: Root, to writer: inout RecordWriter, version: Int) {
+        withUnsafePointer(to: root) { pointer in
+            for field in fields where field.versions.contains(version) {
+                field.write(UnsafeRawPointer(pointer), &writer)
+            }
+        }
+    }
+
     /// Writes every field of the current version.
     public func write(_ root: Root, to writer: inout RecordWriter) {
         withUnsafePointer(to: root) { pointer in

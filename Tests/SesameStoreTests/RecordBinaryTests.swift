@@ -126,14 +126,14 @@ struct RecordBinaryTests {
         #expect(throws: StoreError.corrupt("a row of users does not decode: field end: bytes follow the last field")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
-        // The blocked flag is the byte after the metadata: make it neither 0 nor 1. (After it: two
-        // dates, no last login, no password, no factors, no snooze, no passkey platforms, no
-        // replacement of the password, no time of it.)
+        // The blocked flag is the byte after the metadata: make it neither 0 nor 1. (After it, in
+        // a row of version 4: two dates, no last login, no password, no factors, no snooze, no
+        // passkey platforms, no replacement of the password, no time of it.)
         user.lastLoginAt = nil
         user.password = nil
         user.passkeyPromptSnoozedUntil = nil
         user.passkeyPlatforms = []
-        bytes = RecordBinary.encode(user)
+        bytes = RecordBinary.encode(user, asVersion: 4)
         bytes[bytes.count - 1 - 4 - 4 - 1 - 4 - 1 - 1 - 8 - 8 - 1] = 7
         #expect(throws: StoreError.corrupt("a row of users does not decode: field blocked: not a boolean")) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
@@ -169,8 +169,12 @@ struct RecordBinaryTests {
 
     @Test func aRowFromANewerSesameIsRefused() {
         var bytes = RecordBinary.encode(Fixture.user())
-        bytes[1] = 5
-        #expect(throws: StoreError.corrupt("a row of users has version 5, newer than this Sesame reads (4)")) {
+        let newer = UserRecord.currentVersion + 1
+        bytes[1] = UInt8(newer)
+        #expect(
+            throws: StoreError.corrupt(
+                "a row of users has version \(newer), newer than this Sesame reads (\(UserRecord.currentVersion))")
+        ) {
             _ = try RecordBinary.decode(UserRecord.self, from: bytes, table: "users")
         }
     }

@@ -44,11 +44,8 @@ struct RecordVersionTests {
         var user = Fixture.user()
         user.passkeyPromptSnoozedUntil = Fixture.time(50)
         user.passkeyPlatforms = [.android]
-        var current = RecordBinary.encode(user)
-        // Version 4 appended the replacement (an empty list) and its time (absent): 5 bytes.
-        current.removeLast(5)
-        current[1] = 3
-        let read = try RecordBinary.decode(UserRecord.self, from: current, table: "users")
+        let read = try RecordBinary.decode(
+            UserRecord.self, from: RecordBinary.encode(user, asVersion: 3), table: "users")
         #expect(read == user)
     }
 
@@ -123,9 +120,9 @@ struct RecordVersionTests {
     @Test func aClientOfVersionTwoHasNoLogoutURLs() throws {
         var client = Fixture.client()
         client.allowedLogoutURLs = []
-        var current = RecordBinary.encode(client)
-        current.removeLast(4)
-        current[1] = 2
-        #expect(try RecordBinary.decode(ClientRecord.self, from: current, table: "clients") == client)
+        let versionTwo = RecordBinary.encode(client, asVersion: 2)
+        // Version 3 appended the logout URLs: an empty list is 4 bytes.
+        #expect(versionTwo.count == RecordBinary.encode(client, asVersion: 3).count - 4)
+        #expect(try RecordBinary.decode(ClientRecord.self, from: versionTwo, table: "clients") == client)
     }
 }

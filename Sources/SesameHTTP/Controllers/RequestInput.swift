@@ -7,9 +7,30 @@ import WebAuthn
 /// parameters, the signup profile's fields.
 enum RequestInput {
     /// The profile fields a signup may carry (the passkey and database signups, the Management API).
-    static let profileFields: Set<String> = [
-        "email", "phone_number", "username", "name", "given_name", "family_name", "nickname", "picture",
-    ]
+    static let profileFields: Set<String> = Set(
+        ["email", "phone_number", "username"] + ProfileAttribute.allCases.map(\.rawValue))
+
+    /// The profile's free-text attributes in `body`: absent is not given, and so is null where
+    /// `nullIsAbsent` (the public endpoints, where SDKs send null); elsewhere null is refused.
+    static func profileAttributes(_ body: APIBody, nullIsAbsent: Bool = true) throws -> [ProfileAttribute: String] {
+        var values: [ProfileAttribute: String] = [:]
+        for attribute in ProfileAttribute.allCases {
+            values[attribute] =
+                nullIsAbsent ? try body.optionalString(attribute.rawValue) : try body.string(attribute.rawValue)
+        }
+        return values
+    }
+
+    /// The changes a `PATCH` body makes to the profile's free-text attributes (null removes one).
+    static func profileAttributeChanges(_ body: APIBody) throws -> [ProfileAttribute: FieldChange<String>] {
+        var changes: [ProfileAttribute: FieldChange<String>] = [:]
+        for attribute in ProfileAttribute.allCases {
+            let change = try body.nullableString(attribute.rawValue)
+            if case .keep = change { continue }
+            changes[attribute] = change
+        }
+        return changes
+    }
 
     /// Auth0's list parameters: `page`, `per_page`, `include_totals`.
     static func listRequest(_ request: HTTPRequest) throws -> ListRequest {

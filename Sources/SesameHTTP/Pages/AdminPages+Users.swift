@@ -139,7 +139,7 @@ extension AdminPages {
         if let phone = user.phoneNumber {
             body += "<tr><th scope=\"row\">phone_number</th><td>\(phone)</td></tr>"
         }
-        if let name = user.name {
+        if let name = user.attributes[.name] {
             body +=
                 "<tr><th scope=\"row\">\(Catalog.text(.adminClientName, locale))</th><td>\(name)</td></tr>"
         }

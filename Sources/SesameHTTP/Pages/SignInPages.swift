@@ -321,7 +321,7 @@ enum SignInPages {
             <input id="email" name="email" type="email" autocomplete="username" required autofocus \
             value="\(email)">
             <label for="name">\(Catalog.text(.nameLabel, locale))</label>
-            <input id="name" name="name" type="text" autocomplete="name" value="\(profile.name ?? "")">
+            <input id="name" name="name" type="text" autocomplete="name" value="\(profile.attributes[.name] ?? "")">
             """
         if connection.passkey.enabled {
             body += """

@@ -19,11 +19,8 @@ public struct ManagedUser: Encodable, Sendable {
     public var emailVerified: Bool
     public var phoneNumber: String?
     public var username: String?
-    public var name: String?
-    public var givenName: String?
-    public var familyName: String?
-    public var nickname: String?
-    public var picture: String?
+    /// The free-text attributes that are set.
+    public var attributes: [ProfileAttribute: String]
     public var userMetadata: [String: String]
     public var blocked: Bool
     public var identities: [Identity]
@@ -36,15 +33,28 @@ public struct ManagedUser: Encodable, Sendable {
         case email
         case emailVerified = "email_verified"
         case phoneNumber = "phone_number"
-        case username, name
-        case givenName = "given_name"
-        case familyName = "family_name"
-        case nickname, picture
+        case username
         case userMetadata = "user_metadata"
         case blocked, identities
         case createdAt = "created_at"
         case updatedAt = "updated_at"
         case lastLogin = "last_login"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(userID, forKey: .userID)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encode(emailVerified, forKey: .emailVerified)
+        try container.encodeIfPresent(phoneNumber, forKey: .phoneNumber)
+        try container.encodeIfPresent(username, forKey: .username)
+        try ProfileAttributeKey.encode(attributes, to: encoder)
+        try container.encode(userMetadata, forKey: .userMetadata)
+        try container.encode(blocked, forKey: .blocked)
+        try container.encode(identities, forKey: .identities)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(lastLogin, forKey: .lastLogin)
     }
 
     /// A user id without its provider prefix: the id of the user's identity (`auth0|abc` → `abc`).
@@ -60,11 +70,7 @@ public struct ManagedUser: Encodable, Sendable {
         emailVerified = user.profile.emailVerified
         phoneNumber = user.profile.phoneNumber
         username = user.profile.username
-        name = user.profile.name
-        givenName = user.profile.givenName
-        familyName = user.profile.familyName
-        nickname = user.profile.nickname
-        picture = user.profile.picture
+        attributes = ProfileAttributeKey.values(user.profile)
         userMetadata = user.userMetadata
         blocked = user.blocked
         identities = [
@@ -78,5 +84,29 @@ public struct ManagedUser: Encodable, Sendable {
         createdAt = APITimestamp.string(user.createdAt)
         updatedAt = APITimestamp.string(user.updatedAt)
         lastLogin = user.lastLoginAt.map(APITimestamp.string)
+    }
+}
+
+/// A profile attribute as a JSON member, named as the attribute is.
+public struct ProfileAttributeKey: CodingKey {
+    public let stringValue: String
+    public var intValue: Int? { nil }
+    public init(_ attribute: ProfileAttribute) { stringValue = attribute.rawValue }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
+
+    /// The attributes of `profile` that are set.
+    public static func values(_ profile: UserProfile) -> [ProfileAttribute: String] {
+        var values: [ProfileAttribute: String] = [:]
+        for attribute in ProfileAttribute.allCases { values[attribute] = profile[attribute] }
+        return values
+    }
+
+    /// Writes the attributes that are set, in the order they are declared.
+    public static func encode(_ attributes: [ProfileAttribute: String], to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ProfileAttributeKey.self)
+        for attribute in ProfileAttribute.allCases {
+            try container.encodeIfPresent(attributes[attribute], forKey: ProfileAttributeKey(attribute))
+        }
     }
 }

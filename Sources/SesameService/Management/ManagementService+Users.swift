@@ -298,18 +298,12 @@ extension ManagementService {
         }
         if profile.email != user.profile.email { profile.emailVerified = false }
         if let verified = patch.emailVerified { profile.emailVerified = verified }
-        profile.name = try text(patch.name, profile.name, "name")
-        profile.givenName = try text(patch.givenName, profile.givenName, "given_name")
-        profile.familyName = try text(patch.familyName, profile.familyName, "family_name")
-        profile.nickname = try text(patch.nickname, profile.nickname, "nickname")
-        switch patch.picture {
-        case .keep: break
-        case .remove: profile.picture = nil
-        case .set(let picture):
-            guard ProfileValidation.isPictureURL(picture) else {
-                throw .invalidRequest("picture must be an http(s) URL")
+        for (attribute, change) in patch.attributes {
+            switch change {
+            case .keep: break
+            case .remove: profile[attribute] = nil
+            case .set(let value): profile[attribute] = try ProfileValidation.checked(attribute, value)
             }
-            profile.picture = picture
         }
         updated.profile = profile
         if let changes = patch.userMetadata {
@@ -348,13 +342,4 @@ extension ManagementService {
         }
     }
 
-    private static func text(
-        _ change: FieldChange<String>, _ current: String?, _ field: String
-    ) throws(ServiceError) -> String? {
-        switch change {
-        case .keep: return current
-        case .remove: return nil
-        case .set(let value): return try TextRules.text(value, field, max: ProfileValidation.maxTextLength)
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import SesameStore
+
 /// What `PATCH /api/v2/users/{id}` changes; `.keep`/nil leaves a field as it is, `.remove` (JSON
 /// null) clears it. `user_metadata` merges: a nil value deletes that key.
 public struct UserPatch: Sendable {
@@ -5,11 +7,8 @@ public struct UserPatch: Sendable {
     public var emailVerified: Bool?
     public var phoneNumber: FieldChange<String>
     public var username: FieldChange<String>
-    public var name: FieldChange<String>
-    public var givenName: FieldChange<String>
-    public var familyName: FieldChange<String>
-    public var nickname: FieldChange<String>
-    public var picture: FieldChange<String>
+    /// The free-text attributes to change; one not named is kept.
+    public var attributes: [ProfileAttribute: FieldChange<String>]
     public var userMetadata: [String: String?]?
     public var blocked: Bool?
     /// A new password (Auth0's `password`): checked against the connection's rules, then hashed.
@@ -31,11 +30,12 @@ public struct UserPatch: Sendable {
         self.emailVerified = emailVerified
         self.phoneNumber = phoneNumber
         self.username = username
-        self.name = name
-        self.givenName = givenName
-        self.familyName = familyName
-        self.nickname = nickname
-        self.picture = picture
+        self.attributes = [
+            .name: name, .givenName: givenName, .familyName: familyName, .nickname: nickname, .picture: picture,
+        ].filter { _, change in
+            if case .keep = change { return false }
+            return true
+        }
         self.userMetadata = userMetadata
         self.blocked = blocked
     }

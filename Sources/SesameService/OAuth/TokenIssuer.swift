@@ -157,11 +157,9 @@ struct TokenIssuer: Sendable {
             claims["phone_number_verified"] = .bool(false)
         }
         if scopes.contains("profile") {
-            if let name = profile.name { claims["name"] = .string(name) }
-            if let value = profile.givenName { claims["given_name"] = .string(value) }
-            if let value = profile.familyName { claims["family_name"] = .string(value) }
-            if let value = profile.nickname { claims["nickname"] = .string(value) }
-            if let value = profile.picture { claims["picture"] = .string(value) }
+            for attribute in ProfileAttribute.allCases {
+                if let value = profile[attribute] { claims[attribute.rawValue] = .string(value) }
+            }
             if let value = profile.username { claims["preferred_username"] = .string(value) }
             claims["updated_at"] = .int(Int64(user.updatedAt.timeIntervalSince1970))
         }

@@ -5,9 +5,11 @@ import SesameStore
 /// (`maxTextBytes` of text in all), not by what a client sends, and takes one allocation instead
 /// of one per field.
 ///
-/// Layout: the eight profile fields in a fixed order, each a presence byte (0 or 1) then, when
-/// present, a 16-bit little-endian length and the UTF-8 bytes; then the metadata count (one byte)
-/// and each key and value the same way, keys in ascending order.
+/// Layout: the first eight profile fields (email, phone number, username, then the first five
+/// `ProfileAttribute`s), each a presence byte (0 or 1) then, when present, a 16-bit little-endian
+/// length and the UTF-8 bytes; then the metadata count (one byte) and each key and value the same
+/// way, keys in ascending order; then the attributes added since, in order, as the first eight,
+/// up to the last one present. A signup begun by a build that knew fewer reads with the rest absent.
 public struct PendingSignupProfile: Sendable, Hashable {
     /// The most text (UTF-8 bytes of every profile field, metadata key and value) a signup may hold.
     public static let maxTextBytes = 2_048
@@ -23,7 +25,8 @@ public struct PendingSignupProfile: Sendable, Hashable {
     /// Packs `profile` (as `ProfileValidation` returned it) and `metadata`; 400 when their text
     /// exceeds `maxTextBytes`.
     init(profile: UserProfile, metadata: [String: String]) throws(ServiceError) {
-        let fields = Self.fields(profile)
+        var fields = Self.fields(profile)
+        while fields.count > Self.firstFields, fields.last == .some(nil) { fields.removeLast() }
         let entries = metadata.sorted { $0.key < $1.key }
         let text =
             fields.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
@@ -35,19 +38,18 @@ public struct PendingSignupProfile: Sendable, Hashable {
         guard entries.count <= UInt8.max else { throw .invalidRequest("user_metadata has too many values") }
         var out: [UInt8] = []
         out.reserveCapacity(text + 3 * fields.count + 1 + 4 * entries.count)
-        for field in fields {
-            if let field {
-                out.append(1)
-                Self.append(field, to: &out)
-            } else {
-                out.append(0)
-            }
+        func append(_ field: String?) {
+            guard let field else { return out.append(0) }
+            out.append(1)
+            Self.append(field, to: &out)
         }
+        fields.prefix(Self.firstFields).forEach(append)
         out.append(UInt8(entries.count))
         for (key, value) in entries {
             Self.append(key, to: &out)
             Self.append(value, to: &out)
         }
+        fields.dropFirst(Self.firstFields).forEach(append)
         bytes = out
     }
 
@@ -55,30 +57,34 @@ public struct PendingSignupProfile: Sendable, Hashable {
     func unpack() throws(ServiceError) -> (UserProfile, [String: String]) {
         var reader = Reader(bytes: bytes)
         var fields: [String?] = []
-        for _ in 0..<8 {
+        func field() throws(ServiceError) -> String? {
             switch try reader.byte() {
-            case 0: fields.append(nil)
-            case 1: fields.append(try reader.string())
+            case 0: return nil
+            case 1: return try reader.string()
             default: throw .unavailable("a pending signup could not be read")
             }
         }
+        for _ in 0..<Self.firstFields { fields.append(try field()) }
         var metadata: [String: String] = [:]
         for _ in 0..<(try reader.byte()) {
             let key = try reader.string()
             metadata[key] = try reader.string()
         }
+        let known = 3 + ProfileAttribute.allCases.count
+        while !reader.isAtEnd, fields.count < known { fields.append(try field()) }
         guard reader.isAtEnd else { throw .unavailable("a pending signup could not be read") }
-        let profile = UserProfile(
-            email: fields[0], emailVerified: false, phoneNumber: fields[1], username: fields[2], name: fields[3],
-            givenName: fields[4], familyName: fields[5], nickname: fields[6], picture: fields[7])
+        fields += Array(repeating: nil, count: known - fields.count)
+        var profile = UserProfile(email: fields[0], emailVerified: false, phoneNumber: fields[1], username: fields[2])
+        for (index, attribute) in ProfileAttribute.allCases.enumerated() { profile[attribute] = fields[3 + index] }
         return (profile, metadata)
     }
 
+    /// The fields before the metadata: the identifiers and the attributes there were when this
+    /// layout began.
+    static let firstFields = 8
+
     private static func fields(_ profile: UserProfile) -> [String?] {
-        [
-            profile.email, profile.phoneNumber, profile.username, profile.name, profile.givenName, profile.familyName,
-            profile.nickname, profile.picture,
-        ]
+        [profile.email, profile.phoneNumber, profile.username] + ProfileAttribute.allCases.map { profile[$0] }
     }
 
     /// Appends a 16-bit length and the UTF-8 bytes (every string here is under `maxTextBytes`).

@@ -6,23 +6,30 @@ public struct SignupProfileInput: Sendable, Hashable {
     public var email: String?
     public var phoneNumber: String?
     public var username: String?
-    public var name: String?
-    public var givenName: String?
-    public var familyName: String?
-    public var nickname: String?
-    public var picture: String?
+    /// The free-text attributes that were given.
+    public var attributes: [ProfileAttribute: String]
+
     public init(
-        email: String? = nil, phoneNumber: String? = nil, username: String? = nil, name: String? = nil,
-        givenName: String? = nil, familyName: String? = nil, nickname: String? = nil, picture: String? = nil
+        email: String? = nil, phoneNumber: String? = nil, username: String? = nil,
+        attributes: [ProfileAttribute: String] = [:]
     ) {
         self.email = email
         self.phoneNumber = phoneNumber
         self.username = username
-        self.name = name
-        self.givenName = givenName
-        self.familyName = familyName
-        self.nickname = nickname
-        self.picture = picture
+        self.attributes = attributes
+    }
+
+    public init(
+        email: String? = nil, phoneNumber: String? = nil, username: String? = nil, name: String? = nil,
+        givenName: String? = nil, familyName: String? = nil, nickname: String? = nil, picture: String? = nil
+    ) {
+        let given: [(ProfileAttribute, String?)] = [
+            (.name, name), (.givenName, givenName), (.familyName, familyName), (.nickname, nickname),
+            (.picture, picture),
+        ]
+        self.init(
+            email: email, phoneNumber: phoneNumber, username: username,
+            attributes: Dictionary(uniqueKeysWithValues: given.compactMap { key, value in value.map { (key, $0) } }))
     }
 }
 
@@ -42,16 +49,11 @@ enum ProfileValidation {
         if email == nil, phone == nil, username == nil {
             throw .invalidRequest("user_profile needs an identifier: email, phone_number or username")
         }
-        func text(_ value: String?, _ field: String) throws(ServiceError) -> String? {
-            try value.map { v throws(ServiceError) in try TextRules.text(v, "user_profile.\(field)", max: maxTextLength)
+        var profile = UserProfile(email: email, emailVerified: false, phoneNumber: phone, username: username)
+        for attribute in ProfileAttribute.allCases {
+            profile[attribute] = try input.attributes[attribute].map { value throws(ServiceError) in
+                try checked(attribute, value, in: "user_profile.")
             }
-        }
-        let name = try text(input.name, "name")
-        let givenName = try text(input.givenName, "given_name")
-        let familyName = try text(input.familyName, "family_name")
-        let nickname = try text(input.nickname, "nickname")
-        if let picture = input.picture, !isPictureURL(picture) {
-            throw .invalidRequest("user_profile.picture must be an http(s) URL")
         }
         guard metadata.count <= maxMetadataValues else {
             throw .invalidRequest("user_metadata holds at most \(maxMetadataValues) values")
@@ -59,9 +61,23 @@ enum ProfileValidation {
         for (key, value) in metadata {
             try checkMetadata(key: key, value: value)
         }
-        return UserProfile(
-            email: email, emailVerified: false, phoneNumber: phone, username: username, name: name,
-            givenName: givenName, familyName: familyName, nickname: nickname, picture: input.picture)
+        return profile
+    }
+
+    /// `value` for `attribute` as it is kept: text normalized and within its length, or an http(s)
+    /// URL as given. `prefix` is where the field sits in the request (`user_profile.`).
+    static func checked(_ attribute: ProfileAttribute, _ value: String, in prefix: String = "")
+        throws(ServiceError) -> String
+    {
+        switch attribute.form {
+        case .text:
+            return try TextRules.text(value, prefix + attribute.rawValue, max: maxTextLength)
+        case .url:
+            guard isPictureURL(value) else {
+                throw .invalidRequest("\(prefix)\(attribute.rawValue) must be an http(s) URL")
+            }
+            return value
+        }
     }
 
     /// Names and nickname: at most this many characters (`TextRules.text`).

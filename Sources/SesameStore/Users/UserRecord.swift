@@ -11,11 +11,13 @@ public struct UserProfile: Sendable, Hashable, Codable {
     public var familyName: String?
     public var nickname: String?
     public var picture: String?
+    public var middleName: String?
     public init(
         email: String? = nil, emailVerified: Bool = false, phoneNumber: String? = nil, username: String? = nil,
         name: String? = nil, givenName: String? = nil, familyName: String? = nil, nickname: String? = nil,
-        picture: String? = nil
+        picture: String? = nil, middleName: String? = nil
     ) {
+        self.middleName = middleName
         self.email = email
         self.emailVerified = emailVerified
         self.phoneNumber = phoneNumber
@@ -25,6 +27,54 @@ public struct UserProfile: Sendable, Hashable, Codable {
         self.familyName = familyName
         self.nickname = nickname
         self.picture = picture
+    }
+}
+
+/// The free-text attributes of a profile beside its identifiers: OpenID Connect's standard claims
+/// of the `profile` scope. Each is declared once, here: its name (the same in request bodies, the
+/// Management API's user and the claims) and its place in `UserProfile`. Signup and Management API
+/// bodies, validation, the pending signup, the users the API returns, the id token and userinfo,
+/// and discovery's `claims_supported` all go through this list (docs/ARCHITECTURE.md, "Adding a
+/// profile field"). A new attribute is appended: a pending signup stores them in this order.
+public enum ProfileAttribute: String, CaseIterable, Sendable {
+    case name
+    case givenName = "given_name"
+    case familyName = "family_name"
+    case nickname
+    case picture
+    case middleName = "middle_name"
+
+    /// Where the value lives in a profile.
+    public var path: WritableKeyPath<UserProfile, String?> & Sendable {
+        switch self {
+        case .name: \.name
+        case .givenName: \.givenName
+        case .familyName: \.familyName
+        case .nickname: \.nickname
+        case .picture: \.picture
+        case .middleName: \.middleName
+        }
+    }
+
+    /// What a value must be: text of at most 300 characters, or an http(s) URL.
+    public enum Form: Sendable {
+        case text
+        case url
+    }
+
+    public var form: Form {
+        switch self {
+        case .picture: .url
+        case .name, .givenName, .familyName, .nickname, .middleName: .text
+        }
+    }
+}
+
+extension UserProfile {
+    /// The value of `attribute`.
+    public subscript(attribute: ProfileAttribute) -> String? {
+        get { self[keyPath: attribute.path] }
+        set { self[keyPath: attribute.path] = newValue }
     }
 }
 
@@ -95,8 +145,9 @@ public struct MFAEnrollment: Sendable, Hashable, Codable {
 /// A user of one connection.
 public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
     /// 2: the password and second factors. 3: the migration state (the passkey prompt's snooze,
-    /// the platforms the user signed in with a passkey on). 4: the password's replacement.
-    public static let currentVersion = 4
+    /// the platforms the user signed in with a passkey on). 4: the password's replacement. 5: the
+    /// middle name.
+    public static let currentVersion = 5
     public var version = UserRecord.currentVersion
     public var tenantID: String
     /// e.g. "auth0|6f1c…" style: "sesame|<hex>".
@@ -167,7 +218,7 @@ public struct UserRecord: Sendable, Hashable, Codable, VersionedRecord {
 
 extension UserRecord: BinaryCodedRecord {
     /// 1: the account and profile. 2: the password and second factors. 3: the passkey prompt's
-    /// snooze and the passkey platforms. 4: the password's replacement.
+    /// snooze and the passkey platforms. 4: the password's replacement. 5: the middle name.
     public static let recordFields = RecordFields<UserRecord>(
         blank: UserRecord(
             tenantID: "", id: "", connectionID: "", userHandle: [], profile: UserProfile(), createdAt: .distantPast,
@@ -197,6 +248,7 @@ extension UserRecord: BinaryCodedRecord {
             .field("passkeyPlatforms", \.passkeyPlatformList, nilIs: [], since: 3),
             .field("passwordReplacement", listOfOne: \.passwordReplacement, since: 4),
             .field("passwordReplacedAt", \.passwordReplacedAt, since: 4),
+            .field("profile.middleName", \.profile.middleName, since: 5),
         ])
 }
 

@@ -52,13 +52,11 @@ struct DiscoveryController: Sendable {
             "scopes_supported": .strings(TokenService.openIDScopes),
             // RFC 9449 §5.1.
             "dpop_signing_alg_values_supported": .strings(DPoPVerifier.algorithms.map(\.rawValue)),
-            "claims_supported": .strings([
-                "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "acr", "auth_method", "nonce", "sid", "azp",
-                "email",
-                "email_verified", "name",
-                "given_name", "family_name", "nickname", "picture", "preferred_username", "phone_number",
-                "updated_at",
-            ]),
+            "claims_supported": .strings(
+                [
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "acr", "auth_method", "nonce", "sid", "azp",
+                    "email", "email_verified",
+                ] + ProfileAttribute.allCases.map(\.rawValue) + ["preferred_username", "phone_number", "updated_at"]),
         ]
         return .json(bytes: JSONValue.document(configuration).serialized)
     }

@@ -132,9 +132,8 @@ struct UsersController: Sendable, ManagementRouting {
             profile: SignupProfileInput(
                 email: try body.string("email", maxLength: 254),
                 phoneNumber: try body.string("phone_number", maxLength: 16),
-                username: try body.string("username", maxLength: 128), name: try body.string("name"),
-                givenName: try body.string("given_name"), familyName: try body.string("family_name"),
-                nickname: try body.string("nickname"), picture: try body.string("picture")),
+                username: try body.string("username", maxLength: 128),
+                attributes: try RequestInput.profileAttributes(body, nullIsAbsent: false)),
             emailVerified: try body.bool("email_verified"), blocked: try body.bool("blocked"),
             metadata: try body.object("user_metadata")?.stringMap() ?? [:],
             password: try body.string("password", maxLength: 4_096))
@@ -171,18 +170,15 @@ struct UsersController: Sendable, ManagementRouting {
     }
 
     static func userPatch(_ body: APIBody) throws -> UserPatch {
-        try body.allowOnly([
-            "email", "email_verified", "phone_number", "username", "name", "given_name", "family_name", "nickname",
-            "picture", "user_metadata", "blocked", "password", "connection",
-        ])
+        try body.allowOnly(
+            RequestInput.profileFields.union(["email_verified", "user_metadata", "blocked", "password", "connection"]))
         var patch = UserPatch(
             email: try body.nullableString("email", maxLength: 254), emailVerified: try body.bool("email_verified"),
             phoneNumber: try body.nullableString("phone_number", maxLength: 16),
-            username: try body.nullableString("username", maxLength: 128), name: try body.nullableString("name"),
-            givenName: try body.nullableString("given_name"), familyName: try body.nullableString("family_name"),
-            nickname: try body.nullableString("nickname"), picture: try body.nullableString("picture"),
-            blocked: try body.bool("blocked"), password: try body.string("password", maxLength: 4_096),
+            username: try body.nullableString("username", maxLength: 128), blocked: try body.bool("blocked"),
+            password: try body.string("password", maxLength: 4_096),
             connection: try body.string("connection", maxLength: 128))
+        patch.attributes = try RequestInput.profileAttributeChanges(body)
         if let metadata = try body.object("user_metadata") {
             patch.userMetadata = try metadata.nullableStringMap()
         }

@@ -61,9 +61,7 @@ struct DatabaseConnectionController: Sendable {
             email: try body.optionalString("email", maxLength: 254),
             phoneNumber: try body.optionalString("phone_number", maxLength: 16),
             username: try body.optionalString("username", maxLength: 128),
-            name: try body.optionalString("name"), givenName: try body.optionalString("given_name"),
-            familyName: try body.optionalString("family_name"), nickname: try body.optionalString("nickname"),
-            picture: try body.optionalString("picture"))
+            attributes: try RequestInput.profileAttributes(body))
         let user = try passwords.signup(
             tenant: context.tenant,
             PasswordSignupRequest(

@@ -26,10 +26,7 @@ struct PasskeyController: Sendable {
             email: try profile.optionalString("email", maxLength: 254),
             phoneNumber: try profile.optionalString("phone_number", maxLength: 16),
             username: try profile.optionalString("username", maxLength: 128),
-            name: try profile.optionalString("name"),
-            givenName: try profile.optionalString("given_name"),
-            familyName: try profile.optionalString("family_name"),
-            nickname: try profile.optionalString("nickname"), picture: try profile.optionalString("picture"))
+            attributes: try RequestInput.profileAttributes(profile))
         let metadata = try body.object("user_metadata")?.stringMap() ?? [:]
         let result = try passkeys.beginSignup(
             tenant: context.tenant, credentials: try RequestInput.clientCredentials(body, request),

@@ -10,21 +10,26 @@ struct SignedUpUser: Encodable {
     var emailVerified: Bool
     var username: String?
     var phoneNumber: String?
-    var name: String?
-    var givenName: String?
-    var familyName: String?
-    var nickname: String?
-    var picture: String?
+    var attributes: [ProfileAttribute: String]
     var userMetadata: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case id = "_id"
-        case email, username, name, nickname, picture
+        case email, username
         case emailVerified = "email_verified"
         case phoneNumber = "phone_number"
-        case givenName = "given_name"
-        case familyName = "family_name"
         case userMetadata = "user_metadata"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encode(emailVerified, forKey: .emailVerified)
+        try container.encodeIfPresent(username, forKey: .username)
+        try container.encodeIfPresent(phoneNumber, forKey: .phoneNumber)
+        try ProfileAttributeKey.encode(attributes, to: encoder)
+        try container.encodeIfPresent(userMetadata, forKey: .userMetadata)
     }
 
     init(_ user: UserRecord) {
@@ -33,11 +38,7 @@ struct SignedUpUser: Encodable {
         emailVerified = user.profile.emailVerified
         username = user.profile.username
         phoneNumber = user.profile.phoneNumber
-        name = user.profile.name
-        givenName = user.profile.givenName
-        familyName = user.profile.familyName
-        nickname = user.profile.nickname
-        picture = user.profile.picture
+        attributes = ProfileAttributeKey.values(user.profile)
         userMetadata = user.userMetadata.isEmpty ? nil : user.userMetadata
     }
 }
