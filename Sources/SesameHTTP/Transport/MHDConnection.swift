@@ -100,13 +100,21 @@ struct MHDConnection {
         }
     }
 
-    /// Queues the response; `draining` adds `Connection: close`.
+    /// Queues the response; `draining` adds `Connection: close`. When libmicrohttpd refuses any
+    /// part of it, the answer is `.NO`: the connection is closed rather than sent half a response.
     func queue(_ response: HTTPResponse, draining: Bool) -> MHD_Result {
-        guard let owned = MHDResponse(body: response.body) else { return .NO }
-        for field in response.headers where MHDResponse.isSettable(field.name, field.value) {
-            owned.add(header: field.name, value: field.value)
+        do throws(MicroHTTPDError) {
+            let owned = try MHDResponse(body: response.body)
+            for field in response.headers where MHDResponse.isSettable(field.name, field.value) {
+                try owned.add(header: field.name, value: field.value)
+            }
+            if draining { try owned.add(header: "Connection", value: "close") }
+            try MicroHTTPDError.check(
+                MHD_queue_response(pointer, UInt32(clamping: response.status), owned.pointer),
+                .queue(status: response.status))
+            return .YES
+        } catch {
+            return .NO
         }
-        if draining { owned.add(header: "Connection", value: "close") }
-        return MHD_queue_response(pointer, UInt32(clamping: response.status), owned.pointer)
     }
 }

@@ -66,6 +66,7 @@ final class MHDDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(copies[1])))
         }
 
+        errno = 0
         let daemon = socketAddress.withSockaddr { sockaddr -> OpaquePointer? in
             options.append(
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)))
@@ -76,9 +77,10 @@ final class MHDDaemon: @unchecked Sendable {
             }
         }
         guard let daemon else {
+            let failure = MicroHTTPDError.start(
+                address: address, port: port, reason: MicroHTTPDError.startReason(errno: errno))
             for copy in copies { free(copy) }
-            throw HTTPServerError.startFailed(
-                "libmicrohttpd could not listen on \(address):\(port) (address in use, bad TLS key or certificate?)")
+            throw HTTPServerError.startFailed(failure.description)
         }
         pointer = daemon
         self.port = Int(sesame_MHD_daemon_bind_port(daemon))
