@@ -17,21 +17,20 @@ extension PasskeyService {
         purpose: EnrollmentPurpose = .addPasskey
     ) throws(ServiceError) -> PasskeySignupChallengeResponse {
         let now = clock.now()
-        let (user, connection, existing) = try access.read { transaction in
-            let (user, _, connection) = try Self.enrollmentParties(
+        let (user, client, connection, existing) = try access.read { transaction in
+            let (user, client, connection) = try Self.enrollmentParties(
                 tenant: tenant, clientID: clientID, userID: userID, in: transaction)
             if let realm, realm != connection.name {
                 throw ServiceError.invalidRequest("connection is not the user's connection")
             }
             let existing = try transaction.passkeys.list(tenantID: tenant.id, userID: user.id)
             try Self.requireRoom(existing.count, connection)
-            return (user, connection, existing)
+            return (user, client, connection, existing)
         }
         let challenge = try random.serviceBytes(32)
-        let verification = Self.userVerification(connection)
-        let state = RegistrationState(
-            challenge: challenge, userHandle: user.userHandle, userVerification: verification,
-            algorithms: Self.offeredAlgorithms, mediation: mediation)
+        var state = RelyingParty(policy: policy(tenant: tenant, client: client, connection: connection))
+            .beginRegistration(challenge: challenge, userHandle: user.userHandle)
+        state.mediation = mediation
         let handle = try sessions.insert(
             AuthSession(
                 tenantID: tenant.id, clientID: clientID, connectionID: connection.id,
@@ -42,8 +41,8 @@ extension PasskeyService {
         let options = PasskeyCreationOptions(
             challenge: Base64URL.encode(challenge), timeout: Int(timeout * 1000),
             rp: .init(id: tenant.rpID, name: tenant.rpID),
-            pubKeyCredParams: Self.offeredAlgorithms.map { .init(alg: $0.rawValue) },
-            authenticatorSelection: .init(residentKey: "required", userVerification: verification.rawValue),
+            pubKeyCredParams: state.algorithms.map { .init(alg: $0.rawValue) },
+            authenticatorSelection: .init(residentKey: "required", userVerification: state.userVerification.rawValue),
             user: .init(id: Base64URL.encode(user.userHandle), name: name, displayName: user.profile.name ?? name),
             excludeCredentials: existing.sorted { $0.createdAt < $1.createdAt }.map {
                 .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)

@@ -103,10 +103,8 @@ public final class PasskeyService: Sendable {
         let pending = try PendingSignupProfile(profile: profile, metadata: metadata)
         let challenge = try random.serviceBytes(32)
         let userHandle = try random.serviceBytes(32)
-        let verification = Self.userVerification(connection)
-        let state = RegistrationState(
-            challenge: challenge, userHandle: userHandle, userVerification: verification,
-            algorithms: Self.offeredAlgorithms)
+        let state = RelyingParty(policy: policy(tenant: tenant, client: client, connection: connection))
+            .beginRegistration(challenge: challenge, userHandle: userHandle)
         let handle = try sessions.insert(
             AuthSession(
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
@@ -118,8 +116,8 @@ public final class PasskeyService: Sendable {
         let options = PasskeyCreationOptions(
             challenge: Base64URL.encode(challenge), timeout: Int(timeout * 1000),
             rp: .init(id: tenant.rpID, name: tenant.rpID),
-            pubKeyCredParams: Self.offeredAlgorithms.map { .init(alg: $0.rawValue) },
-            authenticatorSelection: .init(residentKey: "required", userVerification: verification.rawValue),
+            pubKeyCredParams: state.algorithms.map { .init(alg: $0.rawValue) },
+            authenticatorSelection: .init(residentKey: "required", userVerification: state.userVerification.rawValue),
             user: .init(id: Base64URL.encode(userHandle), name: name, displayName: profile.name ?? name),
             attestation: Self.attestationConveyance(connection))
         return PasskeySignupChallengeResponse(authnParamsPublicKey: options, authSession: handle)
@@ -147,12 +145,13 @@ public final class PasskeyService: Sendable {
     ) throws(ServiceError) -> PasskeyLoginChallengeResponse {
         let now = clock.now()
         let challenge = try random.serviceBytes(32)
-        let verification = Self.userVerification(connection)
+        let state = RelyingParty(policy: policy(tenant: tenant, client: client, connection: connection))
+            .beginAuthentication(challenge: challenge)
+        let verification = state.userVerification
         let handle = try sessions.insert(
             AuthSession(
                 tenantID: tenant.id, clientID: client.id, connectionID: connection.id,
-                ceremony: .login(
-                    state: AuthenticationState(challenge: challenge, userVerification: verification)),
+                ceremony: .login(state: state),
                 expiresAt: now.addingTimeInterval(timeout), requester: requester,
                 tokenDefaults: tokenDefaults),
             now: now)
@@ -354,7 +353,8 @@ public final class PasskeyService: Sendable {
         RelyingPartyPolicy(
             rpID: tenant.rpID,
             allowedOrigins: Origins.tenantOrigins(tenant).union(Origins.clientOrigins(client, rpID: tenant.rpID)),
-            userVerification: Self.userVerification(connection), attestation: attestation)
+            userVerification: Self.userVerification(connection), allowedAlgorithms: Self.offeredAlgorithms,
+            attestation: attestation)
     }
 
     static func userVerification(_ connection: ConnectionRecord) -> UserVerificationRequirement {
