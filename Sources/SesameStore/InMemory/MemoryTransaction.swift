@@ -47,12 +47,12 @@ final class MemoryTransaction: StoreTransaction {
     // MARK: Repositories
 
     var tenants: any TenantRepository { MemoryTenants(tx: self) }
-    var clients: any ClientRepository { MemoryClients(tx: self) }
-    var connections: any ConnectionRepository { MemoryConnections(tx: self) }
-    var resourceServers: any ResourceServerRepository { MemoryResourceServers(tx: self) }
+    var clients: any ClientRepository { MemoryConfigurations<ClientRecord>(tx: self) }
+    var connections: any ConnectionRepository { MemoryConfigurations<ConnectionRecord>(tx: self) }
+    var resourceServers: any ResourceServerRepository { MemoryConfigurations<ResourceServerRecord>(tx: self) }
     var users: any UserRepository { MemoryUsers(tx: self) }
     var passkeys: any PasskeyRepository { MemoryPasskeys(tx: self) }
-    var signingKeys: any SigningKeyRepository { MemorySigningKeys(tx: self) }
+    var signingKeys: any SigningKeyRepository { MemoryConfigurations<SigningKeyRecord>(tx: self) }
     var refreshTokens: any RefreshTokenRepository { MemoryRefreshTokens(tx: self) }
     var authSessions: any AuthSessionRepository { MemoryAuthSessions(tx: self) }
     var dpopProofs: any DPoPProofRepository { MemoryDPoPProofs(tx: self) }
