@@ -139,12 +139,12 @@ public final class SQLTransaction: StoreTransaction {
     // MARK: Repositories
 
     public var tenants: any TenantRepository { SQLTenants(tx: self) }
-    public var clients: any ClientRepository { SQLClients(tx: self) }
-    public var connections: any ConnectionRepository { SQLConnections(tx: self) }
-    public var resourceServers: any ResourceServerRepository { SQLResourceServers(tx: self) }
+    public var clients: any ClientRepository { SQLConfigurations<ClientRecord>(tx: self) }
+    public var connections: any ConnectionRepository { SQLConfigurations<ConnectionRecord>(tx: self) }
+    public var resourceServers: any ResourceServerRepository { SQLConfigurations<ResourceServerRecord>(tx: self) }
     public var users: any UserRepository { SQLUsers(tx: self) }
     public var passkeys: any PasskeyRepository { SQLPasskeys(tx: self) }
-    public var signingKeys: any SigningKeyRepository { SQLSigningKeys(tx: self) }
+    public var signingKeys: any SigningKeyRepository { SQLConfigurations<SigningKeyRecord>(tx: self) }
     public var refreshTokens: any RefreshTokenRepository { SQLRefreshTokens(tx: self) }
     public var authSessions: any AuthSessionRepository { SQLAuthSessions(tx: self) }
     public var dpopProofs: any DPoPProofRepository { SQLDPoPProofs(tx: self) }
