@@ -335,14 +335,23 @@ enum ServeCommand {
             throw UsageError("--audit-log-webhook \(error)")
         }
         let auditSinks: [any AuditSink] = [auditFile as (any AuditSink)?, auditWebhook].compactMap { $0 }
+        // Every service is composed here, once, with the effects that reach outside the process.
+        let random = SystemRandom()
+        let services = SesameServices(
+            store: store, masterKey: masterKey, clock: SystemClock(), random: random,
+            authSessions: sessions
+                ?? InMemoryAuthSessions(
+                    capacity: settings.pendingCeremonies.total,
+                    maxPerRequester: settings.pendingCeremonies.perAddress, random: random),
+            effects: ServiceEffects(
+                apple: HTTPAppleEndpoints(), passwordRanges: HTTPRangeLookup(),
+                messageSender: settings.messagesWebhook.map {
+                    WebhookSender(url: $0.url, secret: $0.secrets[0], previousSecret: $0.secrets.dropFirst().first)
+                }, auditSinks: auditSinks),
+            requireDPoPNonce: settings.requireDPoPNonce)
         let application = SesameApplication(
-            store: store, masterKey: masterKey, sessions: sessions, rateLimitPerMinute: settings.rateLimitPerIP,
-            metricsToken: settings.metricsToken, pendingCeremonies: settings.pendingCeremonies,
-            requireDPoPNonce: settings.requireDPoPNonce,
-            messageSender: settings.messagesWebhook.map {
-                WebhookSender(url: $0.url, secret: $0.secrets[0], previousSecret: $0.secrets.dropFirst().first)
-            },
-            passwordRanges: HTTPRangeLookup(), appleEndpoints: HTTPAppleEndpoints(), auditSinks: auditSinks)
+            services: services, masterKey: masterKey, rateLimitPerMinute: settings.rateLimitPerIP,
+            metricsToken: settings.metricsToken)
         auditWebhook?.start()
         var configuration = HTTPServer.Configuration(host: settings.host, port: settings.port)
         configuration.limits = settings.limits

@@ -73,11 +73,19 @@ public final class TestSesame: @unchecked Sendable {  // immutable after init; t
             ? StoreAuthSessions(
                 store: store, maxPerRequester: options.pendingCeremonies.perAddress, random: SystemRandom())
             : nil
+        // Composed as `sesame serve` composes, with effects that reach only this machine.
+        let serviceRandom = SystemRandom()
+        let services = SesameServices(
+            store: store, masterKey: masterKey, clock: clock, random: serviceRandom,
+            authSessions: sessions
+                ?? InMemoryAuthSessions(
+                    capacity: options.pendingCeremonies.total, maxPerRequester: options.pendingCeremonies.perAddress,
+                    random: serviceRandom),
+            effects: ServiceEffects(
+                apple: LoopbackAppleEndpoints(), passwordRanges: LoopbackRangeLookup(), auditSinks: options.auditSinks),
+            requireDPoPNonce: options.requireDPoPNonce, smsLimits: options.smsLimits)
         application = SesameApplication(
-            store: store, masterKey: masterKey, clock: clock, sessions: sessions,
-            rateLimitPerMinute: options.rateLimitPerMinute, pendingCeremonies: options.pendingCeremonies,
-            requireDPoPNonce: options.requireDPoPNonce, passwordRanges: LoopbackRangeLookup(),
-            appleEndpoints: LoopbackAppleEndpoints(), auditSinks: options.auditSinks, smsLimits: options.smsLimits)
+            services: services, masterKey: masterKey, rateLimitPerMinute: options.rateLimitPerMinute)
         let log = self.log
         let requestLog = RequestLog(level: .debug, sink: { line in log.append(line) })
         responder = HTTPResponder(router: application.router(), log: requestLog)

@@ -64,7 +64,7 @@ public final class SesameApplication: Sendable {
     /// - Parameter appleEndpoints: Apple's keys and token endpoints. The default reaches nothing;
     ///   `sesame serve` passes `HTTPAppleEndpoints` and `HTTPRangeLookup`, and a test server
     ///   passes loopback-only ones.
-    public init(
+    public convenience init(
         store: any SesameStore, masterKey: MasterKey, clock: any ServiceClock = SystemClock(),
         random: any RandomSource = SystemRandom(), sessions: (any AuthSessionStore)? = nil,
         rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
@@ -75,14 +75,6 @@ public final class SesameApplication: Sendable {
         appleEndpoints: any AppleEndpoints = UnreachableAppleEndpoints(), auditSinks: [any AuditSink] = [],
         smsLimits: SMSLimits = SMSLimits()
     ) {
-        self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
-        // Tenants, clients and connections are read on every request and change only through this
-        // process's Management API: keep them in memory (docs/BENCHMARKS.md has the profile).
-        let store: any SesameStore = store is CachingStore ? store : CachingStore(store)
-        self.store = store
-        self.clock = clock
-        // A full batch of records is written on a queue of its own, not by the request that
-        // filled it (docs/BENCHMARKS.md, "A 15 ms flush inside a request").
         let services = SesameServices(
             store: store, masterKey: masterKey, clock: clock, random: random,
             authSessions: sessions
@@ -93,6 +85,22 @@ public final class SesameApplication: Sendable {
                 auditSinks: auditSinks),
             attestation: attestation, requireDPoPNonce: requireDPoPNonce, passwordHashGate: passwordHashGate,
             smsLimits: smsLimits)
+        self.init(
+            services: services, masterKey: masterKey, rateLimitPerMinute: rateLimitPerMinute, metrics: metrics,
+            metricsToken: metricsToken)
+    }
+
+    /// The server in front of services composed elsewhere (`sesame serve` and the test server build
+    /// their `SesameServices` themselves): this adds only what HTTP needs, the hosted pages' CSRF
+    /// key, the public routes' rate limits and the metrics.
+    public init(
+        services: SesameServices, masterKey: MasterKey, rateLimitPerMinute: Int = 600, metrics: Metrics = Metrics(),
+        metricsToken: String? = nil
+    ) {
+        self.metricsTokenHash = metricsToken.map { Digest.sha256(Array($0.utf8)) }
+        self.store = services.store
+        self.clock = services.clock
+        let random = services.random
         self.services = services
         let (audit, mfa) = (services.audit, services.mfa)
         self.csrfKey = masterKey.derivedKey(purpose: "hosted-page-csrf")

@@ -86,6 +86,9 @@ public struct SesameServices: Sendable {
         passwordHashGate: PasswordHashGate = PasswordHashGate(), smsLimits: SMSLimits = SMSLimits(),
         background: Bool = true
     ) {
+        // Tenants, clients and connections are read on every request and change only through the
+        // Management API: keep them in memory (docs/BENCHMARKS.md has the profile).
+        let store: any SesameStore = store is CachingStore ? store : CachingStore(store)
         self.store = store
         self.clock = clock
         self.random = random
