@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import jwt
 import pyotp
 import requests
 
@@ -155,3 +156,33 @@ def test_a_stolen_refresh_token_cannot_enroll_a_factor(server):
         headers={"Authorization": f"Bearer {plain.json()['access_token']}"}, timeout=10,
     )
     assert attempt.status_code == 403 and attempt.json()["error"] == "insufficient_scope", attempt.text
+
+
+def test_profile_attributes_reach_the_api_the_id_token_and_userinfo(server):
+    """The profile's free-text attributes, `middle_name` among them (the worked example of adding
+    a field, docs/ARCHITECTURE.md), as a client that knows only the wire sees them."""
+    names = {"given_name": "Ada", "middle_name": "Augusta", "family_name": "Lovelace", "nickname": "ada"}
+    signup = server.http.expect(
+        200, "POST", "/dbconnections/signup",
+        {"client_id": server.client_id, "connection": CONNECTION, "email": "augusta@example.com",
+         "password": PASSWORD, **names},
+    )
+    assert {key: signup.get(key) for key in names} == names
+
+    login = form_login(server, "augusta@example.com", PASSWORD)
+    assert login.status_code == 200, login.text
+    tokens = login.json()
+    claims = jwt.decode(tokens["id_token"], options={"verify_signature": False})
+    assert {key: claims.get(key) for key in names} == names
+    userinfo = server.http.expect(200, "GET", "/userinfo", token=tokens["access_token"])
+    assert {key: userinfo.get(key) for key in names} == names
+
+    admin = management_token(server)
+    users = server.http.expect(200, "GET", "/api/v2/users?q=augusta", token=admin)
+    assert len(users) == 1 and users[0]["middle_name"] == "Augusta"
+    user_path = "/api/v2/users/" + users[0]["user_id"].replace("|", "%7C")
+    cleared = server.http.expect(200, "PATCH", user_path, {"middle_name": None}, token=admin)
+    assert "middle_name" not in cleared and cleared["family_name"] == "Lovelace"
+    # A control character is not text.
+    status, body = server.http.request("PATCH", user_path, {"middle_name": "a\u0007b"}, token=admin)
+    assert status == 400 and body["error"] == "invalid_request"
