@@ -104,4 +104,34 @@ struct TicketBytesTests {
         short.keyID = [1]
         #expect(PendingDeviceKeyChallenge(payload: short.payload) == nil, "a key id is 16 bytes")
     }
+
+    /// Every payload cut short is refused (nil), and a flipped byte is refused or read: never a crash.
+    @Test func damageToAnyPayloadIsRefusedNotACrash() {
+        func damage<T: TicketPayload>(_ ticket: T) {
+            let bytes = ticket.payload
+            for length in 0..<bytes.count {
+                // A transaction without its last field reads (the field came later); nothing else does.
+                if T.self == AuthorizationTransaction.self, length == bytes.count - 1 { continue }
+                #expect(T(payload: Array(bytes.prefix(length))) == nil, "\(T.self) cut to \(length)")
+            }
+            for index in bytes.indices {
+                var flipped = bytes
+                flipped[index] ^= 0xFF
+                _ = T(payload: flipped)
+            }
+        }
+        var transaction = AuthorizationTransaction(request: Self.request(), deviceHash: [9, 9])
+        transaction.held = HeldSignIn(userID: "u", amr: ["pwd"], authTime: Self.time, reason: .recovery)
+        damage(transaction)
+        damage(
+            AuthorizationCode(
+                clientID: "c", redirectURI: "https://app/cb", userID: "u", scope: "openid", audience: "a",
+                nonce: "n", codeChallenge: "cc", amr: ["pwd"], authTime: Self.time, sessionID: "s", familyID: "f"))
+        damage(
+            MFATicket(userID: "u", clientID: "c", scope: "openid", audience: "a", amr: ["pwd"], authTime: Self.time))
+        damage(
+            PendingDeviceKeyChallenge(
+                purpose: .reauth, userID: "u", clientID: "c", keyID: Array(0..<16), challenge: Array(0..<32)))
+        damage(AppleWebUpgradeState(token: "t", rawNonce: "n", redirectURI: "https://app/cb"))
+    }
 }

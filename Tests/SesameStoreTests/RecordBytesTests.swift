@@ -159,4 +159,37 @@ struct RecordBytesTests {
                 serial: 77, nextUpdate: "2027-01-01", legalHeader: "Retrieval and use…", entryCount: 3,
                 sha256: [UInt8](repeating: 0xEE, count: 32), importedAt: Fixture.time(10)), "101:23b619def695d66")
     }
+
+    /// Every record's full sample, cut at every length and with every byte flipped, is refused as
+    /// corrupt naming a field, or (a flip inside a value) read as some record: never a crash.
+    @Test func damageToAnyRecordIsAnErrorNotACrash() throws {
+        func damage<R: BinaryCodedRecord>(_ record: R) {
+            let bytes = RecordBinary.encode(record)
+            for length in 0..<bytes.count {
+                do {
+                    _ = try RecordBinary.decode(R.self, from: Array(bytes.prefix(length)), table: "t")
+                    Issue.record("\(R.self) cut to \(length) bytes was read")
+                } catch {
+                    #expect("\(error)".contains("does not decode: field "), "\(R.self): \(error)")
+                }
+            }
+            for index in 3..<bytes.count {
+                var flipped = bytes
+                flipped[index] ^= 0xFF
+                do {
+                    _ = try RecordBinary.decode(R.self, from: flipped, table: "t")
+                } catch {
+                    #expect("\(error)".contains("does not decode: field "), "\(R.self): \(error)")
+                }
+            }
+        }
+        damage(Self.fullUser())
+        damage(RecordBinaryTests.fullPasskey())
+        damage(RecordBinaryTests.fullToken())
+        damage(Self.fullTenant())
+        damage(Self.fullConnection())
+        damage(Fixture.client())
+        damage(ConfigurationRecordBinaryTests.resourceServer())
+        damage(Fixture.signingKey())
+    }
 }
