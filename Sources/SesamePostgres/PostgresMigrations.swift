@@ -311,19 +311,7 @@ enum PostgresMigrations {
         .records { try StoredRecord.mapUsernames($0) },
     ]
 
-    /// Each named unique constraint and the rule it holds.
-    static let uniqueRules: [String: UniqueRule] = [
-        "tenants_pkey": .tenantID, "tenant_hosts_pkey": .tenantHost, "clients_pkey": .clientID,
-        "connections_pkey": .connectionID, "connections_name_key": .connectionName,
-        "resource_servers_pkey": .resourceServerID, "resource_servers_identifier_key": .resourceServerIdentifier,
-        "users_pkey": .userID, "users_user_handle_key": .userHandle, "users_email_key": .userEmail,
-        "users_phone_number_key": .userPhoneNumber, "users_username_key": .userUsername,
-        "passkeys_pkey": .passkeyID, "passkeys_credential_id_key": .passkeyCredentialID,
-        "signing_keys_pkey": .signingKeyID, "refresh_tokens_pkey": .refreshTokenID,
-        "refresh_tokens_token_hash_key": .refreshTokenHash, "auth_events_pkey": .authEventID,
-        "outbox_pkey": .outboxMessageID, "sso_sessions_pkey": .ssoSessionID,
-        "sso_sessions_cookie_hash_key": .ssoSessionCookie, "device_keys_pkey": .deviceKeyID,
-        "linked_identities_pkey": .linkedIdentity, "authenticator_metadata_pkey": .authenticatorMetadata,
-        "audit_events_pkey": .auditEventID,
-    ]
+    /// Each named unique constraint and the rule it holds (from `UniqueRule.sqlKey`, which
+    /// SQLite's column lists come from too).
+    static var uniqueRules: [String: UniqueRule] { UniqueRule.postgresConstraints }
 }
