@@ -16,16 +16,7 @@ public enum AES256GCM {
         try checkSizes(key: key, payload: plaintext.count, associatedData: associatedData.count)
         let nonce = try random.bytes(count: nonceSize)
         guard nonce.count == nonceSize else { throw CryptoError.invalidInput("the random source gave a short nonce") }
-        let context = try CipherContext()
-        guard
-            withNonNullBytes(
-                key,
-                { keyBytes, _ in
-                    withNonNullBytes(nonce) { nonceBytes, _ in
-                        EVP_EncryptInit_ex(context.pointer, EVP_aes_256_gcm(), nil, keyBytes, nonceBytes)
-                    }
-                }) == 1
-        else { throw OpenSSLError.library("EVP_EncryptInit_ex") }
+        let context = try cipher(key: key, nonce: nonce, encrypting: true)
         try addAssociatedData(associatedData, context: context, encrypting: true)
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count + tagSize)
         var produced: Int32 = 0
@@ -52,6 +43,22 @@ public enum AES256GCM {
         return nonce + ciphertext + tag
     }
 
+    /// A context set up for AES-256-GCM with `key` and `nonce`, to encrypt or to decrypt.
+    private static func cipher(key: [UInt8], nonce: [UInt8], encrypting: Bool) throws -> CipherContext {
+        let context = try CipherContext()
+        let initialized = withNonNullBytes(key) { keyBytes, _ in
+            withNonNullBytes(nonce) { nonceBytes, _ in
+                encrypting
+                    ? EVP_EncryptInit_ex(context.pointer, EVP_aes_256_gcm(), nil, keyBytes, nonceBytes)
+                    : EVP_DecryptInit_ex(context.pointer, EVP_aes_256_gcm(), nil, keyBytes, nonceBytes)
+            }
+        }
+        guard initialized == 1 else {
+            throw OpenSSLError.library(encrypting ? "EVP_EncryptInit_ex" : "EVP_DecryptInit_ex")
+        }
+        return context
+    }
+
     /// Opens nonce ‖ ciphertext ‖ tag; throws `authenticationFailed` on any tampering.
     public static func open(_ sealed: [UInt8], key: [UInt8], associatedData: [UInt8] = []) throws -> [UInt8] {
         guard sealed.count >= nonceSize + tagSize else {
@@ -62,16 +69,7 @@ public enum AES256GCM {
         let nonce = Array(sealed.prefix(nonceSize))
         let ciphertext = Array(sealed.dropFirst(nonceSize).prefix(ciphertextCount))
         var tag = Array(sealed.suffix(tagSize))
-        let context = try CipherContext()
-        guard
-            withNonNullBytes(
-                key,
-                { keyBytes, _ in
-                    withNonNullBytes(nonce) { nonceBytes, _ in
-                        EVP_DecryptInit_ex(context.pointer, EVP_aes_256_gcm(), nil, keyBytes, nonceBytes)
-                    }
-                }) == 1
-        else { throw OpenSSLError.library("EVP_DecryptInit_ex") }
+        let context = try cipher(key: key, nonce: nonce, encrypting: false)
         try addAssociatedData(associatedData, context: context, encrypting: false)
         var plaintext = [UInt8](repeating: 0, count: ciphertextCount + tagSize)
         var produced: Int32 = 0
