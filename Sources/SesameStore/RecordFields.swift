@@ -282,6 +282,8 @@ public final class RecordFields<Root: Sendable>: Sendable {
     }
 
     /// Writes the fields a row of `version` holds, as that version wrote them (tests of old rows).
+    /// A retired field is not written: its old value cannot be derived, so a version that held one
+    /// is written by hand in a test (`RecordVersionTests`).
     public func write(_ root: Root, to writer: inout RecordWriter, version: Int) {
         withUnsafePointer(to: root) { pointer in
             for field in fields where field.versions.contains(version) {

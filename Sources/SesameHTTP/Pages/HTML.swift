@@ -1,8 +1,10 @@
+import SesameQR
+
 /// Markup for the hosted pages, escaped by construction: in an `HTML` literal, an interpolated
 /// `String` is escaped (`&`, `<`, `>`, `"`, `'`), an interpolated `HTML` passes through as markup,
 /// and an `Int` is its digits. Nothing else can be interpolated, so a value can only reach a page
-/// escaped, or as markup some builder made. The one way to take a `String` as markup unescaped is
-/// `HTML(trusted:)`, for markup a library wrote (libqrencode's SVG).
+/// escaped, or as markup some builder made. No page file can take a `String` as markup unescaped:
+/// the markup this file makes itself (a QR code's SVG, `HTML(qrCode:)`) is the only exception.
 struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The markup.
     private(set) var markup: String
@@ -12,8 +14,12 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
 
     init(stringInterpolation interpolation: Interpolation) { markup = interpolation.markup }
 
-    /// Markup made by code this process trusts, never by a request or a record.
-    init(trusted markup: String) { self.markup = markup }
+    /// Markup made in this file, never from a request or a record.
+    fileprivate init(trusted markup: String) { self.markup = markup }
+
+    /// `text` as a QR code: libqrencode's matrix drawn as SVG by SesameQR (rectangles and numbers,
+    /// no text of the input); empty when the text does not fit a code.
+    init(qrCode text: String) { self.init(trusted: QRMatrix(text)?.svg ?? "") }
 
     /// `text` as text: escaped.
     init(escaping text: String) { markup = HTMLText.escape(text) }

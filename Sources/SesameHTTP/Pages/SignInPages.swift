@@ -1,5 +1,4 @@
 import Foundation
-import SesameQR
 import SesameService
 import SesameStore
 import SesameWire
@@ -188,8 +187,7 @@ enum SignInPages {
         case .enroll(let enrollment):
             shown = "enroll"
             title = .mfaEnrollTitle
-            // libqrencode's matrix drawn as SVG by SesameQR: markup made here, from no text.
-            let qr = HTML(trusted: QRMatrix(enrollment.uri)?.svg ?? "")
+            let qr = HTML(qrCode: enrollment.uri)
             lead = """
                 <p class="lead">\(Catalog.text(.mfaEnrollLead, locale))</p>
                 <div class="qr" aria-hidden="true">\(qr)</div>
