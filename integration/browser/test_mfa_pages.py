@@ -478,4 +478,5 @@ def test_support_resets_a_lost_second_factor_on_the_admin_page(server, driver):
     sign_in_with_password(driver, RelyingParty(url, ids["client_id"], metadata), email)
     wait_page(driver, "mfa")
     assert driver.find_elements(By.CSS_SELECTOR, ".qr svg"), "not the factor setup"
+    assert shots(driver, "mfa-setup-qr") == {}
 
