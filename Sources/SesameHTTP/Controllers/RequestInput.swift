@@ -1,14 +1,50 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// What several controllers read from a request the same way: client authentication, list
 /// parameters, the signup profile's fields.
 enum RequestInput {
-    /// The profile fields a signup may carry (the passkey and database signups, the Management API).
-    static let profileFields: Set<String> = Set(
-        ["email", "phone_number", "username"] + ProfileAttribute.allCases.map(\.rawValue))
+    /// The profile fields a signup may carry (the passkey and database signups, the Management
+    /// API): the three identifiers, then every `ProfileAttribute`, so a new attribute is in each of
+    /// those bodies and in the document without an edit here. `nullable`: null is accepted (as
+    /// absent on the public endpoints, as "remove" in a PATCH).
+    static func profileFields(nullable: Bool) -> [WireField] {
+        [
+            WireField(
+                "email", .text(254), nullable: nullable, description: "An email address (compared lower-cased, in NFC)."
+            ),
+            WireField("phone_number", .text(16), nullable: nullable, description: "E.164."),
+            WireField("username", .text(128), nullable: nullable),
+        ]
+            + ProfileAttribute.allCases.map { attribute in
+                switch attribute.form {
+                case .text: WireField(attribute.rawValue, .text(4_096), nullable: nullable)
+                case .url: WireField(attribute.rawValue, .string(maxLength: 4_096, format: "uri"), nullable: nullable)
+                }
+            }
+    }
+
+    /// A public endpoint's client: `client_id`, and `client_secret` for a confidential client (or
+    /// HTTP Basic instead). A missing `client_id` is `invalid_client` (401), so the service refuses it.
+    static let client: [WireField] = [
+        WireField("client_id", .text(128), nullable: true).requiredByService,
+        WireField("client_secret", .text(256), nullable: true),
+    ]
+
+    /// Auth0's `organization`, which Sesame refuses (`refuseOrganization`).
+    static let organization = WireField("organization", .refused("Refused: 400."))
+
+    /// The token defaults a challenge may carry for the token it leads to.
+    static let tokenDefaultFields: [WireField] = [
+        WireField("scope", .text(TokenDefaults.maxBytes), nullable: true),
+        WireField("audience", .text(TokenDefaults.maxBytes), nullable: true),
+    ]
+
+    /// `user_metadata` at signup: at most ten strings of at most 500 characters.
+    static let metadata = WireField("user_metadata", .map(.characters(500), maxMembers: 10))
 
     /// The profile's free-text attributes in `body`: absent is not given, and so is null where
     /// `nullIsAbsent` (the public endpoints, where SDKs send null); elsewhere null is refused.
@@ -118,8 +154,7 @@ enum RequestInput {
     /// `scope` and `audience` on a challenge, kept for the token request that follows.
     static func tokenDefaults(_ body: APIBody) throws -> TokenDefaults? {
         try TokenDefaults.make(
-            scope: try body.optionalString("scope", maxLength: TokenDefaults.maxBytes),
-            audience: try body.optionalString("audience", maxLength: TokenDefaults.maxBytes))
+            scope: try body.optionalString("scope"), audience: try body.optionalString("audience"))
     }
 
     /// Organizations do not exist yet: `organization` is refused as Auth0 refuses an unknown one.
@@ -130,8 +165,8 @@ enum RequestInput {
 
     /// `client_id`/`client_secret` from the body, or HTTP Basic (RFC 6749 §2.3.1); not both.
     static func clientCredentials(_ body: APIBody, _ request: HTTPRequest) throws -> ClientCredentials {
-        let id = try body.optionalString("client_id", maxLength: 128)
-        let secret = try body.optionalString("client_secret", maxLength: 256)
+        let id = try body.optionalString("client_id")
+        let secret = try body.optionalString("client_secret")
         guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("basic ")
         else {
             return ClientCredentials(clientID: id, clientSecret: secret)

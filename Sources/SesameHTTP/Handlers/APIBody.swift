@@ -1,5 +1,6 @@
 import Foundation
 import SesameService
+import SesameWire
 import WebAuthn
 
 /// A request body read strictly: a JSON object (or, for the OAuth endpoints, an urlencoded form)
@@ -11,6 +12,8 @@ struct APIBody {
     static let maxFormFields = 64
     private let members: [JSONMember]
     private let path: String
+    /// The table the body was checked against (`read(_:_:)`), whose limits the reads then use.
+    private let schema: WireObject?
 
     /// The body of `request`: `application/json` (else 415) holding one object (else 400).
     static func json(_ request: HTTPRequest) throws -> APIBody {
@@ -112,9 +115,116 @@ struct APIBody {
         return APIBody(members: members, path: "")
     }
 
-    private init(members: [JSONMember], path: String) {
+    private init(members: [JSONMember], path: String, schema: WireObject? = nil) {
         self.members = members
         self.path = path
+        self.schema = schema
+    }
+
+    /// The body of `request` as its route declares it: the media type (else 415), one object
+    /// (else 400), then every member checked against the table (`checked(against:)`).
+    static func read(_ request: HTTPRequest, _ declared: RequestBody) throws -> APIBody {
+        let body: APIBody
+        switch declared.media {
+        case .json: body = try json(request)
+        case .jsonOrForm: body = try jsonOrForm(request)
+        case .form: body = try form(request)
+        }
+        return try body.checked(against: declared.schema)
+    }
+
+    /// This body after checking it against `schema`: a member the table does not name (when it is
+    /// closed), a required member absent, null or empty, a `null` where the table allows none, a
+    /// wrong type, a string over its length or a list over its count is refused, with the member's
+    /// full name. Nested objects are checked by their own tables.
+    func checked(against schema: WireObject) throws -> APIBody {
+        if schema.isClosed { try allowOnly(Set(schema.names)) }
+        let body = APIBody(members: members, path: path, schema: schema)
+        for field in schema.fields {
+            guard let value = body.value(field.name), !value.isNull else {
+                if field.isRequired { throw ServiceError.invalidRequest("\(body.field(field.name)) is required") }
+                if body.has(field.name), !field.isNullable { try body.refuseNull(field) }
+                continue
+            }
+            try body.check(field, value)
+        }
+        return body
+    }
+
+    /// A `null` where `field` allows none: the message its type's reader gives.
+    private func refuseNull(_ field: WireField) throws {
+        switch field.type {
+        case .object, .named: throw ServiceError.invalidRequest("\(self.field(field.name)) must be an object")
+        case .boolean: throw ServiceError.invalidRequest("\(self.field(field.name)) must be a boolean")
+        case .integer: throw ServiceError.invalidRequest("\(self.field(field.name)) must be an integer")
+        case .array(.object, _):
+            throw ServiceError.invalidRequest("\(self.field(field.name)) must be an array of objects")
+        case .array: throw ServiceError.invalidRequest("\(self.field(field.name)) must be an array of strings")
+        case .string, .characters, .oneOf, .either, .stringOrArray, .map, .component, .refused:
+            throw ServiceError.invalidRequest("\(self.field(field.name)) must be a string")
+        }
+    }
+
+    /// Checks one present, non-null member by its type, through the same reads a handler uses.
+    private func check(_ field: WireField, _ value: JSONValue) throws {
+        let name = field.name
+        switch field.type {
+        case .string(let maxLength, _, _, _):
+            let text = try Self.string(value, self.field(name), maxLength: maxLength)
+            if field.isRequired, text.isEmpty { throw ServiceError.invalidRequest("\(self.field(name)) is required") }
+        case .oneOf:
+            _ = try Self.string(value, self.field(name), maxLength: 4_096)
+        case .boolean: _ = try bool(name)
+        case .integer: _ = try int(name)
+        case .array(.object(let element), let maxItems):
+            for item in try objects(name, maxCount: maxItems) ?? [] { _ = try item.checked(against: element) }
+        case .array(let element, let maxItems):
+            _ = try strings(name, maxCount: maxItems, maxLength: element.maxLength ?? 4_096)
+        case .stringOrArray(let maxLength, let maxItems):
+            _ = try stringOrStrings(name, maxCount: maxItems, maxLength: maxLength)
+        case .object(let nested), .named(_, let nested):
+            _ = try object(name)?.checked(against: nested)
+        case .map(let element, let maxMembers, let nullableValues):
+            guard let map = try object(name) else { return }
+            if let maxMembers, map.members.count > maxMembers {
+                throw ServiceError.invalidRequest("\(self.field(name)) holds at most \(maxMembers) values")
+            }
+            for member in map.members where !(nullableValues && member.value.isNull) {
+                try map.check(WireField(member.name, element), member.value)
+            }
+        case .characters(let count):
+            _ = try Self.string(value, self.field(name), maxLength: 4 * count)
+        case .either(let first, let second):
+            do {
+                try check(WireField(name, first), value)
+            } catch {
+                try check(WireField(name, second), value)
+            }
+        case .component:
+            guard case .object = value else {
+                throw ServiceError.invalidRequest("\(self.field(name)) must be an object")
+            }
+        case .refused:
+            break  // the handler refuses it with its own message
+        }
+    }
+
+    /// The byte limit of member `name`: `given`, else its table's, else 4,096.
+    private func limit(_ name: String, _ given: Int?) -> Int {
+        given ?? schema?.field(name)?.type.maxLength ?? 4_096
+    }
+
+    /// The count limit of list member `name`: `given`, else its table's, else 100.
+    private func countLimit(_ name: String, _ given: Int?) -> Int {
+        given ?? schema?.field(name)?.type.maxItems ?? 100
+    }
+
+    /// The table of nested member `name`, when this body has one.
+    private func nestedSchema(_ name: String) -> WireObject? {
+        switch schema?.field(name)?.type {
+        case .object(let nested)?, .named(_, let nested)?: nested
+        default: nil
+        }
     }
 
     /// The full name of member `name`, e.g. `mobile.ios.team_id`.
@@ -136,20 +246,20 @@ struct APIBody {
     func has(_ name: String) -> Bool { value(name) != nil }
 
     /// A string member; absent → nil; null or another type → 400.
-    func string(_ name: String, maxLength: Int = 4_096) throws -> String? {
+    func string(_ name: String, maxLength: Int? = nil) throws -> String? {
         guard let value = value(name) else { return nil }
-        return try Self.string(value, field(name), maxLength: maxLength)
+        return try Self.string(value, field(name), maxLength: limit(name, maxLength))
     }
 
     /// A string member of a public endpoint, where SDKs may send `null` for an absent value:
     /// absent or null → nil; another type → 400.
-    func optionalString(_ name: String, maxLength: Int = 4_096) throws -> String? {
+    func optionalString(_ name: String, maxLength: Int? = nil) throws -> String? {
         guard let value = value(name), !value.isNull else { return nil }
-        return try Self.string(value, field(name), maxLength: maxLength)
+        return try Self.string(value, field(name), maxLength: limit(name, maxLength))
     }
 
     /// A required, non-empty string member.
-    func requiredString(_ name: String, maxLength: Int = 4_096) throws -> String {
+    func requiredString(_ name: String, maxLength: Int? = nil) throws -> String {
         guard let value = try optionalString(name, maxLength: maxLength), !value.isEmpty else {
             throw ServiceError.invalidRequest("\(field(name)) is required")
         }
@@ -157,10 +267,10 @@ struct APIBody {
     }
 
     /// A nullable string member for PATCH: absent → keep, null → remove.
-    func nullableString(_ name: String, maxLength: Int = 4_096) throws -> FieldChange<String> {
+    func nullableString(_ name: String, maxLength: Int? = nil) throws -> FieldChange<String> {
         guard let value = value(name) else { return .keep }
         if value.isNull { return .remove }
-        return .set(try Self.string(value, field(name), maxLength: maxLength))
+        return .set(try Self.string(value, field(name), maxLength: limit(name, maxLength)))
     }
 
     /// A boolean member; absent → nil; null or another type → 400.
@@ -180,8 +290,10 @@ struct APIBody {
     }
 
     /// An array of strings; each bad element is named by index.
-    func strings(_ name: String, maxCount: Int = 100, maxLength: Int = 2_048) throws -> [String]? {
+    func strings(_ name: String, maxCount: Int? = nil, maxLength: Int? = nil) throws -> [String]? {
         guard let value = value(name) else { return nil }
+        let maxCount = countLimit(name, maxCount)
+        let maxLength = maxLength ?? schema?.field(name)?.type.elementMaxLength ?? 2_048
         guard let array = value.arrayValue else {
             throw ServiceError.invalidRequest("\(field(name)) must be an array of strings")
         }
@@ -194,8 +306,10 @@ struct APIBody {
     }
 
     /// One string or an array of them (Auth0 holds some of these as a string); absent → nil.
-    func stringOrStrings(_ name: String, maxCount: Int = 100, maxLength: Int = 2_048) throws -> [String]? {
+    func stringOrStrings(_ name: String, maxCount: Int? = nil, maxLength: Int? = nil) throws -> [String]? {
         guard let value = value(name) else { return nil }
+        let maxCount = countLimit(name, maxCount)
+        let maxLength = limit(name, maxLength)
         if value.arrayValue != nil { return try strings(name, maxCount: maxCount, maxLength: maxLength) }
         guard let one = try string(name, maxLength: maxLength) else { return nil }
         return [one]
@@ -207,12 +321,15 @@ struct APIBody {
         guard case .object(let nested) = value else {
             throw ServiceError.invalidRequest("\(field(name)) must be an object")
         }
-        return APIBody(members: nested, path: field(name))
+        return APIBody(members: nested, path: field(name), schema: nestedSchema(name))
     }
 
     /// An array of objects, each read with the same rules and named by index; absent → nil.
-    func objects(_ name: String, maxCount: Int = 100) throws -> [APIBody]? {
+    func objects(_ name: String, maxCount: Int? = nil) throws -> [APIBody]? {
         guard let value = value(name) else { return nil }
+        let maxCount = countLimit(name, maxCount)
+        var table: WireObject?
+        if case .array(.object(let elementTable), _)? = schema?.field(name)?.type { table = elementTable }
         guard let array = value.arrayValue else {
             throw ServiceError.invalidRequest("\(field(name)) must be an array of objects")
         }
@@ -223,7 +340,7 @@ struct APIBody {
             guard case .object(let nested) = element else {
                 throw ServiceError.invalidRequest("\(field(name))[\(index)] must be an object")
             }
-            return APIBody(members: nested, path: "\(field(name))[\(index)]")
+            return APIBody(members: nested, path: "\(field(name))[\(index)]", schema: table)
         }
     }
 
@@ -234,7 +351,7 @@ struct APIBody {
         guard case .object(let nested) = value else {
             throw ServiceError.invalidRequest("\(field(name)) must be an object or null")
         }
-        return .set(APIBody(members: nested, path: field(name)))
+        return .set(APIBody(members: nested, path: field(name), schema: nestedSchema(name)))
     }
 
     /// Every member as a string or null (a metadata merge); any other type → 400 naming it.

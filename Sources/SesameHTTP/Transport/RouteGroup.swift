@@ -1,6 +1,9 @@
 /// A handler of a route group: it gets the group's typed context instead of the transport's.
 public typealias GroupHandler<Context> = @Sendable (HTTPRequest, Context) throws -> HTTPResponse
 
+/// A handler whose route declared its body: it gets the body read and checked by the table.
+typealias BodyHandler<Context> = @Sendable (HTTPRequest, APIBody, Context) throws -> HTTPResponse
+
 /// A group of routes that share a typed request context and a chain of middleware.
 ///
 /// The root group hands its handlers the transport's `RequestContext`. Each `derived` group turns
@@ -23,7 +26,7 @@ public struct RouteGroup<Context>: Sendable {
     /// Paths under this prefix that match no route get the group's error style (nil: only its routes).
     public let pathPrefix: String?
     let chain: Chain
-    var routes: [(method: HTTPMethod, pattern: String, handler: HTTPHandler)] = []
+    var routes: [(method: HTTPMethod, pattern: String, body: RequestBody?, handler: HTTPHandler)] = []
 
     init(errorStyle: HTTPErrorStyle, pathPrefix: String?, chain: @escaping Chain) {
         self.errorStyle = errorStyle
@@ -62,7 +65,45 @@ public struct RouteGroup<Context>: Sendable {
     /// Registers `handler` for `method` on `pattern`.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, handler: @escaping GroupHandler<Context>) {
         let chain = self.chain
-        routes.append((method, pattern, { request, base in try chain(request, base, handler) }))
+        routes.append((method, pattern, nil, { request, base in try chain(request, base, handler) }))
+    }
+
+    /// Registers `handler` for `method` on `pattern`, with the body read and checked by `body`'s
+    /// table after the group's chain ran (so a refused token never costs a parse). The table is
+    /// also what the OpenAPI document says of the operation's request body.
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, body: RequestBody, handler: @escaping BodyHandler<Context>
+    ) {
+        let chain = self.chain
+        routes.append(
+            (
+                method, pattern, body,
+                { request, base in
+                    try chain(request, base) { request, context in
+                        try handler(request, try APIBody.read(request, body), context)
+                    }
+                }
+            ))
+    }
+
+    /// Registers a `POST` handler that reads its body by `body`'s table itself (with
+    /// `APIBody.read`), because it answers a refused body in its own shape.
+    mutating func post(_ pattern: String, declaring body: RequestBody, handler: @escaping GroupHandler<Context>) {
+        let chain = self.chain
+        routes.append((.post, pattern, body, { request, base in try chain(request, base, handler) }))
+    }
+
+    /// Registers a `POST` handler that reads its body by `body`'s table.
+    mutating func post(_ pattern: String, body: RequestBody, handler: @escaping BodyHandler<Context>) {
+        add(.post, pattern, body: body, handler: handler)
+    }
+    /// Registers a `PUT` handler that reads its body by `body`'s table.
+    mutating func put(_ pattern: String, body: RequestBody, handler: @escaping BodyHandler<Context>) {
+        add(.put, pattern, body: body, handler: handler)
+    }
+    /// Registers a `PATCH` handler that reads its body by `body`'s table.
+    mutating func patch(_ pattern: String, body: RequestBody, handler: @escaping BodyHandler<Context>) {
+        add(.patch, pattern, body: body, handler: handler)
     }
 
     /// Registers a `GET` handler (which also serves `HEAD`).
@@ -113,6 +154,7 @@ extension Router {
     public mutating func add<Context>(_ group: RouteGroup<Context>) {
         for route in group.routes {
             add(route.method, route.pattern, errorStyle: group.errorStyle, handler: route.handler)
+            if let body = route.body { requestBodies[OperationKey(route.method, route.pattern)] = body }
         }
         if let prefix = group.pathPrefix { setErrorStyle(group.errorStyle, forPathsUnder: prefix) }
     }

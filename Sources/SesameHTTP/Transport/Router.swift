@@ -48,6 +48,18 @@ public struct Router: Sendable {
     /// endpoint, the challenge) name one exactly and need no segment-by-segment scan.
     private var literalRoutes: [String: Int] = [:]
     private var errorStyles: [(prefix: String, style: HTTPErrorStyle)] = []
+    /// The declared body of each operation that has one: what the OpenAPI document renders.
+    var requestBodies: [OperationKey: RequestBody] = [:]
+
+    /// One operation: a method on a pattern.
+    struct OperationKey: Hashable, Sendable {
+        let method: HTTPMethod
+        let pattern: String
+        init(_ method: HTTPMethod, _ pattern: String) {
+            self.method = method
+            self.pattern = pattern
+        }
+    }
 
     /// Creates an empty router.
     public init() {}

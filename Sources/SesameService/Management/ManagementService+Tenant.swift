@@ -3,12 +3,12 @@ import SesameStore
 
 /// `/api/v2/tenant/settings` and `/api/v2/keys/signing/rotate`.
 extension ManagementService {
-    static let accessTokenLifetimes = 60...2_592_000
-    static let idTokenLifetimes = 60...2_592_000
-    static let refreshTokenLifetimes = 3_600...31_557_600
-    static let refreshTokenIdleLifetimes = 300...31_557_600
+    public static let accessTokenLifetimes = 60...2_592_000
+    public static let idTokenLifetimes = 60...2_592_000
+    public static let refreshTokenLifetimes = 3_600...31_557_600
+    public static let refreshTokenIdleLifetimes = 300...31_557_600
     /// Hours: one hour to one year.
-    static let sessionLifetimes = 1...8_760
+    public static let sessionLifetimes = 1...8_760
 
     /// `GET /tenant/settings`.
     public func tenantSettings(_ caller: ManagementCaller) throws(ServiceError) -> ManagedTenantSettings {

@@ -1,5 +1,6 @@
 import SesameService
 import SesameStore
+import SesameWire
 
 /// `/api/v2/client-grants` (Auth0's): which m2m client may call which API with which scopes.
 struct ClientGrantsController: Sendable, ManagementRouting {
@@ -7,8 +8,8 @@ struct ClientGrantsController: Sendable, ManagementRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/api/v2/client-grants", handler: list)
-        group.post("/api/v2/client-grants", handler: create)
-        group.patch("/api/v2/client-grants/{id}", handler: update)
+        group.post("/api/v2/client-grants", body: Self.creation, handler: create)
+        group.patch("/api/v2/client-grants/{id}", body: Self.change, handler: update)
         group.delete("/api/v2/client-grants/{id}", handler: delete)
     }
 
@@ -19,25 +20,24 @@ struct ClientGrantsController: Sendable, ManagementRouting {
                 caller, clientID: request.query("client_id"), audience: request.query("audience")))
     }
 
-    func create(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    /// The scopes a grant gives.
+    static let scope = WireField("scope", .texts(2_048, maxItems: 100))
+    static let creation = RequestBody.json([
+        WireField("client_id", .text(128)).required, WireField("audience", .text(512)).required, scope,
+    ])
+    static let change = RequestBody.json([scope.required])
+
+    func create(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createClientGrants)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["client_id", "audience", "scope"])
-        guard let clientID = try body.string("client_id", maxLength: 128) else {
-            throw ServiceError.invalidRequest("client_id is required")
-        }
-        guard let audience = try body.string("audience", maxLength: 512) else {
-            throw ServiceError.invalidRequest("audience is required")
-        }
+        let clientID = try body.requiredString("client_id")
+        let audience = try body.requiredString("audience")
         let scope = try body.strings("scope") ?? []
         return try .json(
             management.createClientGrant(caller, clientID: clientID, audience: audience, scope: scope), status: 201)
     }
 
-    func update(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateClientGrants)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["scope"])
         guard let scope = try body.strings("scope") else { throw ServiceError.invalidRequest("scope is required") }
         return try .json(management.updateClientGrant(caller, id: try context.pathParameter("id"), scope: scope))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// `/api/v2/clients` (docs/management-api.md): applications, their settings and secrets.
 struct ClientsController: Sendable, ManagementRouting {
@@ -8,9 +9,9 @@ struct ClientsController: Sendable, ManagementRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/api/v2/clients", handler: list)
-        group.post("/api/v2/clients", handler: create)
+        group.post("/api/v2/clients", body: Self.creation, handler: create)
         group.get("/api/v2/clients/{id}", handler: read)
-        group.patch("/api/v2/clients/{id}", handler: update)
+        group.patch("/api/v2/clients/{id}", body: Self.change, handler: update)
         group.delete("/api/v2/clients/{id}", handler: delete)
         group.post("/api/v2/clients/{id}/rotate-secret", handler: rotateSecret)
     }
@@ -20,9 +21,9 @@ struct ClientsController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.listClients(caller, try RequestInput.listRequest(request)))
     }
 
-    func create(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func create(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createClients)
-        let input = try Self.clientInput(try APIBody.json(request))
+        let input = try Self.clientInput(body)
         return try .noStoreJSON(management.createClient(caller, input), status: 201)
     }
 
@@ -31,9 +32,9 @@ struct ClientsController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.client(caller, id: try context.pathParameter("id")))
     }
 
-    func update(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateClients)
-        let input = try Self.clientInput(try APIBody.json(request))
+        let input = try Self.clientInput(body)
         return try .noStoreJSON(management.updateClient(caller, id: try context.pathParameter("id"), input))
     }
 
@@ -48,21 +49,59 @@ struct ClientsController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.rotateClientSecret(caller, id: try context.pathParameter("id")))
     }
 
+    /// A client's settings: `POST` needs a name, `PATCH` changes what it is given.
+    static let fields: [WireField] = [
+        WireField("name", .string(maxLength: 1_024)),
+        WireField("app_type", .vocabulary(ClientAppType.self)),
+        WireField("grant_types", .array(.vocabulary(OAuthGrantType.self), maxItems: 20)),
+        WireField("callbacks", .array(.string(maxLength: 2_048, format: "uri"), maxItems: 100)),
+        WireField("allowed_logout_urls", .array(.string(maxLength: 2_048, format: "uri"), maxItems: 100)),
+        WireField(
+            "allowed_origins", .array(.string(maxLength: 2_048, pattern: "^https?://[^/?#@]+/?$"), maxItems: 100)),
+        WireField("is_first_party", .boolean),
+        WireField("token_endpoint_auth_method", .vocabulary(TokenEndpointAuthMethod.self)),
+        WireField("jwt_configuration", .object(WireObject([WireField("alg", .vocabulary(JWTAlgorithm.self))]))),
+        WireField(
+            "mobile",
+            .object(
+                WireObject([
+                    WireField(
+                        "ios",
+                        .object(
+                            WireObject([
+                                WireField("team_id", .string(maxLength: 64, pattern: "^[A-Z0-9]{10}$")),
+                                WireField(
+                                    "app_bundle_identifier",
+                                    .string(maxLength: 256, pattern: "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$")),
+                            ])), nullable: true),
+                    WireField(
+                        "android",
+                        .object(
+                            WireObject([
+                                WireField(
+                                    "app_package_name",
+                                    .string(
+                                        maxLength: 256, pattern: "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$")),
+                                WireField(
+                                    "sha256_cert_fingerprints",
+                                    .array(
+                                        .string(maxLength: 128, pattern: "^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$"),
+                                        maxItems: 20)),
+                            ])), nullable: true),
+                ])), nullable: true),
+    ]
+    static let creation = RequestBody.json(fields.map { $0.name == "name" ? $0.required : $0 })
+    static let change = RequestBody.json(fields)
+
     static func clientInput(_ body: APIBody) throws -> ClientInput {
-        try body.allowOnly([
-            "name", "app_type", "grant_types", "callbacks", "allowed_logout_urls", "allowed_origins", "is_first_party",
-            "token_endpoint_auth_method", "jwt_configuration", "mobile",
-        ])
         var input = ClientInput(
-            name: try body.string("name", maxLength: 1_024), appType: try body.string("app_type", maxLength: 64),
-            grantTypes: try body.strings("grant_types", maxCount: 20, maxLength: 256),
-            callbacks: try body.strings("callbacks"), allowedOrigins: try body.strings("allowed_origins"),
-            isFirstParty: try body.bool("is_first_party"),
-            tokenEndpointAuthMethod: try body.string("token_endpoint_auth_method", maxLength: 64))
+            name: try body.string("name"), appType: try body.string("app_type"),
+            grantTypes: try body.strings("grant_types"), callbacks: try body.strings("callbacks"),
+            allowedOrigins: try body.strings("allowed_origins"), isFirstParty: try body.bool("is_first_party"),
+            tokenEndpointAuthMethod: try body.string("token_endpoint_auth_method"))
         input.allowedLogoutURLs = try body.strings("allowed_logout_urls")
         if let jwt = try body.object("jwt_configuration") {
-            try jwt.allowOnly(["alg"])
-            input.jwtAlgorithm = try jwt.string("alg", maxLength: 16)
+            input.jwtAlgorithm = try jwt.string("alg")
         }
         switch try body.nullableObject("mobile") {
         case .keep: break
@@ -70,27 +109,22 @@ struct ClientsController: Sendable, ManagementRouting {
             input.ios = .remove
             input.android = .remove
         case .set(let mobile):
-            try mobile.allowOnly(["ios", "android"])
             switch try mobile.nullableObject("ios") {
             case .keep: break
             case .remove: input.ios = .remove
             case .set(let ios):
-                try ios.allowOnly(["team_id", "app_bundle_identifier"])
                 input.ios = .set(
                     IOSAppInput(
-                        teamID: try ios.string("team_id", maxLength: 64),
-                        bundleIdentifier: try ios.string("app_bundle_identifier", maxLength: 256)))
+                        teamID: try ios.string("team_id"), bundleIdentifier: try ios.string("app_bundle_identifier")))
             }
             switch try mobile.nullableObject("android") {
             case .keep: break
             case .remove: input.android = .remove
             case .set(let android):
-                try android.allowOnly(["app_package_name", "sha256_cert_fingerprints"])
                 input.android = .set(
                     AndroidAppInput(
-                        packageName: try android.string("app_package_name", maxLength: 256),
-                        sha256CertFingerprints: try android.strings(
-                            "sha256_cert_fingerprints", maxCount: 20, maxLength: 128)))
+                        packageName: try android.string("app_package_name"),
+                        sha256CertFingerprints: try android.strings("sha256_cert_fingerprints")))
             }
         }
         return input

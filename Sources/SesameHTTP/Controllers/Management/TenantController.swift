@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// `/api/v2/tenant/settings`, `/api/v2/branding` and signing-key rotation (docs/management-api.md).
 struct TenantController: Sendable, ManagementRouting {
@@ -8,9 +9,9 @@ struct TenantController: Sendable, ManagementRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/api/v2/tenant/settings", handler: settings)
-        group.patch("/api/v2/tenant/settings", handler: updateSettings)
+        group.patch("/api/v2/tenant/settings", body: Self.settingsChange, handler: updateSettings)
         group.get("/api/v2/branding", handler: branding)
-        group.patch("/api/v2/branding", handler: updateBranding)
+        group.patch("/api/v2/branding", body: Self.brandingChange, handler: updateBranding)
         group.post("/api/v2/keys/signing/rotate", handler: rotateSigningKey)
     }
 
@@ -19,9 +20,9 @@ struct TenantController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.tenantSettings(caller))
     }
 
-    func updateSettings(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func updateSettings(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateTenantSettings)
-        let patch = try Self.tenantSettingsPatch(try APIBody.json(request))
+        let patch = try Self.tenantSettingsPatch(body)
         return try .noStoreJSON(management.updateTenantSettings(caller, patch))
     }
 
@@ -29,10 +30,9 @@ struct TenantController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.branding(try managementCaller(context, .readTenantSettings)))
     }
 
-    func updateBranding(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func updateBranding(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateTenantSettings)
-        return try .noStoreJSON(
-            management.updateBranding(caller, try Self.brandingPatch(try APIBody.json(request))))
+        return try .noStoreJSON(management.updateBranding(caller, try Self.brandingPatch(body)))
     }
 
     func rotateSigningKey(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
@@ -40,27 +40,38 @@ struct TenantController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.rotateSigningKeys(caller), status: 201)
     }
 
+    /// `PATCH /tenant/settings`: lifetimes in seconds, sessions in hours, retention in days.
+    static let settingsChange = RequestBody.json([
+        WireField("friendly_name", .text(1_024)), WireField("custom_domains", .texts(253, maxItems: 20)),
+        WireField("rp_id", .text(253)), WireField("allowed_origins", .texts(2_048, maxItems: 100)),
+        WireField("related_origins", .texts(2_048, maxItems: 100)), WireField("default_connection", .text(128)),
+        WireField("access_token_lifetime", .integer(ManagementService.accessTokenLifetimes)),
+        WireField("id_token_lifetime", .integer(ManagementService.idTokenLifetimes)),
+        WireField("refresh_token_lifetime", .integer(ManagementService.refreshTokenLifetimes)),
+        WireField("refresh_token_idle_lifetime", .integer(ManagementService.refreshTokenIdleLifetimes)),
+        WireField("session_lifetime", .integer(ManagementService.sessionLifetimes)),
+        WireField("idle_session_lifetime", .integer(ManagementService.sessionLifetimes)),
+        WireField("audit_log_retention_days", .integer(TenantRecord.auditRetentionDaysRange)),
+        WireField(
+            "deleted_passkey_retention_days", .integer(TenantRecord.deletedPasskeyRetentionDaysRange),
+            description:
+                "Days a deleted passkey's credential id is remembered, so a sign-in with it signals the authenticator to forget it (0: never). Default 90."
+        ),
+        WireField(
+            "flags", .object(WireObject([WireField("enable_public_signup_user_exists_error", .boolean)]))),
+        WireField("domain", .refused("Read-only: 400.")), WireField("issuer", .refused("Read-only: 400.")),
+    ])
+
     static func tenantSettingsPatch(_ body: APIBody) throws -> TenantSettingsPatch {
         for fixed in ["domain", "issuer"] where body.has(fixed) {
             throw ServiceError.invalidRequest("\(fixed) is read-only")
         }
-        try body.allowOnly([
-            "friendly_name", "custom_domains", "rp_id", "allowed_origins", "related_origins", "default_connection",
-            "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "refresh_token_idle_lifetime",
-            "session_lifetime", "idle_session_lifetime", "audit_log_retention_days", "deleted_passkey_retention_days",
-            "flags",
-        ])
-        var flag: Bool?
-        if let flags = try body.object("flags") {
-            try flags.allowOnly(["enable_public_signup_user_exists_error"])
-            flag = try flags.bool("enable_public_signup_user_exists_error")
-        }
+        let flag = try body.object("flags")?.bool("enable_public_signup_user_exists_error")
         var patch = TenantSettingsPatch(
-            friendlyName: try body.string("friendly_name", maxLength: 1_024),
-            customDomains: try body.strings("custom_domains", maxCount: 20, maxLength: 253),
-            rpID: try body.string("rp_id", maxLength: 253), allowedOrigins: try body.strings("allowed_origins"),
+            friendlyName: try body.string("friendly_name"), customDomains: try body.strings("custom_domains"),
+            rpID: try body.string("rp_id"), allowedOrigins: try body.strings("allowed_origins"),
             relatedOrigins: try body.strings("related_origins"),
-            defaultConnection: try body.string("default_connection", maxLength: 128),
+            defaultConnection: try body.string("default_connection"),
             accessTokenLifetime: try body.int("access_token_lifetime"),
             idTokenLifetime: try body.int("id_token_lifetime"),
             refreshTokenLifetime: try body.int("refresh_token_lifetime"),
@@ -75,18 +86,29 @@ struct TenantController: Sendable, ManagementRouting {
 
     /// `PATCH /branding`: `colors.primary`, `colors.page_background`, `logo_url` (null removes),
     /// and `texts` (`{"login.title": {"en": …, "ja": …}}`, replacing every override).
+    static let brandingChange = RequestBody.json([
+        WireField(
+            "colors",
+            .object(
+                WireObject([
+                    WireField("primary", .string(maxLength: 16, pattern: "^#[0-9A-Fa-f]{6}$"), nullable: true),
+                    WireField(
+                        "page_background", .string(maxLength: 16, pattern: "^#[0-9A-Fa-f]{6}$"), nullable: true),
+                ]))),
+        WireField("logo_url", .string(maxLength: 2_048, format: "uri"), nullable: true),
+        WireField("texts", .map(.map(.text(1_024), maxMembers: nil), maxMembers: 32)),
+    ])
+
     static func brandingPatch(_ body: APIBody) throws -> BrandingPatch {
-        try body.allowOnly(["colors", "logo_url", "texts"])
         var patch = BrandingPatch()
         if let colors = try body.object("colors") {
-            try colors.allowOnly(["primary", "page_background"])
-            patch.primaryColor = try colors.nullableString("primary", maxLength: 16)
-            patch.pageBackground = try colors.nullableString("page_background", maxLength: 16)
+            patch.primaryColor = try colors.nullableString("primary")
+            patch.pageBackground = try colors.nullableString("page_background")
         }
-        patch.logoURL = try body.nullableString("logo_url", maxLength: 2_048)
+        patch.logoURL = try body.nullableString("logo_url")
         if let texts = try body.object("texts") {
             var map: [String: [String: String]] = [:]
-            for name in texts.memberNames.prefix(32) {
+            for name in texts.memberNames {
                 guard let languages = try texts.object(name) else { continue }
                 map[name] = try languages.stringMap(maxLength: 1_024)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// `/api/v2/users` (docs/management-api.md), with the tenant-wide MFA, breached-password and outbox settings
 /// an operator reads beside them.
@@ -10,15 +11,17 @@ struct UsersController: Sendable, ManagementRouting {
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/api/v2/users", handler: list)
         group.get("/api/v2/guardian/factors", handler: guardianFactors)
-        group.put("/api/v2/guardian/factors/{name}", handler: setGuardianFactor)
+        group.put("/api/v2/guardian/factors/{name}", body: Self.factorChange, handler: setGuardianFactor)
         group.get("/api/v2/guardian/policies", handler: guardianPolicies)
         group.put("/api/v2/guardian/policies", handler: setGuardianPolicies)
         group.get("/api/v2/attack-protection/breached-password-detection", handler: breachedPasswordDetection)
-        group.patch("/api/v2/attack-protection/breached-password-detection", handler: updateBreachedPasswordDetection)
+        group.patch(
+            "/api/v2/attack-protection/breached-password-detection", body: Self.breachDetectionChange,
+            handler: updateBreachedPasswordDetection)
         group.get("/api/v2/outbox", handler: outbox)
-        group.post("/api/v2/users", handler: create)
+        group.post("/api/v2/users", body: Self.creation, handler: create)
         group.get("/api/v2/users/{id}", handler: read)
-        group.patch("/api/v2/users/{id}", handler: update)
+        group.patch("/api/v2/users/{id}", body: Self.change, handler: update)
         group.delete("/api/v2/users/{id}", handler: delete)
         group.get("/api/v2/users/{id}/authentication-methods", handler: authenticationMethods)
         group.delete("/api/v2/users/{id}/authentication-methods/{method_id}", handler: deleteAuthenticationMethod)
@@ -34,10 +37,11 @@ struct UsersController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.factors(try managementCaller(context, .readGuardianFactors)))
     }
 
-    func setGuardianFactor(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    static let factorChange = RequestBody.json([WireField("enabled", .boolean)])
+
+    func setGuardianFactor(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse
+    {
         let caller = try managementCaller(context, .updateGuardianFactors)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["enabled"])
         let enabled = try management.setFactor(
             caller, name: try context.pathParameter("name"), enabled: try body.bool("enabled"))
         return try .noStoreJSON(["enabled": enabled])
@@ -56,26 +60,37 @@ struct UsersController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.breachDetection(try managementCaller(context, .readAttackProtection)))
     }
 
-    func updateBreachedPasswordDetection(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    /// Auth0's breached-password settings; each stage takes `block` and `admin_notification`.
+    static let breachDetectionChange: RequestBody = {
+        let stageShields = WireField("shields", .array(.oneOf(["block", "admin_notification"]), maxItems: 8))
+        return RequestBody.json([
+            WireField("enabled", .boolean),
+            WireField("shields", .array(.vocabulary(BreachShield.self), maxItems: 8)),
+            WireField(
+                "admin_notification_frequency", .array(.vocabulary(BreachNotificationFrequency.self), maxItems: 4)),
+            WireField("method", .vocabulary(BreachMethod.self)),
+            WireField(
+                "stage",
+                .object(
+                    WireObject([
+                        WireField("pre-user-registration", .object(WireObject([stageShields]))),
+                        WireField("pre-change-password", .object(WireObject([stageShields]))),
+                    ]))),
+            WireField("range_url", .string(maxLength: 512, format: "uri"), nullable: true),
+        ])
+    }()
+
+    func updateBreachedPasswordDetection(
+        _ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext
+    ) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateAttackProtection)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["enabled", "shields", "admin_notification_frequency", "method", "stage", "range_url"])
         var patch = BreachDetectionPatch(
-            enabled: try body.bool("enabled"), shields: try body.strings("shields", maxCount: 8, maxLength: 64),
-            adminNotificationFrequency: try body.strings(
-                "admin_notification_frequency", maxCount: 8, maxLength: 64),
-            method: try body.string("method", maxLength: 64),
-            rangeURL: try body.nullableString("range_url", maxLength: 1_024))
+            enabled: try body.bool("enabled"), shields: try body.strings("shields"),
+            adminNotificationFrequency: try body.strings("admin_notification_frequency"),
+            method: try body.string("method"), rangeURL: try body.nullableString("range_url"))
         if let stage = try body.object("stage") {
-            try stage.allowOnly(["pre-user-registration", "pre-change-password"])
-            if let registration = try stage.object("pre-user-registration") {
-                try registration.allowOnly(["shields"])
-                patch.signupShields = try registration.strings("shields", maxCount: 8, maxLength: 64)
-            }
-            if let change = try stage.object("pre-change-password") {
-                try change.allowOnly(["shields"])
-                patch.changePasswordShields = try change.strings("shields", maxCount: 8, maxLength: 64)
-            }
+            patch.signupShields = try stage.object("pre-user-registration")?.strings("shields")
+            patch.changePasswordShields = try stage.object("pre-change-password")?.strings("shields")
         }
         return try .noStoreJSON(management.updateBreachDetection(caller, patch))
     }
@@ -86,9 +101,9 @@ struct UsersController: Sendable, ManagementRouting {
             management.outbox(caller, to: request.query("to"), try RequestInput.listRequest(request)))
     }
 
-    func create(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func create(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createUsers)
-        let input = try Self.userCreation(try APIBody.json(request))
+        let input = try Self.userCreation(body)
         return try .noStoreJSON(management.createUser(caller, input), status: 201)
     }
 
@@ -97,9 +112,9 @@ struct UsersController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.user(caller, id: try context.pathParameter("id")))
     }
 
-    func update(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateUsers)
-        let patch = try Self.userPatch(try APIBody.json(request))
+        let patch = try Self.userPatch(body)
         return try .noStoreJSON(management.updateUser(caller, id: try context.pathParameter("id"), patch))
     }
 
@@ -122,62 +137,71 @@ struct UsersController: Sendable, ManagementRouting {
     }
 
     /// A `POST /users` body (Auth0's fields; `custom_password_hash` for an import).
+    static let creation = RequestBody.json(
+        RequestInput.profileFields(nullable: false) + [
+            WireField("connection", .text(128)).required, WireField("email_verified", .boolean),
+            WireField("blocked", .boolean), RequestInput.metadata, WireField("password", .text(4_096)),
+            WireField(
+                "custom_password_hash",
+                .object(
+                    WireObject([
+                        WireField("algorithm", .text(64)).required,
+                        WireField(
+                            "hash",
+                            .object(
+                                WireObject([
+                                    WireField("value", .text(2_048)).required, WireField("encoding", .text(16)),
+                                ]))
+                        ).required,
+                        WireField(
+                            "salt",
+                            .object(
+                                WireObject([
+                                    WireField("value", .text(2_048)).required, WireField("encoding", .text(16)),
+                                    WireField("position", .text(16)),
+                                ]))),
+                        WireField("password", .object(WireObject([WireField("encoding", .text(16))]))),
+                    ]))),
+        ])
+
+    /// A `PATCH /users/{id}` body: null removes a profile field or a metadata key.
+    static let change = RequestBody.json(
+        RequestInput.profileFields(nullable: true) + [
+            WireField("email_verified", .boolean), WireField("blocked", .boolean), WireField("password", .text(4_096)),
+            WireField("connection", .text(128)),
+            WireField("user_metadata", .map(.characters(500), maxMembers: 10, nullableValues: true)),
+        ])
+
     static func userCreation(_ body: APIBody) throws -> UserCreation {
-        try body.allowOnly(
-            RequestInput.profileFields.union([
-                "connection", "email_verified", "blocked", "user_metadata", "password", "custom_password_hash",
-            ]))
         var input = UserCreation(
-            connection: try body.string("connection", maxLength: 128),
+            connection: try body.string("connection"),
             profile: SignupProfileInput(
-                email: try body.string("email", maxLength: 254),
-                phoneNumber: try body.string("phone_number", maxLength: 16),
-                username: try body.string("username", maxLength: 128),
+                email: try body.string("email"), phoneNumber: try body.string("phone_number"),
+                username: try body.string("username"),
                 attributes: try RequestInput.profileAttributes(body, nullIsAbsent: false)),
             emailVerified: try body.bool("email_verified"), blocked: try body.bool("blocked"),
-            metadata: try body.object("user_metadata")?.stringMap() ?? [:],
-            password: try body.string("password", maxLength: 4_096))
-        if let custom = try body.object("custom_password_hash") {
-            try custom.allowOnly(["algorithm", "hash", "salt", "password"])
-            guard let algorithm = try custom.string("algorithm", maxLength: 64) else {
-                throw ServiceError.invalidRequest("custom_password_hash.algorithm is required")
-            }
-            guard let hash = try custom.object("hash") else {
-                throw ServiceError.invalidRequest("custom_password_hash.hash is required")
-            }
-            try hash.allowOnly(["value", "encoding"])
-            guard let value = try hash.string("value", maxLength: 2_048) else {
-                throw ServiceError.invalidRequest("custom_password_hash.hash.value is required")
-            }
+            metadata: try body.object("user_metadata")?.stringMap() ?? [:], password: try body.string("password"))
+        if let custom = try body.object("custom_password_hash"), let hash = try custom.object("hash") {
             var parsed = CustomPasswordHash(
-                algorithm: algorithm, value: value, encoding: try hash.string("encoding", maxLength: 16))
+                algorithm: try custom.requiredString("algorithm"), value: try hash.requiredString("value"),
+                encoding: try hash.string("encoding"))
             if let salt = try custom.object("salt") {
-                try salt.allowOnly(["value", "encoding", "position"])
-                guard let saltValue = try salt.string("value", maxLength: 2_048) else {
-                    throw ServiceError.invalidRequest("custom_password_hash.salt.value is required")
-                }
-                parsed.salt = saltValue
-                parsed.saltEncoding = try salt.string("encoding", maxLength: 16)
-                parsed.saltPosition = try salt.string("position", maxLength: 16)
+                parsed.salt = try salt.requiredString("value")
+                parsed.saltEncoding = try salt.string("encoding")
+                parsed.saltPosition = try salt.string("position")
             }
-            if let password = try custom.object("password") {
-                try password.allowOnly(["encoding"])
-                parsed.passwordEncoding = try password.string("encoding", maxLength: 16)
-            }
+            parsed.passwordEncoding = try custom.object("password")?.string("encoding")
             input.customPasswordHash = parsed
         }
         return input
     }
 
     static func userPatch(_ body: APIBody) throws -> UserPatch {
-        try body.allowOnly(
-            RequestInput.profileFields.union(["email_verified", "user_metadata", "blocked", "password", "connection"]))
         var patch = UserPatch(
-            email: try body.nullableString("email", maxLength: 254), emailVerified: try body.bool("email_verified"),
-            phoneNumber: try body.nullableString("phone_number", maxLength: 16),
-            username: try body.nullableString("username", maxLength: 128), blocked: try body.bool("blocked"),
-            password: try body.string("password", maxLength: 4_096),
-            connection: try body.string("connection", maxLength: 128))
+            email: try body.nullableString("email"), emailVerified: try body.bool("email_verified"),
+            phoneNumber: try body.nullableString("phone_number"), username: try body.nullableString("username"),
+            blocked: try body.bool("blocked"), password: try body.string("password"),
+            connection: try body.string("connection"))
         patch.attributes = try RequestInput.profileAttributeChanges(body)
         if let metadata = try body.object("user_metadata") {
             patch.userMetadata = try metadata.nullableStringMap()

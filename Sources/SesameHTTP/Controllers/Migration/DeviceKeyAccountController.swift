@@ -13,7 +13,7 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.post("/me/v1/device-keys/challenge", handler: registrationChallenge)
-        group.post("/me/v1/device-keys", handler: registerKey)
+        group.post("/me/v1/device-keys", body: Self.registration, handler: registerKey)
         group.get("/me/v1/device-keys", handler: list)
         group.delete("/me/v1/device-keys/{id}", handler: delete)
         group.get("/me/v1/method-hints", handler: hints)
@@ -25,34 +25,23 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
         return try .noStoreJSON(deviceKeys.registrationChallenge(caller))
     }
 
-    func registerKey(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    /// A key made on the device, its signature over the registration challenge, and the device.
+    static let registration = RequestBody.json([
+        WireField("auth_session", .text(256)).required, WireField("public_key", DeviceKeyBodies.publicKey).required,
+        WireField("signature", .text(200)).required, WireField("device", DeviceKeyBodies.device).required,
+    ])
+
+    func registerKey(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .create)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["auth_session", "public_key", "signature", "device"])
         guard let jwk = try body.object("public_key") else {
             throw ServiceError.invalidRequest("public_key is required")
         }
-        try jwk.allowOnly(["kty", "crv", "x", "y", "alg", "use", "kid", "key_ops", "ext"])
-        guard let device = try body.object("device") else {
-            throw ServiceError.invalidRequest("device is required")
-        }
-        try device.allowOnly(["id", "name", "platform", "os_version", "model"])
-        let platformName = try device.requiredString("platform", maxLength: 16)
-        guard let platform = DevicePlatform(rawValue: platformName) else {
-            throw ServiceError.invalidRequest("device.platform must be one of ios, android, web")
-        }
-        var key = ECPublicKeyJWK(
-            x: try jwk.requiredString("x", maxLength: 64), y: try jwk.requiredString("y", maxLength: 64))
-        key.kty = try jwk.requiredString("kty", maxLength: 8)
-        key.crv = try jwk.requiredString("crv", maxLength: 16)
+        var key = ECPublicKeyJWK(x: try jwk.requiredString("x"), y: try jwk.requiredString("y"))
+        key.kty = try jwk.requiredString("kty")
+        key.crv = try jwk.requiredString("crv")
         let registration = DeviceKeyRegistration(
-            authSession: try body.requiredString("auth_session", maxLength: 256), publicKey: key,
-            signature: try body.requiredString("signature", maxLength: 200),
-            device: DeviceKeyDevice(
-                id: try device.requiredString("id", maxLength: 128),
-                name: try device.requiredString("name", maxLength: 400), platform: platform,
-                osVersion: try device.requiredString("os_version", maxLength: 32),
-                model: try device.optionalString("model", maxLength: 256)))
+            authSession: try body.requiredString("auth_session"), publicKey: key,
+            signature: try body.requiredString("signature"), device: try DeviceKeyBodies.device(body))
         let stored = try deviceKeys.register(caller, registration)
         return try .noStoreJSON(stored.response(includeUser: false), status: 201)
     }

@@ -12,8 +12,8 @@ struct MigrationManagementController: Sendable, ManagementRouting {
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/api/v2/stats/authentications", handler: authenticationStatistics)
         group.get("/api/v2/users/{id}/device-keys", handler: deviceKeys)
-        group.post("/api/v2/users/{id}/device-keys", handler: importDeviceKey)
-        group.patch("/api/v2/users/{id}/device-keys/{key_id}", handler: updateDeviceKey)
+        group.post("/api/v2/users/{id}/device-keys", body: Self.keyImport, handler: importDeviceKey)
+        group.patch("/api/v2/users/{id}/device-keys/{key_id}", body: Self.keyChange, handler: updateDeviceKey)
         group.delete("/api/v2/users/{id}/device-keys/{key_id}", handler: deleteDeviceKey)
     }
 
@@ -33,29 +33,28 @@ struct MigrationManagementController: Sendable, ManagementRouting {
         return try .noStoreJSON(keys.map { $0.response(includeUser: true) })
     }
 
-    func importDeviceKey(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    /// An imported key: a JWK or its PEM/DER text, its device, the app that made it.
+    static let keyImport = RequestBody.json([
+        WireField("public_key", .either(DeviceKeyBodies.publicKey, .text(4_096))).required,
+        WireField("device", DeviceKeyBodies.device).required, WireField("client_id", .text(128)).required,
+        WireField("created_at", .string(maxLength: 64, format: "date-time")),
+    ])
+    /// The one change a key takes: revocation.
+    static let keyChange = RequestBody.json([WireField("status", .oneOf(["revoked"])).required])
+
+    func importDeviceKey(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateUsers)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["public_key", "device", "client_id", "created_at"])
         let publicKey: DeviceKeyImport.PublicKeyInput
         if let jwk = try? body.object("public_key") {
-            try jwk.allowOnly(["kty", "crv", "x", "y", "alg", "use", "kid", "key_ops", "ext"])
             publicKey = .jwk(
-                x: try jwk.requiredString("x", maxLength: 64), y: try jwk.requiredString("y", maxLength: 64),
-                kty: try jwk.requiredString("kty", maxLength: 8), crv: try jwk.requiredString("crv", maxLength: 16))
+                x: try jwk.requiredString("x"), y: try jwk.requiredString("y"), kty: try jwk.requiredString("kty"),
+                crv: try jwk.requiredString("crv"))
         } else {
-            publicKey = .text(try body.requiredString("public_key", maxLength: 4_096))
+            publicKey = .text(try body.requiredString("public_key"))
         }
-        guard let device = try body.object("device") else {
-            throw ServiceError.invalidRequest("device is required")
-        }
-        try device.allowOnly(["id", "name", "platform", "os_version", "model"])
-        let platformName = try device.requiredString("platform", maxLength: 16)
-        guard let platform = DevicePlatform(rawValue: platformName) else {
-            throw ServiceError.invalidRequest("device.platform must be one of ios, android, web")
-        }
+        let device = try DeviceKeyBodies.device(body)
         var createdAt: Date?
-        if let text = try body.string("created_at", maxLength: 64) {
+        if let text = try body.string("created_at") {
             guard let date = Self.isoDate(text) else {
                 throw ServiceError.invalidRequest(
                     "created_at must be an ISO 8601 time such as 2024-05-01T09:00:00Z")
@@ -65,20 +64,13 @@ struct MigrationManagementController: Sendable, ManagementRouting {
         let imported = try management.importDeviceKey(
             caller, userID: try context.pathParameter("id"),
             DeviceKeyImport(
-                publicKey: publicKey,
-                device: DeviceKeyDevice(
-                    id: try device.requiredString("id", maxLength: 128),
-                    name: try device.requiredString("name", maxLength: 400), platform: platform,
-                    osVersion: try device.requiredString("os_version", maxLength: 32),
-                    model: try device.optionalString("model", maxLength: 256)),
-                clientID: try body.requiredString("client_id", maxLength: 128), createdAt: createdAt))
+                publicKey: publicKey, device: device, clientID: try body.requiredString("client_id"),
+                createdAt: createdAt))
         return try .noStoreJSON(imported.response(includeUser: true), status: 201)
     }
 
-    func updateDeviceKey(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func updateDeviceKey(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateUsers)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["status"])
         let key = try management.revokeDeviceKey(
             caller, userID: try context.pathParameter("id"), keyID: try context.pathParameter("key_id"),
             status: try body.requiredString("status", maxLength: 32))

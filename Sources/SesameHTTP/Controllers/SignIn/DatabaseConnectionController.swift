@@ -1,30 +1,47 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// Auth0's database-connection routes (docs/passwords.md), whose errors take the database shape.
 struct DatabaseConnectionController: Sendable {
     let passwords: PasswordService
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.post("/dbconnections/signup", handler: signup)
-        group.post("/dbconnections/change_password", handler: changePassword)
-        group.post("/dbconnections/reset_password", handler: resetPassword)
+        group.post("/dbconnections/signup", declaring: Self.signupBody, handler: signup)
+        group.post("/dbconnections/change_password", body: Self.changePasswordBody, handler: changePassword)
+        group.post("/dbconnections/reset_password", body: Self.resetPasswordBody, handler: resetPassword)
     }
 
+    static let clientID = WireField("client_id", .text(128), nullable: true).requiredByService
+    static let connection = WireField("connection", .text(128), nullable: true).requiredByService
+    static let signupBody = RequestBody.json(
+        RequestInput.profileFields(nullable: true) + [
+            clientID, connection, WireField("password", .text(4_096), nullable: true).requiredByService,
+            RequestInput.metadata,
+        ])
+    static let changePasswordBody = RequestBody.json([
+        clientID, WireField("email", .text(254), nullable: true).requiredByService, connection,
+        RequestInput.organization,
+    ])
+    static let resetPasswordBody = RequestBody.json([
+        WireField("ticket", .text(256), nullable: true).requiredByService,
+        WireField("password", .text(4_096), nullable: true).requiredByService,
+    ])
+
+    /// A body the table refuses is `invalid_signup` here too.
     func signup(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        return try Self.asSignupError { try createUser(request, context) }
+        return try Self.asSignupError {
+            try createUser(try APIBody.read(request, Self.signupBody), context)
+        }
     }
 
     /// Auth0's answer is text/html and the same whether or not the user exists.
-    func changePassword(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["client_id", "email", "connection", "organization"])
+    func changePassword(_ request: HTTPRequest, _ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
         try RequestInput.refuseOrganization(body)
         try passwords.requestReset(
-            tenant: context.tenant, clientID: try body.optionalString("client_id", maxLength: 128),
-            email: try body.optionalString("email", maxLength: 254),
-            connection: try body.optionalString("connection", maxLength: 128))
+            tenant: context.tenant, clientID: try body.optionalString("client_id"),
+            email: try body.optionalString("email"), connection: try body.optionalString("connection"))
         var response = HTTPResponse.html(PasswordService.changePasswordAnswer)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
@@ -32,12 +49,10 @@ struct DatabaseConnectionController: Sendable {
 
     /// The reset link's ticket as JSON, for an app with its own reset screen; the link itself
     /// opens the hosted page, /u/reset-password (docs/hosted-pages.md).
-    func resetPassword(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["ticket", "password"])
+    func resetPassword(_ request: HTTPRequest, _ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
         try passwords.resetPassword(
-            tenant: context.tenant, ticket: try body.optionalString("ticket", maxLength: 256),
-            password: try body.optionalString("password", maxLength: 4_096))
+            tenant: context.tenant, ticket: try body.optionalString("ticket"),
+            password: try body.optionalString("password"))
         return try .noStoreJSON(["message": "Your password has been changed."])
     }
 
@@ -53,21 +68,15 @@ struct DatabaseConnectionController: Sendable {
         }
     }
 
-    private func createUser(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(
-            RequestInput.profileFields.union(["client_id", "connection", "password", "user_metadata"]))
+    private func createUser(_ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
         let profile = SignupProfileInput(
-            email: try body.optionalString("email", maxLength: 254),
-            phoneNumber: try body.optionalString("phone_number", maxLength: 16),
-            username: try body.optionalString("username", maxLength: 128),
-            attributes: try RequestInput.profileAttributes(body))
+            email: try body.optionalString("email"), phoneNumber: try body.optionalString("phone_number"),
+            username: try body.optionalString("username"), attributes: try RequestInput.profileAttributes(body))
         let user = try passwords.signup(
             tenant: context.tenant,
             PasswordSignupRequest(
-                clientID: try body.optionalString("client_id", maxLength: 128),
-                connection: try body.optionalString("connection", maxLength: 128),
-                password: try body.optionalString("password", maxLength: 4_096), profile: profile,
+                clientID: try body.optionalString("client_id"), connection: try body.optionalString("connection"),
+                password: try body.optionalString("password"), profile: profile,
                 metadata: try body.object("user_metadata")?.stringMap() ?? [:]))
         return try .noStoreJSON(SignedUpUser(user))
     }

@@ -1,0 +1,240 @@
+import SesameWire
+import WebAuthn
+
+/// Renders what the code declares into the OpenAPI document: each route's request body from its
+/// table (`RequestBody`). The committed `openapi.json` is this function's output, and a test keeps
+/// it so (`OpenAPIGenerationTests`; `make openapi` writes it again after a table changes).
+///
+/// Paths and methods are checked against the router by `OpenAPIDocumentTests`; responses and
+/// descriptions are still written in the document by hand.
+enum OpenAPIGenerator {
+    /// `document` with the request body of every routed operation that declares one rendered from
+    /// its table. Operations are found by method and path, path parameters compared by position.
+    static func generated(_ document: JSONValue, router: Router) -> JSONValue {
+        let bodies = Dictionary(
+            router.requestBodies.map { (Key($0.key.method.rawValue.lowercased(), $0.key.pattern), $0.value) },
+            uniquingKeysWith: { first, _ in first })
+        let named = router.requestBodies.values.reduce(into: [String: WireObject]()) { named, body in
+            collectNamed(.object(body.schema), into: &named)
+        }
+        return document.replacingMember("paths") { paths in
+            paths.mappingMembers { pattern, item in
+                item.mappingMembers { method, operation in
+                    guard let body = bodies[Key(method, pattern)] else { return operation }
+                    return operation.settingMember("requestBody", to: requestBody(body))
+                }
+            }
+        }.replacingMember("components") { components in
+            components.replacingMember("schemas") { schemas in
+                named.sorted { $0.key < $1.key }.reduce(schemas) { schemas, entry in
+                    schemas.settingMember(entry.key, to: objectSchema(entry.value, nullable: false))
+                }
+            }
+        }
+    }
+
+    /// Every named object inside `type`, by name.
+    static func collectNamed(_ type: WireType, into named: inout [String: WireObject]) {
+        switch type {
+        case .named(let name, let object):
+            named[name] = object
+            for field in object.fields { collectNamed(field.type, into: &named) }
+        case .object(let object):
+            for field in object.fields { collectNamed(field.type, into: &named) }
+        case .array(let element, _), .map(let element, _, _): collectNamed(element, into: &named)
+        case .either(let first, let second):
+            collectNamed(first, into: &named)
+            collectNamed(second, into: &named)
+        default: break
+        }
+    }
+
+    /// An operation's key: the lower-case method and the path with its parameters unnamed.
+    struct Key: Hashable {
+        let method: String
+        let path: String
+        init(_ method: String, _ path: String) {
+            self.method = method
+            self.path = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+                segment.hasPrefix("{") && segment.hasSuffix("}") ? "{}" : String(segment)
+            }.joined(separator: "/")
+        }
+    }
+
+    /// An operation's `requestBody`: required, one schema per media type.
+    static func requestBody(_ body: RequestBody) -> JSONValue {
+        let schema = objectSchema(body.schema, nullable: false)
+        return .object([
+            JSONMember(name: "required", value: .bool(true)),
+            JSONMember(
+                name: "content",
+                value: .object(
+                    body.media.types.map { type in
+                        JSONMember(name: type, value: .object([JSONMember(name: "schema", value: schema)]))
+                    })),
+        ])
+    }
+
+    /// The JSON Schema of an object's table.
+    static func objectSchema(_ object: WireObject, nullable: Bool) -> JSONValue {
+        var members = [JSONMember(name: "type", value: typeName("object", nullable: nullable))]
+        members.append(
+            JSONMember(
+                name: "properties",
+                value: .object(object.fields.map { JSONMember(name: $0.name, value: fieldSchema($0)) })))
+        let required = object.fields.filter(\.isDocumentedRequired).map { JSONValue.string($0.name) }
+        if !required.isEmpty { members.append(JSONMember(name: "required", value: .array(required))) }
+        if object.isClosed { members.append(JSONMember(name: "additionalProperties", value: .bool(false))) }
+        if let description = object.description {
+            members.append(JSONMember(name: "description", value: .string(description)))
+        }
+        return .object(members)
+    }
+
+    /// The JSON Schema of one member, with its description.
+    static func fieldSchema(_ field: WireField) -> JSONValue {
+        var schema = typeSchema(field.type, nullable: field.isNullable, required: field.isDocumentedRequired)
+        if let description = field.description {
+            schema = schema.settingMember("description", to: .string(description))
+        }
+        return schema
+    }
+
+    /// The JSON Schema of a type. A required string has at least one byte (an empty one is
+    /// refused as missing).
+    static func typeSchema(_ type: WireType, nullable: Bool, required: Bool = false) -> JSONValue {
+        switch type {
+        case .string(let maxLength, let minLength, let pattern, let format):
+            var members = [JSONMember(name: "type", value: typeName("string", nullable: nullable))]
+            let minimum = max(minLength, required ? 1 : 0)
+            if minimum > 0 { members.append(JSONMember(name: "minLength", value: number(minimum))) }
+            members.append(JSONMember(name: "maxLength", value: number(maxLength)))
+            if let pattern { members.append(JSONMember(name: "pattern", value: .string(pattern))) }
+            if let format { members.append(JSONMember(name: "format", value: .string(format))) }
+            return .object(members)
+        case .oneOf(let values):
+            var choices = values.map(JSONValue.string)
+            if nullable { choices.append(.null) }
+            return .object([JSONMember(name: "enum", value: .array(choices))])
+        case .boolean:
+            return .object([JSONMember(name: "type", value: typeName("boolean", nullable: nullable))])
+        case .integer(let range):
+            var members = [JSONMember(name: "type", value: typeName("integer", nullable: nullable))]
+            if let range {
+                members.append(JSONMember(name: "minimum", value: number(range.lowerBound)))
+                members.append(JSONMember(name: "maximum", value: number(range.upperBound)))
+            }
+            return .object(members)
+        case .array(let element, let maxItems):
+            return .object([
+                JSONMember(name: "type", value: typeName("array", nullable: nullable)),
+                JSONMember(name: "items", value: typeSchema(element, nullable: false)),
+                JSONMember(name: "maxItems", value: number(maxItems)),
+            ])
+        case .stringOrArray(let maxLength, let maxItems):
+            let one = typeSchema(.string(maxLength: maxLength), nullable: false)
+            let many = typeSchema(.array(.string(maxLength: maxLength), maxItems: maxItems), nullable: false)
+            var choices = [one, many]
+            if nullable { choices.append(.object([JSONMember(name: "type", value: .string("null"))])) }
+            return .object([JSONMember(name: "oneOf", value: .array(choices))])
+        case .object(let object):
+            return objectSchema(object, nullable: nullable)
+        case .map(let element, let maxMembers, let nullableValues):
+            var members = [
+                JSONMember(name: "type", value: typeName("object", nullable: nullable)),
+                JSONMember(name: "additionalProperties", value: typeSchema(element, nullable: nullableValues)),
+            ]
+            if let maxMembers { members.append(JSONMember(name: "maxProperties", value: number(maxMembers))) }
+            return .object(members)
+        case .characters(let count):
+            return .object([
+                JSONMember(name: "type", value: typeName("string", nullable: nullable)),
+                JSONMember(name: "maxLength", value: number(count)),
+            ])
+        case .either(let first, let second):
+            var choices = [typeSchema(first, nullable: false), typeSchema(second, nullable: false, required: required)]
+            if nullable { choices.append(.object([JSONMember(name: "type", value: .string("null"))])) }
+            return .object([JSONMember(name: "oneOf", value: .array(choices))])
+        case .named(let name, _), .component(let name):
+            let reference = JSONValue.object([
+                JSONMember(name: "$ref", value: .string("#/components/schemas/\(name)"))
+            ])
+            guard nullable else { return reference }
+            return .object([
+                JSONMember(
+                    name: "oneOf",
+                    value: .array([reference, .object([JSONMember(name: "type", value: .string("null"))])]))
+            ])
+        case .refused(let description):
+            return .object([
+                JSONMember(name: "not", value: .object([])),
+                JSONMember(name: "description", value: .string(description)),
+            ])
+        }
+    }
+
+    private static func typeName(_ name: String, nullable: Bool) -> JSONValue {
+        nullable ? .array([.string(name), .string("null")]) : .string(name)
+    }
+
+    private static func number(_ value: Int) -> JSONValue { .number(String(value)) }
+
+    /// The document as the repository keeps it: one member per line, one space of indent per
+    /// level, and a final newline.
+    static func text(_ value: JSONValue) -> String {
+        var out = ""
+        write(value, indent: 0, to: &out)
+        out += "\n"
+        return out
+    }
+
+    private static func write(_ value: JSONValue, indent: Int, to out: inout String) {
+        let inner = String(repeating: " ", count: indent + 1)
+        let closing = String(repeating: " ", count: indent)
+        switch value {
+        case .object(let members) where !members.isEmpty:
+            out += "{\n"
+            for (index, member) in members.enumerated() {
+                out += inner + JSONValue.quoted(member.name) + ": "
+                write(member.value, indent: indent + 1, to: &out)
+                out += index == members.count - 1 ? "\n" : ",\n"
+            }
+            out += closing + "}"
+        case .array(let values) where !values.isEmpty:
+            out += "[\n"
+            for (index, element) in values.enumerated() {
+                out += inner
+                write(element, indent: indent + 1, to: &out)
+                out += index == values.count - 1 ? "\n" : ",\n"
+            }
+            out += closing + "]"
+        default:
+            out += String(decoding: value.serialized, as: UTF8.self)
+        }
+    }
+}
+
+extension JSONValue {
+    /// This object with member `name` replaced by `change` of it (unchanged when absent).
+    fileprivate func replacingMember(_ name: String, _ change: (JSONValue) -> JSONValue) -> JSONValue {
+        guard case .object(let members) = self else { return self }
+        return .object(members.map { $0.name == name ? JSONMember(name: name, value: change($0.value)) : $0 })
+    }
+
+    /// This object with every member's value replaced by `change(name, value)`.
+    fileprivate func mappingMembers(_ change: (String, JSONValue) -> JSONValue) -> JSONValue {
+        guard case .object(let members) = self else { return self }
+        return .object(members.map { JSONMember(name: $0.name, value: change($0.name, $0.value)) })
+    }
+
+    /// This object with member `name` set to `value`, in its place when present, else last.
+    fileprivate func settingMember(_ name: String, to value: JSONValue) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        if let index = members.firstIndex(where: { $0.name == name }) {
+            members[index] = JSONMember(name: name, value: value)
+        } else {
+            members.append(JSONMember(name: name, value: value))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,33 @@
+import SesameWire
+
+/// What a route reads from its body: the media types it takes and the table of its members.
+///
+/// A route that declares one (`RouteGroup.post(_:body:handler:)`) gets its body read and checked
+/// before its handler runs, and the OpenAPI document's request body for the operation is rendered
+/// from the same table (`OpenAPIGenerator`), so what is documented is what is enforced.
+struct RequestBody: Sendable, Hashable {
+    enum Media: Sendable, Hashable {
+        /// `application/json`.
+        case json
+        /// `application/json` or `application/x-www-form-urlencoded` (the OAuth endpoints).
+        case jsonOrForm
+        /// `application/x-www-form-urlencoded` (a hosted page's form).
+        case form
+
+        /// The media types, as the document lists them.
+        var types: [String] {
+            switch self {
+            case .json: ["application/json"]
+            case .jsonOrForm: ["application/json", "application/x-www-form-urlencoded"]
+            case .form: ["application/x-www-form-urlencoded"]
+            }
+        }
+    }
+
+    let media: Media
+    let schema: WireObject
+
+    static func json(_ fields: [WireField], description: String? = nil) -> RequestBody {
+        RequestBody(media: .json, schema: WireObject(fields, description: description))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SesameWire
+import Testing
+import WebAuthn
+
+@testable import SesameHTTP
+
+/// The committed `openapi.json` is what `OpenAPIGenerator` makes of it and the router: every
+/// request body a route declares is rendered from its table. After changing a table, write the
+/// document again with `make openapi` (this suite with `SESAME_WRITE_OPENAPI=1`) and commit it.
+@Suite struct OpenAPIGenerationTests {
+    static let documentPath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/SesameHTTP/OpenAPI/openapi.json")
+
+    static func parsed(_ bytes: [UInt8]) throws -> JSONValue {
+        try JSONReader.parse(bytes, limits: JSONReader.Limits(maxDepth: 64, maxMembers: 4_096, maxValues: 1_000_000))
+    }
+
+    @Test func theCommittedDocumentIsTheGeneratedOne() throws {
+        // The file as it is on disk (the binary embeds the copy of its last build).
+        let committed = Array(try Data(contentsOf: Self.documentPath))
+        let generated = OpenAPIGenerator.text(
+            OpenAPIGenerator.generated(try Self.parsed(committed), router: try OpenAPIDocumentTests.fullRouter()))
+        if ProcessInfo.processInfo.environment["SESAME_WRITE_OPENAPI"] == "1" {
+            try Data(generated.utf8).write(to: Self.documentPath)
+            return
+        }
+        let committedText = String(decoding: committed, as: UTF8.self)
+        guard generated != committedText else { return }
+        let old = committedText.split(separator: "\n", omittingEmptySubsequences: false)
+        let new = generated.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = (0..<min(old.count, new.count)).first { old[$0] != new[$0] } ?? min(old.count, new.count)
+        Issue.record(
+            """
+            openapi.json is not what the router's tables generate (run `make openapi`); first \
+            difference at line \(line + 1):
+            committed: \(line < old.count ? old[line] : "(end)")
+            generated: \(line < new.count ? new[line] : "(end)")
+            """)
+    }
+
+    @Test func everyDeclaredBodyIsAnOperationOfTheDocument() throws {
+        let router = try OpenAPIDocumentTests.fullRouter()
+        let document = try OpenAPIDocumentTests.document()
+        let operations = OpenAPIDocumentTests.documented(document)
+        #expect(!router.requestBodies.isEmpty)
+        for key in router.requestBodies.keys {
+            #expect(
+                operations.contains(OpenAPIDocumentTests.Operation(key.method.rawValue, key.pattern)),
+                "\(key.method) \(key.pattern) declares a body but is not in the document")
+        }
+    }
+
+    @Test func aTableRendersItsLimitsRequiredMembersAndVocabularies() throws {
+        let body = RequestBody.json([
+            WireField("name", .string(maxLength: 64)).required,
+            WireField("kind", .oneOf(["a", "b"]), nullable: true),
+            WireField("tags", .array(.string(maxLength: 8), maxItems: 3)),
+            WireField("nested", .object(WireObject([WireField("on", .boolean)]))),
+        ])
+        let text = String(decoding: OpenAPIGenerator.requestBody(body).serialized, as: UTF8.self)
+        #expect(
+            text == #"{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{"#
+                + #""name":{"type":"string","minLength":1,"maxLength":64},"kind":{"enum":["a","b",null]},"#
+                + #""tags":{"type":"array","items":{"type":"string","maxLength":8},"maxItems":3},"#
+                + #""nested":{"type":"object","properties":{"on":{"type":"boolean"}},"additionalProperties":false}},"#
+                + #""required":["name"],"additionalProperties":false}}}}"#)
+    }
+}
