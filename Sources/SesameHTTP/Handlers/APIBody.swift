@@ -194,6 +194,11 @@ struct APIBody {
             }
         case .characters(let count):
             _ = try Self.string(value, self.field(name), maxLength: 4 * count)
+        case .either(.object, .object), .either(.named, .named):
+            // Which table applies depends on another member: the handler checks it.
+            guard case .object = value else {
+                throw ServiceError.invalidRequest("\(self.field(name)) must be an object")
+            }
         case .either(let first, let second):
             do {
                 try check(WireField(name, first), value)

@@ -1,8 +1,19 @@
 /// A handler of a route group: it gets the group's typed context instead of the transport's.
 public typealias GroupHandler<Context> = @Sendable (HTTPRequest, Context) throws -> HTTPResponse
 
-/// A handler whose route declared its body: it gets the body read and checked by the table.
-typealias BodyHandler<Context> = @Sendable (HTTPRequest, APIBody, Context) throws -> HTTPResponse
+/// A handler whose route declared its body: it reads the body by the route's table when it is
+/// ready to (`BodyReader.read()`), after its own authorization, so a caller without the right
+/// never learns what the body lacked.
+typealias BodyHandler<Context> = @Sendable (HTTPRequest, BodyReader, Context) throws -> HTTPResponse
+
+/// The body of one request and the table its route declared.
+struct BodyReader: Sendable {
+    let request: HTTPRequest
+    let declared: RequestBody
+
+    /// The body read and checked by the table (`APIBody.read`).
+    func read() throws -> APIBody { try APIBody.read(request, declared) }
+}
 
 /// A group of routes that share a typed request context and a chain of middleware.
 ///
@@ -68,9 +79,8 @@ public struct RouteGroup<Context>: Sendable {
         routes.append((method, pattern, nil, { request, base in try chain(request, base, handler) }))
     }
 
-    /// Registers `handler` for `method` on `pattern`, with the body read and checked by `body`'s
-    /// table after the group's chain ran (so a refused token never costs a parse). The table is
-    /// also what the OpenAPI document says of the operation's request body.
+    /// Registers `handler` for `method` on `pattern`, with a reader of the body by `body`'s table.
+    /// The table is also what the OpenAPI document says of the operation's request body.
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, body: RequestBody, handler: @escaping BodyHandler<Context>
     ) {
@@ -80,17 +90,10 @@ public struct RouteGroup<Context>: Sendable {
                 method, pattern, body,
                 { request, base in
                     try chain(request, base) { request, context in
-                        try handler(request, try APIBody.read(request, body), context)
+                        try handler(request, BodyReader(request: request, declared: body), context)
                     }
                 }
             ))
-    }
-
-    /// Registers a `POST` handler that reads its body by `body`'s table itself (with
-    /// `APIBody.read`), because it answers a refused body in its own shape.
-    mutating func post(_ pattern: String, declaring body: RequestBody, handler: @escaping GroupHandler<Context>) {
-        let chain = self.chain
-        routes.append((.post, pattern, body, { request, base in try chain(request, base, handler) }))
     }
 
     /// Registers a `POST` handler that reads its body by `body`'s table.

@@ -3,15 +3,15 @@ import SesameStore
 
 /// `/api/v2/connections`.
 extension ManagementService {
-    static let signupStatuses = ["required", "optional", "inactive"]
+    public static let signupStatuses = ["required", "optional", "inactive"]
     static let identifierNames = ["email", "phone_number", "username"]
     /// Auth0's password policy levels and the minimum length each implies here.
-    static let passwordPolicies: [(String, Int)] = [
+    public static let passwordPolicies: [(String, Int)] = [
         ("none", 1), ("low", 6), ("fair", 8), ("good", 8), ("excellent", 10),
     ]
-    static let passwordLengths = 1...128
+    public static let passwordLengths = 1...128
     /// The longest rules string a connection may hold.
-    static let maxRulesLength = 1_024
+    public static let maxRulesLength = 1_024
 
     /// A rules string as a connection may hold it: clean by `PasswordRulesParser.problems`.
     static func passwordRules(_ text: String) throws(ServiceError) -> String {
@@ -28,7 +28,7 @@ extension ManagementService {
     /// parameters must reach at least one row.
     static let owaspArgon2 = [(47_104, 1), (19_456, 2), (12_288, 3), (9_216, 4), (7_168, 5)]
     /// The most memory one hash may take (each of the concurrent hashes takes this much).
-    static let maxHashMemoryKiB = 262_144
+    public static let maxHashMemoryKiB = 262_144
 
     static func hashing(_ input: Argon2Input, over current: Argon2Parameters) throws(ServiceError) -> Argon2Parameters {
         typealias V = ManagementValidation

@@ -147,10 +147,10 @@ enum OpenAPIGenerator {
             if let maxMembers { members.append(JSONMember(name: "maxProperties", value: number(maxMembers))) }
             return .object(members)
         case .characters(let count):
-            return .object([
-                JSONMember(name: "type", value: typeName("string", nullable: nullable)),
-                JSONMember(name: "maxLength", value: number(count)),
-            ])
+            var members = [JSONMember(name: "type", value: typeName("string", nullable: nullable))]
+            if required { members.append(JSONMember(name: "minLength", value: number(1))) }
+            members.append(JSONMember(name: "maxLength", value: number(count)))
+            return .object(members)
         case .either(let first, let second):
             var choices = [typeSchema(first, nullable: false), typeSchema(second, nullable: false, required: required)]
             if nullable { choices.append(.object([JSONMember(name: "type", value: .string("null"))])) }

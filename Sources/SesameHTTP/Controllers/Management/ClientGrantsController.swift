@@ -27,8 +27,9 @@ struct ClientGrantsController: Sendable, ManagementRouting {
     ])
     static let change = RequestBody.json([scope.required])
 
-    func create(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createClientGrants)
+        let body = try reader.read()
         let clientID = try body.requiredString("client_id")
         let audience = try body.requiredString("audience")
         let scope = try body.strings("scope") ?? []
@@ -36,8 +37,9 @@ struct ClientGrantsController: Sendable, ManagementRouting {
             management.createClientGrant(caller, clientID: clientID, audience: audience, scope: scope), status: 201)
     }
 
-    func update(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateClientGrants)
+        let body = try reader.read()
         guard let scope = try body.strings("scope") else { throw ServiceError.invalidRequest("scope is required") }
         return try .json(management.updateClientGrant(caller, id: try context.pathParameter("id"), scope: scope))
     }

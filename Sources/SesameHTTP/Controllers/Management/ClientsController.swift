@@ -21,8 +21,9 @@ struct ClientsController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.listClients(caller, try RequestInput.listRequest(request)))
     }
 
-    func create(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createClients)
+        let body = try reader.read()
         let input = try Self.clientInput(body)
         return try .noStoreJSON(management.createClient(caller, input), status: 201)
     }
@@ -32,8 +33,9 @@ struct ClientsController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.client(caller, id: try context.pathParameter("id")))
     }
 
-    func update(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateClients)
+        let body = try reader.read()
         let input = try Self.clientInput(body)
         return try .noStoreJSON(management.updateClient(caller, id: try context.pathParameter("id"), input))
     }
@@ -51,7 +53,7 @@ struct ClientsController: Sendable, ManagementRouting {
 
     /// A client's settings: `POST` needs a name, `PATCH` changes what it is given.
     static let fields: [WireField] = [
-        WireField("name", .string(maxLength: 1_024)),
+        WireField("name", .characters(255)),
         WireField("app_type", .vocabulary(ClientAppType.self)),
         WireField("grant_types", .array(.vocabulary(OAuthGrantType.self), maxItems: 20)),
         WireField("callbacks", .array(.string(maxLength: 2_048, format: "uri"), maxItems: 100)),

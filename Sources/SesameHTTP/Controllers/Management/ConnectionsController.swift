@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// `/api/v2/connections` (docs/management-api.md): user directories and the Apple connection.
 struct ConnectionsController: Sendable, ManagementRouting {
@@ -8,9 +9,9 @@ struct ConnectionsController: Sendable, ManagementRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/api/v2/connections", handler: list)
-        group.post("/api/v2/connections", handler: create)
+        group.post("/api/v2/connections", body: Self.creation, handler: create)
         group.get("/api/v2/connections/{id}", handler: read)
-        group.patch("/api/v2/connections/{id}", handler: update)
+        group.patch("/api/v2/connections/{id}", body: Self.change, handler: update)
         group.delete("/api/v2/connections/{id}", handler: delete)
     }
 
@@ -19,9 +20,10 @@ struct ConnectionsController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.listConnections(caller, try RequestInput.listRequest(request)))
     }
 
-    func create(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createConnections)
-        let input = try Self.connectionInput(try APIBody.json(request), creating: true)
+        let body = try reader.read()
+        let input = try Self.connectionInput(body, creating: true)
         return try .noStoreJSON(management.createConnection(caller, input), status: 201)
     }
 
@@ -30,9 +32,10 @@ struct ConnectionsController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.connection(caller, id: try context.pathParameter("id")))
     }
 
-    func update(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateConnections)
-        let input = try Self.connectionInput(try APIBody.json(request), creating: false)
+        let body = try reader.read()
+        let input = try Self.connectionInput(body, creating: false)
         return try .noStoreJSON(management.updateConnection(caller, id: try context.pathParameter("id"), input))
     }
 
@@ -42,14 +45,106 @@ struct ConnectionsController: Sendable, ManagementRouting {
         return .empty()
     }
 
+    /// A database connection's options (Auth0's, and Sesame's passkey, migration and upgrade ones).
+    static let databaseOptions: WireObject = {
+        let identifier = WireObject([
+            WireField("identifier", .object(WireObject([WireField("active", .boolean)]))),
+            WireField("signup", .object(WireObject([WireField("status", .oneOf(ManagementService.signupStatuses))]))),
+        ])
+        let version = WireType.string(maxLength: 32, pattern: "^[0-9]+(\\.[0-9]+){0,2}$")
+        return WireObject([
+            WireField(
+                "authentication_methods",
+                .object(
+                    WireObject([
+                        WireField("password", .object(WireObject([WireField("enabled", .boolean)]))),
+                        WireField("passkey", .object(WireObject([WireField("enabled", .boolean)]))),
+                    ]))),
+            WireField(
+                "passkey_options",
+                .object(
+                    WireObject([
+                        WireField("challenge_ui", .vocabulary(ChallengeUI.self)),
+                        WireField("progressive_enrollment_enabled", .boolean),
+                        WireField("local_enrollment_enabled", .boolean),
+                        WireField("user_verification", .vocabulary(UserVerificationPolicy.self)),
+                        WireField(
+                            "min_os_versions",
+                            .object(
+                                WireObject(
+                                    ["ios", "android", "ios_webview", "android_webview"].map { WireField($0, version) })
+                            )
+                        ),
+                        WireField("device_key_grace_days", .integer(0...3_650)),
+                        WireField("enrollment_snooze_days", .integer(1...3_650)),
+                        WireField(
+                            "attestation_requirement", .vocabulary(AttestationRequirement.self),
+                            description:
+                                "What a new passkey's attestation must show (docs/mds.md): none (the default; attestation is not asked for), metadata (a chain to the roots of the model's imported FIDO metadata, not revoked or compromised), or that and a FIDO certification at this level or above. Anything but none needs imported metadata."
+                        ),
+                        WireField(
+                            "one_passkey_per_provider", .boolean,
+                            description:
+                                "Refuse a second synced passkey from a provider the user has one from (409 already_registered). Off by default: two accounts of one provider share its AAGUID."
+                        ),
+                    ]))),
+            WireField(
+                "attributes",
+                .object(WireObject(["email", "phone_number", "username"].map { WireField($0, .object(identifier)) }))),
+            WireField(
+                "password_complexity_options",
+                .object(WireObject([WireField("min_length", .integer(ManagementService.passwordLengths))]))),
+            WireField("passwordPolicy", .oneOf(ManagementService.passwordPolicies.map(\.0))),
+            WireField(
+                "password_policy",
+                .object(
+                    WireObject([
+                        WireField(
+                            "rules", .text(ManagementService.maxRulesLength),
+                            description: "Apple's password-rules syntax (docs/passwords.md).")
+                    ]))),
+            WireField(
+                "password_hashing",
+                .object(
+                    WireObject([
+                        WireField("algorithm", .oneOf(["argon2id"])),
+                        WireField("memory_cost", .integer(7_168...ManagementService.maxHashMemoryKiB)),
+                        WireField("time_cost", .integer(1...16)), WireField("parallelism", .integer(1...8)),
+                    ]))),
+            WireField(
+                "upgrades",
+                .object(
+                    WireObject([
+                        WireField("allowed", .array(.vocabulary(UpgradeType.self), maxItems: 10)),
+                        WireField("max_auth_age", .integer(0...86_400)),
+                        WireField("step_up", .vocabulary(StepUpRule.self)),
+                    ]))),
+        ])
+    }()
+
+    /// A Sign in with Apple connection's options.
+    static let appleOptions = WireObject([
+        WireField("team_id", .string(maxLength: 64, pattern: "^[A-Z0-9]{10}$")),
+        WireField("kid", .text(64)), WireField("client_id", .text(256)),
+        WireField("app_id", .stringOrArray(maxLength: 256, maxItems: 50)),
+        WireField("app_secret", .text(8_192), description: "The Sign in with Apple key (PEM); never returned."),
+        WireField("issuer", .text(512)), WireField("jwks_uri", .string(maxLength: 2_048, format: "uri")),
+        WireField("token_endpoint", .string(maxLength: 2_048, format: "uri")),
+        WireField("authorization_endpoint", .string(maxLength: 2_048, format: "uri")),
+    ])
+
+    static let fields: [WireField] = [
+        WireField("name", .text(1_024)), WireField("strategy", .vocabulary(ConnectionStrategy.self)),
+        WireField("options", .either(.object(databaseOptions), .object(appleOptions))),
+        WireField("enabled_clients", .texts(256, maxItems: 1_000)),
+    ]
+    /// `POST`: a name (the strategy defaults to `auth0`); `PATCH` may not name either.
+    static let creation = RequestBody.json(fields.map { $0.name == "name" ? $0.required : $0 })
+    static let change = RequestBody.json(fields)
+
     /// Whether a PATCH's options are an Apple connection's (they name one of its own fields).
     static func isAppleOptions(_ options: APIBody) -> Bool {
-        [
-            "team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint",
-            "authorization_endpoint",
-        ].contains {
-            options.has($0)
-        }
+        appleOptions.names.contains { options.has($0) }
     }
 
     /// A connection body. As in Auth0, `name` and `strategy` are fixed once the connection exists.
@@ -59,103 +154,67 @@ struct ConnectionsController: Sendable, ManagementRouting {
                 throw ServiceError.invalidRequest("\(fixed) cannot be changed after the connection is created")
             }
         }
-        try body.allowOnly(["name", "strategy", "options", "enabled_clients"])
         var input = ConnectionInput(
-            name: try body.string("name", maxLength: 1_024), strategy: try body.string("strategy", maxLength: 64),
-            enabledClients: try body.strings("enabled_clients", maxCount: 1_000, maxLength: 256))
-        guard let options = try body.object("options") else { return input }
-        if input.strategy == "apple" || (!creating && Self.isAppleOptions(options)) {
-            try options.allowOnly([
-                "team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint",
-                "authorization_endpoint",
-            ])
+            name: try body.string("name"), strategy: try body.string("strategy"),
+            enabledClients: try body.strings("enabled_clients"))
+        guard let given = try body.object("options") else { return input }
+        if input.strategy == "apple" || (!creating && Self.isAppleOptions(given)) {
+            let options = try given.checked(against: appleOptions)
             var apple = AppleInput()
-            apple.teamID = try options.string("team_id", maxLength: 64)
-            apple.keyID = try options.string("kid", maxLength: 64)
-            apple.servicesID = try options.string("client_id", maxLength: 256)
+            apple.teamID = try options.string("team_id")
+            apple.keyID = try options.string("kid")
+            apple.servicesID = try options.string("client_id")
             // Auth0 holds one bundle ID as a string; Sesame takes a list too.
-            apple.appIDs = try options.stringOrStrings("app_id", maxCount: 50, maxLength: 256)
-            apple.secret = try options.string("app_secret", maxLength: 8_192)
-            apple.issuer = try options.string("issuer", maxLength: 512)
-            apple.keysURL = try options.string("jwks_uri", maxLength: 2_048)
-            apple.tokenURL = try options.string("token_endpoint", maxLength: 2_048)
-            apple.authorizeURL = try options.string("authorization_endpoint", maxLength: 2_048)
+            apple.appIDs = try options.stringOrStrings("app_id")
+            apple.secret = try options.string("app_secret")
+            apple.issuer = try options.string("issuer")
+            apple.keysURL = try options.string("jwks_uri")
+            apple.tokenURL = try options.string("token_endpoint")
+            apple.authorizeURL = try options.string("authorization_endpoint")
             input.apple = apple
             return input
         }
-        try options.allowOnly([
-            "authentication_methods", "passkey_options", "attributes", "password_complexity_options", "passwordPolicy",
-            "password_policy", "password_hashing", "upgrades",
-        ])
+        let options = try given.checked(against: databaseOptions)
         if let upgrades = try options.object("upgrades") {
-            try upgrades.allowOnly(["allowed", "max_auth_age", "step_up"])
-            input.upgradesAllowed = try upgrades.strings("allowed", maxCount: 10, maxLength: 64)
+            input.upgradesAllowed = try upgrades.strings("allowed")
             input.upgradesMaxAuthAge = try upgrades.int("max_auth_age")
-            input.upgradesStepUp = try upgrades.string("step_up", maxLength: 64)
+            input.upgradesStepUp = try upgrades.string("step_up")
         }
         if let methods = try options.object("authentication_methods") {
-            try methods.allowOnly(["password", "passkey"])
-            if let password = try methods.object("password") {
-                try password.allowOnly(["enabled"])
-                input.passwordEnabled = try password.bool("enabled")
-            }
-            if let passkey = try methods.object("passkey") {
-                try passkey.allowOnly(["enabled"])
-                input.passkeyEnabled = try passkey.bool("enabled")
-            }
+            input.passwordEnabled = try methods.object("password")?.bool("enabled")
+            input.passkeyEnabled = try methods.object("passkey")?.bool("enabled")
         }
         if let passkey = try options.object("passkey_options") {
-            try passkey.allowOnly([
-                "challenge_ui", "progressive_enrollment_enabled", "local_enrollment_enabled", "user_verification",
-                "min_os_versions", "device_key_grace_days", "enrollment_snooze_days", "attestation_requirement",
-                "one_passkey_per_provider",
-            ])
             if let versions = try passkey.object("min_os_versions") {
-                try versions.allowOnly(["ios", "android", "ios_webview", "android_webview"])
                 var parsed: [String: String] = [:]
-                for name in ["ios", "android", "ios_webview", "android_webview"] {
-                    if let value = try versions.string(name, maxLength: 32) { parsed[name] = value }
+                for name in versions.memberNames {
+                    if let value = try versions.string(name) { parsed[name] = value }
                 }
                 input.minOSVersions = parsed
             }
             input.deviceKeyGraceDays = try passkey.int("device_key_grace_days")
             input.enrollmentSnoozeDays = try passkey.int("enrollment_snooze_days")
-            input.challengeUI = try passkey.string("challenge_ui", maxLength: 64)
+            input.challengeUI = try passkey.string("challenge_ui")
             input.progressiveEnrollmentEnabled = try passkey.bool("progressive_enrollment_enabled")
             input.localEnrollmentEnabled = try passkey.bool("local_enrollment_enabled")
             input.onePasskeyPerProvider = try passkey.bool("one_passkey_per_provider")
-            input.userVerification = try passkey.string("user_verification", maxLength: 64)
-            input.attestationRequirement = try passkey.string("attestation_requirement", maxLength: 64)
+            input.userVerification = try passkey.string("user_verification")
+            input.attestationRequirement = try passkey.string("attestation_requirement")
         }
         if let attributes = try options.object("attributes") {
-            try attributes.allowOnly(["email", "phone_number", "username"])
-            for name in ["email", "phone_number", "username"] {
+            for name in attributes.memberNames {
                 guard let attribute = try attributes.object(name) else { continue }
-                try attribute.allowOnly(["identifier", "signup"])
                 var parsed = IdentifierAttributeInput()
-                if let identifier = try attribute.object("identifier") {
-                    try identifier.allowOnly(["active"])
-                    parsed.active = try identifier.bool("active")
-                }
-                if let signup = try attribute.object("signup") {
-                    try signup.allowOnly(["status"])
-                    parsed.signupStatus = try signup.string("status", maxLength: 64)
-                }
+                parsed.active = try attribute.object("identifier")?.bool("active")
+                parsed.signupStatus = try attribute.object("signup")?.string("status")
                 input.attributes[name] = parsed
             }
         }
-        if let complexity = try options.object("password_complexity_options") {
-            try complexity.allowOnly(["min_length"])
-            input.passwordMinLength = try complexity.int("min_length")
-        }
-        input.passwordPolicy = try options.string("passwordPolicy", maxLength: 64)
-        if let policy = try options.object("password_policy") {
-            try policy.allowOnly(["rules"])
-            input.passwordRules = try policy.string("rules", maxLength: 4_096)
-        }
+        input.passwordMinLength = try options.object("password_complexity_options")?.int("min_length")
+        input.passwordPolicy = try options.string("passwordPolicy")
+        input.passwordRules = try options.object("password_policy")?.string("rules")
         if let hashing = try options.object("password_hashing") {
-            try hashing.allowOnly(["algorithm", "memory_cost", "time_cost", "parallelism"])
-            if let algorithm = try hashing.string("algorithm", maxLength: 64), algorithm != "argon2id" {
+            if let algorithm = try hashing.string("algorithm"), algorithm != "argon2id" {
                 throw ServiceError.invalidRequest("options.password_hashing.algorithm must be argon2id")
             }
             input.passwordHashing = Argon2Input(

@@ -19,8 +19,9 @@ struct ResourceServersController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.listResourceServers(caller, try RequestInput.listRequest(request)))
     }
 
-    func create(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createResourceServers)
+        let body = try reader.read()
         let input = try Self.resourceServerInput(body)
         return try .noStoreJSON(management.createResourceServer(caller, input), status: 201)
     }
@@ -30,8 +31,9 @@ struct ResourceServersController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.resourceServer(caller, id: try context.pathParameter("id")))
     }
 
-    func update(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateResourceServers)
+        let body = try reader.read()
         let input = try Self.resourceServerInput(body)
         return try .noStoreJSON(
             management.updateResourceServer(caller, id: try context.pathParameter("id"), input))

@@ -20,8 +20,11 @@ struct TenantController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.tenantSettings(caller))
     }
 
-    func updateSettings(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func updateSettings(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws
+        -> HTTPResponse
+    {
         let caller = try managementCaller(context, .updateTenantSettings)
+        let body = try reader.read()
         let patch = try Self.tenantSettingsPatch(body)
         return try .noStoreJSON(management.updateTenantSettings(caller, patch))
     }
@@ -30,8 +33,11 @@ struct TenantController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.branding(try managementCaller(context, .readTenantSettings)))
     }
 
-    func updateBranding(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func updateBranding(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws
+        -> HTTPResponse
+    {
         let caller = try managementCaller(context, .updateTenantSettings)
+        let body = try reader.read()
         return try .noStoreJSON(management.updateBranding(caller, try Self.brandingPatch(body)))
     }
 

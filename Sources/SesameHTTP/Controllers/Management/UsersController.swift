@@ -39,9 +39,11 @@ struct UsersController: Sendable, ManagementRouting {
 
     static let factorChange = RequestBody.json([WireField("enabled", .boolean)])
 
-    func setGuardianFactor(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse
+    func setGuardianFactor(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws
+        -> HTTPResponse
     {
         let caller = try managementCaller(context, .updateGuardianFactors)
+        let body = try reader.read()
         let enabled = try management.setFactor(
             caller, name: try context.pathParameter("name"), enabled: try body.bool("enabled"))
         return try .noStoreJSON(["enabled": enabled])
@@ -81,9 +83,10 @@ struct UsersController: Sendable, ManagementRouting {
     }()
 
     func updateBreachedPasswordDetection(
-        _ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext
+        _ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext
     ) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateAttackProtection)
+        let body = try reader.read()
         var patch = BreachDetectionPatch(
             enabled: try body.bool("enabled"), shields: try body.strings("shields"),
             adminNotificationFrequency: try body.strings("admin_notification_frequency"),
@@ -101,8 +104,9 @@ struct UsersController: Sendable, ManagementRouting {
             management.outbox(caller, to: request.query("to"), try RequestInput.listRequest(request)))
     }
 
-    func create(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createUsers)
+        let body = try reader.read()
         let input = try Self.userCreation(body)
         return try .noStoreJSON(management.createUser(caller, input), status: 201)
     }
@@ -112,8 +116,9 @@ struct UsersController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.user(caller, id: try context.pathParameter("id")))
     }
 
-    func update(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .updateUsers)
+        let body = try reader.read()
         let patch = try Self.userPatch(body)
         return try .noStoreJSON(management.updateUser(caller, id: try context.pathParameter("id"), patch))
     }

@@ -31,8 +31,9 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
         WireField("signature", .text(200)).required, WireField("device", DeviceKeyBodies.device).required,
     ])
 
-    func registerKey(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func registerKey(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .create)
+        let body = try reader.read()
         guard let jwk = try body.object("public_key") else {
             throw ServiceError.invalidRequest("public_key is required")
         }

@@ -13,7 +13,7 @@ struct DeviceKeyController: Sendable {
 
     func register(to group: inout RouteGroup<TenantContext>) {
         group.get("/passkey/method-hints", handler: hints)
-        group.post("/device-key/challenge", handler: reauthenticationChallenge)
+        group.post("/device-key/challenge", body: Self.challenge, handler: reauthenticationChallenge)
     }
 
     func hints(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
@@ -24,16 +24,21 @@ struct DeviceKeyController: Sendable {
             methodHints.registerHint(tenant: context.tenant, clientID: request.query("client_id"), device: device))
     }
 
-    func reauthenticationChallenge(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["client_id", "key_id"])
+    /// The app and the key it will sign with.
+    static let challenge = RequestBody.json([
+        WireField("client_id", .text(128)).required, WireField("key_id", .text(64)).required,
+    ])
+
+    func reauthenticationChallenge(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws
+        -> HTTPResponse
+    {
+        let body = try reader.read()
         let principal = try tokens.userPrincipal(
             RequestInput.presentedToken(request, tenant: context.tenant), tenant: context.tenant)
         let challenge = try deviceKeys.reauthChallenge(
             tenant: context.tenant, principal: principal,
             request: DeviceKeyChallengeRequest(
-                clientID: try body.requiredString("client_id", maxLength: 128),
-                keyID: try body.requiredString("key_id", maxLength: 64)))
+                clientID: try body.requiredString("client_id"), keyID: try body.requiredString("key_id")))
         return try .noStoreJSON(challenge)
     }
 }

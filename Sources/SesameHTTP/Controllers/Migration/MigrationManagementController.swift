@@ -42,8 +42,11 @@ struct MigrationManagementController: Sendable, ManagementRouting {
     /// The one change a key takes: revocation.
     static let keyChange = RequestBody.json([WireField("status", .oneOf(["revoked"])).required])
 
-    func importDeviceKey(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func importDeviceKey(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws
+        -> HTTPResponse
+    {
         let caller = try managementCaller(context, .updateUsers)
+        let body = try reader.read()
         let publicKey: DeviceKeyImport.PublicKeyInput
         if let jwk = try? body.object("public_key") {
             publicKey = .jwk(
@@ -69,8 +72,11 @@ struct MigrationManagementController: Sendable, ManagementRouting {
         return try .noStoreJSON(imported.response(includeUser: true), status: 201)
     }
 
-    func updateDeviceKey(_ request: HTTPRequest, _ body: APIBody, _ context: PrincipalContext) throws -> HTTPResponse {
+    func updateDeviceKey(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws
+        -> HTTPResponse
+    {
         let caller = try managementCaller(context, .updateUsers)
+        let body = try reader.read()
         let key = try management.revokeDeviceKey(
             caller, userID: try context.pathParameter("id"), keyID: try context.pathParameter("key_id"),
             status: try body.requiredString("status", maxLength: 32))

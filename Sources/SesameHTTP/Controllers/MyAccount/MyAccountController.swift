@@ -1,5 +1,6 @@
 import Foundation
 import SesameService
+import SesameWire
 
 /// `/me/v1` (docs/management-api.md). Each route checks the user's bearer token and its scope first. Errors
 /// are RFC 9457 problems, as Auth0's My Account API writes them.
@@ -11,10 +12,10 @@ struct MyAccountController: Sendable, MyAccountRouting {
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
         group.get("/me/v1/authentication-methods", handler: list)
-        group.post("/me/v1/authentication-methods", handler: enroll)
-        group.post("/me/v1/authentication-methods/{id}/verify", handler: verify)
+        group.post("/me/v1/authentication-methods", body: Self.enrollment, handler: enroll)
+        group.post("/me/v1/authentication-methods/{id}/verify", body: Self.verification, handler: verify)
         group.get("/me/v1/authentication-methods/{id}", handler: read)
-        group.patch("/me/v1/authentication-methods/{id}", handler: rename)
+        group.patch("/me/v1/authentication-methods/{id}", body: Self.renaming, handler: rename)
         group.delete("/me/v1/authentication-methods/{id}", handler: delete)
     }
 
@@ -23,16 +24,24 @@ struct MyAccountController: Sendable, MyAccountRouting {
         return try .noStoreJSON(myAccount.authenticationMethods(caller, type: request.query("type")))
     }
 
-    func enroll(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    /// Enrolling a passkey (the one type My Account enrolls here).
+    static let enrollment = RequestBody.json([
+        WireField("type", .oneOf(["passkey"])).required, WireField("connection", .text(128)),
+        WireField("identity_user_id", .text(256)),
+    ])
+    /// The new passkey's credential, for the enrollment's auth session.
+    static let verification = RequestBody.json([
+        WireField("auth_session", .text(256)).required,
+        WireField("authn_response", .component("PublicKeyCredential")).required,
+    ])
+    static let renaming = RequestBody.json([WireField("name", .characters(100)).requiredByService])
+
+    func enroll(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .create)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["type", "connection", "identity_user_id"])
-        guard let type = try body.string("type", maxLength: 64) else {
-            throw ServiceError.invalidRequest("type is required")
-        }
+        let body = try reader.read()
         let challenge = try myAccount.beginEnrollment(
-            caller, type: type, connection: try body.string("connection", maxLength: 128),
-            identityUserID: try body.string("identity_user_id", maxLength: 256),
+            caller, type: try body.requiredString("type"), connection: try body.string("connection"),
+            identityUserID: try body.string("identity_user_id"),
             requester: IPAddressRange.clientKey(context.clientIP))
         var response = try HTTPResponse.noStoreJSON(challenge, status: 202)
         // The method being enrolled; SDKs take its last segment as the id and POST `<Location>/verify`.
@@ -42,16 +51,13 @@ struct MyAccountController: Sendable, MyAccountRouting {
         return response
     }
 
-    func verify(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func verify(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .create)
         guard try context.pathParameter("id") == Self.newPasskeyID else {
             throw ServiceError.notFound("only passkey|new can be verified")
         }
-        let body = try APIBody.json(request)
-        try body.allowOnly(["auth_session", "authn_response"])
-        guard let session = try body.string("auth_session", maxLength: 256), !session.isEmpty else {
-            throw ServiceError.invalidRequest("auth_session is required")
-        }
+        let body = try reader.read()
+        let session = try body.requiredString("auth_session")
         guard let authnResponse = try body.rawObject("authn_response") else {
             throw ServiceError.invalidRequest("authn_response is required")
         }
@@ -69,13 +75,11 @@ struct MyAccountController: Sendable, MyAccountRouting {
         return try .noStoreJSON(myAccount.authenticationMethod(caller, id: try context.pathParameter("id")))
     }
 
-    func rename(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    func rename(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .update)
-        let body = try APIBody.json(request)
-        try body.allowOnly(["name"])
-        guard let name = try body.string("name", maxLength: 1_024) else {
-            throw ServiceError.invalidRequest("name is required")
-        }
+        let body = try reader.read()
+        // An empty name is the service's to refuse, with the length it allows.
+        guard let name = try body.string("name") else { throw ServiceError.invalidRequest("name is required") }
         return try .noStoreJSON(
             myAccount.renameAuthenticationMethod(caller, id: try context.pathParameter("id"), name: name))
     }

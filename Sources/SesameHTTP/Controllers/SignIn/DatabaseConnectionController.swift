@@ -8,7 +8,7 @@ struct DatabaseConnectionController: Sendable {
     let passwords: PasswordService
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.post("/dbconnections/signup", declaring: Self.signupBody, handler: signup)
+        group.post("/dbconnections/signup", body: Self.signupBody, handler: signup)
         group.post("/dbconnections/change_password", body: Self.changePasswordBody, handler: changePassword)
         group.post("/dbconnections/reset_password", body: Self.resetPasswordBody, handler: resetPassword)
     }
@@ -30,14 +30,15 @@ struct DatabaseConnectionController: Sendable {
     ])
 
     /// A body the table refuses is `invalid_signup` here too.
-    func signup(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+    func signup(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
         return try Self.asSignupError {
-            try createUser(try APIBody.read(request, Self.signupBody), context)
+            try createUser(reader, context)
         }
     }
 
     /// Auth0's answer is text/html and the same whether or not the user exists.
-    func changePassword(_ request: HTTPRequest, _ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
+    func changePassword(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
         try RequestInput.refuseOrganization(body)
         try passwords.requestReset(
             tenant: context.tenant, clientID: try body.optionalString("client_id"),
@@ -49,7 +50,8 @@ struct DatabaseConnectionController: Sendable {
 
     /// The reset link's ticket as JSON, for an app with its own reset screen; the link itself
     /// opens the hosted page, /u/reset-password (docs/hosted-pages.md).
-    func resetPassword(_ request: HTTPRequest, _ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
+    func resetPassword(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
         try passwords.resetPassword(
             tenant: context.tenant, ticket: try body.optionalString("ticket"),
             password: try body.optionalString("password"))
@@ -68,7 +70,8 @@ struct DatabaseConnectionController: Sendable {
         }
     }
 
-    private func createUser(_ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
+    private func createUser(_ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
         let profile = SignupProfileInput(
             email: try body.optionalString("email"), phoneNumber: try body.optionalString("phone_number"),
             username: try body.optionalString("username"), attributes: try RequestInput.profileAttributes(body))

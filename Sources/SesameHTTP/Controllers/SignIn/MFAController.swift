@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// Auth0's MFA API (docs/mfa.md). `/mfa/associate` and `/mfa/authenticators` take either the
 /// `mfa_token` of a login in progress or an access token for the MFA API (`<issuer>mfa/`).
@@ -9,36 +10,47 @@ struct MFAController: Sendable {
     let tokens: TokenService
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.post("/mfa/associate", handler: associate)
-        group.post("/mfa/challenge", handler: challenge)
+        group.post("/mfa/associate", body: Self.association, handler: associate)
+        group.post("/mfa/challenge", body: Self.challenge, handler: challenge)
         group.get("/mfa/authenticators", handler: authenticators)
         group.delete("/mfa/authenticators/{id}", handler: deleteAuthenticator)
     }
 
-    func associate(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+    /// Enrolling a factor: its type, and for `oob` the channel (and the phone for SMS).
+    static let association = RequestBody.json(
+        RequestInput.client.map { $0.name == "client_id" ? WireField("client_id", .text(128), nullable: true) : $0 } + [
+            WireField("authenticator_types", .array(.oneOf(["otp", "oob"]), maxItems: 4)),
+            WireField("oob_channels", .array(.oneOf(["sms"]), maxItems: 4)),
+            WireField("phone_number", .string(maxLength: 16, pattern: "^\\+[1-9][0-9]{1,14}$"), nullable: true),
+            WireField("email", .text(4_096), nullable: true),
+        ])
+    /// Asking for a challenge of a factor the sign-in may use.
+    static let challenge = RequestBody.json(
+        RequestInput.client + [
+            WireField("mfa_token", .text(256), nullable: true).requiredByService,
+            WireField("challenge_type", .text(64), nullable: true),
+            WireField("authenticator_id", .text(128), nullable: true),
+        ])
+
+    /// The caller is authenticated first, so a body is never read for a request without a token.
+    func associate(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
         var caller = try mfaCaller(request, tenant: context.tenant)
         caller.address = IPAddressRange.clientKey(context.clientIP)
-        let body = try APIBody.json(request)
-        try body.allowOnly([
-            "client_id", "client_secret", "authenticator_types", "oob_channels", "phone_number", "email",
-        ])
+        let body = try reader.read()
         try requireClient(body, request, tenant: context.tenant)
         let association = try mfa.associate(
-            tenant: context.tenant, caller: caller,
-            types: try body.strings("authenticator_types", maxCount: 4, maxLength: 32) ?? [],
-            channels: try body.strings("oob_channels", maxCount: 4, maxLength: 32) ?? [],
-            phoneNumber: try body.optionalString("phone_number", maxLength: 16))
+            tenant: context.tenant, caller: caller, types: try body.strings("authenticator_types") ?? [],
+            channels: try body.strings("oob_channels") ?? [], phoneNumber: try body.optionalString("phone_number"))
         return try .noStoreJSON(association)
     }
 
-    func challenge(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["client_id", "client_secret", "mfa_token", "challenge_type", "authenticator_id"])
+    func challenge(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
         let client = try tokens.client(try RequestInput.clientCredentials(body, request), tenant: context.tenant)
         let answer = try mfa.challenge(
-            tenant: context.tenant, client: client, mfaToken: try body.optionalString("mfa_token", maxLength: 256),
-            challengeTypes: try body.optionalString("challenge_type", maxLength: 64),
-            authenticatorID: try body.optionalString("authenticator_id", maxLength: 128),
+            tenant: context.tenant, client: client, mfaToken: try body.optionalString("mfa_token"),
+            challengeTypes: try body.optionalString("challenge_type"),
+            authenticatorID: try body.optionalString("authenticator_id"),
             address: IPAddressRange.clientKey(context.clientIP))
         return try .noStoreJSON(answer)
     }

@@ -24,7 +24,9 @@ struct PasskeyController: Sendable {
         RequestInput.client + [realm, RequestInput.organization] + RequestInput.tokenDefaultFields)
 
     /// docs/api.md: signup challenge.
-    func signupChallenge(_ request: HTTPRequest, _ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
+    func signupChallenge(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse
+    {
+        let body = try reader.read()
         try RequestInput.refuseOrganization(body)
         guard let profile = try body.object("user_profile") else {
             throw ServiceError.invalidRequest("user_profile is required")
@@ -42,7 +44,8 @@ struct PasskeyController: Sendable {
     }
 
     /// docs/api.md: login challenge.
-    func loginChallenge(_ request: HTTPRequest, _ body: APIBody, _ context: TenantContext) throws -> HTTPResponse {
+    func loginChallenge(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
         try RequestInput.refuseOrganization(body)
         let result = try passkeys.beginLogin(
             tenant: context.tenant, credentials: try RequestInput.clientCredentials(body, request),

@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// `/me/v1/upgrades/*` (docs/account-upgrades.md): what an account authentication modification extension, or
 /// the app's own settings, calls. Only `authorize` reads a bearer token, and only when one is
@@ -12,17 +13,38 @@ struct UpgradeController: Sendable {
     let upgrades: AccountUpgradeService
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.post("/me/v1/upgrades/authorize", handler: authorize)
-        group.post("/me/v1/upgrades/strong-password", handler: strongPassword)
-        group.post("/me/v1/upgrades/sign-in-with-apple", handler: signInWithApple)
-        group.post("/me/v1/upgrades/passkey", handler: passkeyChallenge)
-        group.post("/me/v1/upgrades/passkey/verify", handler: passkeyVerify)
+        group.post("/me/v1/upgrades/authorize", body: Self.authorization, handler: authorize)
+        group.post("/me/v1/upgrades/strong-password", body: Self.strongPasswordBody, handler: strongPassword)
+        group.post("/me/v1/upgrades/sign-in-with-apple", body: Self.appleBody, handler: signInWithApple)
+        group.post("/me/v1/upgrades/passkey", body: Self.passkeyBody, handler: passkeyChallenge)
+        group.post("/me/v1/upgrades/passkey/verify", body: Self.passkeyVerification, handler: passkeyVerify)
     }
 
-    func authorize(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["type", "client_id", "client_secret", "username", "password", "realm"])
-        let type = try Self.upgradeType(try body.requiredString("type", maxLength: 64))
+    /// What the upgrade is, and who asks: a bearer token, or the app's client with the username
+    /// and the old password (the system-initiated form).
+    static let authorization = RequestBody.json([
+        WireField("type", .vocabulary(UpgradeType.self)).required, WireField("client_id", .text(128)),
+        WireField("client_secret", .text(512)), WireField("username", .text(320)), WireField("password", .text(4_096)),
+        WireField("realm", .text(128)),
+    ])
+    static let upgradeToken = WireField("upgrade_token", .text(256)).requiredByService
+    static let strongPasswordBody = RequestBody.json([
+        upgradeToken, WireField("new_password", .text(4_096)).requiredByService,
+    ])
+    static let appleBody = RequestBody.json([
+        upgradeToken, WireField("identity_token", .text(16_384)).requiredByService,
+        WireField("nonce", .text(512)).requiredByService,
+        WireField("authorization_code", .text(1_024)).requiredByService,
+    ])
+    static let passkeyBody = RequestBody.json([upgradeToken])
+    static let passkeyVerification = RequestBody.json([
+        WireField("auth_session", .text(256)).requiredByService,
+        WireField("authn_response", .component("PublicKeyCredential")).required,
+    ])
+
+    func authorize(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
+        let type = try Self.upgradeType(try body.requiredString("type"))
         let authority: UpgradeAuthority
         if let presented = try RequestInput.presentedToken(request, tenant: context.tenant) {
             guard try body.string("username") == nil, try body.string("password") == nil else {
@@ -32,54 +54,49 @@ struct UpgradeController: Sendable {
         } else {
             authority = .password(
                 client: ClientCredentials(
-                    clientID: try body.string("client_id", maxLength: 128),
-                    clientSecret: try body.string("client_secret", maxLength: 512)),
-                username: try body.string("username", maxLength: 320),
-                password: try body.string("password", maxLength: 4_096),
-                realm: try body.string("realm", maxLength: 128),
+                    clientID: try body.string("client_id"), clientSecret: try body.string("client_secret")),
+                username: try body.string("username"), password: try body.string("password"),
+                realm: try body.string("realm"),
                 address: IPAddressRange.clientKey(context.clientIP))
         }
         return try .noStoreJSON(upgrades.authorize(tenant: context.tenant, type: type, by: authority))
     }
 
-    func strongPassword(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["upgrade_token", "new_password"])
+    func strongPassword(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
         try upgrades.upgradeToStrongPassword(
-            tenant: context.tenant, token: try body.string("upgrade_token", maxLength: 256),
-            newPassword: try body.string("new_password", maxLength: 4_096),
+            tenant: context.tenant, token: try body.string("upgrade_token"),
+            newPassword: try body.string("new_password"),
             address: IPAddressRange.clientKey(context.clientIP))
         return try .noStoreJSON(UpgradeResult(type: .strongPassword))
     }
 
-    func signInWithApple(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["upgrade_token", "identity_token", "nonce", "authorization_code"])
+    func signInWithApple(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse
+    {
+        let body = try reader.read()
         try upgrades.upgradeToSignInWithApple(
-            tenant: context.tenant, token: try body.string("upgrade_token", maxLength: 256),
-            identityToken: try body.string("identity_token", maxLength: 16_384),
-            rawNonce: try body.string("nonce", maxLength: 512),
-            authorizationCode: try body.string("authorization_code", maxLength: 1_024))
+            tenant: context.tenant, token: try body.string("upgrade_token"),
+            identityToken: try body.string("identity_token"), rawNonce: try body.string("nonce"),
+            authorizationCode: try body.string("authorization_code"))
         return try .noStoreJSON(UpgradeResult(type: .signInWithApple))
     }
 
-    func passkeyChallenge(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["upgrade_token"])
+    func passkeyChallenge(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse
+    {
+        let body = try reader.read()
         let challenge = try upgrades.beginPasskeyUpgrade(
-            tenant: context.tenant, token: try body.string("upgrade_token", maxLength: 256),
+            tenant: context.tenant, token: try body.string("upgrade_token"),
             requester: IPAddressRange.clientKey(context.clientIP))
         return try .noStoreJSON(challenge, status: 202)
     }
 
-    func passkeyVerify(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        let body = try APIBody.json(request)
-        try body.allowOnly(["auth_session", "authn_response"])
+    func passkeyVerify(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        let body = try reader.read()
         guard let response = try body.rawObject("authn_response") else {
             throw ServiceError.invalidRequest("authn_response is required")
         }
         let method = try upgrades.finishPasskeyUpgrade(
-            tenant: context.tenant, authSession: try body.string("auth_session", maxLength: 256), response: response
+            tenant: context.tenant, authSession: try body.string("auth_session"), response: response
         )
         return try .noStoreJSON(method, status: 201)
     }
