@@ -21,6 +21,30 @@ def _names_protected(value) -> bool:
     return text in PROTECTED or urllib.parse.unquote(text) in PROTECTED
 
 
+# The tenant's demo app and its connection (scripts/api-fuzz-test.sh). A public endpoint answers a
+# made-up client_id with invalid_client or "no such connection", which would keep the fuzzer at the
+# door; with the real ones put in, the rest of each generated body is what is tested. Only string
+# values are replaced, so a case meant to be refused for a wrong type stays refused.
+REAL_VALUES = {
+    "client_id": os.environ.get("API_FUZZ_APP_CLIENT_ID"),
+    "connection": os.environ.get("API_FUZZ_CONNECTION"),
+    "realm": os.environ.get("API_FUZZ_CONNECTION"),
+}
+# Public endpoints whose bodies name the app (not the Management API, whose client_id is data).
+NAMES_THE_APP = ("/passkey/", "/dbconnections/", "/mfa/", "/me/v1/upgrades/authorize", "/oauth/", "/device-key/")
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    # Every phase's cases pass here (map_body sees only the fuzzing phase's).
+    path = getattr(case.operation, "path", "") or ""
+    if not isinstance(case.body, dict) or not path.startswith(NAMES_THE_APP):
+        return
+    for name, value in REAL_VALUES.items():
+        if value and isinstance(case.body.get(name), str):
+            case.body[name] = value
+
+
 @schemathesis.hook
 def filter_path_parameters(context, path_parameters):
     return not any(_names_protected(value) for value in (path_parameters or {}).values())
