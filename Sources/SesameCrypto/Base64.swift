@@ -57,6 +57,24 @@ public enum Base64 {
         }
     }
 
+    /// The padded standard encoding of `bytes`, as RFC 4648 §4 writes it (Basic credentials, x5c
+    /// certificates, Auth0's `public_key`).
+    public static func encodePadded(_ bytes: [UInt8]) -> String {
+        let text = encode(bytes, alphabet: .standard)
+        return text + String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
+    }
+
+    /// Standard base64 written by another system (a certificate, an imported hash, a Basic header,
+    /// a data: URL). Trailing `=` are dropped whatever their count, because other systems get it
+    /// wrong (a passlib value, unpadded, with one `=` appended to make it "base64"), and the unused
+    /// bits are ignored (RFC 4648 §3.5): as lenient as Foundation's decoder, which this replaced.
+    /// Nil when the rest is not base64.
+    public static func decodeStandard(_ text: some StringProtocol) -> [UInt8]? {
+        var bytes = Array(text.utf8)
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+        return try? decode(bytes, alphabet: .standard, padding: .forbidden, unusedBits: .ignored)
+    }
+
     /// The unpadded encoding of `bytes`.
     public static func encode(_ bytes: [UInt8], alphabet: Alphabet) -> String {
         if bytes.isEmpty { return "" }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameCrypto
 import SesameService
 import SesameStore
 import SesameWire
@@ -94,7 +95,8 @@ enum RequestInput {
     static func clientPlatform(_ request: HTTPRequest) -> ClientPlatform? {
         // base64url without padding (Auth0.swift, Auth0.Android, Sesame's SDK), or a browser's btoa().
         guard let header = request.headers["Auth0-Client"], header.utf8.count <= 2_048,
-            let data = (try? Base64URL.decode(header)).map({ Data($0) }) ?? Data(base64Encoded: header),
+            let bytes = (try? Base64URL.decode(header)) ?? Base64.decodeStandard(header),
+            let data = Optional(Data(bytes)),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
         let env = (object["env"] as? [String: Any]).map { Set($0.keys.map { $0.lowercased() }) } ?? []
@@ -175,7 +177,7 @@ enum RequestInput {
             throw ServiceError.invalidRequest("use one client authentication method, not Basic and client_secret")
         }
         let encoded = HTTPRequest.trimmingOWS(authorization.dropFirst(6))
-        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
+        guard let bytes = Base64.decodeStandard(encoded), let text = String(validating: bytes, as: UTF8.self),
             let colon = text.firstIndex(of: ":")
         else {
             throw ServiceError.invalidClient("malformed Basic client authentication")

@@ -1,4 +1,5 @@
 import Foundation
+import SesameCrypto
 import SesameStore
 import WebAuthn
 
@@ -126,7 +127,7 @@ public struct AuthenticationMethod: Encodable, Sendable {
         method.userHandle = Base64URL.encode(user.userHandle)
         method.identityUserID = ManagedUser.bareID(user.id)
         method.relyingPartyID = rpID
-        method.publicKey = Data(passkey.publicKey).base64EncodedString()
+        method.publicKey = Base64.encodePadded(passkey.publicKey)
         method.usage = ["primary"]
         return method
     }

@@ -131,7 +131,7 @@ public struct CustomPasswordHash: Sendable {
             }
             return bytes
         case "base64":
-            return Data(base64Encoded: text).map(Array.init)
+            return Base64.decodeStandard(text)
         default:
             return nil
         }

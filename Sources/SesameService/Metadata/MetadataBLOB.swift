@@ -220,10 +220,10 @@ public struct MetadataBLOB: Sendable {
     {
         guard let text = value.stringValue else { throw .malformed("\(path) is not a string") }
         guard text.utf8.count <= limits.maxCertificateBytes * 4 / 3 + 4,
-            let der = Data(base64Encoded: text), der.count <= limits.maxCertificateBytes
+            let der = Base64.decodeStandard(text), der.count <= limits.maxCertificateBytes
         else { throw .malformed("\(path) is not base64 of at most \(limits.maxCertificateBytes) bytes") }
         do {
-            return try X509Certificate(der: [UInt8](der))
+            return try X509Certificate(der: der)
         } catch {
             throw .malformed("\(path) is not a DER certificate: \(error)")
         }
@@ -441,7 +441,7 @@ public enum IconDataURL {
         for (type, magic) in types {
             let prefix = "data:\(type);base64,"
             guard text.hasPrefix(prefix) else { continue }
-            guard let data = Data(base64Encoded: String(text.dropFirst(prefix.count))), !data.isEmpty else {
+            guard let data = Base64.decodeStandard(text.dropFirst(prefix.count)), !data.isEmpty else {
                 return .failure(Refusal(reason: "not base64"))
             }
             guard data.starts(with: magic) else { return .failure(Refusal(reason: "its bytes are not \(type)")) }

@@ -317,10 +317,9 @@ public final class DeviceKeyService: Sendable {
                 key = try? PublicKey(pem: text)
             } else {
                 let compact = text.filter { !$0.isWhitespace }
-                var base64 = compact.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-                base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-                guard let data = Data(base64Encoded: base64) else { throw invalid }
-                let bytes = Array(data)
+                // Either alphabet, padded or not, as apps export keys.
+                let base64 = compact.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                guard let bytes = Base64.decodeStandard(base64) else { throw invalid }
                 key =
                     bytes.count == 65 && bytes.first == 0x04
                     ? try? PublicKey(curve: .p256, uncompressedPoint: bytes) : try? PublicKey(spkiDER: bytes)

@@ -6,9 +6,9 @@ import SesameCrypto
 public enum BreachedCorpus {
     /// The prefixes, ascending; empty only if the generated data were damaged.
     static let prefixes: [UInt64] = {
-        guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters), data.count == entryCount * 8
+        // The generated text is wrapped in lines; the line breaks are not part of the encoding.
+        guard let bytes = Base64.decodeStandard(encoded.filter { !$0.isNewline }), bytes.count == entryCount * 8
         else { return [] }
-        let bytes = [UInt8](data)
         return (0..<entryCount).map { index in
             bytes[(index * 8)..<(index * 8 + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         }

@@ -57,8 +57,7 @@ public enum AndroidSafetyNetAttestation: AttestationFormatVerifier {
         let (signatureAlgorithm, encoding) = try jwsAlgorithm(header.alg)
 
         // §8.5 step 3: nonce is the Base64 encoding of SHA-256(authenticatorData ‖ clientDataHash).
-        let expectedNonce = Data(Digest.sha256(input.authenticatorData.raw + input.clientDataHash))
-            .base64EncodedString()
+        let expectedNonce = Base64.encodePadded(Digest.sha256(input.authenticatorData.raw + input.clientDataHash))
         guard payload.nonce == expectedNonce else {
             throw WebAuthnError(
                 .attestationStatement, "android-safetynet: nonce is not SHA-256(authenticatorData ‖ clientDataHash)")
@@ -121,7 +120,7 @@ public enum AndroidSafetyNetAttestation: AttestationFormatVerifier {
         }
         var certificates: [X509Certificate] = []
         for (index, text) in encoded.enumerated() {
-            guard let der = Data(base64Encoded: text) else {
+            guard let der = Base64.decodeStandard(text) else {
                 throw WebAuthnError(.attestationStatement, "android-safetynet: JWS x5c[\(index)] is not base64")
             }
             do {

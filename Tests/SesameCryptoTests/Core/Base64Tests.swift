@@ -45,4 +45,19 @@ struct Base64Tests {
         #expect(try Base64.decode("Zh", alphabet: .url, unusedBits: .ignored) == Array("f".utf8))
         #expect(Base64.Failure.unusedBits.description == "non-zero unused bits in the last character")
     }
+
+    @Test("another system's standard base64: any trailing padding and the unused bits are let go; the rest is checked")
+    func standardFromOtherSystems() {
+        #expect(Base64.decodeStandard("Zg==") == Array("f".utf8))
+        #expect(Base64.decodeStandard("Zg=") == Array("f".utf8))  // passlib's unpadded value with one "="
+        #expect(Base64.decodeStandard("Zh") == Array("f".utf8))
+        #expect(Base64.decodeStandard("+/8=") == [0xFB, 0xFF])
+        #expect(Base64.decodeStandard("-_8") == nil)
+        #expect(Base64.decodeStandard("Zm9vY") == nil)
+        #expect(Base64.decodeStandard("Zg==Zg") == nil)
+        #expect(Base64.encodePadded(Array("f".utf8)) == "Zg==")
+        #expect(Base64.encodePadded(Array("fo".utf8)) == "Zm8=")
+        #expect(Base64.encodePadded(Array("foo".utf8)) == "Zm9v")
+        #expect(Base64.encodePadded([]) == "")
+    }
 }
