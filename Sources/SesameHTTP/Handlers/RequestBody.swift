@@ -26,6 +26,9 @@ struct RequestBody: Sendable, Hashable {
 
     let media: Media
     let schema: WireObject
+    /// Whether the reader checks the body against the table. The token and revoke endpoints only
+    /// document theirs: each grant reads its own members, and the rest are ignored (RFC 6749 §3.2).
+    var isChecked = true
 
     static func json(_ fields: [WireField], description: String? = nil) -> RequestBody {
         RequestBody(media: .json, schema: WireObject(fields, description: description))

@@ -25,6 +25,11 @@ public protocol GrantParameters: Sendable {
     static var fields: [GrantField<Self>] { get }
 }
 
+extension TokenGrant {
+    /// The grant's body fields: each name and its byte limit (nil for a credential).
+    var fieldLimits: [(name: String, maxLength: Int?)] { Parameters.fields.map { ($0.name, $0.maxLength) } }
+}
+
 extension GrantParameters {
     /// The parameters `source` holds. A field the table does not name is ignored (RFC 6749 §3.2).
     static func read(from source: any TokenFieldSource) throws(ServiceError) -> Self {

@@ -61,6 +61,26 @@ public final class TokenService: Sendable {
         self.grants = grants
     }
 
+    /// Every body field some grant reads, once by name, with the largest limit any grant gives
+    /// it (nil for a WebAuthn credential): what the token endpoint's document lists, in the
+    /// order of `OAuthGrantType`.
+    public var grantFields: [(name: String, maxLength: Int?)] {
+        var fields: [(name: String, maxLength: Int?)] = []
+        for type in OAuthGrantType.allCases {
+            guard let grant = grants[type] else { continue }
+            for field in grant.fieldLimits {
+                if let index = fields.firstIndex(where: { $0.name == field.name }) {
+                    if let limit = field.maxLength {
+                        fields[index].maxLength = max(fields[index].maxLength ?? 0, limit)
+                    }
+                } else {
+                    fields.append(field)
+                }
+            }
+        }
+        return fields
+    }
+
     // MARK: Audiences
 
     /// The OpenID Connect scopes a user login may ask for without an API (discovery lists them).

@@ -10,22 +10,52 @@ struct TokenController: Sendable {
     let logins: CounterFamily
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.post("/oauth/token", handler: token)
-        group.post("/oauth/revoke", handler: revoke)
+        group.post("/oauth/token", body: Self.tokenBody(tokens), handler: token)
+        group.post("/oauth/revoke", body: Self.revocation, handler: revoke)
     }
 
-    func token(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
-        return try RequestInput.answeringBasicChallenge(request) { try answer(request, tenant: context.tenant) }
+    /// A credential member: the object in JSON, its JSON text in a form (bounded by the body's
+    /// own limit).
+    static let credential = WireType.either(.component("PublicKeyCredential"), .text(ServerLimits().maxBodyBytes))
+
+    /// The token endpoint's body as documented: the grant type, the client, and every member some
+    /// grant reads (from the grants' own tables, `TokenService.grantFields`).
+    static func tokenBody(_ tokens: TokenService) -> RequestBody {
+        let grantFields = tokens.grantFields.map { field in
+            WireField(field.name, field.maxLength.map(WireType.text) ?? credential, nullable: true)
+        }
+        return RequestBody(
+            media: .jsonOrForm,
+            schema: WireObject(
+                [WireField("grant_type", .vocabulary(OAuthGrantType.self)).requiredByService]
+                    + RequestInput.client.map { WireField($0.name, $0.type, nullable: true) } + grantFields,
+                closed: false,
+                description: "Unknown parameters are ignored (RFC 6749 §3.2); each grant reads its own."),
+            isChecked: false)
+    }
+
+    /// RFC 7009's body; unknown parameters are ignored, as at the token endpoint.
+    static let revocation = RequestBody(
+        media: .jsonOrForm,
+        schema: WireObject(
+            RequestInput.client.map { WireField($0.name, $0.type, nullable: true) } + [
+                WireField("token", .text(512), nullable: true).requiredByService
+            ], closed: false),
+        isChecked: false)
+
+    func token(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
+        return try RequestInput.answeringBasicChallenge(request) {
+            try answer(request, try reader.read(), tenant: context.tenant)
+        }
     }
 
     /// RFC 7009.
-    func revoke(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
+    func revoke(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {
         try RequestInput.answeringBasicChallenge(request) {
-            // Unknown parameters are ignored, as at the token endpoint.
-            let body = try APIBody.jsonOrForm(request)
+            let body = try reader.read()
             try tokens.revoke(
                 tenant: context.tenant, credentials: try RequestInput.clientCredentials(body, request),
-                token: try body.optionalString("token", maxLength: 512))
+                token: try body.optionalString("token"))
             return .json(bytes: Array("{}".utf8))
         }
     }
@@ -33,8 +63,7 @@ struct TokenController: Sendable {
     /// `POST /oauth/token`. Parameters it does not know are ignored (RFC 6749 §3.2), so an SDK that
     /// sends more (telemetry, `connection`, a newer field) still works; `organization` is refused
     /// until Organizations exist.
-    func answer(_ request: HTTPRequest, tenant: TenantRecord) throws -> HTTPResponse {
-        let body = try APIBody.jsonOrForm(request)
+    func answer(_ request: HTTPRequest, _ body: APIBody, tenant: TenantRecord) throws -> HTTPResponse {
         try RequestInput.refuseOrganization(body)
         let grantType = try body.optionalString("grant_type", maxLength: 128) ?? ""
         // Each grant reads its own fields from the body (`TokenGrant`); the platform is read only
