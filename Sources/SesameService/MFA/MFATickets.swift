@@ -65,15 +65,6 @@ struct MFATicket: Sendable, Equatable {
 
     static func hash(_ token: String) -> [UInt8] { Digest.sha256(Array("sesame-mfa-token\u{0}\(token)".utf8)) }
 
-    init(userID: String, clientID: String, scope: String, audience: String, amr: [String], authTime: Date) {
-        self.userID = userID
-        self.clientID = clientID
-        self.scope = scope
-        self.audience = audience
-        self.amr = amr
-        self.authTime = authTime
-    }
-
 }
 
 extension MFATicket: TicketPayload {

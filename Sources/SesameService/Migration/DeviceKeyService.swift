@@ -418,14 +418,6 @@ struct PendingDeviceKeyChallenge: Sendable, Equatable {
         Digest.sha256(Array("sesame-device-key-challenge\u{0}\(handle)".utf8))
     }
 
-    init(purpose: DeviceKeySignedBytes.Purpose, userID: String, clientID: String, keyID: [UInt8], challenge: [UInt8]) {
-        self.purpose = purpose
-        self.userID = userID
-        self.clientID = clientID
-        self.keyID = keyID
-        self.challenge = challenge
-    }
-
 }
 
 extension PendingDeviceKeyChallenge: TicketPayload {

@@ -227,16 +227,6 @@ struct EnrollmentState: Sendable, Equatable {
 
     static func hash(_ value: String, domain: String) -> [UInt8] { Digest.sha256(Array("\(domain)\u{0}\(value)".utf8)) }
 
-    init(
-        reason: PasskeyEnrollmentReason, userID: String, clientID: String, deviceKeyID: String?, returnTo: String?
-    ) {
-        self.reason = reason
-        self.userID = userID
-        self.clientID = clientID
-        self.deviceKeyID = deviceKeyID
-        self.returnTo = returnTo
-    }
-
 }
 
 extension EnrollmentState: TicketPayload {

@@ -26,23 +26,6 @@ struct AuthorizationCode: Sendable, Equatable {
 
     static func hash(_ code: String) -> [UInt8] { Digest.sha256(Array("sesame-authorization-code\u{0}\(code)".utf8)) }
 
-    init(
-        clientID: String, redirectURI: String, userID: String, scope: String, audience: String?, nonce: String?,
-        codeChallenge: String?, amr: [String], authTime: Date, sessionID: String, familyID: String
-    ) {
-        self.clientID = clientID
-        self.redirectURI = redirectURI
-        self.userID = userID
-        self.scope = scope
-        self.audience = audience
-        self.nonce = nonce
-        self.codeChallenge = codeChallenge
-        self.amr = amr
-        self.authTime = authTime
-        self.sessionID = sessionID
-        self.familyID = familyID
-    }
-
 }
 
 extension AuthorizationCode: TicketPayload {

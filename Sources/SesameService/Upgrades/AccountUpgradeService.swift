@@ -520,18 +520,6 @@ struct UpgradeState: Sendable, Equatable {
         return Base64URL.encode(Array(Digest.sha256(Array(password.hash.utf8)).prefix(16)))
     }
 
-    init(
-        type: UpgradeType, userID: String, clientID: String, passwordStamp: String, keepFamily: String?,
-        keepSession: String? = nil
-    ) {
-        self.keepSession = keepSession
-        self.type = type
-        self.userID = userID
-        self.clientID = clientID
-        self.passwordStamp = passwordStamp
-        self.keepFamily = keepFamily
-    }
-
 }
 
 extension UpgradeState: TicketPayload {
