@@ -14,13 +14,6 @@ struct RecoveryChallenge: Sendable, Equatable {
     var codeMAC: [UInt8]
 
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-recovery\u{0}\(handle)".utf8)) }
-
-    init(userID: String, salt: [UInt8], codeMAC: [UInt8]) {
-        self.userID = userID
-        self.salt = salt
-        self.codeMAC = codeMAC
-    }
-
 }
 
 extension RecoveryChallenge: TicketPayload {

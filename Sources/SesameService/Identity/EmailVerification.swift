@@ -15,12 +15,6 @@ struct VerificationTicket: Sendable, Equatable {
     var email: String
 
     static func hash(_ ticket: String) -> [UInt8] { Digest.sha256(Array("sesame-verify-email\u{0}\(ticket)".utf8)) }
-
-    init(userID: String, email: String) {
-        self.userID = userID
-        self.email = email
-    }
-
 }
 
 extension VerificationTicket: TicketPayload {

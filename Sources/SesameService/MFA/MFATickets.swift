@@ -108,15 +108,6 @@ struct OOBChallenge: Sendable, Equatable {
     var codeMAC: [UInt8]
 
     static func hash(_ handle: String) -> [UInt8] { Digest.sha256(Array("sesame-oob-code\u{0}\(handle)".utf8)) }
-
-    init(userID: String, enrollmentID: String, mfaTokenHash: [UInt8], salt: [UInt8], codeMAC: [UInt8]) {
-        self.userID = userID
-        self.enrollmentID = enrollmentID
-        self.mfaTokenHash = mfaTokenHash
-        self.salt = salt
-        self.codeMAC = codeMAC
-    }
-
 }
 
 extension OOBChallenge: TicketPayload {

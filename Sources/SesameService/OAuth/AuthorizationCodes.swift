@@ -61,13 +61,6 @@ struct SpentAuthorizationCode: Sendable, Equatable {
     var reused: Bool
 
     static func hash(_ code: String) -> [UInt8] { Digest.sha256(Array("sesame-spent-code\u{0}\(code)".utf8)) }
-
-    init(clientID: String, familyID: String, reused: Bool) {
-        self.clientID = clientID
-        self.familyID = familyID
-        self.reused = reused
-    }
-
 }
 
 extension SpentAuthorizationCode: TicketPayload {
