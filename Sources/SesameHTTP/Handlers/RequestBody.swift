@@ -1,3 +1,4 @@
+import SesameService
 import SesameWire
 
 /// What a route reads from its body: the media types it takes and the table of its members.
@@ -29,8 +30,33 @@ struct RequestBody: Sendable, Hashable {
     /// Whether the reader checks the body against the table. The token and revoke endpoints only
     /// document theirs: each grant reads its own members, and the rest are ignored (RFC 6749 §3.2).
     var isChecked = true
+    /// For a body that is a bare JSON array (`PUT /api/v2/guardian/policies`): its type, an
+    /// `.array` of strings; `schema` is then unused.
+    var arrayRoot: WireType?
+
+    /// A body that is one JSON array of strings.
+    static func jsonArray(of element: WireType, maxItems: Int) -> RequestBody {
+        RequestBody(media: .json, schema: WireObject([]), arrayRoot: .array(element, maxItems: maxItems))
+    }
 
     static func json(_ fields: [WireField], description: String? = nil) -> RequestBody {
         RequestBody(media: .json, schema: WireObject(fields, description: description))
+    }
+}
+
+/// The body of one request and the table its route declared.
+struct BodyReader: Sendable {
+    let request: HTTPRequest
+    let declared: RequestBody
+
+    /// The body read and checked by the table (`APIBody.read`).
+    func read() throws -> APIBody { try APIBody.read(request, declared) }
+
+    /// A body declared as a bare array of strings, within its count and each element's length.
+    func strings() throws -> [String] {
+        guard case .array(let element, let maxItems)? = declared.arrayRoot else {
+            throw ServiceError.invalidRequest("the body must be a JSON object")
+        }
+        return try APIBody.jsonStrings(request, maxCount: maxItems, maxLength: element.maxLength ?? 4_096)
     }
 }

@@ -6,15 +6,6 @@ public typealias GroupHandler<Context> = @Sendable (HTTPRequest, Context) throws
 /// never learns what the body lacked.
 typealias BodyHandler<Context> = @Sendable (HTTPRequest, BodyReader, Context) throws -> HTTPResponse
 
-/// The body of one request and the table its route declared.
-struct BodyReader: Sendable {
-    let request: HTTPRequest
-    let declared: RequestBody
-
-    /// The body read and checked by the table (`APIBody.read`).
-    func read() throws -> APIBody { try APIBody.read(request, declared) }
-}
-
 /// A group of routes that share a typed request context and a chain of middleware.
 ///
 /// The root group hands its handlers the transport's `RequestContext`. Each `derived` group turns

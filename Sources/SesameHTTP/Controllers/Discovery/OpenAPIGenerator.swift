@@ -63,7 +63,8 @@ enum OpenAPIGenerator {
 
     /// An operation's `requestBody`: required, one schema per media type.
     static func requestBody(_ body: RequestBody) -> JSONValue {
-        let schema = objectSchema(body.schema, nullable: false)
+        let schema =
+            body.arrayRoot.map { typeSchema($0, nullable: false) } ?? objectSchema(body.schema, nullable: false)
         return .object([
             JSONMember(name: "required", value: .bool(true)),
             JSONMember(

@@ -13,7 +13,7 @@ struct UsersController: Sendable, ManagementRouting {
         group.get("/api/v2/guardian/factors", handler: guardianFactors)
         group.put("/api/v2/guardian/factors/{name}", body: Self.factorChange, handler: setGuardianFactor)
         group.get("/api/v2/guardian/policies", handler: guardianPolicies)
-        group.put("/api/v2/guardian/policies", handler: setGuardianPolicies)
+        group.put("/api/v2/guardian/policies", body: Self.policies, handler: setGuardianPolicies)
         group.get("/api/v2/attack-protection/breached-password-detection", handler: breachedPasswordDetection)
         group.patch(
             "/api/v2/attack-protection/breached-password-detection", body: Self.breachDetectionChange,
@@ -53,9 +53,14 @@ struct UsersController: Sendable, ManagementRouting {
         return try .noStoreJSON(management.mfaPolicies(try managementCaller(context, .readMFAPolicies)))
     }
 
-    func setGuardianPolicies(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
+    /// Auth0's MFA policies: `[]` (enrolled users are asked) or `["all-applications"]`.
+    static let policies = RequestBody.jsonArray(of: .oneOf(["all-applications"]), maxItems: 1)
+
+    func setGuardianPolicies(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws
+        -> HTTPResponse
+    {
         let caller = try managementCaller(context, .updateMFAPolicies)
-        return try .noStoreJSON(management.setMFAPolicies(caller, try APIBody.jsonStrings(request)))
+        return try .noStoreJSON(management.setMFAPolicies(caller, try reader.strings()))
     }
 
     func breachedPasswordDetection(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
