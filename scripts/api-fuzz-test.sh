@@ -124,7 +124,20 @@ grants = urllib.request.Request(url + "/api/v2/client-grants?client_id=" + clien
                                 headers={"Authorization": "Bearer " + token})
 with opener.open(grants, timeout=10) as answer:
     protected = [client_id, app_id] + [grant["id"] for grant in json.load(answer)]
+# A user with a password, whose tokens the authenticated run presents to My Account and /userinfo
+# (integration/api-fuzz/hooks.py); kept from the fuzzer's changes like the clients above.
+import secrets
+email = "fuzz-" + secrets.token_hex(4) + "@example.com"
+password = "Fz-" + secrets.token_urlsafe(18)
+user = urllib.request.Request(
+    url + "/api/v2/users",
+    data=json.dumps({"connection": ids["connection"], "email": email, "password": password,
+                     "email_verified": True}).encode(),
+    headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+with opener.open(user, timeout=10) as answer:
+    protected.append(json.load(answer)["user_id"])
 open(protected_path, "w").write(",".join(protected))
+open(protected_path + "-user", "w").write(json.dumps({"username": email, "password": password}))
 PY
 
 # 4. The two runs. Every phase; the checks the document can answer for.
@@ -150,7 +163,8 @@ export API_FUZZ_APP_CLIENT_ID API_FUZZ_CONNECTION
 API_FUZZ_PROTECTED_IDS="$(cat "$work/protected")"
 export API_FUZZ_PROTECTED_IDS
 status=0
-API_FUZZ_URL="$url" API_FUZZ_AUTH=1 \
+API_FUZZ_URL="$url" API_FUZZ_AUTH=1 API_FUZZ_USER_FILE="$work/protected-user" \
+    API_FUZZ_METRICS_TOKEN_FILE="$work/metrics-token" \
     API_FUZZ_CLIENT_ID="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_id"])' "$work/init.json")" \
     API_FUZZ_CLIENT_SECRET="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_secret"])' "$work/init.json")" \
     run authenticated || status=$?

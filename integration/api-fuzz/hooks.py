@@ -65,19 +65,43 @@ if os.environ.get("API_FUZZ_AUTH") == "1":
 
     _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
+    def _token(body):
+        request = urllib.request.Request(os.environ["API_FUZZ_URL"] + "/oauth/token", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with _opener.open(request, timeout=10) as answer:
+            return json.load(answer)["access_token"]
+
+    _USER = json.load(open(os.environ["API_FUZZ_USER_FILE"]))
+    _METRICS = open(os.environ["API_FUZZ_METRICS_TOKEN_FILE"]).read().strip()
+    _MY_ACCOUNT_SCOPES = " ".join(f"{verb}:me:authentication_methods" for verb in ("read", "create", "update", "delete"))
+
+    # The credentials each operation's security scheme asks for: the Management API token, the
+    # fuzz user's tokens for My Account and /userinfo (a password sign-in as the demo app), and
+    # the metrics token. The user's tokens are fresh each second, so auth_time stays recent.
     @schemathesis.auth(refresh_interval=1)
-    class ManagementToken:
+    class Credentials:
         def get(self, case, context):
             url = os.environ["API_FUZZ_URL"]
-            body = json.dumps({
-                "grant_type": "client_credentials", "client_id": os.environ["API_FUZZ_CLIENT_ID"],
-                "client_secret": os.environ["API_FUZZ_CLIENT_SECRET"], "audience": url + "/api/v2/",
-            }).encode()
-            request = urllib.request.Request(url + "/oauth/token", data=body,
-                                             headers={"Content-Type": "application/json"})
-            with _opener.open(request, timeout=10) as answer:
-                return json.load(answer)["access_token"]
+            user = {"grant_type": "http://auth0.com/oauth/grant-type/password-realm",
+                    "client_id": os.environ["API_FUZZ_APP_CLIENT_ID"], "realm": os.environ["API_FUZZ_CONNECTION"],
+                    "username": _USER["username"], "password": _USER["password"]}
+            return {
+                "management": _token({
+                    "grant_type": "client_credentials", "client_id": os.environ["API_FUZZ_CLIENT_ID"],
+                    "client_secret": os.environ["API_FUZZ_CLIENT_SECRET"], "audience": url + "/api/v2/"}),
+                "my_account": _token(dict(user, audience=url + "/me/", scope="openid " + _MY_ACCOUNT_SCOPES)),
+                "userinfo": _token(dict(user, scope="openid profile email")),
+            }
 
         def set(self, case, data, context):
+            path = getattr(case.operation, "path", "") or ""
+            if path.startswith("/me/v1/") and not path.startswith("/me/v1/upgrades/") or path == "/device-key/challenge":
+                token = data["my_account"]
+            elif path == "/userinfo":
+                token = data["userinfo"]
+            elif path == "/metrics":
+                token = _METRICS
+            else:
+                token = data["management"]
             case.headers = case.headers or {}
-            case.headers["Authorization"] = f"Bearer {data}"
+            case.headers["Authorization"] = f"Bearer {token}"
