@@ -9,9 +9,15 @@ enum Identifiers {
         prefix + hex(try random.bytes(count: 16))
     }
 
-    /// A client id: 32 base64url characters (192 bits), Auth0-like.
+    /// A client id: 32 base64url characters (192 bits), Auth0-like, starting with a letter or a
+    /// digit: an id that began with `-` would read as an option on a command line
+    /// (`sesame signup --client-id --x…`), one id in 64.
     static func clientID(_ random: any RandomSource) throws -> String {
-        Base64URL.encode(try random.bytes(count: 24))
+        for _ in 0..<64 {
+            let id = Base64URL.encode(try random.bytes(count: 24))
+            if let first = id.utf8.first, first != UInt8(ascii: "-"), first != UInt8(ascii: "_") { return id }
+        }
+        throw ServiceError.unavailable("the random source gave no usable client id")
     }
 
     /// A secret: 48 base64url characters (288 bits).
