@@ -130,6 +130,8 @@ public struct WireField: Sendable, Hashable {
 /// The table of a request body, or of an object inside one.
 public struct WireObject: Sendable, Hashable {
     public let fields: [WireField]
+    /// The members' names, as a set (what a closed table admits), made once with the table.
+    public let nameSet: Set<String>
     /// Members the table does not name are refused (`additionalProperties: false`).
     public let isClosed: Bool
     /// What the OpenAPI document says of the object.
@@ -137,6 +139,7 @@ public struct WireObject: Sendable, Hashable {
 
     public init(_ fields: [WireField], closed: Bool = true, description: String? = nil) {
         self.fields = fields
+        self.nameSet = Set(fields.map(\.name))
         self.isClosed = closed
         self.description = description
     }

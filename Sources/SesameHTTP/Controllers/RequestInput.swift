@@ -35,6 +35,10 @@ enum RequestInput {
         WireField("client_secret", .text(256), nullable: true),
     ]
 
+    /// The same members where a client is optional (the MFA association, whose caller is its token)
+    /// or where the endpoint answers its absence itself (the token and revoke endpoints).
+    static let optionalClient: [WireField] = client.map { WireField($0.name, $0.type, nullable: true) }
+
     /// Auth0's `organization`, which Sesame refuses (`refuseOrganization`).
     static let organization = WireField("organization", .refused("Refused: 400."))
 

@@ -142,7 +142,7 @@ struct APIBody {
     /// wrong type, a string over its length or a list over its count is refused, with the member's
     /// full name. Nested objects are checked by their own tables.
     func checked(against schema: WireObject) throws -> APIBody {
-        if schema.isClosed { try allowOnly(Set(schema.names)) }
+        if schema.isClosed { try allowOnly(schema.nameSet) }
         let body = APIBody(members: members, path: path, schema: schema)
         for field in schema.fields {
             guard let value = body.value(field.name), !value.isNull else {
@@ -173,11 +173,9 @@ struct APIBody {
     private func check(_ field: WireField, _ value: JSONValue) throws {
         let name = field.name
         switch field.type {
-        case .string(let maxLength, _, _, _):
-            let text = try Self.string(value, self.field(name), maxLength: maxLength)
+        case .string, .characters, .oneOf:
+            let text = try Self.string(value, self.field(name), maxLength: field.type.maxLength ?? 4_096)
             if field.isRequired, text.isEmpty { throw ServiceError.invalidRequest("\(self.field(name)) is required") }
-        case .oneOf:
-            _ = try Self.string(value, self.field(name), maxLength: 4_096)
         case .boolean: _ = try bool(name)
         case .integer: _ = try int(name)
         case .array(.object(let element), let maxItems):
@@ -196,10 +194,9 @@ struct APIBody {
             for member in map.members where !(nullableValues && member.value.isNull) {
                 try map.check(WireField(member.name, element), member.value)
             }
-        case .characters(let count):
-            _ = try Self.string(value, self.field(name), maxLength: 4 * count)
-        case .either(.object, .object), .either(.named, .named):
-            // Which table applies depends on another member: the handler checks it.
+        case .component, .either(.object, .object), .either(.named, .named):
+            // A component is parsed by the service; for two tables, which applies depends on
+            // another member, and the handler checks it.
             guard case .object = value else {
                 throw ServiceError.invalidRequest("\(self.field(name)) must be an object")
             }
@@ -208,10 +205,6 @@ struct APIBody {
                 try check(WireField(name, first), value)
             } catch {
                 try check(WireField(name, second), value)
-            }
-        case .component:
-            guard case .object = value else {
-                throw ServiceError.invalidRequest("\(self.field(name)) must be an object")
             }
         case .refused:
             break  // the handler refuses it with its own message

@@ -104,7 +104,8 @@ enum Catalog {
         return result + "\(plain)"
     }
 
-    /// The unescaped text (for attributes the caller escapes, and for tests).
+    /// The text as a `String` (for an attribute's value, which `HTML` interpolation escapes, and
+    /// for tests).
     static func raw(_ text: Text, _ locale: PageLocale) -> String {
         if let own = overrides[text]?[locale] { return own }
         switch locale {

@@ -4,7 +4,8 @@ import SesameStore
 import SesameWire
 
 /// The sign-in and signup pages of a pending authorization. Every value from the request, the
-/// user or the configuration is escaped here; the catalogue's texts are escaped by `Catalog`.
+/// user or the configuration is a `String` interpolated into `HTML`, which escapes it; the
+/// catalogue's texts come as `HTML` from `Catalog.text`.
 enum SignInPages {
     static func lead(_ pending: PendingAuthorization, _ locale: PageLocale, _ key: Text) -> HTML {
         "<p class=\"lead\">\(Catalog.text(key, locale, pending.client.name))</p>"

@@ -18,7 +18,7 @@ struct MFAController: Sendable {
 
     /// Enrolling a factor: its type, and for `oob` the channel (and the phone for SMS).
     static let association = RequestBody.json(
-        RequestInput.client.map { $0.name == "client_id" ? WireField("client_id", .text(128), nullable: true) : $0 } + [
+        RequestInput.optionalClient + [
             WireField("authenticator_types", .array(.oneOf(["otp", "oob"]), maxItems: 4)),
             WireField("oob_channels", .array(.oneOf(["sms"]), maxItems: 4)),
             WireField("phone_number", .string(maxLength: 16, pattern: "^\\+[1-9][0-9]{1,14}$"), nullable: true),

@@ -28,7 +28,7 @@ struct TokenController: Sendable {
             media: .jsonOrForm,
             schema: WireObject(
                 [WireField("grant_type", .vocabulary(OAuthGrantType.self)).requiredByService]
-                    + RequestInput.client.map { WireField($0.name, $0.type, nullable: true) } + grantFields,
+                    + RequestInput.optionalClient + grantFields,
                 closed: false,
                 description: "Unknown parameters are ignored (RFC 6749 §3.2); each grant reads its own."),
             isChecked: false)
@@ -38,7 +38,7 @@ struct TokenController: Sendable {
     static let revocation = RequestBody(
         media: .jsonOrForm,
         schema: WireObject(
-            RequestInput.client.map { WireField($0.name, $0.type, nullable: true) } + [
+            RequestInput.optionalClient + [
                 WireField("token", .text(512), nullable: true).requiredByService
             ], closed: false),
         isChecked: false)
