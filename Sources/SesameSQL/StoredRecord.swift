@@ -120,40 +120,6 @@ public enum StoredRecord {
     /// Every Management API scope before the audit log (SQLite 18 / PostgreSQL 11 add `read:logs`).
     public static var scopesBeforeLogs: Set<String> { scopesBeforeStats.union(["read:stats"]) }
 
-    /// The migration that keeps only a family's first refresh token in the user and passkey
-    /// indexes (SQLite 20, PostgreSQL 13): existing tokens stay indexed (`family_head` 1), a
-    /// rotation's successor is inserted with 0 (docs/ARCHITECTURE.md, "Hot records").
-    public static let refreshFamilyHeadScript = """
-        ALTER TABLE refresh_tokens ADD COLUMN family_head INTEGER NOT NULL DEFAULT 1;
-        DROP INDEX refresh_tokens_user;
-        DROP INDEX refresh_tokens_passkey;
-        CREATE INDEX refresh_tokens_user ON refresh_tokens (tenant_id, user_id) WHERE family_head = 1;
-        CREATE INDEX refresh_tokens_passkey ON refresh_tokens (tenant_id, passkey_id) WHERE family_head = 1;
-        """
-
-    /// The audit log's table and indexes (SQLite 18 / PostgreSQL 11), in each backend's types:
-    /// the columns a query filters by, and the whole entry in `data`. The primary key is named so
-    /// PostgreSQL reports its violation as `audit_events_pkey`.
-    public static func auditTableStatements(binary: String, real: String, withoutRowID: Bool) -> [String] {
-        [
-            """
-            CREATE TABLE audit_events (
-                tenant_id TEXT NOT NULL,
-                id TEXT NOT NULL,
-                at \(real) NOT NULL,
-                type TEXT NOT NULL,
-                user_id TEXT,
-                client_id TEXT,
-                data \(binary) NOT NULL,
-                CONSTRAINT audit_events_pkey PRIMARY KEY (tenant_id, id)
-            )\(withoutRowID ? " WITHOUT ROWID" : "")
-            """,
-            "CREATE INDEX audit_events_user ON audit_events (tenant_id, user_id, id)",
-            "CREATE INDEX audit_events_type ON audit_events (tenant_id, type, id)",
-            "CREATE INDEX audit_events_at ON audit_events (tenant_id, at)",
-        ]
-    }
-
     /// A data step: every client grant holding all of `held` also gets `added` (so a full
     /// management client keeps full access when a release adds scopes).
     public static func grantScopes(
