@@ -162,8 +162,14 @@ API_FUZZ_CONNECTION="$("$venv/bin/python" -c 'import json, sys; print(json.load(
 export API_FUZZ_APP_CLIENT_ID API_FUZZ_CONNECTION
 API_FUZZ_PROTECTED_IDS="$(cat "$work/protected")"
 export API_FUZZ_PROTECTED_IDS
+# The hosted pages get a browser's state in both runs (hooks.py): sign-ins begun at /authorize, CSRF
+# tokens, a user's and an administrator's sessions (the administrator made with init.json's setup
+# link, and kept in admin-user for the other run), setup links from `sesame admin setup-link`, and
+# mailed tickets from the outbox (a Management API read of the fixtures; the cases carry nothing).
+export API_FUZZ_URL="$url" API_FUZZ_INIT_FILE="$work/init.json" API_FUZZ_ADMIN_FILE="$work/admin-user" \
+    API_FUZZ_SESAME_BIN="$(cd "$(dirname "$SESAME_BIN")" && pwd)/$(basename "$SESAME_BIN")" API_FUZZ_DATA_DIR="$work/data"
 status=0
-API_FUZZ_URL="$url" API_FUZZ_AUTH=1 API_FUZZ_USER_FILE="$work/protected-user" \
+API_FUZZ_AUTH=1 API_FUZZ_USER_FILE="$work/protected-user" \
     API_FUZZ_METRICS_TOKEN_FILE="$work/metrics-token" \
     API_FUZZ_CLIENT_ID="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_id"])' "$work/init.json")" \
     API_FUZZ_CLIENT_SECRET="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["management_client_secret"])' "$work/init.json")" \

@@ -7,6 +7,9 @@
 /// (the binary record form); the fields a login or a refresh changes are columns of their own;
 /// `version` is the record's schema version; times are the seconds since 2001 that `Date` holds.
 /// The unique keys are the ones `UniqueRule.sqlKey` maps a conflict from (`UniqueRuleSchemaTests`).
+/// A unique key of one column is declared on the column (PostgreSQL names it `<table>_<column>_key`
+/// all the same): SQLite checks a table's keys from the last declared to the first, so where a row
+/// breaks both, this keeps the primary key the one reported, as the first schema did.
 public enum SQLSchema {
     /// A record table of one tenant: `tenant_id` and `id` first, the record's `version` and `data`
     /// last, with the columns between that queries filter by.
@@ -81,10 +84,9 @@ public enum SQLSchema {
         records(
             "refresh_tokens",
             [
-                .column("token_hash", .blob), .column("family_id", .text), .column("client_id", .text),
+                .column("token_hash", .blob, "UNIQUE"), .column("family_id", .text), .column("client_id", .text),
                 .column("user_id", .text), .column("created_at", .real),
             ],
-            unique: [("token_hash", ["token_hash"])],
             indexes: [
                 .index("refresh_tokens_family", "tenant_id", "family_id"),
                 .index("refresh_tokens_user", "tenant_id", "user_id"),
@@ -206,10 +208,9 @@ public enum SQLSchema {
         records(
             "sso_sessions",
             [
-                .column("cookie_hash", .blob), .column("user_id", .text), .column("created_at", .real),
+                .column("cookie_hash", .blob, "UNIQUE"), .column("user_id", .text), .column("created_at", .real),
                 .column("ends_at", .real),
             ],
-            unique: [("cookie_hash", ["cookie_hash"])],
             indexes: [.index("sso_sessions_user", "tenant_id", "user_id"), .index("sso_sessions_ends", "ends_at")],
             versioned: false, withoutRowID: true)
     ])

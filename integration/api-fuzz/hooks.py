@@ -38,11 +38,20 @@ NAMES_THE_APP = ("/passkey/", "/dbconnections/", "/mfa/", "/me/v1/upgrades/autho
 def before_call(context, case, kwargs):
     # Every phase's cases pass here (map_body sees only the fuzzing phase's).
     path = getattr(case.operation, "path", "") or ""
+    if path.startswith(HOSTED_PAGES):
+        _browser_state(case)
     if not isinstance(case.body, dict) or not path.startswith(NAMES_THE_APP):
         return
     for name, value in REAL_VALUES.items():
         if value and isinstance(case.body.get(name), str):
             case.body[name] = value
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    path = getattr(case.operation, "path", "") or ""
+    if path.startswith(("/account", "/admin")):
+        _after_signed_in_page(case, path, response)
 
 
 @schemathesis.hook
@@ -105,3 +114,524 @@ if os.environ.get("API_FUZZ_AUTH") == "1":
                 token = data["management"]
             case.headers = case.headers or {}
             case.headers["Authorization"] = f"Bearer {token}"
+
+
+# The hosted pages (docs/hosted-pages.md), in both runs: a browser's cookies are their credentials,
+# not the bearer token. Each page acts only on state a browser holds and the generator cannot
+# invent: a pending sign-in (`tx`) that /authorize began in that browser, the CSRF token of its
+# device cookie in every form, an SSO session for /account, an administrator's session for /admin,
+# a setup link's token, a mailed ticket. Without them every case stopped at "This sign-in is no
+# longer pending" or "This form has expired". before_call puts them into each case the way a browser
+# has them: the cookies into `case.cookies`, the values into the fields of those names the server's
+# OpenAPI document declares (path and query parameters; the form's
+# `application/x-www-form-urlencoded` schema), and only where the generated value is a string the
+# field's schema allows and a negative case did not mutate, so a case meant to send a wrong type or
+# length still does. The fixtures use `requests`, and only the server's own paths (a Location is
+# read, never followed). A fixture that fails leaves its case as generated and says so on stderr.
+import base64
+import hashlib
+import html.parser
+import json
+import re
+import secrets
+import subprocess
+import sys
+import threading
+
+import requests
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation.meta import REQUEST_SHAPE_PROBES, coverage_scenario, negated_parameters
+
+HOSTED_PAGES = ("/u/", "/account", "/admin", "/authorize", "/oidc/logout")
+_BASE = os.environ.get("API_FUZZ_URL", "").rstrip("/")
+# `sesame init --json`: the demo app, its connection, the management client, the admin setup link.
+_INIT = json.load(open(os.environ["API_FUZZ_INIT_FILE"])) if os.environ.get("API_FUZZ_INIT_FILE") else {}
+_APP = os.environ.get("API_FUZZ_APP_CLIENT_ID")
+# Where the run that makes the administrator leaves its credentials for the other run.
+_ADMIN_FILE = os.environ.get("API_FUZZ_ADMIN_FILE")
+_STATE = {}
+_LOCK = threading.RLock()
+_HTTP = requests.Session()
+_HTTP.trust_env = False  # the server is on loopback: no proxy
+
+
+class _FixtureError(Exception):
+    """A fixture's request was not answered as a browser's would be."""
+
+
+def _expect(answer, status, what):
+    if answer.status_code != status:
+        raise _FixtureError(f"{what}: {answer.status_code} {answer.text[:160]!r}")
+    return answer
+
+
+class _HiddenInputs(html.parser.HTMLParser):
+    """The non-empty hidden inputs of a page (csrf, tx, ceremony, enrollment, …), first of each name."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.fields = {}
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "input" and attrs.get("type") == "hidden" and attrs.get("name") and attrs.get("value"):
+            self.fields.setdefault(attrs["name"], attrs["value"])
+
+
+class _Browser:
+    """A browser: its cookie jar (the device id; a session once signed in) and its forms' CSRF token,
+    an HMAC of the device id, so the same in every form the browser is shown."""
+
+    # The server keeps 20 pending sign-ins per browser (AuthorizationService.maxPerBrowser).
+    MAX_PENDING = 15
+
+    def __init__(self):
+        self.http = requests.Session()
+        self.http.trust_env = False
+        self.csrf = None
+        self.pending = 0
+
+    def send(self, method, path, **kwargs):
+        if not path.startswith("/"):
+            raise _FixtureError(f"not a path of the server under test: {path[:80]!r}")
+        return self.http.request(method, _BASE + path, allow_redirects=False, timeout=10, **kwargs)
+
+    def page(self, method, path, **kwargs):
+        """A page and its hidden inputs; its CSRF token is kept."""
+        answer = self.send(method, path, **kwargs)
+        fields = _HiddenInputs(answer.text).fields
+        self.csrf = fields.get("csrf", self.csrf)
+        return answer, fields
+
+    def cookies(self):
+        jar = self.http.cookies.get_dict()
+        return {name: jar[name] for name in ("sesame-device", "sesame-session", "sesame-admin-setup") if name in jar}
+
+    def signed_in(self):
+        return "sesame-session" in self.http.cookies.get_dict()
+
+    def token(self):
+        """The browser's CSRF token: the first time, from the sign-in page of a sign-in it begins."""
+        if self.csrf is None:
+            self.authorize()
+        return self.csrf
+
+    def authorize(self):
+        """A sign-in to the demo app, begun as its browser would (code flow, PKCE S256): the handle of
+        the pending sign-in /authorize redirects to. The first one fetches the sign-in page for the
+        browser's CSRF token."""
+        verifier = secrets.token_urlsafe(48)
+        challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+        answer = self.send("GET", "/authorize", params={
+            "client_id": _APP, "redirect_uri": _callback(), "response_type": "code", "scope": "openid",
+            "state": secrets.token_urlsafe(12), "code_challenge": challenge, "code_challenge_method": "S256"})
+        match = re.fullmatch(r"/u/(?:login|signup)\?tx=([\w-]+)", answer.headers.get("Location", ""))
+        if answer.status_code != 302 or not match:
+            where = answer.headers.get("Location", answer.text[:160])
+            raise _FixtureError(f"/authorize: {answer.status_code} {where!r}")
+        self.pending += 1
+        if self.csrf is None:
+            _expect(self.page("GET", "/u/login", params={"tx": match.group(1)})[0], 200, "sign-in page")
+        return match.group(1)
+
+
+def _management_get(path, **params):
+    """A Management API read for a fixture (the outbox, the demo app), with the management client of
+    `sesame init`, in both runs: the cases of the unauthenticated run still carry no credentials."""
+    for _ in range(2):
+        if "management" not in _STATE:
+            answer = _expect(_HTTP.post(_BASE + "/oauth/token", timeout=10, json={
+                "grant_type": "client_credentials", "client_id": _INIT["management_client_id"],
+                "client_secret": _INIT["management_client_secret"], "audience": _BASE + "/api/v2/"}), 200, "token")
+            _STATE["management"] = answer.json()["access_token"]
+        answer = _HTTP.get(_BASE + path, params=params, timeout=10,
+                           headers={"Authorization": "Bearer " + _STATE["management"]})
+        if answer.status_code != 401:  # a fuzzed signing-key rotation retires old tokens
+            return _expect(answer, 200, path).json()
+        del _STATE["management"]
+    raise _FixtureError(f"{path}: the management token was refused")
+
+
+def _callback():
+    """The demo app's callback URL (`sesame init` registers the public URL's root)."""
+    if "callback" not in _STATE:
+        _STATE["callback"] = _management_get("/api/v2/clients/" + _APP)["callbacks"][0]
+    return _STATE["callback"]
+
+
+# The pending sign-ins of the /u/ pages are begun in one browser that never signs in (so /authorize
+# always stops at the sign-in page), replaced before the server's cap of pending sign-ins per browser.
+def _transactions():
+    browser = _STATE.get("transactions")
+    if browser is None or browser.pending >= _Browser.MAX_PENDING:
+        browser = _STATE["transactions"] = _Browser()
+    return browser
+
+
+def _new_user(browser):
+    """A new user with a password, signed up at /u/signup in `browser`, which is then signed in."""
+    tx = browser.authorize()
+    user = {"username": f"hosted-{secrets.token_hex(6)}@example.com", "password": "Fz-" + secrets.token_urlsafe(18)}
+    answer = browser.send("POST", "/u/signup", data={
+        "csrf": browser.csrf, "tx": tx, "email": user["username"], "password": user["password"], "method": "password"})
+    if answer.status_code != 303 or not browser.signed_in():
+        raise _FixtureError(f"signup: {answer.status_code} {answer.text[:160]!r}")
+    return user
+
+
+def _password_step(browser, tx, user):
+    """The identifier, then the password, on the sign-in page of `tx`: the password step's answer."""
+    _expect(browser.send("POST", "/u/login", data={"csrf": browser.csrf, "tx": tx, "username": user["username"]}),
+            200, "identifier step")
+    return browser.send("POST", "/u/login/password",
+                        data={"csrf": browser.csrf, "tx": tx, "password": user["password"]})
+
+
+def _sign_in(user):
+    """A new browser signed in as `user` at the hosted pages ("Not now" to the passkey prompt), or
+    None when the password no longer signs in."""
+    browser = _Browser()
+    tx = browser.authorize()
+    answer = _password_step(browser, tx, user)
+    if answer.status_code == 200 and 'action="/u/passkey-enroll/skip"' in answer.text:
+        answer = browser.send("POST", "/u/passkey-enroll/skip",
+                              data={"csrf": browser.csrf, "tx": tx, "choice": "later"})
+    return browser if answer.status_code == 303 and browser.signed_in() else None
+
+
+# /account: a user of the hooks' own (not the run's fuzz user, whose password the authenticated run
+# signs in with: a fuzzed POST /account/upgrade/password or /account/password could change it), kept
+# signed in. A fuzzed /account/logout or /account/sessions/end-all ends the session (after_call): the
+# next case signs in again; a password the fuzzer changed makes a new user. The same user, who has
+# no passkey, gets the passkey-enrollment prompts and links below.
+def _account():
+    if "account" not in _STATE:
+        user = _STATE.get("account_user")
+        browser = _sign_in(user) if user else None
+        if browser is None:
+            browser = _Browser()
+            _STATE["account_user"] = _new_user(browser)
+        _STATE["account"] = browser
+    return _STATE["account"]
+
+
+def _forget_account_user():
+    _STATE.pop("account", None)
+    _STATE.pop("account_user", None)
+
+
+# /admin: an administrator made once per server, in whichever run first needs one: a new user who
+# opens the one-time setup link `sesame init` printed and submits its form (a new link from
+# `sesame admin setup-link` if that one is spent). Its credentials go to API_FUZZ_ADMIN_FILE so the
+# other run signs in as the same administrator.
+def _admin():
+    if "admin" in _STATE:
+        return _STATE["admin"]
+    saved = json.load(open(_ADMIN_FILE)) if _ADMIN_FILE and os.path.exists(_ADMIN_FILE) else None
+    browser = _sign_in(saved) if saved else None
+    if browser is None:
+        browser = _Browser()
+        user = _new_user(browser)
+        link = urllib.parse.urlsplit(_INIT.get("admin_setup_url", "")).query
+        token = urllib.parse.parse_qs(link).get("token", [None])[0] if saved is None else None
+        answer, _ = browser.page("GET", "/admin/setup", params={"token": token or _mint_setup_token()})
+        if answer.status_code != 200:
+            answer, _ = browser.page("GET", "/admin/setup", params={"token": _mint_setup_token()})
+        _expect(answer, 200, "admin setup page")
+        answer = browser.send("POST", "/admin/setup", data={"csrf": browser.csrf})
+        if answer.status_code != 303 or answer.headers.get("Location") != "/admin":
+            raise _FixtureError(f"admin setup: {answer.status_code} {answer.text[:160]!r}")
+        if _ADMIN_FILE:
+            with open(_ADMIN_FILE, "w") as file:
+                json.dump(user, file)
+    _STATE["admin"] = browser
+    return browser
+
+
+# GET and POST /admin/setup: a live setup link's token (`sesame admin setup-link` on the server's
+# store; each new link retires the one before). GETs share one; each POST gets its own, as the
+# claim spends it.
+def _mint_setup_token():
+    result = subprocess.run(
+        [os.environ["API_FUZZ_SESAME_BIN"], "admin", "setup-link", "--data", os.environ["API_FUZZ_DATA_DIR"]],
+        capture_output=True, text=True, timeout=30, check=True)
+    match = re.search(r"/admin/setup\?token=([\w-]+)", result.stdout)
+    if not match:
+        raise _FixtureError(f"sesame admin setup-link: {result.stdout[:160]!r}")
+    _STATE.pop("setup_token", None)
+    return match.group(1)
+
+
+def _setup_token():
+    if "setup_token" not in _STATE:
+        _STATE["setup_token"] = _mint_setup_token()
+    return _STATE["setup_token"]
+
+
+# Mailed tickets (reset and verification links) from the outbox, for a user the hooks signed up:
+# a new one after 4 reset links (the server keeps 5 per user).
+def _mailed_ticket(email, template):
+    messages = [message for message in _management_get("/api/v2/outbox", to=email)
+                if message.get("template") == template]
+    newest = max(messages, key=lambda message: message["created_at"])["text"] if messages else ""
+    match = re.search(r"\?ticket=([\w-]+)", newest)
+    if not match:
+        raise _FixtureError(f"no {template} message for {email}")
+    return match.group(1)
+
+
+def _mailbox():
+    user = _STATE.get("mailbox")
+    if user is None or user["resets"] >= 4:
+        user = _STATE["mailbox"] = dict(_new_user(_Browser()), resets=0)
+        _STATE.pop("reset_ticket", None)
+    return user
+
+
+def _reset_ticket(fresh):
+    """A password-reset link's ticket ("Forgot password?" for the mailbox user). Opening the link
+    spends nothing, so GETs share one; a POST may spend it, so each gets its own."""
+    if fresh or "reset_ticket" not in _STATE:
+        user = _mailbox()
+        browser = _transactions()
+        tx = browser.authorize()
+        _expect(browser.send("POST", "/u/reset-password/request",
+                             data={"csrf": browser.csrf, "tx": tx, "email": user["username"]}), 200, "reset request")
+        user["resets"] += 1
+        _STATE["reset_ticket"] = _mailed_ticket(user["username"], "password_reset")
+    ticket = _STATE["reset_ticket"]
+    if fresh:
+        del _STATE["reset_ticket"]
+    return ticket
+
+
+def _verify_ticket(fresh):
+    """An email-verification link's ticket: the mailbox user's for GETs (opening it confirms
+    nothing), a new user's for each POST (confirming spends it)."""
+    if fresh:
+        return _mailed_ticket(_new_user(_Browser())["username"], "verify_email")
+    if "verify_ticket" not in _STATE:
+        _STATE["verify_ticket"] = _mailed_ticket(_mailbox()["username"], "verify_email")
+    return _STATE["verify_ticket"]
+
+
+def _enrollment_ticket():
+    """The one-time link of a token response's passkey_enrollment prompt (docs/migration.md §3): a
+    password login of the account user, who has no passkey, as the demo app."""
+    for _ in range(2):
+        _account()
+        user = _STATE["account_user"]
+        answer = _HTTP.post(_BASE + "/oauth/token", timeout=10, json={
+            "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": _APP,
+            "realm": os.environ.get("API_FUZZ_CONNECTION"), "username": user["username"],
+            "password": user["password"], "scope": "openid"})
+        link = answer.json().get("passkey_enrollment", {}).get("enroll_url", "") if answer.status_code == 200 else ""
+        match = re.search(r"/u/passkey-enroll\?ticket=([\w-]+)$", link)
+        if match:
+            return match.group(1)
+        _forget_account_user()  # its password changed, or it holds the most tickets a user may
+    raise _FixtureError(f"no passkey_enrollment link: {answer.status_code} {answer.text[:160]!r}")
+
+
+def _held_sign_in():
+    """A sign-in held at the passkey-enrollment prompt, the page that carries the /u/passkey-enroll
+    forms: the account user's password sign-in (the user has no passkey). Its hidden inputs."""
+    for _ in range(2):
+        _account()
+        browser = _transactions()
+        tx = browser.authorize()
+        answer = _password_step(browser, tx, _STATE["account_user"])
+        if answer.status_code == 200 and 'action="/u/passkey-enroll/skip"' in answer.text:
+            return browser, _HiddenInputs(answer.text).fields
+        _forget_account_user()
+    raise _FixtureError(f"no passkey-enrollment prompt: {answer.status_code} {answer.text[:160]!r}")
+
+
+def _identified_sign_in():
+    """A sign-in past its identifier step, the page that carries the password form: the mailbox user
+    (wrong passwords lock that account, which no other fixture signs in as)."""
+    browser = _transactions()
+    tx = browser.authorize()
+    _expect(browser.send("POST", "/u/login", data={"csrf": browser.csrf, "tx": tx, "username": _mailbox()["username"]}),
+            200, "identifier step")
+    return browser, {"csrf": browser.csrf, "tx": tx}
+
+
+# /admin/clients/{id} and /admin/users/{id}: objects of the hooks' own, so the pages act on a real
+# client and user instead of answering 404: a client the administrator made on the admin page (not
+# the demo app or the management client), and the mailbox user. Made again when a case's 404 says a
+# fuzzed Management API call deleted them (after_call).
+def _admin_client():
+    if "admin_client" not in _STATE:
+        browser = _admin()
+        answer = _expect(browser.send("POST", "/admin/clients", data={
+            "csrf": browser.csrf, "name": "api-fuzz hooks", "app_type": "spa"}), 200, "new client")
+        match = re.search(r'action="/admin/clients/([^"/?]+)"', answer.text)
+        if not match:
+            raise _FixtureError("the new client's page names no client")
+        _STATE["admin_client"] = urllib.parse.unquote(match.group(1))
+    return _STATE["admin_client"]
+
+
+def _admin_user():
+    user = _mailbox()
+    if "id" not in user:
+        answer, _ = _admin().page("GET", "/admin/users", params={"q": user["username"]})
+        match = re.search(r'href="/admin/users/([^"/?]+)"', answer.text)
+        if not match:
+            raise _FixtureError(f"/admin/users does not list {user['username']}")
+        user["id"] = urllib.parse.unquote(match.group(1))
+    return user["id"]
+
+
+def _fixture(method, path, wanted):
+    """The browser that sends this request, extra cookies, and the values of its fields, taken from
+    the page that carries the form or from a link. `wanted`: the case's fields that can take one; a
+    page that reads only cookies (/account, /admin) gets its browser whatever the case holds."""
+    if path.startswith("/account"):
+        browser = _account()
+        return browser, {}, {"csrf": browser.csrf}
+    if path == "/admin/setup":
+        browser = _admin()
+        token = _mint_setup_token() if method == "POST" else _setup_token()
+        # The page keeps the link's token in a cookie while its opener signs in.
+        return browser, {"sesame-admin-setup": token}, {"csrf": browser.csrf, "token": token}
+    if path.startswith("/admin"):
+        browser = _admin()
+        values = {"csrf": browser.csrf}
+        if "id" in wanted and path.startswith("/admin/clients/"):
+            values["id"] = _admin_client()
+        elif "id" in wanted and path.startswith("/admin/users/"):
+            values["id"] = _admin_user()
+        return browser, {}, values
+    if path == "/authorize":
+        # The demo app and its callback, which /authorize checks before anything else: the rest of the
+        # request is then what the case tests. (No CSRF token: a client's page posts this form.)
+        return None, {}, {"client_id": _APP, "redirect_uri": _callback()}
+    if path.startswith("/u/assets/") or path == "/u/apple/callback" or path == "/oidc/logout" and method == "GET":
+        # Static files; logout by link (no form); Apple's form post, which is cross-site (no cookie, no
+        # CSRF token) and whose state comes from Apple's web sign-in, which the fuzz server lacks.
+        return None, {}, {}
+    if not wanted:  # no field of the case can take a page's value: the page reads nothing else
+        return None, {}, {}
+    if path == "/oidc/logout":
+        browser = _transactions()
+        return browser, {}, {"csrf": browser.token()}
+    if path == "/u/login/password":
+        browser, fields = _identified_sign_in()
+        return browser, {}, fields
+    if path in ("/u/passkey-enroll", "/u/passkey-enroll/skip") and method == "POST":
+        browser, fields = _held_sign_in()
+        return browser, {}, fields
+    if path == "/u/passkey-enroll":
+        return _transactions(), {}, {"ticket": _enrollment_ticket()}
+    if path.startswith("/u/passkey-enroll/ticket"):
+        browser = _transactions()
+        answer, fields = browser.page("GET", "/u/passkey-enroll", params={"ticket": _enrollment_ticket()})
+        _expect(answer, 200, "passkey-enrollment page")
+        return browser, {}, fields
+    if path == "/u/reset-password":
+        browser = _transactions()
+        return browser, {}, {"csrf": browser.token(), "ticket": _reset_ticket(fresh=method == "POST")}
+    if path == "/u/verify-email":
+        browser = _transactions()
+        return browser, {}, {"csrf": browser.token(), "ticket": _verify_ticket(fresh=method == "POST")}
+    # Every other /u/ page: a sign-in begun for this case alone (a case may finish or change it).
+    browser = _transactions()
+    return browser, {}, {"tx": browser.authorize(), "csrf": browser.csrf}
+
+
+def _declared(method, path):
+    """The path and query parameters and form fields the server's OpenAPI document declares for an
+    operation, with their maxLength."""
+    if "declared" not in _STATE:
+        document = _expect(_HTTP.get(_BASE + "/openapi.json", timeout=10), 200, "/openapi.json").json()
+        table = {}
+        for template, item in document["paths"].items():
+            for verb, operation in item.items():
+                if not isinstance(operation, dict) or "responses" not in operation:
+                    continue
+                content = operation.get("requestBody", {}).get("content", {})
+                form = content.get("application/x-www-form-urlencoded", {}).get("schema", {}).get("properties", {})
+                parameters = operation.get("parameters", [])
+                table[(verb.upper(), template)] = {
+                    location: {parameter["name"]: parameter.get("schema", {}).get("maxLength")
+                               for parameter in parameters if parameter.get("in") == location}
+                    for location in ("path", "query")
+                }
+                table[(verb.upper(), template)]["form"] = {
+                    name: schema.get("maxLength") for name, schema in form.items()}
+        _STATE["declared"] = table
+    return _STATE["declared"].get((method, path), {"path": {}, "query": {}, "form": {}})
+
+
+def _fits(value, max_length):
+    return isinstance(value, str) and (max_length is None or len(value) <= max_length)
+
+
+def _slots(case, method, path):
+    """The case's fields that may take a real value, as {name: container}: a path or query parameter or
+    form field the document declares whose generated value is a string within its maxLength (for a
+    parameter, the value before coverage stringified it) and that a negative case did not mutate; and
+    a field the page's form carries that the document leaves out."""
+    declared = _declared(method, path)
+    meta = case._meta  # `case.meta` would revalidate the case before the hook has changed it
+    mutated = {name for name, _ in negated_parameters(meta)}
+    slots = {}
+    for location, container in ((ParameterLocation.PATH, case.path_parameters), (ParameterLocation.QUERY, case.query)):
+        typed = (meta.raw_containers.get(location) if meta is not None else None) or {}
+        if isinstance(container, dict):
+            for name, max_length in declared[location.value].items():
+                if name in container and name not in mutated and _fits(typed.get(name, container[name]), max_length):
+                    slots[name] = container
+    if isinstance(case.body, dict):
+        for name, max_length in declared["form"].items():
+            if name in case.body and name not in mutated and _fits(case.body[name], max_length):
+                slots[name] = case.body
+    return slots
+
+
+def _browser_state(case):
+    method, path = case.operation.method.upper(), case.operation.path
+    # A probe with a method the operation does not have, or a Content-Type it does not take, is
+    # malformed on purpose: sent as generated.
+    if case.method.upper() != method or coverage_scenario(case) in REQUEST_SHAPE_PROBES:
+        return
+    with _LOCK:
+        try:
+            slots = _slots(case, method, path)
+            browser, cookies, values = _fixture(method, path, set(slots))
+        except Exception as error:  # the case is still sent, as generated; the log says why
+            print(f"api-fuzz hooks: {method} {path} sent without browser state: {error!r}", file=sys.stderr)
+            return
+    for name, container in slots.items():
+        if values.get(name):
+            container[name] = values[name]
+    # POST /authorize declares no fields (any string pairs): the demo app goes into valid bodies.
+    if path == "/authorize" and method == "POST" and isinstance(case.body, dict) and case._meta is not None \
+            and case._meta.generation.mode.is_positive:
+        for name in ("client_id", "redirect_uri"):
+            case.body[name] = values[name]
+    if browser is not None:
+        case.cookies = {**(case.cookies or {}), **browser.cookies(), **cookies}
+
+
+def _after_signed_in_page(case, path, response):
+    """A session a case ended (logout, sign out everywhere, a 401, a redirect to sign in) is signed in
+    again for the next case; a client or user of the hooks' that is gone is made again."""
+    location = (response.headers.get("location") or [""])[0]
+    set_cookies = " ".join(response.headers.get("set-cookie") or [])
+    signed_out = response.status_code == 401 or location.startswith("/u/login") or "sesame-session=;" in set_cookies
+    role = "account" if path.startswith("/account") else "admin"
+    with _LOCK:
+        browser = _STATE.get(role)
+        sent = (case.cookies or {}).get("sesame-session")
+        if signed_out and browser is not None and sent == browser.cookies().get("sesame-session"):
+            _STATE.pop(role)
+        elif response.status_code == 404 and isinstance(case.path_parameters, dict):
+            sent = case.path_parameters.get("id")
+            if path.startswith("/admin/clients/") and sent == _STATE.get("admin_client"):
+                _STATE.pop("admin_client")
+            elif path.startswith("/admin/users/") and sent == _STATE.get("mailbox", {}).get("id"):
+                _STATE.pop("mailbox")

@@ -29,6 +29,8 @@ struct RequestBody: Sendable, Hashable {
     let schema: WireObject
     /// Whether the reader checks the body against the table. The token and revoke endpoints only
     /// document theirs: each grant reads its own members, and the rest are ignored (RFC 6749 §3.2).
+    /// A hosted page's form is read member by member too, each within the table's limit, so its
+    /// CSRF token is checked before anything else about the body is refused.
     var isChecked = true
     /// For a body that is a bare JSON array (`PUT /api/v2/guardian/policies`): its type, an
     /// `.array` of strings; `schema` is then unused.
@@ -37,6 +39,11 @@ struct RequestBody: Sendable, Hashable {
     /// A body that is one JSON array of strings.
     static func jsonArray(of element: WireType, maxItems: Int) -> RequestBody {
         RequestBody(media: .json, schema: WireObject([]), arrayRoot: .array(element, maxItems: maxItems))
+    }
+
+    /// A hosted page's form (`HostedForms`): open, read member by member with the table's limits.
+    static func form(_ fields: [WireField]) -> RequestBody {
+        RequestBody(media: .form, schema: WireObject(fields, closed: false), isChecked: false)
     }
 
     static func json(_ fields: [WireField], description: String? = nil) -> RequestBody {

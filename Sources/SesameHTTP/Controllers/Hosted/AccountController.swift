@@ -15,22 +15,22 @@ struct AccountController: Sendable {
 
     func register(to group: inout RouteGroup<HostedContext>) {
         group.get("/account", handler: account)
-        group.post("/account/passkeys/{id}/rename", handler: renamePasskey)
-        group.post("/account/passkeys/{id}/delete", handler: deletePasskey)
+        group.post("/account/passkeys/{id}/rename", body: HostedForms.rename, handler: renamePasskey)
+        group.post("/account/passkeys/{id}/delete", body: HostedForms.button, handler: deletePasskey)
         group.get("/account/passkeys/enroll", handler: enrollPasskeyPage)
-        group.post("/account/passkeys/enroll", handler: enrollPasskey)
+        group.post("/account/passkeys/enroll", body: HostedForms.accountCeremony, handler: enrollPasskey)
         group.get("/account/password", handler: passwordForm)
-        group.post("/account/password", handler: changePassword)
+        group.post("/account/password", body: HostedForms.passwordChange, handler: changePassword)
         group.get("/account/upgrade/passkey", handler: passkeyUpgradePage)
-        group.post("/account/upgrade/passkey", handler: passkeyUpgrade)
+        group.post("/account/upgrade/passkey", body: HostedForms.accountCeremony, handler: passkeyUpgrade)
         group.get("/account/upgrade/apple", handler: appleUpgrade)
-        group.post("/u/apple/callback", handler: appleCallback)
+        group.post("/u/apple/callback", body: HostedForms.appleCallback, handler: appleCallback)
         group.get("/account/upgrade/password", handler: passwordUpgradePage)
-        group.post("/account/upgrade/password", handler: passwordUpgrade)
-        group.post("/account/mfa/{id}/delete", handler: deleteFactor)
-        group.post("/account/sessions/{id}/end", handler: endSession)
-        group.post("/account/sessions/end-all", handler: endOtherSessions)
-        group.post("/account/logout", handler: logout)
+        group.post("/account/upgrade/password", body: HostedForms.newPassword, handler: passwordUpgrade)
+        group.post("/account/mfa/{id}/delete", body: HostedForms.button, handler: deleteFactor)
+        group.post("/account/sessions/{id}/end", body: HostedForms.button, handler: endSession)
+        group.post("/account/sessions/end-all", body: HostedForms.button, handler: endOtherSessions)
+        group.post("/account/logout", body: HostedForms.button, handler: logout)
         group.get("/.well-known/change-password", handler: changePasswordURL)
     }
 
@@ -42,21 +42,21 @@ struct AccountController: Sendable {
         return try accountPage(session, context, notice: notice)
     }
 
-    func renamePasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(request, context)
+    func renamePasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
         let caller = myAccount.caller(session: session, tenant: context.tenant)
         do {
             _ = try myAccount.renameAuthenticationMethod(
                 caller, id: try context.request.pathParameter("id"),
-                name: try form.optionalString("name", maxLength: 1_024) ?? "")
+                name: try form.optionalString("name") ?? "")
         } catch {
             return try accountPage(session, context, error: error)
         }
         return .redirect(to: "/account?done=renamed", status: 303)
     }
 
-    func deletePasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(request, context)
+    func deletePasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(reader, context)
         do {
             try myAccount.deleteAuthenticationMethod(
                 myAccount.caller(session: session, tenant: context.tenant),
@@ -83,13 +83,13 @@ struct AccountController: Sendable {
         }
     }
 
-    func enrollPasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(request, context)
+    func enrollPasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
         do {
             _ = try myAccount.finishEnrollment(
                 myAccount.caller(session: session, tenant: context.tenant),
-                authSession: try form.optionalString("ceremony", maxLength: 256) ?? "",
-                response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+                authSession: try form.optionalString("ceremony") ?? "",
+                response: Array((try form.optionalString("credential") ?? "").utf8))
         } catch {
             return try accountRefusal(error, returnTo: "/account/passkeys/enroll", session, context)
         }
@@ -103,13 +103,13 @@ struct AccountController: Sendable {
         return try passwordPage(session, context)
     }
 
-    func changePassword(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(request, context)
+    func changePassword(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
         do {
             try passwords.changePassword(
                 tenant: context.tenant, userID: session.user.id,
-                current: try form.optionalString("current", maxLength: 4_096),
-                new: try form.optionalString("password", maxLength: 4_096), authTime: session.record.authTime,
+                current: try form.optionalString("current"),
+                new: try form.optionalString("password"), authTime: session.record.authTime,
                 keepSession: session.record.id, address: context.clientKey)
         } catch {
             if case .reauthenticationRequired? = error as? ServiceError {
@@ -140,12 +140,12 @@ struct AccountController: Sendable {
         }
     }
 
-    func passkeyUpgrade(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(request, context)
+    func passkeyUpgrade(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
         do {
             _ = try upgrades.finishPasskeyUpgrade(
-                tenant: context.tenant, authSession: try form.optionalString("ceremony", maxLength: 256),
-                response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+                tenant: context.tenant, authSession: try form.optionalString("ceremony"),
+                response: Array((try form.optionalString("credential") ?? "").utf8))
         } catch {
             return try accountPage(session, context, error: error)
         }
@@ -174,16 +174,16 @@ struct AccountController: Sendable {
 
     /// Apple's `response_mode=form_post`: a cross-site POST, so no cookie and no CSRF token come
     /// with it; the single-use state is what ties it to the account page that started it.
-    func appleCallback(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let form = try APIBody.form(request)
-        if try form.optionalString("error", maxLength: 128) != nil {
+    func appleCallback(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let form = try reader.read()
+        if try form.optionalString("error") != nil {
             // The user closed Apple's page: nothing changed.
             return .redirect(to: "/account", status: 303)
         }
         try upgrades.finishWebAppleUpgrade(
-            tenant: context.tenant, state: try form.optionalString("state", maxLength: 256),
-            identityToken: try form.optionalString("id_token", maxLength: 16_384),
-            authorizationCode: try form.optionalString("code", maxLength: 1_024))
+            tenant: context.tenant, state: try form.optionalString("state"),
+            identityToken: try form.optionalString("id_token"),
+            authorizationCode: try form.optionalString("code"))
         return .redirect(to: "/account?done=upgraded", status: 303)
     }
 
@@ -194,13 +194,14 @@ struct AccountController: Sendable {
         return try passwordPage(session, context, upgrade: true)
     }
 
-    func passwordUpgrade(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(request, context)
+    func passwordUpgrade(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse
+    {
+        let (form, session) = try browser.accountForm(reader, context)
         do {
             let authorized = try accountUpgrade(.strongPassword, session, context)
             try upgrades.upgradeToStrongPassword(
                 tenant: context.tenant, token: authorized.upgradeToken,
-                newPassword: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
+                newPassword: try form.optionalString("password"), address: context.clientKey)
         } catch ServiceError.stepUpRequired {
             return try browser.accountSignIn("/account/upgrade/password", context, fresh: true)
         } catch {
@@ -209,8 +210,8 @@ struct AccountController: Sendable {
         return .redirect(to: "/account?done=upgraded", status: 303)
     }
 
-    func deleteFactor(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(request, context)
+    func deleteFactor(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(reader, context)
         do {
             try mfa.deleteAuthenticator(
                 tenant: context.tenant, caller: mfa.caller(session: session),
@@ -221,8 +222,8 @@ struct AccountController: Sendable {
         return .redirect(to: "/account?done=factor", status: 303)
     }
 
-    func endSession(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(request, context)
+    func endSession(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(reader, context)
         do {
             try sessions.end(
                 tenant: context.tenant, userID: session.user.id, sessionID: try context.request.pathParameter("id"))
@@ -232,14 +233,15 @@ struct AccountController: Sendable {
         return .redirect(to: "/account?done=session", status: 303)
     }
 
-    func endOtherSessions(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(request, context)
+    func endOtherSessions(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse
+    {
+        let (_, session) = try browser.accountForm(reader, context)
         try sessions.endAll(tenant: context.tenant, userID: session.user.id)
         return BrowserSession.signedOut(context)
     }
 
-    func logout(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        _ = try browser.accountForm(request, context)
+    func logout(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        _ = try browser.accountForm(reader, context)
         try sessions.end(tenant: context.tenant, cookie: context.cookie(.session))
         return BrowserSession.signedOut(context)
     }

@@ -13,13 +13,13 @@ struct AdminController: Sendable {
 
     func register(to group: inout RouteGroup<HostedContext>) {
         group.get("/admin/setup", handler: setup)
-        group.post("/admin/setup", handler: claim)
+        group.post("/admin/setup", body: HostedForms.button, handler: claim)
         group.get("/admin", handler: overview)
         group.get("/admin/adoption", handler: adoption)
         group.get("/admin/adoption.csv", handler: adoptionCSV)
-        group.post("/admin/clients", handler: createClient)
+        group.post("/admin/clients", body: HostedForms.clientCreation, handler: createClient)
         group.get("/admin/clients/{id}", handler: client)
-        group.post("/admin/clients/{id}", handler: updateClient)
+        group.post("/admin/clients/{id}", body: HostedForms.clientChange, handler: updateClient)
     }
 
     func setup(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
@@ -46,8 +46,8 @@ struct AdminController: Sendable {
         return response
     }
 
-    func claim(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(request, context)
+    func claim(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(reader, context)
         try adminAccess.claim(context.cookie(.adminSetup), userID: session.user.id, tenant: context.tenant)
         var response = HTTPResponse.redirect(to: "/admin", status: 303)
         response.headers.add(
@@ -87,12 +87,12 @@ struct AdminController: Sendable {
             report, filename: "adoption-\(report.days.first?.date ?? "")-\(report.days.last?.date ?? "").csv")
     }
 
-    func createClient(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(request, context)
+    func createClient(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
         let caller = try management.adminCaller(session: session, tenant: context.tenant)
         var input = ClientInput(
-            name: try form.optionalString("name", maxLength: 1_024),
-            appType: try form.optionalString("app_type", maxLength: 64))
+            name: try form.optionalString("name"),
+            appType: try form.optionalString("app_type"))
         // A web application gets the code flow with a secret; the others the code flow with PKCE.
         let web = input.appType == "regular_web"
         input.grantTypes = ["authorization_code", "refresh_token"]
@@ -113,8 +113,8 @@ struct AdminController: Sendable {
             context: context, locale: context.locale)
     }
 
-    func updateClient(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(request, context)
+    func updateClient(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
         let caller = try management.adminCaller(session: session, tenant: context.tenant)
         let id = try context.request.pathParameter("id")
         do {
@@ -133,11 +133,11 @@ struct AdminController: Sendable {
     /// clearing their lists, empty app settings removing them.
     static func adminClientInput(_ form: APIBody) throws -> ClientInput {
         func lines(_ name: String) throws -> [String] {
-            (try form.optionalString(name, maxLength: 16_384) ?? "").split(whereSeparator: \.isNewline)
+            (try form.optionalString(name) ?? "").split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         var input = ClientInput(
-            name: try form.optionalString("name", maxLength: 1_024), callbacks: try lines("callbacks"),
+            name: try form.optionalString("name"), callbacks: try lines("callbacks"),
             allowedOrigins: try lines("allowed_origins"))
         input.allowedLogoutURLs = try lines("allowed_logout_urls")
         var grants: [String] = []
@@ -145,11 +145,11 @@ struct AdminController: Sendable {
             if let value = try form.optionalString("grant-\(index)", maxLength: 256) { grants.append(value) }
         }
         input.grantTypes = grants
-        let team = (try form.optionalString("ios_team_id", maxLength: 64) ?? "").trimmingCharacters(in: .whitespaces)
-        let bundle = (try form.optionalString("ios_bundle_id", maxLength: 256) ?? "").trimmingCharacters(
+        let team = (try form.optionalString("ios_team_id") ?? "").trimmingCharacters(in: .whitespaces)
+        let bundle = (try form.optionalString("ios_bundle_id") ?? "").trimmingCharacters(
             in: .whitespaces)
         input.ios = team.isEmpty && bundle.isEmpty ? .remove : .set(IOSAppInput(teamID: team, bundleIdentifier: bundle))
-        let package = (try form.optionalString("android_package", maxLength: 256) ?? "").trimmingCharacters(
+        let package = (try form.optionalString("android_package") ?? "").trimmingCharacters(
             in: .whitespaces)
         let fingerprints = try lines("android_fingerprints")
         input.android =

@@ -11,7 +11,7 @@ struct AdminUsersController: Sendable {
     func register(to group: inout RouteGroup<HostedContext>) {
         group.get("/admin/users", handler: users)
         group.get("/admin/users/{id}", handler: user)
-        group.post("/admin/users/{id}/factors/reset", handler: resetFactors)
+        group.post("/admin/users/{id}/factors/reset", body: HostedForms.button, handler: resetFactors)
     }
 
     func users(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
@@ -52,8 +52,8 @@ struct AdminUsersController: Sendable {
 
     /// The support path for a user who lost every second factor (the Management API removes
     /// them one by one: DELETE /api/v2/users/{id}/authentication-methods/{method_id}).
-    func resetFactors(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(request, context)
+    func resetFactors(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (_, session) = try browser.accountForm(reader, context)
         let caller = try management.adminCaller(session: session, tenant: context.tenant)
         let id = try context.request.pathParameter("id")
         try management.resetSecondFactors(caller, userID: id)

@@ -22,9 +22,9 @@ struct BrowserSession: Sendable {
     }
 
     /// A form POST of a signed-in browser: CSRF checked; 401 without a session.
-    func accountForm(_ request: HTTPRequest, _ context: HostedContext) throws -> (APIBody, SSOSession) {
-        let form = try APIBody.form(request)
-        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+    func accountForm(_ reader: BodyReader, _ context: HostedContext) throws -> (APIBody, SSOSession) {
+        let form = try reader.read()
+        try context.requireSameSiteForm(reader.request, token: try form.optionalString("csrf"))
         guard let session = currentSession(context) else {
             throw HTTPError(status: 401, error: "login_required", description: "Sign in first.")
         }

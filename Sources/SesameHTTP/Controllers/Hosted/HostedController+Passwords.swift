@@ -4,11 +4,11 @@ import SesameService
 extension HostedController {
     func registerPasswordPages(to group: inout RouteGroup<HostedContext>) {
         group.get("/u/reset-password/request", handler: resetRequestPage)
-        group.post("/u/reset-password/request", handler: requestReset)
+        group.post("/u/reset-password/request", body: HostedForms.emailStep, handler: requestReset)
         group.get("/u/reset-password", handler: resetPage)
-        group.post("/u/reset-password", handler: reset)
+        group.post("/u/reset-password", body: HostedForms.ticketPassword, handler: reset)
         group.get("/u/verify-email", handler: verifyEmailPage)
-        group.post("/u/verify-email", handler: verifyEmail)
+        group.post("/u/verify-email", body: HostedForms.verifyEmail, handler: verifyEmail)
     }
 
     func resetRequestPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
@@ -16,9 +16,9 @@ extension HostedController {
         return page(PasswordPages.resetRequest(context: context, pending: pending), context, pending)
     }
 
-    func requestReset(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
-        let email = try form.optionalString("email", maxLength: 320) ?? ""
+    func requestReset(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
+        let email = try form.optionalString("email") ?? ""
         do {
             try passwords.requestReset(
                 tenant: context.tenant, clientID: pending.client.id == AccountClient.id ? nil : pending.client.id,
@@ -46,10 +46,10 @@ extension HostedController {
         }
     }
 
-    func reset(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let form = try APIBody.form(request)
-        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
-        let ticket = try form.optionalString("ticket", maxLength: 256) ?? ""
+    func reset(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let form = try reader.read()
+        try context.requireSameSiteForm(request, token: try form.optionalString("csrf"))
+        let ticket = try form.optionalString("ticket") ?? ""
         let (rules, email): (String, String?)
         do {
             (rules, email) = try passwords.resetTicket(tenant: context.tenant, ticket: ticket)
@@ -59,7 +59,7 @@ extension HostedController {
         do {
             try passwords.resetPassword(
                 tenant: context.tenant, ticket: ticket,
-                password: try form.optionalString("password", maxLength: 4_096))
+                password: try form.optionalString("password"))
         } catch {
             if case .invalidGrant = error as? ServiceError { return resetExpired(context) }
             return PageLayout.response(
@@ -89,13 +89,13 @@ extension HostedController {
             context: context, locale: context.locale)
     }
 
-    func verifyEmail(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let form = try APIBody.form(request)
-        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+    func verifyEmail(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let form = try reader.read()
+        try context.requireSameSiteForm(request, token: try form.optionalString("csrf"))
         // Without an answer (the page asked nothing), what was added before goes unless this
         // browser is signed in to the account.
-        let ticket = try form.optionalString("ticket", maxLength: 256)
-        let answer = try form.optionalString("prior", maxLength: 16)
+        let ticket = try form.optionalString("ticket")
+        let answer = try form.optionalString("prior")
         let prior = answer.flatMap(EmailVerification.PriorSignIn.init(rawValue:))
         if answer != nil, prior == nil {
             // Not an answer the page offers: the question again, the link unspent.

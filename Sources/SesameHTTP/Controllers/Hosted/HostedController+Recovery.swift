@@ -4,9 +4,9 @@ import SesameService
 extension HostedController {
     func registerRecovery(to group: inout RouteGroup<HostedContext>) {
         group.get("/u/recover", handler: recoverPage)
-        group.post("/u/recover", handler: recover)
-        group.post("/u/recover/verify", handler: verifyRecoveryCode)
-        group.post("/u/recover/password", handler: recoveryPassword)
+        group.post("/u/recover", body: HostedForms.emailStep, handler: recover)
+        group.post("/u/recover/verify", body: HostedForms.recoveryCode, handler: verifyRecoveryCode)
+        group.post("/u/recover/password", body: HostedForms.recoveryPassword, handler: recoveryPassword)
     }
 
     func recoverPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
@@ -14,9 +14,9 @@ extension HostedController {
         return page(RecoveryPages.request(context: context, pending: pending), context, pending)
     }
 
-    func recover(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
-        let email = try form.optionalString("email", maxLength: 320) ?? ""
+    func recover(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
+        let email = try form.optionalString("email") ?? ""
         do {
             let handle = try hosted.recovery.start(
                 tenant: context.tenant, connection: pending.connection, email: email)
@@ -30,12 +30,14 @@ extension HostedController {
         }
     }
 
-    func verifyRecoveryCode(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
-        let handle = try form.optionalString("handle", maxLength: 256) ?? ""
+    func verifyRecoveryCode(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let (form, pending) = try pendingForm(reader, context)
+        let handle = try form.optionalString("handle") ?? ""
         do {
             let user = try hosted.recovery.verify(
-                tenant: context.tenant, handle: handle, code: try form.optionalString("code", maxLength: 16))
+                tenant: context.tenant, handle: handle, code: try form.optionalString("code"))
             // The mailbox alone never gets past a second factor: the user answers it first.
             switch try hosted.afterRecoveryCode(
                 tenant: context.tenant, pending: pending, user: user, requester: BrowserSession.requester(context))
@@ -71,12 +73,13 @@ extension HostedController {
         }
     }
 
-    func recoveryPassword(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func recoveryPassword(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse
+    {
+        let (form, pending) = try pendingForm(reader, context)
         do {
             let proof = try hosted.recoverWithPassword(
                 tenant: context.tenant, pending: pending,
-                password: try form.optionalString("password", maxLength: 4_096))
+                password: try form.optionalString("password"))
             return try completeSignIn(proof, pending: pending, request: request, context: context)
         } catch {
             return try enrollPromptAgain(pending, reason: .recovery, error: error, context: context)

@@ -24,24 +24,25 @@ struct HostedController: Sendable {
         group.get("/authorize", handler: authorizeQuery)
         group.post("/authorize", handler: authorizeForm)
         group.get("/u/login", handler: loginPage)
-        group.post("/u/login", handler: identifier)
-        group.post("/u/login/password", handler: password)
-        group.post("/u/mfa", handler: secondFactor)
-        group.post("/u/mfa/method", handler: secondFactorMethod)
+        group.post("/u/login", body: HostedForms.identifier, handler: identifier)
+        group.post("/u/login/password", body: HostedForms.passwordStep, handler: password)
+        group.post("/u/mfa", body: HostedForms.secondFactor, handler: secondFactor)
+        group.post("/u/mfa/method", body: HostedForms.secondFactorMethod, handler: secondFactorMethod)
         group.get("/u/mfa/recovery-code", handler: recoveryCode)
-        group.post("/u/mfa/recovery-code/saved", handler: recoveryCodeSaved)
-        group.post("/u/login/passkey", handler: passkey)
-        group.post("/u/passkey-enroll", handler: enrollPasskey)
+        group.post("/u/mfa/recovery-code/saved", body: HostedForms.recoveryCodeSaved, handler: recoveryCodeSaved)
+        group.post("/u/login/passkey", body: HostedForms.passkeyStep, handler: passkey)
+        group.post("/u/passkey-enroll", body: HostedForms.passkeyStep, handler: enrollPasskey)
         group.get("/u/passkey-enroll", handler: enrollPasskeyPage)
-        group.post("/u/passkey-enroll/ticket", handler: enrollPasskeyByTicket)
-        group.post("/u/passkey-enroll/ticket/skip", handler: skipTicketEnrollment)
-        group.post("/u/upgrade/password", handler: upgradePassword)
-        group.post("/u/passkey-enroll/skip", handler: skipEnrollment)
+        group.post("/u/passkey-enroll/ticket", body: HostedForms.ticketEnrollment, handler: enrollPasskeyByTicket)
+        group.post(
+            "/u/passkey-enroll/ticket/skip", body: HostedForms.ticketEnrollmentSkip, handler: skipTicketEnrollment)
+        group.post("/u/upgrade/password", body: HostedForms.passwordStep, handler: upgradePassword)
+        group.post("/u/passkey-enroll/skip", body: HostedForms.enrollmentSkip, handler: skipEnrollment)
         group.get("/u/signup", handler: signupPage)
-        group.post("/u/signup", handler: signup)
-        group.post("/u/signup/passkey", handler: signupWithPasskey)
+        group.post("/u/signup", body: HostedForms.signup, handler: signup)
+        group.post("/u/signup/passkey", body: HostedForms.passkeyStep, handler: signupWithPasskey)
         group.get("/oidc/logout", handler: logoutQuery)
-        group.post("/oidc/logout", handler: logoutForm)
+        group.post("/oidc/logout", body: HostedForms.logout, handler: logoutForm)
     }
 
     func stylesheet(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
@@ -73,12 +74,12 @@ struct HostedController: Sendable {
             context, pending)
     }
 
-    func identifier(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func identifier(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
         do {
             let updated = try hosted.identify(
                 tenant: context.tenant, pending: pending,
-                identifier: try form.optionalString("username", maxLength: 1_024) ?? "")
+                identifier: try form.optionalString("username") ?? "")
             return passwordOrPasskeyStep(updated, context)
         } catch {
             return page(
@@ -88,14 +89,14 @@ struct HostedController: Sendable {
         }
     }
 
-    func password(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func password(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
         let outcome: PasswordStepOutcome
         let updated: PendingAuthorization
         do {
             (outcome, updated) = try hosted.passwordSignIn(
                 tenant: context.tenant, pending: pending,
-                password: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
+                password: try form.optionalString("password"), address: context.clientKey)
         } catch {
             return page(
                 SignInPages.password(
@@ -123,12 +124,12 @@ struct HostedController: Sendable {
         }
     }
 
-    func secondFactor(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
-        let mode = try form.optionalString("mode", maxLength: 16) ?? "otp"
-        let oobCode = try form.optionalString("oob_code", maxLength: 256)
+    func secondFactor(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
+        let mode = try form.optionalString("mode") ?? "otp"
+        let oobCode = try form.optionalString("oob_code")
         do {
-            let code = try form.optionalString("otp", maxLength: 64)
+            let code = try form.optionalString("otp")
             let proof: SignInProof
             switch mode {
             case "sms":
@@ -168,11 +169,13 @@ struct HostedController: Sendable {
     }
 
     /// "Other ways to verify": the step for another of the user's factors (an SMS is sent now).
-    func secondFactorMethod(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func secondFactorMethod(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let (form, pending) = try pendingForm(reader, context)
         let options = try hosted.secondFactorOptions(tenant: context.tenant, pending: pending)
         let step: SignInPages.SecondFactor
-        switch try form.optionalString("method", maxLength: 16) {
+        switch try form.optionalString("method") {
         case "otp" where options.factors.contains(.otp): step = .otp
         case "recovery-code" where options.recoveryCode: step = .recoveryCode
         case "sms" where options.factors.contains(.sms):
@@ -203,21 +206,23 @@ struct HostedController: Sendable {
         return try recoveryCodePage(pending, context: context)
     }
 
-    func recoveryCodeSaved(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
-        guard try form.optionalString("saved", maxLength: 8) == "yes" else {
+    func recoveryCodeSaved(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let (form, pending) = try pendingForm(reader, context)
+        guard try form.optionalString("saved") == "yes" else {
             return try recoveryCodePage(pending, context: context)
         }
         let proof = try hosted.recoveryCodeSaved(tenant: context.tenant, pending: pending)
         return try afterSecondFactor(proof, pending: pending, request: request, context: context)
     }
 
-    func passkey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func passkey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
         do {
             let proof = try hosted.passkeySignIn(
                 tenant: context.tenant, pending: pending,
-                ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
+                ceremony: try form.optionalString("ceremony") ?? "",
                 response: try Self.credential(form))
             return try finishOrPrompt(
                 proof, pending: pending, request: request, context: context,
@@ -230,16 +235,16 @@ struct HostedController: Sendable {
         }
     }
 
-    func enrollPasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func enrollPasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
         guard let held = pending.held, held.reason != .saveRecoveryCode else {
             throw AuthorizationService.expiredError
         }
         do {
             let proof = try hosted.finishEnrollment(
                 tenant: context.tenant, pending: pending,
-                ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
-                response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+                ceremony: try form.optionalString("ceremony") ?? "",
+                response: Array((try form.optionalString("credential") ?? "").utf8))
             return try completeSignIn(proof, pending: pending, request: request, context: context)
         } catch {
             return try enrollPromptAgain(pending, reason: held.reason, error: error, context: context)
@@ -255,16 +260,18 @@ struct HostedController: Sendable {
         return page(SignInPages.ticketEnroll(context: context, enrollment: enrollment), context, nil)
     }
 
-    func enrollPasskeyByTicket(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let form = try APIBody.form(request)
-        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
-        let handle = try form.optionalString("enrollment", maxLength: 256) ?? ""
+    func enrollPasskeyByTicket(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let form = try reader.read()
+        try context.requireSameSiteForm(request, token: try form.optionalString("csrf"))
+        let handle = try form.optionalString("enrollment") ?? ""
         let tickets = enrollmentTickets
         do {
             let (outcome, returnTo) = try tickets.finish(
                 tenant: context.tenant, handle: handle,
-                ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
-                response: Array((try form.optionalString("credential", maxLength: 32_768) ?? "").utf8))
+                ceremony: try form.optionalString("ceremony") ?? "",
+                response: Array((try form.optionalString("credential") ?? "").utf8))
             return page(
                 SignInPages.enrollDone(context: context, outcome: outcome, returnTo: returnTo), context, nil)
         } catch ServiceError.alreadyRegistered(let provider) {
@@ -282,18 +289,21 @@ struct HostedController: Sendable {
         }
     }
 
-    func skipTicketEnrollment(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let form = try APIBody.form(request)
-        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+    func skipTicketEnrollment(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let form = try reader.read()
+        try context.requireSameSiteForm(request, token: try form.optionalString("csrf"))
         let returnTo = try enrollmentTickets.skip(
-            tenant: context.tenant, handle: try form.optionalString("enrollment", maxLength: 256) ?? "")
+            tenant: context.tenant, handle: try form.optionalString("enrollment") ?? "")
         return page(SignInPages.enrollDone(context: context, outcome: .skipped, returnTo: returnTo), context, nil)
     }
 
     /// The upgrade offer's strong password: authorized by the sign-in the page holds (the
     /// connection's upgrade rules apply), then the sign-in completes.
-    func upgradePassword(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func upgradePassword(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse
+    {
+        let (form, pending) = try pendingForm(reader, context)
         guard let held = pending.held, held.reason == .upgrade else { throw AuthorizationService.expiredError }
         do {
             let authorized = try upgrades.authorize(
@@ -303,7 +313,7 @@ struct HostedController: Sendable {
                     sessionID: nil))
             try upgrades.upgradeToStrongPassword(
                 tenant: context.tenant, token: authorized.upgradeToken,
-                newPassword: try form.optionalString("password", maxLength: 4_096), address: context.clientKey)
+                newPassword: try form.optionalString("password"), address: context.clientKey)
         } catch {
             return try enrollPromptAgain(pending, reason: .upgrade, error: error, context: context)
         }
@@ -312,9 +322,9 @@ struct HostedController: Sendable {
         return try completeSignIn(proof, pending: pending, request: request, context: context)
     }
 
-    func skipEnrollment(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
-        let never = try form.optionalString("choice", maxLength: 16) == "never"
+    func skipEnrollment(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
+        let never = try form.optionalString("choice") == "never"
         // A recovery is not put off: it ends in a new passkey or password. A new recovery code
         // is saved first.
         guard let reason = pending.held?.reason, reason != .recovery, reason != .saveRecoveryCode else {
@@ -335,15 +345,15 @@ struct HostedController: Sendable {
         return page(SignInPages.signup(context: context, pending: pending), context, pending)
     }
 
-    func signup(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func signup(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, pending) = try pendingForm(reader, context)
         let profile = SignupProfileInput(
-            email: try form.optionalString("email", maxLength: 320).flatMap { $0.isEmpty ? nil : $0 },
-            name: try form.optionalString("name", maxLength: 256).flatMap { $0.isEmpty ? nil : $0 })
-        let password = try form.optionalString("password", maxLength: 4_096).flatMap { $0.isEmpty ? nil : $0 }
+            email: try form.optionalString("email").flatMap { $0.isEmpty ? nil : $0 },
+            name: try form.optionalString("name").flatMap { $0.isEmpty ? nil : $0 })
+        let password = try form.optionalString("password").flatMap { $0.isEmpty ? nil : $0 }
         // A password typed in means the password path, whichever button the browser chose (Enter
         // in the password field presses the form's first button, the passkey's, without scripts).
-        var method = try form.optionalString("method", maxLength: 16) ?? "passkey"
+        var method = try form.optionalString("method") ?? "passkey"
         if method == "passkey", password != nil, pending.connection.password.enabled { method = "password" }
         do {
             switch method {
@@ -369,12 +379,14 @@ struct HostedController: Sendable {
         }
     }
 
-    func signupWithPasskey(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, pending) = try pendingForm(request, context)
+    func signupWithPasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let (form, pending) = try pendingForm(reader, context)
         do {
             let proof = try hosted.passkeySignup(
                 tenant: context.tenant, pending: pending,
-                ceremony: try form.optionalString("ceremony", maxLength: 256) ?? "",
+                ceremony: try form.optionalString("ceremony") ?? "",
                 response: try Self.credential(form))
             return try completeSignIn(proof, pending: pending, request: request, context: context)
         } catch {
@@ -390,12 +402,12 @@ struct HostedController: Sendable {
             request.queryItems.map { ($0.name, $0.value) }, confirmed: false, request: request, context: context)
     }
 
-    func logoutForm(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let form = try APIBody.form(request)
-        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
+    func logoutForm(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let form = try reader.read()
+        try context.requireSameSiteForm(request, token: try form.optionalString("csrf"))
         var pairs: [(String, String)] = []
         for name in ["client_id", "post_logout_redirect_uri", "state"] {
-            if let value = try form.optionalString(name, maxLength: 2_048) { pairs.append((name, value)) }
+            if let value = try form.optionalString(name) { pairs.append((name, value)) }
         }
         return try logout(pairs, confirmed: true, request: request, context: context)
     }
@@ -539,7 +551,7 @@ struct HostedController: Sendable {
 
     /// Whether the page reported the assertion as coming from another device (hybrid transport).
     static func crossDevice(_ form: APIBody) -> Bool {
-        guard let text = try? form.optionalString("credential", maxLength: 32_768),
+        guard let text = try? form.optionalString("credential"),
             let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         else { return false }
         return object["authenticatorAttachment"] as? String == "cross-platform"
@@ -618,10 +630,10 @@ struct HostedController: Sendable {
     }
 
     /// A form POST of this browser (CSRF checked) and the pending request it continues.
-    func pendingForm(_ request: HTTPRequest, _ context: HostedContext) throws -> (APIBody, PendingAuthorization) {
-        let form = try APIBody.form(request)
-        try context.requireSameSiteForm(request, token: try form.optionalString("csrf", maxLength: 128))
-        return (form, try pendingRequest(try form.optionalString("tx", maxLength: 256), context))
+    func pendingForm(_ reader: BodyReader, _ context: HostedContext) throws -> (APIBody, PendingAuthorization) {
+        let form = try reader.read()
+        try context.requireSameSiteForm(reader.request, token: try form.optionalString("csrf"))
+        return (form, try pendingRequest(try form.optionalString("tx"), context))
     }
 
     /// A login challenge for the page, or nil where passkeys are off (or the cap is reached: the
@@ -638,7 +650,7 @@ struct HostedController: Sendable {
 
     /// The `credential` field: the WebAuthn JSON the page's script put there.
     static func credential(_ form: APIBody) throws -> CredentialJSONInput {
-        guard let text = try form.optionalString("credential", maxLength: 32_768), !text.isEmpty else {
+        guard let text = try form.optionalString("credential"), !text.isEmpty else {
             throw ServiceError.invalidRequest("the passkey response is missing; try again")
         }
         return .bytes(Array(text.utf8))

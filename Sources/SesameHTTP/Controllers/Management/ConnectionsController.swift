@@ -140,7 +140,11 @@ struct ConnectionsController: Sendable, ManagementRouting {
     ]
     /// `POST`: a name (the strategy defaults to `auth0`); `PATCH` may not name either.
     static let creation = RequestBody.json(fields.map { $0.name == "name" ? $0.required : $0 })
-    static let change = RequestBody.json(fields)
+    static let change = RequestBody.json(
+        fields.map {
+            ["name", "strategy"].contains($0.name)
+                ? WireField($0.name, .refused("Fixed once the connection exists: 400.")) : $0
+        })
 
     /// Whether a PATCH's options are an Apple connection's (they name one of its own fields).
     static func isAppleOptions(_ options: APIBody) -> Bool {
