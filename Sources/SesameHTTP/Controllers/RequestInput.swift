@@ -15,10 +15,14 @@ enum RequestInput {
     static func profileFields(nullable: Bool) -> [WireField] {
         [
             WireField(
-                "email", .text(254), nullable: nullable, description: "An email address (compared lower-cased, in NFC)."
-            ),
-            WireField("phone_number", .text(16), nullable: nullable, description: "E.164."),
-            WireField("username", .text(128), nullable: nullable),
+                "email", .string(maxLength: 254, format: "email"), nullable: nullable,
+                description: "An email address (compared lower-cased, in NFC)."),
+            WireField(
+                "phone_number", .string(maxLength: 16, pattern: "^\\+[1-9][0-9]{1,14}$"), nullable: nullable,
+                description: "E.164."),
+            WireField(
+                "username", .string(maxLength: 128, pattern: "^[A-Za-z0-9_.+@-]{1,128}$"), nullable: nullable,
+                description: "1 to 128 letters (any script; the pattern shows the ASCII ones), digits and _ . - + @."),
         ]
             + ProfileAttribute.allCases.map { attribute in
                 switch attribute.form {

@@ -32,6 +32,10 @@ struct RequestBody: Sendable, Hashable {
     /// A hosted page's form is read member by member too, each within the table's limit, so its
     /// CSRF token is checked before anything else about the body is refused.
     var isChecked = true
+    /// Where the members a body may hold depend on one of them (a connection's `strategy` decides
+    /// its `options`): the tables of each form, which the document gives as a `oneOf`. The reader
+    /// checks `schema`, their union, and the handler the form the body takes.
+    var variants: [WireObject]?
     /// For a body that is a bare JSON array (`PUT /api/v2/guardian/policies`): its type, an
     /// `.array` of strings; `schema` is then unused.
     var arrayRoot: WireType?

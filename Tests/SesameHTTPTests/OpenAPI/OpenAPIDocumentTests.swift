@@ -175,10 +175,16 @@ import Testing
                 ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
                     as? [String: Any])
             let schema = try #require(body["schema"] as? [String: Any])
-            let members = try Self.properties(schema)
-            // A database connection's options are the first form of `options` (Apple's the second).
-            let forms = try #require(members["options"]?["oneOf"] as? [[String: Any]])
-            let options = try Self.properties(try #require(forms.first))
+            // A database connection's options: the create body's first form (a user directory;
+            // Apple's is the second), or on the update body the first form of `options`.
+            let options: [String: [String: Any]]
+            if let bodies = schema["oneOf"] as? [[String: Any]] {
+                let directory = try Self.properties(try #require(bodies.first))
+                options = try Self.properties(try #require(directory["options"]))
+            } else {
+                let forms = try #require(try Self.properties(schema)["options"]?["oneOf"] as? [[String: Any]])
+                options = try Self.properties(try #require(forms.first))
+            }
             let passkey = try Self.properties(try #require(options["passkey_options"]))
             #expect(
                 Self.enumeration(passkey["attestation_requirement"]) == AttestationRequirement.allCases.map(\.rawValue),

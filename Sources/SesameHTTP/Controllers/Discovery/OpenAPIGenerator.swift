@@ -64,7 +64,15 @@ enum OpenAPIGenerator {
     /// An operation's `requestBody`: required, one schema per media type.
     static func requestBody(_ body: RequestBody) -> JSONValue {
         let schema =
-            body.arrayRoot.map { typeSchema($0, nullable: false) } ?? objectSchema(body.schema, nullable: false)
+            if let root = body.arrayRoot {
+                typeSchema(root, nullable: false)
+            } else if let variants = body.variants {
+                JSONValue.object([
+                    JSONMember(name: "oneOf", value: .array(variants.map { objectSchema($0, nullable: false) }))
+                ])
+            } else {
+                objectSchema(body.schema, nullable: false)
+            }
         return .object([
             JSONMember(name: "required", value: .bool(true)),
             JSONMember(

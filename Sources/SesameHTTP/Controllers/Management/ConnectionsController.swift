@@ -138,8 +138,26 @@ struct ConnectionsController: Sendable, ManagementRouting {
         WireField("options", .either(.object(databaseOptions), .object(appleOptions))),
         WireField("enabled_clients", .texts(256, maxItems: 1_000)),
     ]
-    /// `POST`: a name (the strategy defaults to `auth0`); `PATCH` may not name either.
-    static let creation = RequestBody.json(fields.map { $0.name == "name" ? $0.required : $0 })
+    /// `POST`: a name (the strategy defaults to `auth0`), and the options of its strategy: a user
+    /// directory's, or with `strategy: apple` the Apple connection's. `PATCH` may not name either.
+    static let creation: RequestBody = {
+        let named = fields.map { $0.name == "name" ? $0.required : $0 }
+        let shared = named.filter { $0.name == "name" || $0.name == "enabled_clients" }
+        var body = RequestBody.json(named)
+        body.variants = [
+            WireObject(
+                shared + [
+                    WireField("strategy", .oneOf([ConnectionStrategy.database.rawValue])),
+                    WireField("options", .object(databaseOptions)),
+                ], description: "A user directory (the default strategy, auth0)."),
+            WireObject(
+                shared + [
+                    WireField("strategy", .oneOf([ConnectionStrategy.apple.rawValue])).required,
+                    WireField("options", .object(appleOptions)),
+                ], description: "Sign in with Apple."),
+        ]
+        return body
+    }()
     static let change = RequestBody.json(
         fields.map {
             ["name", "strategy"].contains($0.name)

@@ -17,10 +17,20 @@ enum DeviceKeyBodies {
     static let device = WireType.named(
         "Device",
         WireObject([
-            WireField("id", .text(128)).required, WireField("name", .text(400)).required,
+            WireField("id", printable(128, bytes: 128)).required,
+            WireField("name", printable(100, bytes: 400)).required,
             WireField("platform", .vocabulary(DevicePlatform.self)).required,
-            WireField("os_version", .text(32)).required, WireField("model", .text(256), nullable: true),
+            WireField("os_version", .string(maxLength: 32, pattern: osVersionPattern)).required,
+            WireField("model", printable(64, bytes: 256), nullable: true),
         ]))
+
+    /// 1 to `count` characters with no control character (`DeviceKeyService.validated`), within `bytes`.
+    static func printable(_ count: Int, bytes: Int) -> WireType {
+        .string(maxLength: bytes, pattern: "^[^\\u0000-\\u001F]{1,\(count)}$")
+    }
+
+    /// An OS version such as 16.4 or 14 (`OSVersion`): one to four numbers of up to five digits.
+    static let osVersionPattern = "^[0-9]{1,5}(\\.[0-9]{1,5}){0,3}$"
 
     /// The key's device, read from a body checked by `device`'s table.
     static func device(_ body: APIBody) throws -> DeviceKeyDevice {

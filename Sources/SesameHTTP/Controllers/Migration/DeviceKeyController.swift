@@ -26,7 +26,8 @@ struct DeviceKeyController: Sendable {
 
     /// The app and the key it will sign with.
     static let challenge = RequestBody.json([
-        WireField("client_id", .text(128)).required, WireField("key_id", .text(64)).required,
+        WireField("client_id", .text(128)).required,
+        WireField("key_id", .string(maxLength: 64, pattern: "^[A-Za-z0-9_-]{21}[AQgw]$")).required,
     ])
 
     func reauthenticationChallenge(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws
