@@ -91,8 +91,8 @@ if os.environ.get("API_FUZZ_AUTH") == "1":
     _MY_ACCOUNT_SCOPES = " ".join(f"{verb}:me:authentication_methods" for verb in ("read", "create", "update", "delete"))
 
     # The credentials each operation's security scheme asks for: the Management API token, the
-    # fuzz user's tokens for My Account and /userinfo (a password sign-in as the demo app), and
-    # the metrics token. The user's tokens are fresh each second, so auth_time stays recent.
+    # fuzz user's tokens for My Account, /userinfo and the MFA API (a password sign-in as the demo
+    # app), and the metrics token. The user's tokens are fresh each second, so auth_time stays recent.
     @schemathesis.auth(refresh_interval=1)
     class Credentials:
         def get(self, case, context):
@@ -106,6 +106,10 @@ if os.environ.get("API_FUZZ_AUTH") == "1":
                     "client_secret": os.environ["API_FUZZ_CLIENT_SECRET"], "audience": url + "/api/v2/"}),
                 "my_account": _token(dict(user, audience=url + "/me/", scope="openid " + _MY_ACCOUNT_SCOPES)),
                 "userinfo": _token(dict(user, scope="openid profile email")),
+                # The MFA API (/mfa/associate, /mfa/authenticators) with the fuzz user's access
+                # token for it (docs/mfa.md, "Managing factors"): a factor the fuzzer enrolls stays
+                # unconfirmed, as it cannot answer the code, so the user's sign-ins are unchanged.
+                "mfa": _token(dict(user, audience=url + "/mfa/", scope="enroll read:authenticators remove:authenticators")),
             }
 
         def set(self, case, data, context):
@@ -114,6 +118,8 @@ if os.environ.get("API_FUZZ_AUTH") == "1":
                 token = data["my_account"]
             elif path == "/userinfo":
                 token = data["userinfo"]
+            elif path.startswith(("/mfa/associate", "/mfa/authenticators")):
+                token = data["mfa"]
             elif path == "/metrics":
                 token = _METRICS
             else:
