@@ -12,7 +12,8 @@ struct AuthorizationCodeGrant: TokenGrant {
         var codeVerifier: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("code", \.code, maxLength: 256), .text("redirect_uri", \.redirectURI, maxLength: 2_048),
+            .text("code", \.code, maxLength: 256).required,
+            .text("redirect_uri", \.redirectURI, maxLength: 2_048).required,
             .text("code_verifier", \.codeVerifier, maxLength: 256),
         ]
     }

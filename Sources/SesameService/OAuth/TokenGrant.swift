@@ -28,6 +28,21 @@ public protocol GrantParameters: Sendable {
 extension TokenGrant {
     /// The grant's body fields: each name and its byte limit (nil for a credential).
     var fieldLimits: [(name: String, maxLength: Int?)] { Parameters.fields.map { ($0.name, $0.maxLength) } }
+
+    /// The grant's body fields as the document gives them: name, byte limit, and whether required.
+    var documentedFields: [GrantFieldDescription] {
+        Parameters.fields.map {
+            GrantFieldDescription(name: $0.name, maxLength: $0.maxLength, isRequired: $0.isRequired)
+        }
+    }
+}
+
+/// One field of a grant's table, for the token endpoint's document.
+public struct GrantFieldDescription: Sendable {
+    public let name: String
+    /// nil for a WebAuthn credential (an object, or a string of JSON).
+    public let maxLength: Int?
+    public let isRequired: Bool
 }
 
 extension GrantParameters {
@@ -57,6 +72,16 @@ public struct GrantField<Parameters>: Sendable {
 
     public let name: String
     let kind: Kind
+    /// Whether every grant type the table serves needs the field (the document says so; the grant
+    /// refuses its absence in its own words).
+    public private(set) var isRequired = false
+
+    /// The same field, required.
+    public var required: GrantField {
+        var field = self
+        field.isRequired = true
+        return field
+    }
 
     public static func text(
         _ name: String, _ path: WritableKeyPath<Parameters, String?> & Sendable, maxLength: Int

@@ -81,6 +81,15 @@ public final class TokenService: Sendable {
         return fields
     }
 
+    /// Each grant's own fields, with the grant types it serves, in the order of `OAuthGrantType`:
+    /// the forms of the token endpoint's body the document lists.
+    public var grantForms: [(types: [OAuthGrantType], fields: [GrantFieldDescription])] {
+        OAuthGrantType.allCases.compactMap { type in
+            guard let grant = grants[type], grant.grantTypes.first == type else { return nil }
+            return (grant.grantTypes, grant.documentedFields)
+        }
+    }
+
     // MARK: Audiences
 
     /// The OpenID Connect scopes a user login may ask for without an API (discovery lists them).

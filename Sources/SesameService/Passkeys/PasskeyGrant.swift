@@ -14,7 +14,8 @@ struct PasskeyGrant: TokenGrant {
         var audience: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("auth_session", \.authSession, maxLength: 256), .credential("authn_response", \.authnResponse),
+            .text("auth_session", \.authSession, maxLength: 256).required,
+            .credential("authn_response", \.authnResponse).required,
             .text("realm", \.realm, maxLength: 128), .text("scope", \.scope, maxLength: 2_048),
             .text("audience", \.audience, maxLength: 512),
         ]

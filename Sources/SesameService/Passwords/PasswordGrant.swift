@@ -15,7 +15,8 @@ struct PasswordGrant: TokenGrant {
         var redirectURI: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("username", \.username, maxLength: 320), .text("password", \.password, maxLength: 4_096),
+            .text("username", \.username, maxLength: 320).required,
+            .text("password", \.password, maxLength: 4_096).required,
             .text("realm", \.realm, maxLength: 128), .text("scope", \.scope, maxLength: 2_048),
             .text("audience", \.audience, maxLength: 512), .text("redirect_uri", \.redirectURI, maxLength: 2_048),
         ]

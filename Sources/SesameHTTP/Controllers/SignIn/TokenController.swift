@@ -24,7 +24,7 @@ struct TokenController: Sendable {
         let grantFields = tokens.grantFields.map { field in
             WireField(field.name, field.maxLength.map(WireType.text) ?? credential, nullable: true)
         }
-        return RequestBody(
+        var body = RequestBody(
             media: .jsonOrForm,
             schema: WireObject(
                 [WireField("grant_type", .vocabulary(OAuthGrantType.self)).requiredByService]
@@ -32,6 +32,18 @@ struct TokenController: Sendable {
                 closed: false,
                 description: "Unknown parameters are ignored (RFC 6749 §3.2); each grant reads its own."),
             isChecked: false)
+        // One form per grant: its grant types, the client, and the members its own table reads.
+        body.variants = tokens.grantForms.map { form in
+            let fields = form.fields.map { field in
+                let member = WireField(field.name, field.maxLength.map(WireType.text) ?? credential, nullable: true)
+                return field.isRequired ? member.requiredByService : member
+            }
+            return WireObject(
+                [WireField("grant_type", .oneOf(form.types.map(\.rawValue))).requiredByService]
+                    + RequestInput.optionalClient + fields,
+                closed: false)
+        }
+        return body
     }
 
     /// RFC 7009's body; unknown parameters are ignored, as at the token endpoint.
