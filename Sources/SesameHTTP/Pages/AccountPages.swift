@@ -208,9 +208,11 @@ extension AccountPages {
             + "<h2 id=\"sessions-heading\">\(Catalog.text(.sessionsHeading, locale))</h2>"
         for session in view.sessions {
             let here = session.id == view.currentSession
-            let agent = session.userAgent.isEmpty ? "?" : session.userAgent
+            let who: HTML =
+                here
+                ? Catalog.text(.sessionThisBrowser, locale) : "\(session.userAgent.isEmpty ? "?" : session.userAgent)"
             body +=
-                "<div class=\"session\"><p><strong>\(here ? Catalog.text(.sessionThisBrowser, locale) : HTML(escaping: agent))</strong><br>"
+                "<div class=\"session\"><p><strong>\(who)</strong><br>"
                 + "\(Catalog.text(.sessionStarted, locale, date(session.createdAt, locale))), "
                 + "\(Catalog.text(.sessionLastSeen, locale, date(session.lastSeenAt, locale)))</p>"
             if !here {

@@ -731,11 +731,11 @@ enum Catalog {
             case .alreadyRegistered: key = .errorAlreadyRegistered
             case .insufficientScope: key = .adminNotAdmin
             case .conflict(let text), .notFound(let text):
-                return locale == .en ? HTML(escaping: text) : Catalog.text(.errorGeneric, locale)
+                return locale == .en ? "\(text)" : Catalog.text(.errorGeneric, locale)
             case .invalidRequest(let text) where text == AuthorizationService.expiredText: key = .errorExpired
             case .invalidRequest(let text):
                 // The service's own sentence says which field is wrong; it is English.
-                return locale == .en ? HTML(escaping: text) : Catalog.text(.errorGeneric, locale)
+                return locale == .en ? "\(text)" : Catalog.text(.errorGeneric, locale)
             default: key = .errorGeneric
             }
         case let http as HTTPError where http.error == "csrf": key = .errorForm
