@@ -26,9 +26,6 @@ public protocol GrantParameters: Sendable {
 }
 
 extension TokenGrant {
-    /// The grant's body fields: each name and its byte limit (nil for a credential).
-    var fieldLimits: [(name: String, maxLength: Int?)] { Parameters.fields.map { ($0.name, $0.maxLength) } }
-
     /// The grant's body fields as the document gives them: name, byte limit, and whether required.
     var documentedFields: [GrantFieldDescription] {
         Parameters.fields.map {

@@ -68,13 +68,13 @@ public final class TokenService: Sendable {
         var fields: [(name: String, maxLength: Int?)] = []
         for type in OAuthGrantType.allCases {
             guard let grant = grants[type] else { continue }
-            for field in grant.fieldLimits {
+            for field in grant.documentedFields {
                 if let index = fields.firstIndex(where: { $0.name == field.name }) {
                     if let limit = field.maxLength {
                         fields[index].maxLength = max(fields[index].maxLength ?? 0, limit)
                     }
                 } else {
-                    fields.append(field)
+                    fields.append((field.name, field.maxLength))
                 }
             }
         }

@@ -1,5 +1,4 @@
 import SesameService
-import SesameStore
 import SesameWire
 
 /// The forms of the hosted pages, one table each: what the route registers, what its handler
@@ -75,17 +74,12 @@ enum HostedForms {
         WireField("error", .text(128)),
     ])
     /// The application's name and type, as the Management API takes them (`ClientsController`).
-    static let clientCreation = form(clientField("name").requiredByService, clientField("app_type"))
+    static let clientCreation = form(ClientsController.name.requiredByService, ClientsController.appType)
     /// The application form; its grant checkboxes (`grant-0`, `grant-1`, …) are read by index, and
     /// its lists are one URL or fingerprint a line.
     static let clientChange = form(
-        clientField("name"), WireField("callbacks", .text(16_384)),
+        ClientsController.name, WireField("callbacks", .text(16_384)),
         WireField("allowed_logout_urls", .text(16_384)), WireField("allowed_origins", .text(16_384)),
         WireField("ios_team_id", .text(64)), WireField("ios_bundle_id", .text(256)),
         WireField("android_package", .text(256)), WireField("android_fingerprints", .text(16_384)))
-
-    /// The Management API's member `name` of a client body.
-    static func clientField(_ name: String) -> WireField {
-        ClientsController.fields.first { $0.name == name } ?? WireField(name, .text(4_096))
-    }
 }

@@ -52,9 +52,10 @@ struct ClientsController: Sendable, ManagementRouting {
     }
 
     /// A client's settings: `POST` needs a name, `PATCH` changes what it is given.
+    static let name = WireField("name", .characters(255))
+    static let appType = WireField("app_type", .vocabulary(ClientAppType.self))
     static let fields: [WireField] = [
-        WireField("name", .characters(255)),
-        WireField("app_type", .vocabulary(ClientAppType.self)),
+        name, appType,
         WireField("grant_types", .array(.vocabulary(OAuthGrantType.self), maxItems: 20)),
         WireField("callbacks", .array(.string(maxLength: 2_048, format: "uri"), maxItems: 100)),
         WireField("allowed_logout_urls", .array(.string(maxLength: 2_048, format: "uri"), maxItems: 100)),

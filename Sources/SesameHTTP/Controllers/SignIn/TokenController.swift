@@ -21,9 +21,11 @@ struct TokenController: Sendable {
     /// The token endpoint's body as documented: the grant type, the client, and every member some
     /// grant reads (from the grants' own tables, `TokenService.grantFields`).
     static func tokenBody(_ tokens: TokenService) -> RequestBody {
-        let grantFields = tokens.grantFields.map { field in
-            WireField(field.name, field.maxLength.map(WireType.text) ?? credential, nullable: true)
+        /// A grant's member: text within its limit, or a WebAuthn credential.
+        func member(_ name: String, _ maxLength: Int?) -> WireField {
+            WireField(name, maxLength.map(WireType.text) ?? credential, nullable: true)
         }
+        let grantFields = tokens.grantFields.map { member($0.name, $0.maxLength) }
         var body = RequestBody(
             media: .jsonOrForm,
             schema: WireObject(
@@ -35,8 +37,8 @@ struct TokenController: Sendable {
         // One form per grant: its grant types, the client, and the members its own table reads.
         body.variants = tokens.grantForms.map { form in
             let fields = form.fields.map { field in
-                let member = WireField(field.name, field.maxLength.map(WireType.text) ?? credential, nullable: true)
-                return field.isRequired ? member.requiredByService : member
+                field.isRequired
+                    ? member(field.name, field.maxLength).requiredByService : member(field.name, field.maxLength)
             }
             return WireObject(
                 [WireField("grant_type", .oneOf(form.types.map(\.rawValue))).requiredByService]
