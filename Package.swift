@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SesameWire"),
 
         // Storage: protocols per aggregate and an in-memory implementation (tests); SQLite behind them.
-        .target(name: "SesameStore"),
+        .target(name: "SesameStore", dependencies: ["SesameWire"]),
         // The store contract in SQL, shared by the SQL backends (SQLite, PostgreSQL).
         .target(name: "SesameSQL", dependencies: ["SesameStore"]),
         .target(name: "SesameSQLite", dependencies: ["SesameStore", "SesameSQL", "CSQLite"]),

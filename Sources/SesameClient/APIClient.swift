@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,19 +11,16 @@ struct APIClient: Sendable {
     let configuration: SesameConfiguration
     let transport: any HTTPTransport
 
-    /// A JSON object body.
-    typealias JSONObject = [String: JSONBody]
-
     /// Sends a request and returns the body of a 2xx answer; any other status is a server error.
     func send(
-        _ method: String, _ path: String, json: JSONObject? = nil, bearer: String? = nil
+        _ method: String, _ path: String, json: WireBody? = nil, bearer: String? = nil
     ) async throws(AuthenticationError) -> (Data, HTTPURLResponse) {
-        try await send(method, path, body: json.map(JSONBody.object), bearer: bearer)
+        try await send(method, path, body: json.map(WireValue.object), bearer: bearer)
     }
 
     /// Sends a request with any JSON body (an object built here, or a wire type's encoding).
     func send(
-        _ method: String, _ path: String, body: JSONBody?, bearer: String? = nil
+        _ method: String, _ path: String, body: WireValue?, bearer: String? = nil
     ) async throws(AuthenticationError) -> (Data, HTTPURLResponse) {
         guard let url = URL(string: configuration.base + path) else {
             throw AuthenticationError(
@@ -39,7 +37,7 @@ struct APIClient: Sendable {
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.text.utf8)
+            request.httpBody = Data(body.json.utf8)
         }
         let data: Data
         let response: HTTPURLResponse
@@ -57,7 +55,7 @@ struct APIClient: Sendable {
 
     /// Sends a request and decodes a 2xx body as `T`.
     func send<T: Decodable>(
-        _ type: T.Type, _ method: String, _ path: String, json: JSONObject? = nil, bearer: String? = nil
+        _ type: T.Type, _ method: String, _ path: String, json: WireBody? = nil, bearer: String? = nil
     ) async throws(AuthenticationError) -> T {
         let (data, response) = try await send(method, path, json: json, bearer: bearer)
         return try Self.decode(type, from: data, status: response.statusCode)

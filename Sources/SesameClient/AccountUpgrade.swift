@@ -91,7 +91,7 @@ public final class AccountUpgrade: Sendable {
     public func authorize(type: AccountUpgradeType, accessToken: String) async throws(AuthenticationError)
         -> UpgradeAuthorization
     {
-        try await authorize(type: type, body: ["type": .string(type.rawValue)], bearer: accessToken)
+        try await authorize(type: type, body: [UpgradeFields.type: .string(type.rawValue)], bearer: accessToken)
     }
 
     /// Authorizes an upgrade with the user's current password (the system-initiated path: the
@@ -100,15 +100,15 @@ public final class AccountUpgrade: Sendable {
     public func authorize(type: AccountUpgradeType, username: String, password: String, realm: String? = nil)
         async throws(AuthenticationError) -> UpgradeAuthorization
     {
-        var body: APIClient.JSONObject = [
-            "type": .string(type.rawValue), "client_id": .string(configuration.clientID),
-            "username": .string(username), "password": .string(password),
+        let body: WireBody = [
+            UpgradeFields.type: .string(type.rawValue), ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.username: .string(username), TokenFields.password: .string(password),
+            TokenFields.realm: .text(realm),
         ]
-        if let realm { body["realm"] = .string(realm) }
         return try await authorize(type: type, body: body, bearer: nil)
     }
 
-    private func authorize(type: AccountUpgradeType, body: APIClient.JSONObject, bearer: String?)
+    private func authorize(type: AccountUpgradeType, body: WireBody, bearer: String?)
         async throws(AuthenticationError) -> UpgradeAuthorization
     {
         let answer = try await api.send(
@@ -144,7 +144,11 @@ public final class AccountUpgrade: Sendable {
         try Self.require(.strongPassword, authorization)
         try await commit(
             "/me/v1/upgrades/strong-password", .strongPassword,
-            ["upgrade_token": .string(authorization.upgradeToken), "new_password": .string(newPassword)])
+            [
+                UpgradeFields.upgradeToken: .string(authorization.upgradeToken),
+                UpgradeFields.newPassword: .string(newPassword),
+            ]
+        )
     }
 
     /// Links the Apple ID of `identityToken` (an `ASAuthorizationAppleIDCredential`'s, as text) to
@@ -155,11 +159,11 @@ public final class AccountUpgrade: Sendable {
         identityToken: String, rawNonce: String?, authorizationCode: String? = nil, authorization: UpgradeAuthorization
     ) async throws(AuthenticationError) {
         try Self.require(.signInWithApple, authorization)
-        var body: APIClient.JSONObject = [
-            "upgrade_token": .string(authorization.upgradeToken), "identity_token": .string(identityToken),
+        let body: WireBody = [
+            UpgradeFields.upgradeToken: .string(authorization.upgradeToken),
+            UpgradeFields.identityToken: .string(identityToken), TokenFields.nonce: .text(rawNonce),
+            UpgradeFields.authorizationCode: .text(authorizationCode),
         ]
-        if let rawNonce { body["nonce"] = .string(rawNonce) }
-        if let authorizationCode { body["authorization_code"] = .string(authorizationCode) }
         try await commit("/me/v1/upgrades/sign-in-with-apple", .signInWithApple, body)
     }
 
@@ -170,7 +174,7 @@ public final class AccountUpgrade: Sendable {
     {
         try Self.require(.passkey, authorization)
         let (data, _) = try await api.send(
-            "POST", "/me/v1/upgrades/passkey", json: ["upgrade_token": .string(authorization.upgradeToken)])
+            "POST", "/me/v1/upgrades/passkey", json: [UpgradeFields.upgradeToken: .string(authorization.upgradeToken)])
         return try PasskeySignupChallenge(responseBody: data)
     }
 
@@ -179,9 +183,9 @@ public final class AccountUpgrade: Sendable {
     public func verifyPasskeyUpgrade(passkey: PasskeyCredential, challenge: PasskeySignupChallenge)
         async throws(AuthenticationError) -> PasskeyAuthenticationMethod
     {
-        let body: APIClient.JSONObject = [
-            "auth_session": .string(challenge.authSession),
-            "authn_response": try JSONBody.raw(passkey.json, what: "the passkey credential"),
+        let body: WireBody = [
+            TokenFields.authSession: .string(challenge.authSession),
+            TokenFields.authnResponse: try WireValue.raw(passkey.json, what: "the passkey credential"),
         ]
         let method = try await api.send(
             AuthenticationMethodResponse.self, "POST", "/me/v1/upgrades/passkey/verify", json: body)
@@ -208,7 +212,7 @@ public final class AccountUpgrade: Sendable {
     }
 
     /// Sends a commit and checks that the server says it upgraded.
-    private func commit(_ path: String, _ type: AccountUpgradeType, _ body: APIClient.JSONObject)
+    private func commit(_ path: String, _ type: AccountUpgradeType, _ body: WireBody)
         async throws(AuthenticationError)
     {
         let (data, response) = try await api.send("POST", path, json: body)

@@ -7,7 +7,8 @@ extension MyAccount {
     /// the key id the server chose. The session must be fresh (signed in at most 5 minutes ago).
     public func deviceKeyRegistrationChallenge() async throws(AuthenticationError) -> DeviceKeyRegistrationChallenge {
         try await api.send(
-            DeviceKeyRegistrationChallenge.self, "POST", "/me/v1/device-keys/challenge", json: [:], bearer: accessToken)
+            DeviceKeyRegistrationChallenge.self, "POST", "/me/v1/device-keys/challenge", json: WireBody(),
+            bearer: accessToken)
     }
 
     /// Registers a new device key in one call: a challenge, `provider.createKey`, a signature of
@@ -53,7 +54,7 @@ extension MyAccount {
             authSession: challenge.authSession, publicKey: key.publicKey,
             signature: Base64URL.encode(Data(signature)), device: device)
         let (data, response) = try await api.send(
-            "POST", "/me/v1/device-keys", body: try JSONBody.encoded(registration, what: "the device key"),
+            "POST", "/me/v1/device-keys", body: try WireValue.encoded(registration, what: "the device key"),
             bearer: accessToken)
         let registered = try APIClient.decode(DeviceKeyResponse.self, from: data, status: response.statusCode)
         return RegisteredDeviceKey(keyID: registered.id, handle: key.handle, device: registered.device)
@@ -87,7 +88,7 @@ extension MyAccount {
     /// Hides the passkey-enrollment prompt for the connection's snooze period
     /// (`POST /me/v1/passkey-enrollment/snooze`): the user chose "Not now".
     public func snoozePasskeyEnrollment() async throws(AuthenticationError) {
-        _ = try await api.send("POST", "/me/v1/passkey-enrollment/snooze", json: [:], bearer: accessToken)
+        _ = try await api.send("POST", "/me/v1/passkey-enrollment/snooze", json: WireBody(), bearer: accessToken)
     }
 }
 

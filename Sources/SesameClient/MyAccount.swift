@@ -49,7 +49,7 @@ public final class MyAccount: Sendable {
     {
         let method = try await api.send(
             AuthenticationMethodResponse.self, "PATCH", "/me/v1/authentication-methods/" + APIClient.segment(id),
-            json: ["name": .string(name)], bearer: accessToken)
+            json: [MyAccountFields.name: .string(name)], bearer: accessToken)
         return try PasskeyAuthenticationMethod(method)
     }
 
@@ -73,8 +73,7 @@ public final class MyAccount: Sendable {
     public func passkeyEnrollmentChallenge(connection: String? = nil) async throws(AuthenticationError)
         -> PasskeyEnrollmentChallenge
     {
-        var body: APIClient.JSONObject = ["type": "passkey"]
-        if let connection { body["connection"] = .string(connection) }
+        let body: WireBody = [MyAccountFields.type: "passkey", MyAccountFields.connection: .text(connection)]
         let (data, response) = try await api.send(
             "POST", "/me/v1/authentication-methods", json: body, bearer: accessToken)
         guard let methodID = Self.methodID(location: response.value(forHTTPHeaderField: "Location")) else {
@@ -100,9 +99,9 @@ public final class MyAccount: Sendable {
     public func verifyPasskeyEnrollment(passkey: PasskeyCredential, challenge: PasskeyEnrollmentChallenge)
         async throws(AuthenticationError) -> PasskeyAuthenticationMethod
     {
-        let body: APIClient.JSONObject = [
-            "auth_session": .string(challenge.challenge.authSession),
-            "authn_response": try JSONBody.raw(passkey.json, what: "the passkey credential"),
+        let body: WireBody = [
+            TokenFields.authSession: .string(challenge.challenge.authSession),
+            TokenFields.authnResponse: try WireValue.raw(passkey.json, what: "the passkey credential"),
         ]
         let method: AuthenticationMethodResponse
         do {

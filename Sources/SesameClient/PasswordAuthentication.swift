@@ -56,14 +56,13 @@ extension SesameAuthentication {
         usernameOrEmail username: String, password: String, realmOrConnection realm: String,
         audience: String? = nil, scope: String = SesameAuthentication.defaultScope, enrollmentRedirectURL: URL? = nil
     ) async throws(AuthenticationError) -> Credentials {
-        var body: APIClient.JSONObject = [
-            "grant_type": .string(MFAGrant.passwordRealm), "client_id": .string(configuration.clientID),
-            "username": .string(username), "password": .string(password), "realm": .string(realm),
-            "scope": .string(scope),
-        ]
-        if let audience { body["audience"] = .string(audience) }
-        if let enrollmentRedirectURL { body["redirect_uri"] = .string(enrollmentRedirectURL.absoluteString) }
-        return try await token(body)
+        try await token([
+            TokenFields.grantType: .string(MFAGrant.passwordRealm),
+            ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.username: .string(username), TokenFields.password: .string(password),
+            TokenFields.realm: .string(realm), TokenFields.scope: .string(scope), TokenFields.audience: .text(audience),
+            TokenFields.redirectURI: .text(enrollmentRedirectURL?.absoluteString),
+        ])
     }
 
     /// Creates a password user in `connection` (`POST /dbconnections/signup`). It signs nobody
@@ -72,13 +71,12 @@ extension SesameAuthentication {
         email: String, username: String? = nil, password: String, connection: String,
         userMetadata: [String: String]? = nil, name: String? = nil
     ) async throws(AuthenticationError) -> DatabaseUser {
-        var body: APIClient.JSONObject = [
-            "client_id": .string(configuration.clientID), "email": .string(email), "password": .string(password),
-            "connection": .string(connection),
+        let body: WireBody = [
+            ClientFields.clientID: .string(configuration.clientID), SignupFields.email: .string(email),
+            SignupFields.password: .string(password), SignupFields.connection: .string(connection),
+            SignupFields.username: .text(username), ProfileAttribute.name.field: .text(name),
+            SignupFields.userMetadata: .strings(userMetadata),
         ]
-        if let username { body["username"] = .string(username) }
-        if let name { body["name"] = .string(name) }
-        if let userMetadata { body["user_metadata"] = .strings(userMetadata) }
         return try await api.send(DatabaseUser.self, "POST", "/dbconnections/signup", json: body)
     }
 
@@ -88,8 +86,8 @@ extension SesameAuthentication {
         _ = try await api.send(
             "POST", "/dbconnections/change_password",
             json: [
-                "client_id": .string(configuration.clientID), "email": .string(email),
-                "connection": .string(connection),
+                ClientFields.clientID: .string(configuration.clientID), SignupFields.email: .string(email),
+                SignupFields.connection: .string(connection),
             ])
     }
 
@@ -97,17 +95,19 @@ extension SesameAuthentication {
     public func multifactorChallenge(
         mfaToken: String, types: [String]? = nil, authenticatorId: String? = nil
     ) async throws(AuthenticationError) -> MultifactorChallenge {
-        var body: APIClient.JSONObject = ["client_id": .string(configuration.clientID), "mfa_token": .string(mfaToken)]
-        if let types { body["challenge_type"] = .string(types.joined(separator: " ")) }
-        if let authenticatorId { body["authenticator_id"] = .string(authenticatorId) }
+        let body: WireBody = [
+            ClientFields.clientID: .string(configuration.clientID), MFAFields.mfaToken: .string(mfaToken),
+            MFAFields.challengeType: .text(types?.joined(separator: " ")),
+            MFAFields.authenticatorID: .text(authenticatorId),
+        ]
         return try await api.send(MultifactorChallenge.self, "POST", "/mfa/challenge", json: body)
     }
 
     /// Finishes a login with a TOTP code.
     public func login(withOTP otp: String, mfaToken: String) async throws(AuthenticationError) -> Credentials {
         try await token([
-            "grant_type": .string(MFAGrant.otp), "client_id": .string(configuration.clientID),
-            "mfa_token": .string(mfaToken), "otp": .string(otp),
+            TokenFields.grantType: .string(MFAGrant.otp), ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.mfaToken: .string(mfaToken), TokenFields.otp: .string(otp),
         ])
     }
 
@@ -115,12 +115,11 @@ extension SesameAuthentication {
     public func login(withOOBCode oobCode: String, mfaToken: String, bindingCode: String? = nil)
         async throws(AuthenticationError) -> Credentials
     {
-        var body: APIClient.JSONObject = [
-            "grant_type": .string(MFAGrant.oob), "client_id": .string(configuration.clientID),
-            "mfa_token": .string(mfaToken), "oob_code": .string(oobCode),
-        ]
-        if let bindingCode { body["binding_code"] = .string(bindingCode) }
-        return try await token(body)
+        try await token([
+            TokenFields.grantType: .string(MFAGrant.oob), ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.mfaToken: .string(mfaToken), TokenFields.oobCode: .string(oobCode),
+            TokenFields.bindingCode: .text(bindingCode),
+        ])
     }
 
     /// Finishes a login with a recovery code; `Credentials.recoveryCode` is the new one.
@@ -128,8 +127,9 @@ extension SesameAuthentication {
         -> Credentials
     {
         try await token([
-            "grant_type": .string(MFAGrant.recoveryCode), "client_id": .string(configuration.clientID),
-            "mfa_token": .string(mfaToken), "recovery_code": .string(recoveryCode),
+            TokenFields.grantType: .string(MFAGrant.recoveryCode),
+            ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.mfaToken: .string(mfaToken), TokenFields.recoveryCode: .string(recoveryCode),
         ])
     }
 
@@ -138,12 +138,13 @@ extension SesameAuthentication {
     public func multifactorEnroll(
         token: String, type: String, phoneNumber: String? = nil
     ) async throws(AuthenticationError) -> MultifactorEnrollment {
-        var body: APIClient.JSONObject = [
-            "client_id": .string(configuration.clientID), "authenticator_types": .array([.string(type)]),
+        var body: WireBody = [
+            ClientFields.clientID: .string(configuration.clientID),
+            MFAFields.authenticatorTypes: .array([.string(type)]),
         ]
         if let phoneNumber {
-            body["oob_channels"] = .array(["sms"])
-            body["phone_number"] = .string(phoneNumber)
+            body[MFAFields.oobChannels] = .array(["sms"])
+            body[MFAFields.phoneNumber] = .string(phoneNumber)
         }
         return try await api.send(MultifactorEnrollment.self, "POST", "/mfa/associate", json: body, bearer: token)
     }

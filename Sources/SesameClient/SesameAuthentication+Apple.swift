@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// Sign in with Apple after an upgrade (docs/account-upgrades.md): the token exchange of Apple's credential for
 /// Sesame's tokens (`urn:ietf:params:oauth:grant-type:token-exchange`).
@@ -22,10 +23,10 @@ extension SesameAuthentication {
         audience: String? = nil, scope: String = SesameAuthentication.defaultScope
     ) async throws(AuthenticationError) -> Credentials {
         var body = tokenExchange(authorizationCode, AppleTokenExchange.authorizationCodeType, audience, scope)
-        var name: APIClient.JSONObject = [:]
+        var name: [String: WireValue] = [:]
         if let given = fullName?.givenName, !given.isEmpty { name["firstName"] = .string(given) }
         if let family = fullName?.familyName, !family.isEmpty { name["lastName"] = .string(family) }
-        if !name.isEmpty { body["user_profile"] = .string(JSONBody.object(["name": .object(name)]).text) }
+        if !name.isEmpty { body[TokenFields.userProfile] = .string(WireValue.map(["name": .map(name)]).json) }
         return try await token(body)
     }
 
@@ -36,18 +37,18 @@ extension SesameAuthentication {
         scope: String = SesameAuthentication.defaultScope
     ) async throws(AuthenticationError) -> Credentials {
         var body = tokenExchange(identityToken, AppleTokenExchange.identityTokenType, audience, scope)
-        if let rawNonce { body["nonce"] = .string(rawNonce) }
+        body[TokenFields.nonce] = .text(rawNonce)
         return try await token(body)
     }
 
     private func tokenExchange(_ subjectToken: String, _ type: String, _ audience: String?, _ scope: String)
-        -> APIClient.JSONObject
+        -> WireBody
     {
-        var body: APIClient.JSONObject = [
-            "grant_type": .string(AppleTokenExchange.grantType), "client_id": .string(configuration.clientID),
-            "subject_token": .string(subjectToken), "subject_token_type": .string(type), "scope": .string(scope),
+        [
+            TokenFields.grantType: .string(AppleTokenExchange.grantType),
+            ClientFields.clientID: .string(configuration.clientID), TokenFields.subjectToken: .string(subjectToken),
+            TokenFields.subjectTokenType: .string(type), TokenFields.scope: .string(scope),
+            TokenFields.audience: .text(audience),
         ]
-        if let audience { body["audience"] = .string(audience) }
-        return body
     }
 }

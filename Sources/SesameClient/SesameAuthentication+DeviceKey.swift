@@ -11,7 +11,7 @@ extension SesameAuthentication {
     {
         let body = DeviceKeyChallengeRequest(clientID: configuration.clientID, keyID: keyID)
         let (data, response) = try await api.send(
-            "POST", "/device-key/challenge", body: try JSONBody.encoded(body, what: "the challenge request"),
+            "POST", "/device-key/challenge", body: try WireValue.encoded(body, what: "the challenge request"),
             bearer: accessToken)
         return try APIClient.decode(DeviceKeyChallenge.self, from: data, status: response.statusCode)
     }
@@ -43,15 +43,14 @@ extension SesameAuthentication {
         } catch {
             throw AuthenticationError.deviceKeyProvider(error)
         }
-        var body: APIClient.JSONObject = [
-            "grant_type": .string(GrantType.deviceKey), "client_id": .string(configuration.clientID),
-            "auth_session": .string(challenge.authSession), "key_id": .string(deviceKey.keyID),
-            "signature": .string(Base64URL.encode(Data(signature))), "scope": .string(scope),
-        ]
-        if let audience { body["audience"] = .string(audience) }
-        if let osVersion = Self.osVersion(of: device, for: deviceKey) { body["os_version"] = .string(osVersion) }
-        if let enrollmentRedirectURL { body["redirect_uri"] = .string(enrollmentRedirectURL.absoluteString) }
-        return try await token(body)
+        return try await token([
+            TokenFields.grantType: .string(GrantType.deviceKey), ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.authSession: .string(challenge.authSession), TokenFields.keyID: .string(deviceKey.keyID),
+            TokenFields.signature: .string(Base64URL.encode(Data(signature))), TokenFields.scope: .string(scope),
+            TokenFields.audience: .text(audience),
+            TokenFields.osVersion: .text(Self.osVersion(of: device, for: deviceKey)),
+            TokenFields.redirectURI: .text(enrollmentRedirectURL?.absoluteString),
+        ])
     }
 
     /// Re-authenticates the signed-in user with a device key in one call: challenge (with

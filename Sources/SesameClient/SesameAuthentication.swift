@@ -42,19 +42,16 @@ public final class SesameAuthentication: Sendable {
         givenName: String? = nil, familyName: String? = nil, nickname: String? = nil, picture: String? = nil,
         userMetadata: [String: String]? = nil, connection: String? = nil
     ) async throws(AuthenticationError) -> PasskeySignupChallenge {
-        var profile: APIClient.JSONObject = [:]
-        let fields: [(String, String?)] = [
-            ("email", email), ("phone_number", phoneNumber), ("username", username), ("name", name),
-            ("given_name", givenName), ("family_name", familyName), ("nickname", nickname), ("picture", picture),
+        let profile: WireBody = [
+            SignupFields.email: .text(email), SignupFields.phoneNumber: .text(phoneNumber),
+            SignupFields.username: .text(username), ProfileAttribute.name.field: .text(name),
+            ProfileAttribute.givenName.field: .text(givenName), ProfileAttribute.familyName.field: .text(familyName),
+            ProfileAttribute.nickname.field: .text(nickname), ProfileAttribute.picture.field: .text(picture),
         ]
-        for (key, value) in fields {
-            if let value { profile[key] = .string(value) }
-        }
-        var body: APIClient.JSONObject = [
-            "client_id": .string(configuration.clientID), "user_profile": .object(profile),
+        let body: WireBody = [
+            ClientFields.clientID: .string(configuration.clientID), SignupFields.userProfile: .object(profile),
+            SignupFields.userMetadata: .strings(userMetadata), TokenFields.realm: .text(connection),
         ]
-        if let userMetadata { body["user_metadata"] = .strings(userMetadata) }
-        if let connection { body["realm"] = .string(connection) }
         let (data, _) = try await api.send("POST", "/passkey/register", json: body)
         return try PasskeySignupChallenge(responseBody: data)
     }
@@ -64,8 +61,9 @@ public final class SesameAuthentication: Sendable {
     public func passkeyLoginChallenge(connection: String? = nil) async throws(AuthenticationError)
         -> PasskeyLoginChallenge
     {
-        var body: APIClient.JSONObject = ["client_id": .string(configuration.clientID)]
-        if let connection { body["realm"] = .string(connection) }
+        let body: WireBody = [
+            ClientFields.clientID: .string(configuration.clientID), TokenFields.realm: .text(connection),
+        ]
         let (data, _) = try await api.send("POST", "/passkey/challenge", json: body)
         return try PasskeyLoginChallenge(responseBody: data)
     }
@@ -94,14 +92,13 @@ public final class SesameAuthentication: Sendable {
     private func webAuthnGrant(
         passkey: PasskeyCredential, authSession: String, connection: String?, audience: String?, scope: String
     ) async throws(AuthenticationError) -> Credentials {
-        var body: APIClient.JSONObject = [
-            "grant_type": .string(GrantType.webAuthn), "client_id": .string(configuration.clientID),
-            "auth_session": .string(authSession),
-            "authn_response": try JSONBody.raw(passkey.json, what: "the passkey credential"), "scope": .string(scope),
-        ]
-        if let connection { body["realm"] = .string(connection) }
-        if let audience { body["audience"] = .string(audience) }
-        return try await token(body)
+        return try await token([
+            TokenFields.grantType: .string(GrantType.webAuthn), ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.authSession: .string(authSession),
+            TokenFields.authnResponse: try WireValue.raw(passkey.json, what: "the passkey credential"),
+            TokenFields.scope: .string(scope), TokenFields.realm: .text(connection),
+            TokenFields.audience: .text(audience),
+        ])
     }
 
     // MARK: Tokens
@@ -112,11 +109,11 @@ public final class SesameAuthentication: Sendable {
     public func renew(withRefreshToken refreshToken: String, scope: String? = nil) async throws(AuthenticationError)
         -> Credentials
     {
-        var body: APIClient.JSONObject = [
-            "grant_type": .string(GrantType.refreshToken), "client_id": .string(configuration.clientID),
-            "refresh_token": .string(refreshToken),
+        let body: WireBody = [
+            TokenFields.grantType: .string(GrantType.refreshToken),
+            ClientFields.clientID: .string(configuration.clientID),
+            TokenFields.refreshToken: .string(refreshToken), TokenFields.scope: .text(scope),
         ]
-        if let scope { body["scope"] = .string(scope) }
         do {
             let credentials = try await token(body)
             // Keep the refresh token when a server does not rotate.
@@ -139,8 +136,8 @@ public final class SesameAuthentication: Sendable {
         _ = try await api.send(
             "POST", "/oauth/revoke",
             json: [
-                "client_id": .string(configuration.clientID), "token": .string(refreshToken),
-                "token_type_hint": "refresh_token",
+                ClientFields.clientID: .string(configuration.clientID), TokenFields.token: .string(refreshToken),
+                TokenFields.tokenTypeHint: "refresh_token",
             ])
     }
 
@@ -152,7 +149,7 @@ public final class SesameAuthentication: Sendable {
 
     /// Every grant goes through here: the credentials of a token response, after noting a passkey
     /// sign-in in the prefer-passkey store.
-    func token(_ body: APIClient.JSONObject) async throws(AuthenticationError) -> Credentials {
+    func token(_ body: WireBody) async throws(AuthenticationError) -> Credentials {
         let (data, response) = try await api.send("POST", "/oauth/token", json: body)
         let tokens = try APIClient.decode(TokenResponse.self, from: data, status: response.statusCode)
         let credentials = Credentials(tokenResponse: tokens, receivedAt: now())

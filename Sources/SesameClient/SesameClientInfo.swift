@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// What the SDK says about itself in the `Auth0-Client` header of every request, in Auth0.swift's
 /// shape: base64url (no padding) of `{"name", "version", "env"}`, where `env` names the Swift
@@ -44,9 +45,9 @@ public struct SesameClientInfo: Sendable, Hashable {
 
     /// The header's value: base64url without padding of the compact JSON, keys sorted.
     public var headerValue: String {
-        let json = JSONBody.object([
-            "name": .string(name), "version": .string(version), "env": .strings(environment),
+        let json = WireValue.map([
+            "name": .string(name), "version": .string(version), "env": .map(environment.mapValues(WireValue.string)),
         ])
-        return Base64URL.encode(Data(json.text.utf8))
+        return Base64URL.encode(Data(json.json.utf8))
     }
 }

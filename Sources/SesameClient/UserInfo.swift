@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// The claims `GET /userinfo` returns for an access token.
 public struct UserInfo: Sendable, Equatable {
@@ -93,36 +94,13 @@ private enum Claim: Decodable {
         case .bool(let value): return value ? "true" : "false"
         case .integer(let value): return String(value)
         case .number(let value): return String(value)
-        case .string(let value): return JSONString.quoted(value)
+        case .string(let value): return WireValue.quoted(value)
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.json).joined(separator: ",") + "]"
         case .object(let members):
             return "{"
-                + members.sorted { $0.key < $1.key }.map { JSONString.quoted($0.key) + ":" + $0.value.json }
+                + members.sorted { $0.key < $1.key }.map { WireValue.quoted($0.key) + ":" + $0.value.json }
                 .joined(separator: ",") + "}"
         }
-    }
-}
-
-/// JSON string quoting.
-enum JSONString {
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

@@ -88,9 +88,10 @@ public struct WebAuth: Sendable {
     {
         let configuration = authentication.configuration
         let credentials = try await authentication.token([
-            "grant_type": .string(GrantType.authorizationCode), "client_id": .string(configuration.clientID),
-            "code": .string(code), "redirect_uri": .string(transaction.redirectURL.absoluteString),
-            "code_verifier": .string(transaction.codeVerifier),
+            TokenFields.grantType: .string(GrantType.authorizationCode),
+            ClientFields.clientID: .string(configuration.clientID), TokenFields.code: .string(code),
+            TokenFields.redirectURI: .string(transaction.redirectURL.absoluteString),
+            TokenFields.codeVerifier: .string(transaction.codeVerifier),
         ])
         if let idToken = credentials.idToken {
             try transaction.validate(idToken: idToken, clientID: configuration.clientID, now: authentication.now())

@@ -123,6 +123,14 @@ public struct WireField: Sendable, Hashable {
             requiredByService: isRequiredByService)
     }
 
+    /// The same member with a narrower type: the server lists a vocabulary's values where the
+    /// declaration (shared with the SDK, which does not know them) says only text.
+    public func typed(_ type: WireType) -> WireField {
+        WireField(
+            name, type, required: isRequired, nullable: isNullable, description: description,
+            requiredByService: isRequiredByService)
+    }
+
     /// Whether the document lists the member as required.
     public var isDocumentedRequired: Bool { isRequired || isRequiredByService }
 }

@@ -188,7 +188,7 @@ struct FlowTests {
         #expect(throws: ServiceError.unsupportedGrantType("grant_type implicit is not supported")) {
             _ = try world.tokens.token(
                 tenant: world.tenant,
-                request: TokenCall(grantType: "implicit", credentials: credentials, fields: TokenFields([:])))
+                request: TokenCall(grantType: "implicit", credentials: credentials, fields: TokenFieldValues([:])))
         }
     }
 

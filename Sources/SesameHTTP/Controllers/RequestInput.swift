@@ -9,34 +9,15 @@ import WebAuthn
 /// parameters, the signup profile's fields.
 enum RequestInput {
     /// The profile fields a signup may carry (the passkey and database signups, the Management
-    /// API): the three identifiers, then every `ProfileAttribute`, so a new attribute is in each of
-    /// those bodies and in the document without an edit here. `nullable`: null is accepted (as
-    /// absent on the public endpoints, as "remove" in a PATCH).
-    static func profileFields(nullable: Bool) -> [WireField] {
-        [
-            WireField(
-                "email", .string(maxLength: 254, format: "email"), nullable: nullable,
-                description: "An email address (compared lower-cased, in NFC)."),
-            WireField(
-                "phone_number", .string(maxLength: 16, pattern: "^\\+[1-9][0-9]{1,14}$"), nullable: nullable,
-                description: "E.164."),
-            WireField(
-                "username", .string(maxLength: 128, pattern: "^[A-Za-z0-9_.+@-]{1,128}$"), nullable: nullable,
-                description: "1 to 128 letters (any script; the pattern shows the ASCII ones), digits and _ . - + @."),
-        ]
-            + ProfileAttribute.allCases.map { attribute in
-                switch attribute.form {
-                case .text: WireField(attribute.rawValue, .text(4_096), nullable: nullable)
-                case .url: WireField(attribute.rawValue, .string(maxLength: 4_096, format: "uri"), nullable: nullable)
-                }
-            }
-    }
+    /// API), declared in SesameWire (`SignupFields.profile`): the three identifiers, then every
+    /// `ProfileAttribute`, so a new attribute is in each of those bodies and in the document
+    /// without an edit here.
+    static func profileFields(nullable: Bool) -> [WireField] { SignupFields.profile(nullable: nullable) }
 
     /// A public endpoint's client: `client_id`, and `client_secret` for a confidential client (or
     /// HTTP Basic instead). A missing `client_id` is `invalid_client` (401), so the service refuses it.
     static let client: [WireField] = [
-        WireField("client_id", .text(128), nullable: true).requiredByService,
-        WireField("client_secret", .text(256), nullable: true),
+        ClientFields.clientID.nullable.requiredByService, ClientFields.clientSecret.nullable,
     ]
 
     /// The same members where a client is optional (the MFA association, whose caller is its token)
@@ -53,7 +34,7 @@ enum RequestInput {
     ]
 
     /// `user_metadata` at signup: at most ten strings of at most 500 characters.
-    static let metadata = WireField("user_metadata", .map(.characters(500), maxMembers: 10))
+    static let metadata = SignupFields.userMetadata
 
     /// The profile's free-text attributes in `body`: absent is not given, and so is null where
     /// `nullIsAbsent` (the public endpoints, where SDKs send null); elsewhere null is refused.

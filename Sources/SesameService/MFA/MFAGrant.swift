@@ -14,9 +14,9 @@ struct MFAGrant: TokenGrant {
         var recoveryCode: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("mfa_token", \.mfaToken, maxLength: 8_192).required, .text("otp", \.otp, maxLength: 64),
-            .text("oob_code", \.oobCode, maxLength: 256), .text("binding_code", \.bindingCode, maxLength: 64),
-            .text("recovery_code", \.recoveryCode, maxLength: 64),
+            .text(TokenFields.mfaToken, \.mfaToken).required, .text(TokenFields.otp, \.otp),
+            .text(TokenFields.oobCode, \.oobCode), .text(TokenFields.bindingCode, \.bindingCode),
+            .text(TokenFields.recoveryCode, \.recoveryCode),
         ]
     }
 

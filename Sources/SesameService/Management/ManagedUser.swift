@@ -1,4 +1,5 @@
 import SesameStore
+import SesameWire
 
 /// A user as the Management API returns it (Auth0's field names).
 public struct ManagedUser: Encodable, Sendable {

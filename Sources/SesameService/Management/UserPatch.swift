@@ -1,4 +1,5 @@
 import SesameStore
+import SesameWire
 
 /// What `PATCH /api/v2/users/{id}` changes; `.keep`/nil leaves a field as it is, `.remove` (JSON
 /// null) clears it. `user_metadata` merges: a nil value deletes that key.

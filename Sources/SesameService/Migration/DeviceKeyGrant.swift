@@ -19,11 +19,11 @@ struct DeviceKeyGrant: TokenGrant {
         var redirectURI: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("auth_session", \.authSession, maxLength: 256).required,
-            .text("key_id", \.keyID, maxLength: 64).required, .text("signature", \.signature, maxLength: 200).required,
-            .text("os_version", \.osVersion, maxLength: 32),
-            .text("scope", \.scope, maxLength: 2_048), .text("audience", \.audience, maxLength: 512),
-            .text("redirect_uri", \.redirectURI, maxLength: 2_048),
+            .text(TokenFields.authSession, \.authSession).required,
+            .text(TokenFields.keyID, \.keyID).required, .text(TokenFields.signature, \.signature).required,
+            .text(TokenFields.osVersion, \.osVersion),
+            .text(TokenFields.scope, \.scope), .text(TokenFields.audience, \.audience),
+            .text(TokenFields.redirectURI, \.redirectURI),
         ]
     }
 

@@ -12,9 +12,9 @@ struct AuthorizationCodeGrant: TokenGrant {
         var codeVerifier: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("code", \.code, maxLength: 256).required,
-            .text("redirect_uri", \.redirectURI, maxLength: 2_048).required,
-            .text("code_verifier", \.codeVerifier, maxLength: 256),
+            .text(TokenFields.code, \.code).required,
+            .text(TokenFields.redirectURI, \.redirectURI).required,
+            .text(TokenFields.codeVerifier, \.codeVerifier),
         ]
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SesameStore
+import SesameWire
 
 /// The `client_credentials` grant (RFC 6749 §4.4): a confidential client's own token for the
 /// Management API or one of the tenant's APIs it has a grant for.
@@ -9,7 +10,7 @@ struct ClientCredentialsGrant: TokenGrant {
         var audience: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("scope", \.scope, maxLength: 2_048), .text("audience", \.audience, maxLength: 512),
+            .text(TokenFields.scope, \.scope), .text(TokenFields.audience, \.audience),
         ]
     }
 

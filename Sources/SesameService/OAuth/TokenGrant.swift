@@ -80,16 +80,21 @@ public struct GrantField<Parameters>: Sendable {
         return field
     }
 
-    public static func text(
-        _ name: String, _ path: WritableKeyPath<Parameters, String?> & Sendable, maxLength: Int
-    ) -> GrantField {
-        GrantField(name: name, kind: .text(path, maxLength: maxLength))
-    }
-
-    public static func credential(_ name: String, _ path: WritableKeyPath<Parameters, CredentialJSONInput?> & Sendable)
+    /// A string member declared in SesameWire (`TokenFields`), with its name and byte limit.
+    public static func text(_ member: WireField, _ path: WritableKeyPath<Parameters, String?> & Sendable)
         -> GrantField
     {
-        GrantField(name: name, kind: .credential(path))
+        guard let maxLength = member.type.maxLength else {
+            preconditionFailure("\(member.name) is not a string member")
+        }
+        return GrantField(name: member.name, kind: .text(path, maxLength: maxLength))
+    }
+
+    /// A WebAuthn credential member declared in SesameWire.
+    public static func credential(
+        _ member: WireField, _ path: WritableKeyPath<Parameters, CredentialJSONInput?> & Sendable
+    ) -> GrantField {
+        GrantField(name: member.name, kind: .credential(path))
     }
 
     /// The most bytes the field may hold (nil for a credential, which its own parser bounds).
@@ -108,7 +113,7 @@ public protocol TokenFieldSource {
 }
 
 /// Fields given by name, for callers in the same process (tests, the CLI). A nil value is absent.
-public struct TokenFields: TokenFieldSource, ExpressibleByDictionaryLiteral {
+public struct TokenFieldValues: TokenFieldSource, ExpressibleByDictionaryLiteral {
     private var values: [String: String]
 
     public init(_ values: [String: String?]) { self.values = values.compactMapValues { $0 } }
@@ -156,7 +161,8 @@ public struct TokenCall {
     }
 
     /// A call with fields given by name (`["scope": "openid", …]`), as tests and the CLI make one.
-    public init(grantType: String, credentials: ClientCredentials, fields: TokenFields, dpop: DPoPRequest = .none) {
+    public init(grantType: String, credentials: ClientCredentials, fields: TokenFieldValues, dpop: DPoPRequest = .none)
+    {
         self.init(grantType: grantType, credentials: credentials, fields: fields as any TokenFieldSource, dpop: dpop)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// The native passkey sign-in (`urn:okta:params:oauth:grant-type:webauthn`, docs/passkeys.md): the
@@ -14,10 +15,10 @@ struct PasskeyGrant: TokenGrant {
         var audience: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("auth_session", \.authSession, maxLength: 256).required,
-            .credential("authn_response", \.authnResponse).required,
-            .text("realm", \.realm, maxLength: 128), .text("scope", \.scope, maxLength: 2_048),
-            .text("audience", \.audience, maxLength: 512),
+            .text(TokenFields.authSession, \.authSession).required,
+            .credential(TokenFields.authnResponse, \.authnResponse).required,
+            .text(TokenFields.realm, \.realm), .text(TokenFields.scope, \.scope),
+            .text(TokenFields.audience, \.audience),
         ]
     }
 

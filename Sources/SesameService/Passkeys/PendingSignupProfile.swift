@@ -1,4 +1,5 @@
 import SesameStore
+import SesameWire
 
 /// A validated signup profile and its `user_metadata`, packed into one byte buffer while the
 /// ceremony is pending. What a pending signup holds is bounded by what the server allows

@@ -1,5 +1,6 @@
 import Foundation
 import SesameStore
+import SesameWire
 
 /// The `user_profile` of a signup request, before validation.
 public struct SignupProfileInput: Sendable, Hashable {

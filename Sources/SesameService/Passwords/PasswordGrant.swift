@@ -15,10 +15,10 @@ struct PasswordGrant: TokenGrant {
         var redirectURI: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("username", \.username, maxLength: 320).required,
-            .text("password", \.password, maxLength: 4_096).required,
-            .text("realm", \.realm, maxLength: 128), .text("scope", \.scope, maxLength: 2_048),
-            .text("audience", \.audience, maxLength: 512), .text("redirect_uri", \.redirectURI, maxLength: 2_048),
+            .text(TokenFields.username, \.username).required,
+            .text(TokenFields.password, \.password).required,
+            .text(TokenFields.realm, \.realm), .text(TokenFields.scope, \.scope),
+            .text(TokenFields.audience, \.audience), .text(TokenFields.redirectURI, \.redirectURI),
         ]
     }
 

@@ -18,8 +18,8 @@ struct RefreshGrant: TokenGrant {
         var audience: String?
 
         static let fields: [GrantField<Self>] = [
-            .text("refresh_token", \.refreshToken, maxLength: 512).required, .text("scope", \.scope, maxLength: 2_048),
-            .text("audience", \.audience, maxLength: 512),
+            .text(TokenFields.refreshToken, \.refreshToken).required, .text(TokenFields.scope, \.scope),
+            .text(TokenFields.audience, \.audience),
         ]
     }
 

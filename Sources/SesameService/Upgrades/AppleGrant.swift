@@ -17,10 +17,10 @@ struct AppleGrant: TokenGrant {
         // Auth0's `user_profile` (the name Apple sends on first consent) is not read: an Apple
         // sign-in only reaches an account already linked.
         static let fields: [GrantField<Self>] = [
-            .text("subject_token", \.subjectToken, maxLength: 16_384).required,
-            .text("subject_token_type", \.subjectTokenType, maxLength: 256).required,
-            .text("nonce", \.nonce, maxLength: 512),
-            .text("scope", \.scope, maxLength: 2_048), .text("audience", \.audience, maxLength: 512),
+            .text(TokenFields.subjectToken, \.subjectToken).required,
+            .text(TokenFields.subjectTokenType, \.subjectTokenType).required,
+            .text(TokenFields.nonce, \.nonce),
+            .text(TokenFields.scope, \.scope), .text(TokenFields.audience, \.audience),
         ]
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// A user's profile.
 public struct UserProfile: Sendable, Hashable, Codable {
@@ -30,20 +31,7 @@ public struct UserProfile: Sendable, Hashable, Codable {
     }
 }
 
-/// The free-text attributes of a profile beside its identifiers: OpenID Connect's standard claims
-/// of the `profile` scope. Each is declared once, here: its name (the same in request bodies, the
-/// Management API's user and the claims) and its place in `UserProfile`. Signup and Management API
-/// bodies, validation, the pending signup, the users the API returns, the id token and userinfo,
-/// and discovery's `claims_supported` all go through this list (docs/ARCHITECTURE.md, "Adding a
-/// profile field"). A new attribute is appended: a pending signup stores them in this order.
-public enum ProfileAttribute: String, CaseIterable, Sendable {
-    case name
-    case givenName = "given_name"
-    case familyName = "family_name"
-    case nickname
-    case picture
-    case middleName = "middle_name"
-
+extension ProfileAttribute {
     /// Where the value lives in a profile.
     public var path: WritableKeyPath<UserProfile, String?> & Sendable {
         switch self {
@@ -53,19 +41,6 @@ public enum ProfileAttribute: String, CaseIterable, Sendable {
         case .nickname: \.nickname
         case .picture: \.picture
         case .middleName: \.middleName
-        }
-    }
-
-    /// What a value must be: text of at most 300 characters, or an http(s) URL.
-    public enum Form: Sendable {
-        case text
-        case url
-    }
-
-    public var form: Form {
-        switch self {
-        case .picture: .url
-        case .name, .givenName, .familyName, .nickname, .middleName: .text
         }
     }
 }

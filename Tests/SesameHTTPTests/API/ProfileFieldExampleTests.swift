@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameStore
+import SesameWire
 import Testing
 
 /// The worked example of docs/ARCHITECTURE.md, "Adding a profile field": `middle_name` was added

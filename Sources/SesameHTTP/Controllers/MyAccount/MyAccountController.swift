@@ -26,15 +26,13 @@ struct MyAccountController: Sendable, MyAccountRouting {
 
     /// Enrolling a passkey (the one type My Account enrolls here).
     static let enrollment = RequestBody.json([
-        WireField("type", .oneOf(["passkey"])).required, WireField("connection", .text(128)),
-        WireField("identity_user_id", .text(256)),
+        MyAccountFields.type.required, MyAccountFields.connection, MyAccountFields.identityUserID,
     ])
     /// The new passkey's credential, for the enrollment's auth session.
     static let verification = RequestBody.json([
-        WireField("auth_session", .text(256)).required,
-        WireField("authn_response", .component("PublicKeyCredential")).required,
+        TokenFields.authSession.required, TokenFields.authnResponse.required,
     ])
-    static let renaming = RequestBody.json([WireField("name", .characters(100)).requiredByService])
+    static let renaming = RequestBody.json([MyAccountFields.name.requiredByService])
 
     func enroll(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .create)

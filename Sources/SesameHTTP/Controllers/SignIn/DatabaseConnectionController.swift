@@ -13,15 +13,15 @@ struct DatabaseConnectionController: Sendable {
         group.post("/dbconnections/reset_password", body: Self.resetPasswordBody, handler: resetPassword)
     }
 
-    static let clientID = WireField("client_id", .text(128), nullable: true).requiredByService
-    static let connection = WireField("connection", .text(128), nullable: true).requiredByService
+    static let clientID = ClientFields.clientID.nullable.requiredByService
+    static let connection = SignupFields.connection.nullable.requiredByService
     static let signupBody = RequestBody.json(
         RequestInput.profileFields(nullable: true) + [
-            clientID, connection, WireField("password", .text(4_096), nullable: true).requiredByService,
+            clientID, connection, SignupFields.password.nullable.requiredByService,
             RequestInput.metadata,
         ])
     static let changePasswordBody = RequestBody.json([
-        clientID, WireField("email", .text(254), nullable: true).requiredByService, connection,
+        clientID, WireField(SignupFields.email.name, .text(254), nullable: true).requiredByService, connection,
         RequestInput.organization,
     ])
     static let resetPasswordBody = RequestBody.json([

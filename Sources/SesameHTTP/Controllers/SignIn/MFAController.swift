@@ -19,17 +19,14 @@ struct MFAController: Sendable {
     /// Enrolling a factor: its type, and for `oob` the channel (and the phone for SMS).
     static let association = RequestBody.json(
         RequestInput.optionalClient + [
-            WireField("authenticator_types", .array(.oneOf(["otp", "oob"]), maxItems: 4)),
-            WireField("oob_channels", .array(.oneOf(["sms"]), maxItems: 4)),
-            WireField("phone_number", .string(maxLength: 16, pattern: "^\\+[1-9][0-9]{1,14}$"), nullable: true),
-            WireField("email", .text(4_096), nullable: true),
+            MFAFields.authenticatorTypes, MFAFields.oobChannels, MFAFields.phoneNumber.nullable,
+            MFAFields.email.nullable,
         ])
     /// Asking for a challenge of a factor the sign-in may use.
     static let challenge = RequestBody.json(
         RequestInput.client + [
-            WireField("mfa_token", .text(256), nullable: true).requiredByService,
-            WireField("challenge_type", .text(64), nullable: true),
-            WireField("authenticator_id", .text(128), nullable: true),
+            MFAFields.mfaToken.nullable.requiredByService, MFAFields.challengeType.nullable,
+            MFAFields.authenticatorID.nullable,
         ])
 
     /// The caller is authenticated first, so a body is never read for a request without a token.

@@ -11,12 +11,12 @@ struct PasskeyController: Sendable {
         group.post("/passkey/challenge", body: Self.login, handler: loginChallenge)
     }
 
-    static let realm = WireField("realm", .text(128), nullable: true)
+    static let realm = TokenFields.realm.nullable
     /// A signup challenge: the new user's profile, and the client asking.
     static let signup = RequestBody.json(
         RequestInput.client + [
             realm, RequestInput.organization,
-            WireField("user_profile", .object(WireObject(RequestInput.profileFields(nullable: true)))).required,
+            SignupFields.userProfile.required,
             RequestInput.metadata,
         ] + RequestInput.tokenDefaultFields)
     /// A login challenge.

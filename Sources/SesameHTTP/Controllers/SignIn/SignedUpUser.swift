@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// The `/dbconnections/signup` answer, as Auth0 records it: the bare id (no provider prefix), the
 /// email with `email_verified`, and the profile fields that were set.

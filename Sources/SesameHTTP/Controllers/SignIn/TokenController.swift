@@ -29,7 +29,7 @@ struct TokenController: Sendable {
         var body = RequestBody(
             media: .jsonOrForm,
             schema: WireObject(
-                [WireField("grant_type", .vocabulary(OAuthGrantType.self)).requiredByService]
+                [TokenFields.grantType.typed(.vocabulary(OAuthGrantType.self)).requiredByService]
                     + RequestInput.optionalClient + grantFields,
                 closed: false,
                 description: "Unknown parameters are ignored (RFC 6749 §3.2); each grant reads its own."),
@@ -41,7 +41,7 @@ struct TokenController: Sendable {
                     ? member(field.name, field.maxLength).requiredByService : member(field.name, field.maxLength)
             }
             return WireObject(
-                [WireField("grant_type", .oneOf(form.types.map(\.rawValue))).requiredByService]
+                [TokenFields.grantType.typed(.oneOf(form.types.map(\.rawValue))).requiredByService]
                     + RequestInput.optionalClient + fields,
                 closed: false)
         }
@@ -53,7 +53,7 @@ struct TokenController: Sendable {
         media: .jsonOrForm,
         schema: WireObject(
             RequestInput.optionalClient + [
-                WireField("token", .text(512), nullable: true).requiredByService
+                TokenFields.token.nullable.requiredByService
             ], closed: false),
         isChecked: false)
 

@@ -23,23 +23,20 @@ struct UpgradeController: Sendable {
     /// What the upgrade is, and who asks: a bearer token, or the app's client with the username
     /// and the old password (the system-initiated form).
     static let authorization = RequestBody.json([
-        WireField("type", .vocabulary(UpgradeType.self)).required, WireField("client_id", .text(128)),
-        WireField("client_secret", .text(512)), WireField("username", .text(320)), WireField("password", .text(4_096)),
-        WireField("realm", .text(128)),
+        UpgradeFields.type.typed(.vocabulary(UpgradeType.self)).required, ClientFields.clientID,
+        UpgradeFields.clientSecret, TokenFields.username, TokenFields.password, TokenFields.realm,
     ])
-    static let upgradeToken = WireField("upgrade_token", .text(256)).requiredByService
+    static let upgradeToken = UpgradeFields.upgradeToken.requiredByService
     static let strongPasswordBody = RequestBody.json([
-        upgradeToken, WireField("new_password", .text(4_096)).requiredByService,
+        upgradeToken, UpgradeFields.newPassword.requiredByService,
     ])
     static let appleBody = RequestBody.json([
-        upgradeToken, WireField("identity_token", .text(16_384)).requiredByService,
-        WireField("nonce", .text(512)).requiredByService,
-        WireField("authorization_code", .text(1_024)).requiredByService,
+        upgradeToken, UpgradeFields.identityToken.requiredByService, TokenFields.nonce.requiredByService,
+        UpgradeFields.authorizationCode.requiredByService,
     ])
     static let passkeyBody = RequestBody.json([upgradeToken])
     static let passkeyVerification = RequestBody.json([
-        WireField("auth_session", .text(256)).requiredByService,
-        WireField("authn_response", .component("PublicKeyCredential")).required,
+        TokenFields.authSession.requiredByService, TokenFields.authnResponse.required,
     ])
 
     func authorize(_ request: HTTPRequest, _ reader: BodyReader, _ context: TenantContext) throws -> HTTPResponse {

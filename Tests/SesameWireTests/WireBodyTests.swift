@@ -1,0 +1,61 @@
+import Foundation
+import SesameWire
+import Testing
+
+@Suite("Request bodies written by declaration")
+struct WireBodyTests {
+    @Test func absentValuesAreLeftOutAndKeysSorted() {
+        let audience: String? = nil
+        let body: WireBody = [
+            TokenFields.scope: "openid", ClientFields.clientID: .string("app"), TokenFields.audience: .text(audience),
+        ]
+        #expect(body.json == #"{"client_id":"app","scope":"openid"}"#)
+        #expect(body.names == ["client_id", "scope"])
+    }
+
+    @Test func stringsAreEscapedAndTheTextIsJSON() throws {
+        let text = "a\"b\\c\nd\u{01}é"
+        let body: WireBody = [
+            SignupFields.userMetadata: .strings(["k": text]),
+            SignupFields.userProfile: .object([ProfileAttribute.name.field: .string(text)]),
+        ]
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(body.json.utf8)) as? [String: [String: String]])
+        #expect(object["user_metadata"]?["k"] == text)
+        #expect(object["user_profile"]?["name"] == text)
+        #expect(body.json.contains(#"\u0001"#))
+    }
+
+    @Test func aMemberSetAgainIsReplacedAndNilRemovesIt() {
+        var body: WireBody = [TokenFields.otp: "1"]
+        body[TokenFields.otp] = "2"
+        #expect(body.json == #"{"otp":"2"}"#)
+        body[TokenFields.otp] = nil
+        #expect(body.isEmpty)
+        #expect(body.json == "{}")
+    }
+
+    @Test func aVerbatimDocumentIsEmbeddedAsItIs() {
+        let body: WireBody = [TokenFields.authnResponse: .verbatim(#"{"id":"x","type":"public-key"}"#)]
+        #expect(body.json == #"{"authn_response":{"id":"x","type":"public-key"}}"#)
+    }
+
+    /// The grants' and the SDK's members come from these declarations; a limit the server
+    /// documents is the declaration's.
+    @Test func aNarrowedMemberKeepsItsNameAndFlags() {
+        let field = TokenFields.grantType.nullable.requiredByService.typed(.oneOf(["password"]))
+        #expect(field.name == "grant_type")
+        #expect(field.isNullable && field.isRequiredByService && !field.isRequired)
+        #expect(field.type == .oneOf(["password"]))
+    }
+
+    /// Every profile attribute is in the signup's profile, after the three identifiers.
+    @Test func theSignupProfileListsEveryAttribute() {
+        let names = SignupFields.profile(nullable: true).map(\.name)
+        #expect(names == ["email", "phone_number", "username"] + ProfileAttribute.allCases.map(\.rawValue))
+        let nullable = SignupFields.profile(nullable: true).filter(\.isNullable)
+        let strict = SignupFields.profile(nullable: false).filter { !$0.isNullable }
+        #expect(nullable.count == names.count)
+        #expect(strict.count == names.count)
+    }
+}
