@@ -26,12 +26,17 @@ public enum ProfileAttribute: String, CaseIterable, Sendable {
         }
     }
 
-    /// The attribute as a request body's member (the body reader's byte limit; the service checks
-    /// the characters and the URL).
+    /// The most characters of a text attribute.
+    public static let maxTextLength = 300
+    /// The most bytes of a URL attribute.
+    public static let maxURLBytes = 2_048
+
+    /// The attribute as a request body's member: text of 1 to 300 characters with nothing unsafe,
+    /// or a URL (whose scheme, http or https, the service checks).
     public var field: WireField {
         switch form {
-        case .text: WireField(rawValue, .text(4_096))
-        case .url: WireField(rawValue, .string(maxLength: 4_096, format: "uri"))
+        case .text: WireField(rawValue, .displayText(Self.maxTextLength))
+        case .url: WireField(rawValue, .string(maxLength: Self.maxURLBytes, format: "uri"))
         }
     }
 }

@@ -75,10 +75,15 @@ public enum SignupFields {
 
 /// Auth0's MFA API: `POST /mfa/challenge` and `POST /mfa/associate`.
 public enum MFAFields {
-    public static let challengeType = WireField("challenge_type", .text(64))
+    /// The types the app can answer, space-separated.
+    public static let challengeType = WireField(
+        "challenge_type", .string(maxLength: 64, pattern: "^ *(?:otp|oob)(?: +(?:otp|oob))* *$"),
+        description: "otp, oob, or both, separated by spaces.")
     public static let authenticatorID = WireField("authenticator_id", .text(128))
+    /// Auth0's list, which names exactly one type here.
     public static let authenticatorTypes = WireField(
-        "authenticator_types", .array(.oneOf(["otp", "oob"]), maxItems: 4))
+        "authenticator_types", .array(.oneOf(["otp", "oob"]), maxItems: 1, minItems: 1),
+        description: "Exactly one type.")
     public static let oobChannels = WireField("oob_channels", .array(.oneOf(["sms"]), maxItems: 4))
     public static let phoneNumber = WireField("phone_number", .string(maxLength: 16, pattern: "^\\+[1-9][0-9]{1,14}$"))
     public static let email = WireField("email", .text(4_096))

@@ -12,13 +12,17 @@ public indirect enum WireType: Sendable, Hashable {
     case boolean
     /// An integer in `range`, when the service bounds it.
     case integer(ClosedRange<Int>?)
-    /// An array of at most `maxItems` elements of one type.
-    case array(WireType, maxItems: Int)
+    /// An array of `minItems` to `maxItems` elements of one type.
+    case array(WireType, maxItems: Int, minItems: Int = 0)
     /// A nested object with its own table.
     case object(WireObject)
     /// A string of at most `maxCharacters` characters, counted by the service (the body reader
     /// caps it at four bytes a character).
     case characters(Int)
+    /// Text people type and others see (a name): 1 to `maxCharacters` characters with no
+    /// `UnsafeText` scalar, checked by the service (the body reader caps it at four bytes a
+    /// character).
+    case displayText(Int)
     /// One of two forms (a JWK object or its text); the first that fits is taken.
     case either(WireType, WireType)
     /// One string or an array of them (Auth0 holds some settings either way).
@@ -47,7 +51,7 @@ public indirect enum WireType: Sendable, Hashable {
     public var maxLength: Int? {
         switch self {
         case .string(let maxLength, _, _, _), .stringOrArray(let maxLength, _): maxLength
-        case .characters(let count): 4 * count
+        case .characters(let count), .displayText(let count): 4 * count
         case .oneOf: 4_096
         default: nil
         }
@@ -56,7 +60,7 @@ public indirect enum WireType: Sendable, Hashable {
     /// The byte limit of each element of a list.
     public var elementMaxLength: Int? {
         switch self {
-        case .array(let element, _): element.maxLength
+        case .array(let element, _, _): element.maxLength
         case .stringOrArray(let maxLength, _): maxLength
         default: nil
         }
@@ -65,7 +69,7 @@ public indirect enum WireType: Sendable, Hashable {
     /// The most elements of a list.
     public var maxItems: Int? {
         switch self {
-        case .array(_, let maxItems), .stringOrArray(_, let maxItems): maxItems
+        case .array(_, let maxItems, _), .stringOrArray(_, let maxItems): maxItems
         default: nil
         }
     }

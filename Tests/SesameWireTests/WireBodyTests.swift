@@ -58,4 +58,21 @@ struct WireBodyTests {
         #expect(nullable.count == names.count)
         #expect(strict.count == names.count)
     }
+
+    /// The document's pattern for display text refuses what the server's text rules refuse, and
+    /// takes the rest (the joiners emoji need among them).
+    @Test func theSafeTextPatternMatchesTheUnsafeList() throws {
+        let pattern = try NSRegularExpression(pattern: UnsafeText.pattern)
+        func matches(_ text: String) -> Bool {
+            pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        #expect(matches("Zoë 山田 👩\u{200D}💻"))
+        for unsafe in ["a\u{0}b", "a\nb", "a\u{7F}", "x\u{202E}y", "x\u{200B}y", "\u{FEFF}", "a\u{2028}b", ""] {
+            #expect(!matches(unsafe), "\(unsafe.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for scalar in [0x1F, 0x85, 0x061C, 0x2066, 0xFFFB] {
+            #expect(UnsafeText.contains(Unicode.Scalar(UInt32(scalar))!))
+        }
+        #expect(!UnsafeText.contains("a") && !UnsafeText.contains("\u{200D}"))
+    }
 }

@@ -155,16 +155,23 @@ struct APIBody {
         return body
     }
 
+    /// A list given with fewer than `minimum` elements.
+    private static func requireCount(_ count: Int, _ minimum: Int, _ field: String) throws {
+        guard count >= minimum else {
+            throw ServiceError.invalidRequest("\(field) must hold at least \(minimum) value\(minimum == 1 ? "" : "s")")
+        }
+    }
+
     /// A `null` where `field` allows none: the message its type's reader gives.
     private func refuseNull(_ field: WireField) throws {
         switch field.type {
         case .object, .named: throw ServiceError.invalidRequest("\(self.field(field.name)) must be an object")
         case .boolean: throw ServiceError.invalidRequest("\(self.field(field.name)) must be a boolean")
         case .integer: throw ServiceError.invalidRequest("\(self.field(field.name)) must be an integer")
-        case .array(.object, _):
+        case .array(.object, _, _):
             throw ServiceError.invalidRequest("\(self.field(field.name)) must be an array of objects")
         case .array: throw ServiceError.invalidRequest("\(self.field(field.name)) must be an array of strings")
-        case .string, .characters, .oneOf, .either, .stringOrArray, .map, .component, .refused:
+        case .string, .characters, .displayText, .oneOf, .either, .stringOrArray, .map, .component, .refused:
             throw ServiceError.invalidRequest("\(self.field(field.name)) must be a string")
         }
     }
@@ -173,15 +180,18 @@ struct APIBody {
     private func check(_ field: WireField, _ value: JSONValue) throws {
         let name = field.name
         switch field.type {
-        case .string, .characters, .oneOf:
+        case .string, .characters, .displayText, .oneOf:
             let text = try Self.string(value, self.field(name), maxLength: field.type.maxLength ?? 4_096)
             if field.isRequired, text.isEmpty { throw ServiceError.invalidRequest("\(self.field(name)) is required") }
         case .boolean: _ = try bool(name)
         case .integer: _ = try int(name)
-        case .array(.object(let element), let maxItems):
-            for item in try objects(name, maxCount: maxItems) ?? [] { _ = try item.checked(against: element) }
-        case .array(let element, let maxItems):
-            _ = try strings(name, maxCount: maxItems, maxLength: element.maxLength ?? 4_096)
+        case .array(.object(let element), let maxItems, let minItems):
+            let items = try objects(name, maxCount: maxItems) ?? []
+            try Self.requireCount(items.count, minItems, self.field(name))
+            for item in items { _ = try item.checked(against: element) }
+        case .array(let element, let maxItems, let minItems):
+            let items = try strings(name, maxCount: maxItems, maxLength: element.maxLength ?? 4_096) ?? []
+            try Self.requireCount(items.count, minItems, self.field(name))
         case .stringOrArray(let maxLength, let maxItems):
             _ = try stringOrStrings(name, maxCount: maxItems, maxLength: maxLength)
         case .object(let nested), .named(_, let nested):
@@ -331,7 +341,7 @@ struct APIBody {
         guard let value = value(name) else { return nil }
         let maxCount = countLimit(name, maxCount)
         var table: WireObject?
-        if case .array(.object(let elementTable), _)? = schema?.field(name)?.type { table = elementTable }
+        if case .array(.object(let elementTable), _, _)? = schema?.field(name)?.type { table = elementTable }
         guard let array = value.arrayValue else {
             throw ServiceError.invalidRequest("\(field(name)) must be an array of objects")
         }

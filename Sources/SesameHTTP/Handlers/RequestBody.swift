@@ -65,7 +65,7 @@ struct BodyReader: Sendable {
 
     /// A body declared as a bare array of strings, within its count and each element's length.
     func strings() throws -> [String] {
-        guard case .array(let element, let maxItems)? = declared.arrayRoot else {
+        guard case .array(let element, let maxItems, _)? = declared.arrayRoot else {
             throw ServiceError.invalidRequest("the body must be a JSON object")
         }
         return try APIBody.jsonStrings(request, maxCount: maxItems, maxLength: element.maxLength ?? 4_096)

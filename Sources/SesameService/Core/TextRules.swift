@@ -1,5 +1,6 @@
 import Foundation
 import SesameStore
+import SesameWire
 
 /// The one set of rules for text that people type and others see: identifiers (email, username)
 /// and profile text (names, nickname), on every path that stores them (signup, Management API).
@@ -8,20 +9,8 @@ import SesameStore
 /// emails are also lower-cased whole (as Auth0 does). Text may not hold characters that make it
 /// render as something it is not, or that break the formats it flows into (id tokens, logs, HTML).
 enum TextRules {
-    /// Scalars no identifier or profile text may hold: controls (C0, DEL, C1), line and paragraph
-    /// separators, bidirectional formatting characters (which reorder what is shown, e.g. U+202E),
-    /// and invisible characters (zero-width space, word joiners, byte-order mark). Joiners that
-    /// scripts and emoji need (U+200C, U+200D) are allowed.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1
-        case 0x2028, 0x2029: return true  // line and paragraph separators
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi formatting
-        case 0x200B, 0x2060...0x2064, 0xFEFF: return true  // zero-width space, word joiner, invisible operators, BOM
-        case 0xFFF9...0xFFFB: return true  // interlinear annotation
-        default: return false
-        }
-    }
+    /// Scalars no identifier or profile text may hold (`UnsafeText`, shared with the document).
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { UnsafeText.contains(scalar) }
 
     /// True when `text` holds a scalar `isUnsafe` refuses.
     static func containsUnsafe(_ text: String) -> Bool { text.unicodeScalars.contains(where: isUnsafe) }

@@ -82,11 +82,13 @@ enum ProfileValidation {
     }
 
     /// Names and nickname: at most this many characters (`TextRules.text`).
-    static let maxTextLength = 300
+    static let maxTextLength = ProfileAttribute.maxTextLength
 
     /// An absolute http(s) URL of at most 2,048 bytes with nothing unsafe in it.
     static func isPictureURL(_ value: String) -> Bool {
-        guard value.utf8.count <= 2_048, !TextRules.containsUnsafe(value), let url = URL(string: value) else {
+        guard value.utf8.count <= ProfileAttribute.maxURLBytes, !TextRules.containsUnsafe(value),
+            let url = URL(string: value)
+        else {
             return false
         }
         return (url.scheme == "https" || url.scheme == "http") && url.host != nil

@@ -103,6 +103,23 @@ struct MFATests {
             api.send(.put, "/api/v2/guardian/factors/sms", json: #"{"enabled":true}"#, token: readOnly).status == 403)
     }
 
+    /// The document's count for `authenticator_types` (exactly one) is the body reader's too.
+    @Test("an enrollment names exactly one type", arguments: HarnessStore.allCases)
+    func oneType(_ kind: HarnessStore) throws {
+        let api = try Self.world(kind)
+        let token = try Self.mfaToken(api)
+        for (body, message) in [
+            (#"{"authenticator_types":[]}"#, "authenticator_types must hold at least 1 value"),
+            (#"{"authenticator_types":["otp","oob"]}"#, "authenticator_types holds at most 1"),
+        ] {
+            let refused = api.send(.post, "/mfa/associate", json: body, authorization: "Bearer \(token)")
+            #expect(refused.status == 400)
+            let description = refused.json["error_description"] as? String ?? ""
+            #expect(description.hasPrefix(message), "\(description)")
+        }
+        #expect(try P.users(api).first?.mfa.isEmpty == true)
+    }
+
     @Test("enroll TOTP at the first login, then log in through mfa_required", arguments: HarnessStore.allCases)
     func totp(_ kind: HarnessStore) throws {
         let api = try Self.world(kind)

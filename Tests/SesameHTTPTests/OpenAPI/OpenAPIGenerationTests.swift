@@ -67,4 +67,16 @@ import WebAuthn
                 + #""nested":{"type":"object","properties":{"on":{"type":"boolean"}},"additionalProperties":false}},"#
                 + #""required":["name"],"additionalProperties":false}}}}"#)
     }
+
+    /// A list with a least count, and text people see: 1 to N characters with nothing unsafe.
+    @Test func aMinimumCountAndDisplayTextRender() throws {
+        let body = RequestBody.json([
+            WireField("types", .array(.oneOf(["otp"]), maxItems: 1, minItems: 1)),
+            WireField("name", .displayText(300)),
+        ])
+        let text = String(decoding: OpenAPIGenerator.requestBody(body).serialized, as: UTF8.self)
+        #expect(text.contains(#""types":{"type":"array","items":{"enum":["otp"]},"minItems":1,"maxItems":1}"#))
+        let pattern = UnsafeText.pattern.replacingOccurrences(of: "\\", with: "\\\\")
+        #expect(text.contains(#""name":{"type":"string","minLength":1,"maxLength":300,"pattern":""# + pattern + "\"}"))
+    }
 }

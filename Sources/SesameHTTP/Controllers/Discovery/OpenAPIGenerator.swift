@@ -41,7 +41,7 @@ enum OpenAPIGenerator {
             for field in object.fields { collectNamed(field.type, into: &named) }
         case .object(let object):
             for field in object.fields { collectNamed(field.type, into: &named) }
-        case .array(let element, _), .map(let element, _, _): collectNamed(element, into: &named)
+        case .array(let element, _, _), .map(let element, _, _): collectNamed(element, into: &named)
         case .either(let first, let second):
             collectNamed(first, into: &named)
             collectNamed(second, into: &named)
@@ -134,12 +134,14 @@ enum OpenAPIGenerator {
                 members.append(JSONMember(name: "maximum", value: number(range.upperBound)))
             }
             return .object(members)
-        case .array(let element, let maxItems):
-            return .object([
+        case .array(let element, let maxItems, let minItems):
+            var members = [
                 JSONMember(name: "type", value: typeName("array", nullable: nullable)),
                 JSONMember(name: "items", value: typeSchema(element, nullable: false)),
-                JSONMember(name: "maxItems", value: number(maxItems)),
-            ])
+            ]
+            if minItems > 0 { members.append(JSONMember(name: "minItems", value: number(minItems))) }
+            members.append(JSONMember(name: "maxItems", value: number(maxItems)))
+            return .object(members)
         case .stringOrArray(let maxLength, let maxItems):
             let one = typeSchema(.string(maxLength: maxLength), nullable: false)
             let many = typeSchema(.array(.string(maxLength: maxLength), maxItems: maxItems), nullable: false)
@@ -160,6 +162,12 @@ enum OpenAPIGenerator {
             if required { members.append(JSONMember(name: "minLength", value: number(1))) }
             members.append(JSONMember(name: "maxLength", value: number(count)))
             return .object(members)
+        case .displayText(let count):
+            return .object([
+                JSONMember(name: "type", value: typeName("string", nullable: nullable)),
+                JSONMember(name: "minLength", value: number(1)), JSONMember(name: "maxLength", value: number(count)),
+                JSONMember(name: "pattern", value: .string(UnsafeText.pattern)),
+            ])
         case .either(let first, let second):
             var choices = [typeSchema(first, nullable: false), typeSchema(second, nullable: false, required: required)]
             if nullable { choices.append(.object([JSONMember(name: "type", value: .string("null"))])) }

@@ -30,7 +30,7 @@ enum HostedForms {
     static let signup = form(
         transaction, email.requiredByService, WireField("name", .text(256)),
         WireField("method", .oneOf(["passkey", "password"])), password)
-    static let passwordStep = form(transaction, password)
+    static let passwordStep = form(transaction, password.requiredByService)
     static let passkeyStep = form(transaction, ceremony, credential)
     /// The code of the step shown (`mode`: the authenticator app by default).
     static let secondFactor = form(
@@ -49,7 +49,7 @@ enum HostedForms {
     // MARK: Passwords, email and recovery (HostedController+Passwords, +Recovery).
 
     static let emailStep = form(transaction, email.requiredByService)
-    static let ticketPassword = form(ticket, password)
+    static let ticketPassword = form(ticket, password.requiredByService)
     static let verifyEmail = form(
         ticket,
         WireField(
@@ -58,7 +58,7 @@ enum HostedForms {
                 "What the opener says of the ways to sign in added before the address was confirmed: keep them, or remove them with every session. Without it, they are removed unless this browser is signed in to the account."
         ))
     static let recoveryCode = form(transaction, recoveryHandle, WireField("code", .text(16)))
-    static let recoveryPassword = form(transaction, recoveryHandle, password)
+    static let recoveryPassword = form(transaction, recoveryHandle, password.requiredByService)
 
     // MARK: The account and admin pages (AccountController, AdminController, AdminUsersController).
 
@@ -66,8 +66,10 @@ enum HostedForms {
     static let button = form()
     static let rename = form(WireField("name", .characters(MyAccountService.maxNameLength)).requiredByService)
     static let accountCeremony = form(ceremony, credential)
-    static let passwordChange = form(WireField("current", .text(4_096)), password)
-    static let newPassword = form(password)
+    static let passwordChange = form(
+        WireField("current", .text(4_096), description: "The current password, where the account has one.")
+            .requiredByService, password.requiredByService)
+    static let newPassword = form(password.requiredByService)
     /// Apple's `form_post` answer: no CSRF token (Apple sends it); `state` ties it to the browser.
     static let appleCallback = RequestBody.form([
         WireField("state", .text(256)), WireField("id_token", .text(16_384)), WireField("code", .text(1_024)),
@@ -78,7 +80,7 @@ enum HostedForms {
     /// The application form; its grant checkboxes (`grant-0`, `grant-1`, …) are read by index, and
     /// its lists are one URL or fingerprint a line.
     static let clientChange = form(
-        ClientsController.name, WireField("callbacks", .text(16_384)),
+        ClientsController.name.requiredByService, WireField("callbacks", .text(16_384)),
         WireField("allowed_logout_urls", .text(16_384)), WireField("allowed_origins", .text(16_384)),
         WireField("ios_team_id", .text(64)), WireField("ios_bundle_id", .text(256)),
         WireField("android_package", .text(256)), WireField("android_fingerprints", .text(16_384)))

@@ -106,11 +106,15 @@ struct ConnectionsController: Sendable, ManagementRouting {
             WireField(
                 "password_hashing",
                 .object(
-                    WireObject([
-                        WireField("algorithm", .oneOf(["argon2id"])),
-                        WireField("memory_cost", .integer(7_168...ManagementService.maxHashMemoryKiB)),
-                        WireField("time_cost", .integer(1...16)), WireField("parallelism", .integer(1...8)),
-                    ]))),
+                    WireObject(
+                        [
+                            WireField("algorithm", .oneOf(["argon2id"])),
+                            WireField("memory_cost", .integer(7_168...ManagementService.maxHashMemoryKiB)),
+                            WireField("time_cost", .integer(1...16)), WireField("parallelism", .integer(1...8)),
+                        ],
+                        description: "memory_cost (KiB) and time_cost, each the connection's own where not given, "
+                            + "must reach one of OWASP's Argon2id rows: 47104 and 1, 19456 and 2, 12288 and 3, 9216 and 4, "
+                            + "or 7168 and 5."))),
             WireField(
                 "upgrades",
                 .object(
@@ -125,7 +129,9 @@ struct ConnectionsController: Sendable, ManagementRouting {
     /// A Sign in with Apple connection's options.
     static let appleOptions = WireObject([
         WireField("team_id", .string(maxLength: 64, pattern: "^[A-Z0-9]{10}$")),
-        WireField("kid", .text(64)), WireField("client_id", .text(256)),
+        WireField("kid", .string(maxLength: 64, pattern: "^[A-Za-z0-9]{1,64}$")),
+        WireField(
+            "client_id", .string(maxLength: 255, pattern: "^[A-Za-z0-9.-]{1,255}$"), description: "The Services ID."),
         WireField("app_id", .stringOrArray(maxLength: 256, maxItems: 50)),
         WireField("app_secret", .text(8_192), description: "The Sign in with Apple key (PEM); never returned."),
         WireField("issuer", .text(512)), WireField("jwks_uri", .string(maxLength: 2_048, format: "uri")),
@@ -134,7 +140,10 @@ struct ConnectionsController: Sendable, ManagementRouting {
     ])
 
     static let fields: [WireField] = [
-        WireField("name", .text(1_024)), WireField("strategy", .vocabulary(ConnectionStrategy.self)),
+        WireField(
+            "name", .string(maxLength: 128, minLength: 1, pattern: "^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"),
+            description: "Letters, digits and hyphens, not starting or ending with a hyphen."),
+        WireField("strategy", .vocabulary(ConnectionStrategy.self)),
         WireField("options", .either(.object(databaseOptions), .object(appleOptions))),
         WireField("enabled_clients", .texts(256, maxItems: 1_000)),
     ]
@@ -158,11 +167,22 @@ struct ConnectionsController: Sendable, ManagementRouting {
         ]
         return body
     }()
-    static let change = RequestBody.json(
-        fields.map {
+    /// `PATCH`: the options of the connection's own strategy (a user directory's or the Apple
+    /// connection's); `name` and `strategy` are fixed.
+    static let change: RequestBody = {
+        let fixed = fields.map {
             ["name", "strategy"].contains($0.name)
                 ? WireField($0.name, .refused("Fixed once the connection exists: 400.")) : $0
-        })
+        }
+        var body = RequestBody.json(fixed)
+        let shared = fixed.filter { $0.name != "options" }
+        body.variants = [
+            WireObject(
+                shared + [WireField("options", .object(databaseOptions))], description: "A user directory's."),
+            WireObject(shared + [WireField("options", .object(appleOptions))], description: "An Apple connection's."),
+        ]
+        return body
+    }()
 
     /// Whether a PATCH's options are an Apple connection's (they name one of its own fields).
     static func isAppleOptions(_ options: APIBody) -> Bool {

@@ -146,38 +146,51 @@ struct UsersController: Sendable, ManagementRouting {
         return .empty()
     }
 
-    /// A `POST /users` body (Auth0's fields; `custom_password_hash` for an import).
-    static let creation = RequestBody.json(
-        RequestInput.profileFields(nullable: false) + [
-            WireField("connection", .text(128)).required, WireField("email_verified", .boolean),
-            WireField("blocked", .boolean), RequestInput.metadata, WireField("password", .text(4_096)),
-            WireField(
-                "custom_password_hash",
-                .object(
-                    WireObject([
-                        WireField("algorithm", .text(64)).required,
-                        WireField(
-                            "hash",
-                            .object(
-                                WireObject([
-                                    WireField("value", .text(2_048)).required, WireField("encoding", .text(16)),
-                                ]))
-                        ).required,
-                        WireField(
-                            "salt",
-                            .object(
-                                WireObject([
-                                    WireField("value", .text(2_048)).required, WireField("encoding", .text(16)),
-                                    WireField("position", .text(16)),
-                                ]))),
-                        WireField("password", .object(WireObject([WireField("encoding", .text(16))]))),
-                    ]))),
-        ])
+    /// Auth0's `custom_password_hash`: an imported hash (docs/management-api.md has each algorithm's form).
+    static let customPasswordHash = WireField(
+        "custom_password_hash",
+        .object(
+            WireObject([
+                WireField("algorithm", .oneOf(["bcrypt", "argon2", "pbkdf2", "sha256"])).required,
+                WireField(
+                    "hash",
+                    .object(
+                        WireObject([
+                            WireField("value", .text(2_048)).required,
+                            WireField("encoding", .oneOf(["utf8", "hex", "base64"])),
+                        ]))
+                ).required,
+                WireField(
+                    "salt",
+                    .object(
+                        WireObject([
+                            WireField("value", .text(2_048)).required,
+                            WireField("encoding", .oneOf(["utf8", "hex", "base64"])),
+                            WireField("position", .oneOf(["prefix", "suffix"])),
+                        ]))),
+                WireField("password", .object(WireObject([WireField("encoding", .oneOf(["utf8"]))]))),
+            ])))
+    static let password = WireField("password", .string(maxLength: 4_096, minLength: 1))
+
+    /// A `POST /users` body (Auth0's fields): a password, or `custom_password_hash` for an import.
+    static let creation: RequestBody = {
+        let shared =
+            RequestInput.profileFields(nullable: false) + [
+                WireField("connection", .text(128)).required, WireField("email_verified", .boolean),
+                WireField("blocked", .boolean), RequestInput.metadata,
+            ]
+        var body = RequestBody.json(shared + [password, customPasswordHash])
+        body.variants = [
+            WireObject(shared + [password.requiredByService], description: "A user with a password."),
+            WireObject(shared + [customPasswordHash.requiredByService], description: "An imported password hash."),
+        ]
+        return body
+    }()
 
     /// A `PATCH /users/{id}` body: null removes a profile field or a metadata key.
     static let change = RequestBody.json(
         RequestInput.profileFields(nullable: true) + [
-            WireField("email_verified", .boolean), WireField("blocked", .boolean), WireField("password", .text(4_096)),
+            WireField("email_verified", .boolean), WireField("blocked", .boolean), password,
             WireField("connection", .text(128)),
             WireField("user_metadata", .map(.characters(500), maxMembers: 10, nullableValues: true)),
         ])

@@ -16,12 +16,26 @@ struct MFAController: Sendable {
         group.delete("/mfa/authenticators/{id}", handler: deleteAuthenticator)
     }
 
-    /// Enrolling a factor: its type, and for `oob` the channel (and the phone for SMS).
-    static let association = RequestBody.json(
-        RequestInput.optionalClient + [
-            MFAFields.authenticatorTypes, MFAFields.oobChannels, MFAFields.phoneNumber.nullable,
-            MFAFields.email.nullable,
-        ])
+    /// Enrolling a factor: its type, and for `oob` the channel and the phone (one form each).
+    static let association: RequestBody = {
+        var body = RequestBody.json(
+            RequestInput.optionalClient + [
+                MFAFields.authenticatorTypes.requiredByService, MFAFields.oobChannels, MFAFields.phoneNumber.nullable,
+                MFAFields.email.nullable,
+            ])
+        func one(_ value: String) -> WireType { .array(.oneOf([value]), maxItems: 1, minItems: 1) }
+        body.variants = [
+            WireObject(
+                RequestInput.optionalClient + [MFAFields.authenticatorTypes.typed(one("otp")).requiredByService],
+                description: "An authenticator app."),
+            WireObject(
+                RequestInput.optionalClient + [
+                    MFAFields.authenticatorTypes.typed(one("oob")).requiredByService,
+                    MFAFields.oobChannels.typed(one("sms")).requiredByService, MFAFields.phoneNumber.requiredByService,
+                ], description: "Codes by SMS to a phone."),
+        ]
+        return body
+    }()
     /// Asking for a challenge of a factor the sign-in may use.
     static let challenge = RequestBody.json(
         RequestInput.client + [
