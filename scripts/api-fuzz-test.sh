@@ -41,7 +41,9 @@ python="${PYTHON:-python3}"
 swift="${SWIFT:-swift}"
 
 # 1. The virtualenv with the pinned schemathesis.
-if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$schemathesis_version"; then
+# cryptography and cbor2: the hooks' device keys and passkeys (integration/interop/android_client.py).
+if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$schemathesis_version" \
+    || ! "$venv/bin/python" -c 'import cryptography, cbor2' >/dev/null 2>&1; then
     rm -rf "$venv"
     mkdir -p "$(dirname "$venv")"
     if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
@@ -56,7 +58,8 @@ if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$schemathesis_ver
         DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-venv
         "$python" -m venv "$venv"
     fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version" \
+        cryptography cbor2
 fi
 
 # 2. The sesame binary.
@@ -88,7 +91,9 @@ url="http://localhost:$port"
 "$SESAME_BIN" init --data "$work/data" --public-url "$url" --json >"$work/init.json"
 # /metrics on the API listener too, so its operation is fuzzed like the others.
 "$venv/bin/python" -c 'import secrets; print(secrets.token_hex(24))' >"$work/metrics-token"
+# Every case comes from one address (127.0.0.1): no per-address rate limit or cap of pending ceremonies.
 "$SESAME_BIN" serve --data "$work/data" --listen "127.0.0.1:$port" --rate-limit-per-ip 0 \
+    --pending-ceremonies-per-ip 1000000 \
     --metrics-token-file "$work/metrics-token" --log-level warn >"$work/server.log" 2>&1 </dev/null &
 server_pid=$!
 
@@ -141,6 +146,49 @@ with opener.open(user, timeout=10) as answer:
 factor = urllib.request.Request(url + "/api/v2/guardian/factors/otp", data=b'{"enabled":true}', method="PUT",
                                 headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
 opener.open(factor, timeout=10).close()
+
+
+def management(method, path, body=None):
+    request = urllib.request.Request(url + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    with opener.open(request, timeout=10) as answer:
+        return json.load(answer) if answer.status != 204 else None
+
+
+# Every identifier of the tenant's connection may sign up, none required, so a generated profile is
+# refused for what it holds rather than for the connection's choice of identifiers (POST
+# /api/v2/users, /dbconnections/signup, /passkey/register).
+connection = next(item for item in management("GET", "/api/v2/connections") if item["name"] == ids["connection"])
+attributes = {name: {"identifier": {"active": True}, "signup": {"status": "optional"}}
+              for name in ("email", "phone_number", "username")}
+management("PATCH", "/api/v2/connections/" + connection["id"], {"options": {"attributes": attributes}})
+# A database connection and a user of the hooks' own, which the PATCH cases act on (hooks.py), kept
+# from the fuzzer's DELETEs like the clients above.
+target = management("POST", "/api/v2/connections", {"name": "fuzz-patch-target", "strategy": "auth0",
+                                                   "enabled_clients": [client_id]})
+# An Apple connection of the hooks' own too, for the PATCH cases that carry an Apple connection's
+# options (its key is made here; nothing calls Apple).
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+apple_key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+apple = management("POST", "/api/v2/connections", {
+    "name": "fuzz-apple-target", "strategy": "apple", "enabled_clients": [client_id],
+    "options": {"team_id": "ABCDE12345", "kid": "FUZZKEY123", "client_id": "com.example.fuzz.web",
+                "app_id": ["com.example.fuzz"], "app_secret": apple_key, "issuer": "https://appleid.apple.com",
+                "jwks_uri": "https://appleid.apple.com/auth/keys",
+                "token_endpoint": "https://appleid.apple.com/auth/token"}})
+protected.append(apple["id"])
+# The fixtures' users sign up and in at the demo connection: it stays the tenant's default (the hooks
+# keep default_connection out of the fuzzed tenant settings), whatever connections the fuzzer adds.
+management("PATCH", "/api/v2/tenant/settings", {"default_connection": ids["connection"]})
+target_user = management("POST", "/api/v2/users", {
+    "connection": ids["connection"], "email": "target-" + secrets.token_hex(4) + "@example.com",
+    "password": "Fz-" + secrets.token_urlsafe(18)})
+protected += [target["id"], target_user["user_id"]]
+open(protected_path + "-targets", "w").write(json.dumps({"connection": target["id"], "user": target_user["user_id"],
+                                                        "apple_connection": apple["id"]}))
 open(protected_path, "w").write(",".join(protected))
 open(protected_path + "-user", "w").write(json.dumps({"username": email, "password": password}))
 PY
@@ -166,7 +214,8 @@ API_FUZZ_APP_CLIENT_ID="$("$venv/bin/python" -c 'import json, sys; print(json.lo
 API_FUZZ_CONNECTION="$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["connection"])' "$work/init.json")"
 export API_FUZZ_APP_CLIENT_ID API_FUZZ_CONNECTION
 API_FUZZ_PROTECTED_IDS="$(cat "$work/protected")"
-export API_FUZZ_PROTECTED_IDS
+API_FUZZ_TARGETS_FILE="$work/protected-targets"
+export API_FUZZ_PROTECTED_IDS API_FUZZ_TARGETS_FILE
 # The hosted pages get a browser's state in both runs (hooks.py): sign-ins begun at /authorize, CSRF
 # tokens, a user's and an administrator's sessions (the administrator made with init.json's setup
 # link, and kept in admin-user for the other run), setup links from `sesame admin setup-link`, and

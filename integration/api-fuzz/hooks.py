@@ -46,18 +46,35 @@ def before_call(context, case, kwargs):
     # of the body is what decides.
     if path.startswith("/api/v2/users") and isinstance(case.body.get("connection"), str):
         case.body["connection"] = REAL_VALUES["connection"]
-    if not path.startswith(NAMES_THE_APP):
-        return
-    for name, value in REAL_VALUES.items():
-        if value and isinstance(case.body.get(name), str):
-            case.body[name] = value
+    # The tenant's default connection stays the demo app's: the fixtures sign their users up there.
+    if path == "/api/v2/tenant/settings":
+        case.body.pop("default_connection", None)
+    if path.startswith(NAMES_THE_APP):
+        for name, value in REAL_VALUES.items():
+            if value and isinstance(case.body.get(name), str):
+                case.body[name] = value
+    if _is_positive(case):
+        _api_state(case, case.operation.method.upper(), path)
 
 
 @schemathesis.hook
 def after_call(context, case, response):
     path = getattr(case.operation, "path", "") or ""
+    _trace(case, response)
     if path.startswith(("/account", "/admin")):
         _after_signed_in_page(case, path, response)
+    if 200 <= response.status_code < 400:
+        _after_accepted(case, path)
+    else:
+        _STATE.pop("setting_password", None)
+    # A tenant that asks everyone for a second factor would stop the run's own sign-ins at it: the
+    # policy goes back to none after each case that set it.
+    if path == "/api/v2/guardian/policies" and response.status_code == 200:
+        with _LOCK:
+            try:
+                _management("PUT", "/api/v2/guardian/policies", [])
+            except Exception as error:
+                print(f"api-fuzz hooks: the MFA policy stays as the case set it: {error!r}", file=sys.stderr)
 
 
 @schemathesis.hook
@@ -114,7 +131,8 @@ if os.environ.get("API_FUZZ_AUTH") == "1":
 
         def set(self, case, data, context):
             path = getattr(case.operation, "path", "") or ""
-            if path.startswith("/me/v1/") and not path.startswith("/me/v1/upgrades/") or path == "/device-key/challenge":
+            if path.startswith("/me/v1/") and not path.startswith("/me/v1/upgrades/") or path in (
+                    "/device-key/challenge", "/me/v1/upgrades/authorize"):
                 token = data["my_account"]
             elif path == "/userinfo":
                 token = data["userinfo"]
@@ -289,6 +307,10 @@ def _new_user(browser):
         "csrf": browser.csrf, "tx": tx, "email": user["username"], "password": user["password"], "method": "password"})
     if answer.status_code != 303 or not browser.signed_in():
         raise _FixtureError(f"signup: {answer.status_code} {answer.text[:160]!r}")
+    # Kept from the fuzzer's changes, like the run's own fixtures: a case that learned the id from a
+    # user list would otherwise change its password or delete it.
+    for listed in _management_get("/api/v2/users", q=user["username"]):
+        PROTECTED.add(listed["user_id"])
     return user
 
 
@@ -451,19 +473,19 @@ def _held_sign_in():
     forms: the account user's password sign-in (the user has no passkey). Its hidden inputs."""
     for _ in range(2):
         _account()
-        browser = _transactions()
+        browser = _Browser()  # its own: a case that creates the passkey signs it in
         tx = browser.authorize()
         answer = _password_step(browser, tx, _STATE["account_user"])
         if answer.status_code == 200 and 'action="/u/passkey-enroll/skip"' in answer.text:
-            return browser, _HiddenInputs(answer.text).fields
+            return browser, _with_new_passkey(answer.text, _HiddenInputs(answer.text).fields)
         _forget_account_user()
     raise _FixtureError(f"no passkey-enrollment prompt: {answer.status_code} {answer.text[:160]!r}")
 
 
-def _identified_sign_in():
+def _identified_sign_in(browser=None):
     """A sign-in past its identifier step, the page that carries the password form: the mailbox user
     (wrong passwords lock that account, which no other fixture signs in as)."""
-    browser = _transactions()
+    browser = browser or _transactions()
     tx = browser.authorize()
     _expect(browser.send("POST", "/u/login", data={"csrf": browser.csrf, "tx": tx, "username": _mailbox()["username"]}),
             200, "identifier step")
@@ -503,7 +525,18 @@ def _fixture(method, path, wanted):
     page that reads only cookies (/account, /admin) gets its browser whatever the case holds."""
     if path.startswith("/account"):
         browser = _account()
-        return browser, {}, {"csrf": browser.csrf}
+        values = {"csrf": browser.csrf}
+        if path in ("/account/password", "/account/upgrade/password") and method == "POST":
+            values.update(current=_STATE["account_user"]["password"],
+                          password=_setting_password(path, _STATE["account_user"], _strong_password()))
+        elif path in ("/account/passkeys/enroll", "/account/upgrade/passkey") and method == "POST":
+            # The page's ceremony and a passkey made for it (an upgrade replaces the account user's
+            # password: the next case signs a new user in).
+            answer, fields = browser.page("GET", path)
+            _expect(answer, 200, path)
+            values.update(ceremony=fields.get("ceremony"),
+                          credential=json.dumps(_PROVIDER.create(_script_json(answer.text, "passkey-creation"))))
+        return browser, {}, values
     if path == "/admin/setup":
         browser = _admin()
         token = _mint_setup_token() if method == "POST" else _setup_token()
@@ -531,8 +564,34 @@ def _fixture(method, path, wanted):
         browser = _transactions()
         return browser, {}, {"csrf": browser.token()}
     if path == "/u/login/password":
-        browser, fields = _identified_sign_in()
-        return browser, {}, fields
+        # The mailbox user's own password, in a browser of the case's own (it ends signed in).
+        browser, fields = _identified_sign_in(_Browser())
+        return browser, {}, dict(fields, password=_mailbox()["password"])
+    if path == "/u/signup" and method == "POST":
+        browser = _Browser()
+        return browser, {}, {"tx": browser.authorize(), "csrf": browser.csrf, "email": _new_address(),
+                             "password": _strong_password()}
+    if path == "/u/signup/passkey":
+        browser = _Browser()
+        tx = browser.authorize()
+        answer, fields = browser.page("POST", "/u/signup", data={
+            "csrf": browser.csrf, "tx": tx, "email": _new_address(), "method": "passkey"})
+        options = _script_json(answer.text, "passkey-creation")
+        return browser, {}, dict(fields, tx=tx, csrf=browser.csrf,
+                                 credential=json.dumps(_PROVIDER.create(options)))
+    if path == "/u/login/passkey":
+        browser = _Browser()
+        tx = browser.authorize()
+        answer, fields = browser.page("GET", "/u/login", params={"tx": tx})
+        options = _script_json(answer.text, "passkey-options")
+        return browser, {}, dict(fields, tx=tx, csrf=browser.csrf,
+                                 credential=json.dumps(_PROVIDER.get(options, _passkey_user())))
+    if path == "/u/recover" and method == "POST":
+        browser = _transactions()
+        return browser, {}, {"tx": browser.authorize(), "csrf": browser.csrf, "email": _mailbox()["username"]}
+    if path in ("/u/mfa", "/u/mfa/method"):
+        browser, fields, user = _second_factor_step()
+        return browser, {}, dict(fields, otp=_totp(user["secret"], at=time.time() + 30), mode="otp")
     if path in ("/u/passkey-enroll", "/u/passkey-enroll/skip") and method == "POST":
         browser, fields = _held_sign_in()
         return browser, {}, fields
@@ -542,10 +601,12 @@ def _fixture(method, path, wanted):
         browser = _transactions()
         answer, fields = browser.page("GET", "/u/passkey-enroll", params={"ticket": _enrollment_ticket()})
         _expect(answer, 200, "passkey-enrollment page")
-        return browser, {}, fields
+        return browser, {}, _with_new_passkey(answer.text, fields)
     if path == "/u/reset-password":
         browser = _transactions()
-        return browser, {}, {"csrf": browser.token(), "ticket": _reset_ticket(fresh=method == "POST")}
+        ticket = _reset_ticket(fresh=method == "POST")
+        return browser, {}, {"csrf": browser.token(), "ticket": ticket,
+                             "password": _setting_password(path, _mailbox(), _strong_password())}
     if path == "/u/verify-email":
         browser = _transactions()
         return browser, {}, {"csrf": browser.token(), "ticket": _verify_ticket(fresh=method == "POST")}
@@ -647,3 +708,464 @@ def _after_signed_in_page(case, path, response):
                 _STATE.pop("admin_client")
             elif path.startswith("/admin/users/") and sent == _STATE.get("mailbox", {}).get("id"):
                 _STATE.pop("mailbox")
+
+
+# The JSON API's positive cases (both runs): what a real caller holds and the generator cannot invent,
+# put into the fields the case already has (only where the generated value is a string, so the shape
+# of the case is the generator's). Each such operation then has cases the server accepts, and the
+# rest of each body is what decides: a single-use secret minted for the case (an upgrade token, a
+# reset ticket), a password that meets the connection's rules where the body sets one, a user's own
+# password for the password grant, the hooks' own connection and user for the PATCH cases, a new API
+# for a client grant. A fixture that fails leaves the case as generated and says so on stderr.
+_TARGETS = json.load(open(os.environ["API_FUZZ_TARGETS_FILE"])) if os.environ.get("API_FUZZ_TARGETS_FILE") else {}
+_AUTHENTICATED = os.environ.get("API_FUZZ_AUTH") == "1"
+
+
+def _is_positive(case):
+    meta = case._meta
+    return meta is not None and meta.generation.mode.is_positive and coverage_scenario(case) not in REQUEST_SHAPE_PROBES
+
+
+def _strong_password():
+    return "Fz-" + secrets.token_urlsafe(18)
+
+
+def _management(method, path, body):
+    """A Management API write for a fixture, with the token `_management_get` keeps."""
+    _management_get("/api/v2/clients/" + _APP)  # a live token in _STATE
+    answer = _HTTP.request(method, _BASE + path, json=body, timeout=10,
+                           headers={"Authorization": "Bearer " + _STATE["management"]})
+    if answer.status_code not in (200, 201):
+        raise _FixtureError(f"{method} {path}: {answer.status_code} {answer.text[:160]!r}")
+    return answer.json()
+
+
+def _upgrader():
+    """A user of the hooks' own whose upgrades the upgrade cases authorize: a strong-password upgrade
+    changes its password (after_call keeps the new one)."""
+    # A user may hold only a few upgrade tokens at once: a new user every few.
+    if "upgrader" not in _STATE or _STATE["upgrader"].get("tokens", 0) >= 4:
+        _STATE["upgrader"] = _new_user(_Browser())
+    return _STATE["upgrader"]
+
+
+def _signer():
+    """A user of the hooks' own that the password-grant cases sign in as (no case changes its password)."""
+    if "signer" not in _STATE:
+        _STATE["signer"] = _new_user(_Browser())
+    return _STATE["signer"]
+
+
+_APPLE_OPTIONS = ("team_id", "kid", "client_id", "app_id", "app_secret", "issuer", "jwks_uri", "token_endpoint",
+                  "authorization_endpoint")
+
+
+def _valid_apple_options(options):
+    """What the server checks of an Apple connection's options beyond their form: a P-256 key, and
+    https URLs (the generator's URIs may be of any scheme)."""
+    if "app_secret" in options:
+        from cryptography.hazmat.primitives import serialization
+        options["app_secret"] = _ec_key().private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    for name, url in (("jwks_uri", "https://appleid.apple.com/auth/keys"),
+                      ("token_endpoint", "https://appleid.apple.com/auth/token"),
+                      ("authorization_endpoint", "https://appleid.apple.com/auth/authorize")):
+        if name in options:
+            options[name] = url
+    if "app_id" in options:
+        options["app_id"] = ["com.example.fuzz"]
+
+
+# OWASP's Argon2id rows (docs/management-api.md): memory_cost and time_cost together reach one.
+_OWASP_ROWS = ((47104, 1), (19456, 2), (12288, 3), (9216, 4), (7168, 5))
+
+
+def _valid_connection_options(options):
+    """What the document says in words and a generator cannot know: Argon2id parameters that reach
+    an OWASP row together (the one not given is the connection's own, 19456 and 2 by default, or
+    what an earlier case set: both are given here), and an identifier left active."""
+    if not isinstance(options, dict):
+        return
+    hashing = options.get("password_hashing")
+    if isinstance(hashing, dict) and ("memory_cost" in hashing or "time_cost" in hashing):
+        memory, time = hashing.get("memory_cost"), hashing.get("time_cost")
+        memory = memory if isinstance(memory, int) and not isinstance(memory, bool) else 19456
+        time = time if isinstance(time, int) and not isinstance(time, bool) else 2
+        if not any(memory >= row_memory and time >= row_time for row_memory, row_time in _OWASP_ROWS):
+            time = max(time, 5)
+            memory = max(memory, 7168)
+        hashing.update(memory_cost=min(memory, 262144), time_cost=min(time, 16))
+    attributes = options.get("attributes")
+    if isinstance(attributes, dict):
+        attributes["email"] = {"identifier": {"active": True}, "signup": {"status": "optional"}}
+
+
+def _upgrade_token(kind):
+    """A fresh upgrade token of `kind` for the upgrader (the system-initiated form: the app's client,
+    the username and the password)."""
+    user = _upgrader()
+    # The realm is named: a fuzzed tenant setting may make another connection the default.
+    answer = _HTTP.post(_BASE + "/me/v1/upgrades/authorize", timeout=10, json={
+        "type": kind, "client_id": _APP, "username": user["username"], "password": user["password"],
+        "realm": REAL_VALUES["realm"]})
+    if answer.status_code != 200:
+        raise _FixtureError(f"upgrade authorization: {answer.status_code} {answer.text[:160]!r}")
+    user["tokens"] = user.get("tokens", 0) + 1
+    return answer.json()["upgrade_token"]
+
+
+def _set(case, name, value):
+    if isinstance(case.body.get(name), str):
+        case.body[name] = value
+
+
+def _api_state(case, method, path):
+    if path.startswith(HOSTED_PAGES):
+        return
+    with _LOCK:
+        try:
+            if method == "PATCH" and path == "/api/v2/connections/{id}" and isinstance(case.path_parameters, dict):
+                options = case.body.get("options") if isinstance(case.body, dict) else None
+                apple = isinstance(options, dict) and any(name in options for name in _APPLE_OPTIONS)
+                case.path_parameters["id"] = _TARGETS["apple_connection" if apple else "connection"]
+                if apple:
+                    _valid_apple_options(options)
+            elif method == "PATCH" and path == "/api/v2/users/{id}" and isinstance(case.path_parameters, dict):
+                case.path_parameters["id"] = _TARGETS["user"]
+            if method == "PATCH" and path == "/me/v1/authentication-methods/{id}" and _AUTHENTICATED \
+                    and isinstance(case.path_parameters, dict):
+                case.path_parameters["id"] = _fuzz_passkey_id()
+            if not isinstance(case.body, dict):
+                return
+            if method == "POST" and path == "/api/v2/client-grants":
+                api = _management("POST", "/api/v2/resource-servers", {
+                    "identifier": f"https://fuzz-{secrets.token_hex(6)}.example/", "name": "api-fuzz hooks"})
+                _set(case, "audience", api["identifier"])
+                _set(case, "client_id", _APP)
+            elif (method, path) in (("POST", "/api/v2/users"), ("PATCH", "/api/v2/users/{id}"),
+                                    ("POST", "/dbconnections/signup")):
+                _set(case, "password", _strong_password())
+                _fresh_identifiers(case.body)
+            elif path == "/passkey/register" and isinstance(case.body.get("user_profile"), dict):
+                _fresh_identifiers(case.body["user_profile"])
+            elif path == "/me/v1/upgrades/authorize":
+                if _AUTHENTICATED:  # the bearer token is the caller: no password beside it
+                    for name in ("username", "password", "client_secret"):
+                        case.body.pop(name, None)
+                else:
+                    user = _upgrader()
+                    case.body.pop("client_secret", None)
+                    case.body.update(client_id=_APP, username=user["username"], password=user["password"],
+                                     realm=REAL_VALUES["realm"])
+            elif path == "/me/v1/upgrades/strong-password":
+                _set(case, "upgrade_token", _upgrade_token("strong_password"))
+                _set(case, "new_password", _setting_password(path, _upgrader(), _strong_password()))
+            elif path == "/me/v1/upgrades/passkey":
+                _set(case, "upgrade_token", _upgrade_token("passkey"))
+            elif path == "/dbconnections/reset_password":
+                _set(case, "ticket", _reset_ticket(fresh=True))
+                _set(case, "password", _setting_password(path, _mailbox(), _strong_password()))
+            elif path == "/oauth/token" and case.body.get("grant_type") in (
+                    "password", "http://auth0.com/oauth/grant-type/password-realm"):
+                # Both or neither: a generated password beside a real username counts as a failed
+                # login, and enough of them lock the user out.
+                user = _signer()
+                case.body.update(username=user["username"], password=user["password"], realm=REAL_VALUES["realm"])
+                for name in ("audience", "scope", "redirect_uri", "client_secret"):  # the app's defaults
+                    case.body.pop(name, None)
+            elif path in ("/api/v2/connections", "/api/v2/connections/{id}"):
+                _valid_connection_options(case.body.get("options"))
+            elif path == "/oauth/token" and case.body.get("grant_type") == "urn:okta:params:oauth:grant-type:webauthn":
+                session, credential = _passkey_assertion()
+                case.body.update(auth_session=session, authn_response=_as_member(case, credential),
+                                 realm=REAL_VALUES["realm"])
+                for name in ("audience", "scope", "client_secret"):
+                    case.body.pop(name, None)
+            elif path == "/mfa/challenge":
+                case.body.update(client_id=_APP, mfa_token=_mfa_token()[0])
+                case.body.pop("authenticator_id", None)
+                case.body.pop("client_secret", None)
+            elif path == "/oauth/token" and case.body.get("grant_type") in (
+                    "http://auth0.com/oauth/grant-type/mfa-otp", "http://auth0.com/oauth/grant-type/mfa-oob",
+                    "http://auth0.com/oauth/grant-type/mfa-recovery-code"):
+                token, code = _mfa_token(fresh=True)
+                case.body.update(grant_type="http://auth0.com/oauth/grant-type/mfa-otp", mfa_token=token, otp=code)
+                for name in ("oob_code", "binding_code", "recovery_code", "client_secret"):
+                    case.body.pop(name, None)
+            elif path == "/me/v1/upgrades/passkey/verify":
+                session, credential = _passkey_upgrade()
+                case.body.update(auth_session=session, authn_response=credential)
+            elif path == "/api/v2/users/{id}/device-keys" and method == "POST":
+                if isinstance(case.path_parameters, dict):
+                    case.path_parameters["id"] = _TARGETS["user"]
+                case.body.update(public_key=_jwk(_ec_key()), client_id=_APP)
+            elif path == "/me/v1/device-keys" and method == "POST" and _AUTHENTICATED:
+                key = _ec_key()
+                challenge = _my_account("POST", "/me/v1/device-keys/challenge", {}).json()
+                message = _device_key_message("register", challenge["challenge"], challenge["key_id"])
+                case.body.update(auth_session=challenge["auth_session"], public_key=_jwk(key),
+                                 signature=_b64url(key.sign(message, _ecdsa())))
+            elif path == "/device-key/challenge" and _AUTHENTICATED:
+                case.body.update(client_id=_APP, key_id=_fuzz_device_key())
+        except Exception as error:
+            print(f"api-fuzz hooks: {method} {path} sent as generated: {error!r}", file=sys.stderr)
+
+
+def _setting_password(path, user, password):
+    """The password a case is about to set for one of the hooks' users: after_call keeps it when the
+    case succeeds (the case itself is not read back: what schemathesis sent may be a copy)."""
+    _STATE["setting_password"] = (path, user, password)
+    return password
+
+
+def _after_accepted(case, path):
+    """A password a case set is the user's from now on."""
+    with _LOCK:
+        pending = _STATE.pop("setting_password", None)
+        if pending and pending[0] == path:
+            pending[1]["password"] = pending[2]
+
+
+# Keys and passkeys, made with PyPI `cryptography` and `cbor2` by the independent client of the
+# interop tests (integration/interop/android_client.py), with the server's own origin.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
+from android_client import AndroidPasskeyProvider  # noqa: E402
+from cryptography.hazmat.primitives import hashes  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
+
+_PROVIDER = AndroidPasskeyProvider(origin=_BASE)
+
+
+def _b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _b64url_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _ec_key():
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def _ecdsa():
+    return ec.ECDSA(hashes.SHA256())
+
+
+def _jwk(key):
+    numbers = key.public_key().public_numbers()
+    return {"kty": "EC", "crv": "P-256", "x": _b64url(numbers.x.to_bytes(32, "big")),
+            "y": _b64url(numbers.y.to_bytes(32, "big"))}
+
+
+def _device_key_message(purpose, challenge, key_id):
+    """docs/migration.md: "sesame-device-key-v1" 0x00 purpose 0x00 challenge SHA-256(client_id) key_id."""
+    return (b"sesame-device-key-v1\x00" + purpose.encode() + b"\x00" + _b64url_decode(challenge)
+            + hashlib.sha256(_APP.encode()).digest() + _b64url_decode(key_id))
+
+
+def _my_account(method, path, body):
+    """My Account as the run's fuzz user (the authenticated run), with a fresh token each call."""
+    user = json.load(open(os.environ["API_FUZZ_USER_FILE"]))
+    token = _expect(_HTTP.post(_BASE + "/oauth/token", timeout=10, json={
+        "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": _APP,
+        "realm": REAL_VALUES["realm"], "username": user["username"], "password": user["password"],
+        "audience": _BASE + "/me/", "scope": "openid " + " ".join(
+            f"{verb}:me:authentication_methods" for verb in ("read", "create", "update", "delete"))}),
+        200, "My Account token").json()["access_token"]
+    answer = _HTTP.request(method, _BASE + path, json=body, timeout=10, headers={"Authorization": "Bearer " + token})
+    if answer.status_code not in (200, 201, 202):
+        raise _FixtureError(f"{method} {path}: {answer.status_code} {answer.text[:160]!r}")
+    return answer
+
+
+def _fuzz_passkey_id():
+    """A passkey of the fuzz user's, enrolled through My Account once (again when a case deleted it)."""
+    known = _STATE.get("fuzz_passkey")
+    if known:
+        listed = _my_account("GET", "/me/v1/authentication-methods", None).json()
+        methods = listed if isinstance(listed, list) else next(
+            (value for value in listed.values() if isinstance(value, list)), [])
+        if any(isinstance(method, dict) and method.get("id") == known for method in methods):
+            return known
+    answer = _my_account("POST", "/me/v1/authentication-methods", {"type": "passkey"})
+    method_id = urllib.parse.unquote(answer.headers["Location"].rstrip("/").rsplit("/", 1)[-1])
+    challenge = answer.json()
+    credential = _PROVIDER.create(challenge["authn_params_public_key"])
+    verified = _my_account(
+        "POST", "/me/v1/authentication-methods/" + urllib.parse.quote(method_id, safe="") + "/verify",
+        {"auth_session": challenge["auth_session"], "authn_response": credential}).json()
+    _STATE["fuzz_passkey"] = verified["id"]
+    return verified["id"]
+
+
+def _passkey_user():
+    """A user who signs in with a passkey (the webauthn grant's cases): made by a passkey signup."""
+    if "passkey_user" not in _STATE:
+        answer = _expect(_HTTP.post(_BASE + "/passkey/register", timeout=10, json={
+            "client_id": _APP, "realm": REAL_VALUES["realm"],
+            "user_profile": {"email": f"passkey-{secrets.token_hex(6)}@example.com"}}), 200, "passkey signup")
+        challenge = answer.json()
+        credential = _PROVIDER.create(challenge["authn_params_public_key"])
+        _expect(_HTTP.post(_BASE + "/oauth/token", timeout=10, json={
+            "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": _APP,
+            "realm": REAL_VALUES["realm"], "auth_session": challenge["auth_session"], "authn_response": credential,
+            "scope": "openid"}), 200, "passkey signup's token")
+        _STATE["passkey_user"] = _PROVIDER.passkeys[-1]
+    return _STATE["passkey_user"]
+
+
+def _passkey_assertion():
+    """A login challenge's handle and the passkey user's answer to it."""
+    passkey = _passkey_user()
+    challenge = _expect(_HTTP.post(_BASE + "/passkey/challenge", timeout=10, json={
+        "client_id": _APP, "realm": REAL_VALUES["realm"]}), 200, "login challenge").json()
+    return challenge["auth_session"], _PROVIDER.get(challenge["authn_params_public_key"], passkey)
+
+
+def _passkey_upgrade():
+    """A new user's passkey upgrade, begun: the challenge's handle and the new passkey (the upgrade
+    replaces the password, so each case has its own user)."""
+    user = _new_user(_Browser())
+    token = _expect(_HTTP.post(_BASE + "/me/v1/upgrades/authorize", timeout=10, json={
+        "type": "passkey", "client_id": _APP, "username": user["username"], "password": user["password"],
+        "realm": REAL_VALUES["realm"]}), 200, "upgrade authorization").json()["upgrade_token"]
+    challenge = _expect(_HTTP.post(_BASE + "/me/v1/upgrades/passkey", timeout=10, json={"upgrade_token": token}),
+                        202, "passkey upgrade challenge").json()
+    return challenge["auth_session"], _PROVIDER.create(challenge["authn_params_public_key"])
+
+
+def _fuzz_device_key():
+    """A device key of the fuzz user's, registered through My Account once."""
+    if "fuzz_device_key" not in _STATE:
+        key = _ec_key()
+        challenge = _my_account("POST", "/me/v1/device-keys/challenge", {}).json()
+        message = _device_key_message("register", challenge["challenge"], challenge["key_id"])
+        _my_account("POST", "/me/v1/device-keys", {
+            "auth_session": challenge["auth_session"], "public_key": _jwk(key),
+            "signature": _b64url(key.sign(message, _ecdsa())),
+            "device": {"id": "api-fuzz", "name": "api-fuzz hooks", "platform": "ios", "os_version": "16.3"}})
+        _STATE["fuzz_device_key"] = challenge["key_id"]
+    return _STATE["fuzz_device_key"]
+
+
+# A user with an authenticator app (docs/mfa.md, "Managing factors"): enrolled with an MFA API token
+# and confirmed by the mfa-otp grant with that token. Its password logins answer mfa_required.
+import hmac  # noqa: E402
+import struct  # noqa: E402
+import time  # noqa: E402
+
+
+def _totp(secret, at=None):
+    """RFC 6238: HMAC-SHA1 over the 30-second counter, six digits."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
+    counter = struct.pack(">Q", int((time.time() if at is None else at) // 30))
+    digest = hmac.new(key, counter, hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    return f"{(struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
+
+
+def _password_login(user, **extra):
+    return _HTTP.post(_BASE + "/oauth/token", timeout=10, json=dict({
+        "grant_type": "http://auth0.com/oauth/grant-type/password-realm", "client_id": _APP,
+        "realm": REAL_VALUES["realm"], "username": user["username"], "password": user["password"]}, **extra))
+
+
+def _mfa_user(fresh=False):
+    # A user may have only so many sign-ins waiting at the second factor: a new user every few.
+    if fresh or _STATE.get("mfa_user", {}).get("pending", 0) >= 4:
+        _STATE.pop("mfa_user", None)
+    if "mfa_user" not in _STATE:
+        _otp_on()
+        user = _new_user(_Browser())
+        token = _expect(_password_login(user, audience=_BASE + "/mfa/", scope="enroll"), 200, "MFA API token")
+        token = token.json()["access_token"]
+        enrolled = _expect(_HTTP.post(_BASE + "/mfa/associate", timeout=10, json={"authenticator_types": ["otp"]},
+                                      headers={"Authorization": "Bearer " + token}), 200, "otp enrollment").json()
+        _expect(_HTTP.post(_BASE + "/oauth/token", timeout=10, json={
+            "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "client_id": _APP, "mfa_token": token,
+            "otp": _totp(enrolled["secret"])}), 200, "otp confirmation")
+        _STATE["mfa_user"] = dict(user, secret=enrolled["secret"], pending=0)
+    _STATE["mfa_user"]["pending"] += 1
+    return _STATE["mfa_user"]
+
+
+def _otp_on():
+    """The authenticator-app factor on (a fuzzed PUT may have turned it off)."""
+    _management("PUT", "/api/v2/guardian/factors/otp", {"enabled": True})
+
+
+def _mfa_token(fresh=False):
+    """A fresh mfa_token and a code its user has not used: the MFA user's password login, which
+    stops at the second factor. A code is used once (the server refuses one it has seen), and the
+    enrollment used the current one, so a case that sends a code gets a new user (`fresh`) and the
+    next window's code, which the server's one-step window takes."""
+    _otp_on()
+    user = _mfa_user(fresh)
+    answer = _expect(_password_login(user, scope="openid"), 403, "password step")
+    return answer.json()["mfa_token"], _totp(user["secret"], at=time.time() + 30)
+
+
+def _new_address():
+    return f"hosted-{secrets.token_hex(6)}@example.com"
+
+
+def _script_json(text, element_id):
+    """The JSON block a page carries for its script (`<script type="application/json" id=…>`)."""
+    match = re.search(r'<script type="application/json" id="' + re.escape(element_id) + r'">(.*?)</script>', text, re.S)
+    if not match:
+        raise _FixtureError(f"the page carries no {element_id}")
+    return json.loads(match.group(1))
+
+
+def _second_factor_step():
+    """A sign-in at its second-factor step: the MFA user's identifier and password in a new browser.
+    The page's hidden inputs."""
+    user = _mfa_user(fresh=True)
+    _otp_on()
+    browser = _Browser()
+    tx = browser.authorize()
+    answer = _password_step(browser, tx, user)
+    if answer.status_code != 200 or 'name="otp"' not in answer.text:
+        raise _FixtureError(f"no second-factor step: {answer.status_code} {answer.text[:160]!r}")
+    return browser, dict(_HiddenInputs(answer.text).fields, tx=tx, csrf=browser.csrf), user
+
+
+def _fresh_identifiers(profile):
+    """Identifiers no user holds yet where the case gives them (a taken one is refused, and the
+    refusal hides which), so the rest of the profile is what decides."""
+    token = secrets.token_hex(6)
+    if isinstance(profile.get("email"), str):
+        profile["email"] = f"fuzz-{token}@example.com"
+    if isinstance(profile.get("username"), str):
+        profile["username"] = f"fuzz_{token}"
+    if isinstance(profile.get("phone_number"), str):
+        profile["phone_number"] = "+1555" + str(secrets.randbelow(10**7)).zfill(7)
+
+
+def _with_new_passkey(page, fields):
+    """The page's hidden inputs and a passkey made for its creation options (`credential`)."""
+    return dict(fields, credential=json.dumps(_PROVIDER.create(_script_json(page, "passkey-creation"))))
+
+
+def _as_member(case, value):
+    """A JSON object as a body member: itself in JSON, its text in a form."""
+    return json.dumps(value) if "form" in (case.media_type or "") else value
+
+
+# A trace of every case's phase and answer, for reading which phase of an operation had no
+# accepted case (API_FUZZ_TRACE: a file to append JSON lines to).
+_TRACE = os.environ.get("API_FUZZ_TRACE")
+
+
+def _trace(case, response):
+    if not _TRACE:
+        return
+    meta = case._meta
+    phase = getattr(getattr(meta, "phase", None), "name", None)
+    mode = "positive" if meta is not None and meta.generation.mode.is_positive else "negative"
+    with open(_TRACE, "a") as file:
+        file.write(json.dumps({"run": "authenticated" if _AUTHENTICATED else "unauthenticated",
+                               "op": f"{case.operation.method.upper()} {case.operation.path}",
+                               "phase": str(phase), "mode": mode, "status": response.status_code,
+                               "answer": response.text[:300]}) + "\n")
