@@ -13,7 +13,9 @@ public enum ClientFields {
 public enum TokenFields {
     /// Its values are the grant types; the server's document lists them.
     public static let grantType = WireField("grant_type", .text(256))
-    public static let scope = WireField("scope", .text(2_048))
+    /// RFC 6749's scope: tokens of printable ASCII but `"` and `\`, separated by spaces.
+    public static let scopePattern = "^[ ]*[!#-\\[\\]-~]+(?:[ ]+[!#-\\[\\]-~]+)*[ ]*$"
+    public static let scope = WireField("scope", .string(maxLength: 2_048, pattern: scopePattern))
     public static let audience = WireField("audience", .text(512))
     /// The connection, by name.
     public static let realm = WireField("realm", .text(128))
@@ -59,8 +61,11 @@ public enum SignupFields {
         description: "1 to 128 letters (any script; the pattern shows the ASCII ones), digits and _ . - + @.")
     /// The passkey signup's profile object.
     public static let userProfile = WireField("user_profile", .object(WireObject(profile(nullable: true))))
-    /// At most ten strings of at most 500 characters.
-    public static let userMetadata = WireField("user_metadata", .map(.characters(500), maxMembers: 10))
+    /// At most ten strings of at most 500 characters, named by keys of 1 to 100 characters with
+    /// nothing unsafe.
+    public static let userMetadata = WireField(
+        "user_metadata", .map(.characters(500), maxMembers: 10, keys: metadataKey))
+    public static let metadataKey = WireType.displayText(100)
     /// The database signup's password and connection.
     public static let password = WireField("password", .text(4_096))
     public static let connection = WireField("connection", .text(128))

@@ -28,8 +28,9 @@ public indirect enum WireType: Sendable, Hashable {
     /// One string or an array of them (Auth0 holds some settings either way).
     case stringOrArray(maxLength: Int, maxItems: Int)
     /// An object whose members, named freely, are all of one type (metadata, texts by language),
-    /// or `null` where `nullableValues` (a PATCH's "remove this key").
-    case map(WireType, maxMembers: Int?, nullableValues: Bool = false)
+    /// or `null` where `nullableValues` (a PATCH's "remove this key"); `keys`, what the service
+    /// takes as a member's name, when it checks them.
+    case map(WireType, maxMembers: Int?, nullableValues: Bool = false, keys: WireType? = nil)
     /// A JSON object the service parses itself (a WebAuthn credential, a JWK), described by the
     /// OpenAPI component it names.
     case component(String)

@@ -55,6 +55,11 @@ def before_call(context, case, kwargs):
                 case.body[name] = value
     if _is_positive(case):
         _api_state(case, case.operation.method.upper(), path)
+        # A token request names its client: this public app has no secret to send instead.
+        if path == "/oauth/token" and isinstance(case.body, dict) and _APP:
+            case.body["client_id"] = _APP
+        if path.startswith(NAMES_THE_APP) and isinstance(case.body, dict):
+            case.body.pop("client_secret", None)
 
 
 @schemathesis.hook
@@ -547,6 +552,10 @@ def _fixture(method, path, wanted):
         values = {"csrf": browser.csrf}
         if "id" in wanted and path.startswith("/admin/clients/"):
             values["id"] = _admin_client()
+        if path == "/admin/clients/{id}" and method == "POST":
+            # The lists are one URL, origin or fingerprint a line (the document says so in words).
+            values.update(callbacks="https://app.example/callback", allowed_logout_urls="https://app.example/",
+                          allowed_origins="https://app.example", android_fingerprints=":".join(["AB"] * 32))
         elif "id" in wanted and path.startswith("/admin/users/"):
             values["id"] = _admin_user()
         return browser, {}, values
@@ -591,7 +600,7 @@ def _fixture(method, path, wanted):
         return browser, {}, {"tx": browser.authorize(), "csrf": browser.csrf, "email": _mailbox()["username"]}
     if path in ("/u/mfa", "/u/mfa/method"):
         browser, fields, user = _second_factor_step()
-        return browser, {}, dict(fields, otp=_totp(user["secret"], at=time.time() + 30), mode="otp")
+        return browser, {}, dict(fields, otp=_totp(user["secret"], at=time.time() + 30), mode="otp", method="otp")
     if path in ("/u/passkey-enroll", "/u/passkey-enroll/skip") and method == "POST":
         browser, fields = _held_sign_in()
         return browser, {}, fields
@@ -659,9 +668,12 @@ def _slots(case, method, path):
                 if name in container and name not in mutated and _fits(typed.get(name, container[name]), max_length):
                     slots[name] = container
     if isinstance(case.body, dict):
+        positive = meta is not None and meta.generation.mode.is_positive
         for name, max_length in declared["form"].items():
             if name in case.body and name not in mutated and _fits(case.body[name], max_length):
                 slots[name] = case.body
+            elif positive and name not in case.body:
+                slots[name] = case.body  # a valid form may carry any member it declares
     return slots
 
 
@@ -800,10 +812,10 @@ def _valid_connection_options(options):
         attributes["email"] = {"identifier": {"active": True}, "signup": {"status": "optional"}}
 
 
-def _upgrade_token(kind):
-    """A fresh upgrade token of `kind` for the upgrader (the system-initiated form: the app's client,
-    the username and the password)."""
-    user = _upgrader()
+def _upgrade_token(kind, user=None):
+    """A fresh upgrade token of `kind` for `user`, the upgrader by default (the system-initiated
+    form: the app's client, the username and the password)."""
+    user = user or _upgrader()
     # The realm is named: a fuzzed tenant setting may make another connection the default.
     answer = _HTTP.post(_BASE + "/me/v1/upgrades/authorize", timeout=10, json={
         "type": kind, "client_id": _APP, "username": user["username"], "password": user["password"],
@@ -844,22 +856,41 @@ def _api_state(case, method, path):
                 _set(case, "client_id", _APP)
             elif (method, path) in (("POST", "/api/v2/users"), ("PATCH", "/api/v2/users/{id}"),
                                     ("POST", "/dbconnections/signup")):
+                if method == "POST" and path == "/api/v2/users" and "custom_password_hash" in case.body:
+                    # An imported hash must be one its algorithm could have made: the case becomes the
+                    # password form (the import is tested with real hashes in the Swift tests).
+                    del case.body["custom_password_hash"]
+                    case.body["password"] = ""
                 _set(case, "password", _strong_password())
                 _fresh_identifiers(case.body)
+                if method == "POST" and not any(isinstance(case.body.get(name), str)
+                                                for name in ("email", "phone_number", "username")):
+                    case.body["email"] = f"fuzz-{secrets.token_hex(6)}@example.com"
+            elif path == "/mfa/associate":
+                # The factors the case may name, on (a fuzzed PUT may have turned them off); the
+                # MFA API's caller is its token, and this public app has no secret.
+                _otp_on()
+                _management("PUT", "/api/v2/guardian/factors/sms", {"enabled": True})
+                case.body.pop("client_secret", None)
             elif path == "/passkey/register" and isinstance(case.body.get("user_profile"), dict):
-                _fresh_identifiers(case.body["user_profile"])
+                profile = case.body["user_profile"]
+                _fresh_identifiers(profile)
+                if not any(isinstance(profile.get(name), str) for name in ("email", "phone_number", "username")):
+                    profile["email"] = f"fuzz-{secrets.token_hex(6)}@example.com"
             elif path == "/me/v1/upgrades/authorize":
                 if _AUTHENTICATED:  # the bearer token is the caller: no password beside it
                     for name in ("username", "password", "client_secret"):
                         case.body.pop(name, None)
                 else:
                     user = _upgrader()
+                    user["tokens"] = user.get("tokens", 0) + 1  # the case may mint one
                     case.body.pop("client_secret", None)
                     case.body.update(client_id=_APP, username=user["username"], password=user["password"],
                                      realm=REAL_VALUES["realm"])
             elif path == "/me/v1/upgrades/strong-password":
-                _set(case, "upgrade_token", _upgrade_token("strong_password"))
-                _set(case, "new_password", _setting_password(path, _upgrader(), _strong_password()))
+                user = _upgrader()
+                _set(case, "upgrade_token", _upgrade_token("strong_password", user))
+                _set(case, "new_password", _setting_password(path, user, _strong_password()))
             elif path == "/me/v1/upgrades/passkey":
                 _set(case, "upgrade_token", _upgrade_token("passkey"))
             elif path == "/dbconnections/reset_password":
@@ -1168,4 +1199,4 @@ def _trace(case, response):
         file.write(json.dumps({"run": "authenticated" if _AUTHENTICATED else "unauthenticated",
                                "op": f"{case.operation.method.upper()} {case.operation.path}",
                                "phase": str(phase), "mode": mode, "status": response.status_code,
-                               "answer": response.text[:300]}) + "\n")
+                               "answer": response.text[:6000]}) + "\n")

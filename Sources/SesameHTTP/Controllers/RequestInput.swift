@@ -29,7 +29,8 @@ enum RequestInput {
 
     /// The token defaults a challenge may carry for the token it leads to.
     static let tokenDefaultFields: [WireField] = [
-        WireField("scope", .text(TokenDefaults.maxBytes), nullable: true),
+        WireField(
+            "scope", .string(maxLength: TokenDefaults.maxBytes, pattern: TokenFields.scopePattern), nullable: true),
         WireField("audience", .text(TokenDefaults.maxBytes), nullable: true),
     ]
 

@@ -196,7 +196,7 @@ struct APIBody {
             _ = try stringOrStrings(name, maxCount: maxItems, maxLength: maxLength)
         case .object(let nested), .named(_, let nested):
             _ = try object(name)?.checked(against: nested)
-        case .map(let element, let maxMembers, let nullableValues):
+        case .map(let element, let maxMembers, let nullableValues, _):
             guard let map = try object(name) else { return }
             if let maxMembers, map.members.count > maxMembers {
                 throw ServiceError.invalidRequest("\(self.field(name)) holds at most \(maxMembers) values")

@@ -73,9 +73,14 @@ import WebAuthn
         let body = RequestBody.json([
             WireField("types", .array(.oneOf(["otp"]), maxItems: 1, minItems: 1)),
             WireField("name", .displayText(300)),
+            WireField("labels", .map(.characters(5), maxMembers: 2, keys: .string(maxLength: 3))),
         ])
         let text = String(decoding: OpenAPIGenerator.requestBody(body).serialized, as: UTF8.self)
         #expect(text.contains(#""types":{"type":"array","items":{"enum":["otp"]},"minItems":1,"maxItems":1}"#))
+        #expect(
+            text.contains(
+                #""labels":{"type":"object","additionalProperties":{"type":"string","maxLength":5},"#
+                    + #""propertyNames":{"type":"string","maxLength":3},"maxProperties":2}"#))
         let pattern = UnsafeText.pattern.replacingOccurrences(of: "\\", with: "\\\\")
         #expect(text.contains(#""name":{"type":"string","minLength":1,"maxLength":300,"pattern":""# + pattern + "\"}"))
     }

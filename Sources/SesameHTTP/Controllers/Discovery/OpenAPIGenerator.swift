@@ -41,7 +41,7 @@ enum OpenAPIGenerator {
             for field in object.fields { collectNamed(field.type, into: &named) }
         case .object(let object):
             for field in object.fields { collectNamed(field.type, into: &named) }
-        case .array(let element, _, _), .map(let element, _, _): collectNamed(element, into: &named)
+        case .array(let element, _, _), .map(let element, _, _, _): collectNamed(element, into: &named)
         case .either(let first, let second):
             collectNamed(first, into: &named)
             collectNamed(second, into: &named)
@@ -63,29 +63,34 @@ enum OpenAPIGenerator {
 
     /// An operation's `requestBody`: required, one schema per media type.
     static func requestBody(_ body: RequestBody) -> JSONValue {
-        let schema =
+        /// In a form, a member the table does not name is still one string, given once.
+        func schema(form: Bool) -> JSONValue {
             if let root = body.arrayRoot {
                 typeSchema(root, nullable: false)
             } else if let variants = body.variants {
                 JSONValue.object([
-                    JSONMember(name: "oneOf", value: .array(variants.map { objectSchema($0, nullable: false) }))
+                    JSONMember(
+                        name: "oneOf", value: .array(variants.map { objectSchema($0, nullable: false, form: form) }))
                 ])
             } else {
-                objectSchema(body.schema, nullable: false)
+                objectSchema(body.schema, nullable: false, form: form)
             }
+        }
         return .object([
             JSONMember(name: "required", value: .bool(true)),
             JSONMember(
                 name: "content",
                 value: .object(
                     body.media.types.map { type in
-                        JSONMember(name: type, value: .object([JSONMember(name: "schema", value: schema)]))
+                        let form = type == "application/x-www-form-urlencoded"
+                        return JSONMember(
+                            name: type, value: .object([JSONMember(name: "schema", value: schema(form: form))]))
                     })),
         ])
     }
 
-    /// The JSON Schema of an object's table.
-    static func objectSchema(_ object: WireObject, nullable: Bool) -> JSONValue {
+    /// The JSON Schema of an object's table; `form`: a form's, whose unnamed members are strings.
+    static func objectSchema(_ object: WireObject, nullable: Bool, form: Bool = false) -> JSONValue {
         var members = [JSONMember(name: "type", value: typeName("object", nullable: nullable))]
         members.append(
             JSONMember(
@@ -93,7 +98,13 @@ enum OpenAPIGenerator {
                 value: .object(object.fields.map { JSONMember(name: $0.name, value: fieldSchema($0)) })))
         let required = object.fields.filter(\.isDocumentedRequired).map { JSONValue.string($0.name) }
         if !required.isEmpty { members.append(JSONMember(name: "required", value: .array(required))) }
-        if object.isClosed { members.append(JSONMember(name: "additionalProperties", value: .bool(false))) }
+        if object.isClosed {
+            members.append(JSONMember(name: "additionalProperties", value: .bool(false)))
+        } else if form {
+            members.append(
+                JSONMember(
+                    name: "additionalProperties", value: .object([JSONMember(name: "type", value: .string("string"))])))
+        }
         if let description = object.description {
             members.append(JSONMember(name: "description", value: .string(description)))
         }
@@ -150,11 +161,12 @@ enum OpenAPIGenerator {
             return .object([JSONMember(name: "oneOf", value: .array(choices))])
         case .object(let object):
             return objectSchema(object, nullable: nullable)
-        case .map(let element, let maxMembers, let nullableValues):
+        case .map(let element, let maxMembers, let nullableValues, let keys):
             var members = [
                 JSONMember(name: "type", value: typeName("object", nullable: nullable)),
                 JSONMember(name: "additionalProperties", value: typeSchema(element, nullable: nullableValues)),
             ]
+            if let keys { members.append(JSONMember(name: "propertyNames", value: typeSchema(keys, nullable: false))) }
             if let maxMembers { members.append(JSONMember(name: "maxProperties", value: number(maxMembers))) }
             return .object(members)
         case .characters(let count):

@@ -80,8 +80,11 @@ enum HostedForms {
     /// The application form; its grant checkboxes (`grant-0`, `grant-1`, …) are read by index, and
     /// its lists are one URL or fingerprint a line.
     static let clientChange = form(
-        ClientsController.name.requiredByService, WireField("callbacks", .text(16_384)),
-        WireField("allowed_logout_urls", .text(16_384)), WireField("allowed_origins", .text(16_384)),
-        WireField("ios_team_id", .text(64)), WireField("ios_bundle_id", .text(256)),
+        ClientsController.name.requiredByService,
+        WireField("callbacks", .text(16_384), description: "One absolute URL without a fragment a line."),
+        WireField("allowed_logout_urls", .text(16_384), description: "One absolute URL a line."),
+        WireField("allowed_origins", .text(16_384), description: "One origin (scheme, host, port) a line."),
+        WireField("ios_team_id", .string(maxLength: 10, pattern: "^(?:[A-Z0-9]{10})?$")),
+        WireField("ios_bundle_id", .text(256)),
         WireField("android_package", .text(256)), WireField("android_fingerprints", .text(16_384)))
 }

@@ -192,7 +192,9 @@ struct UsersController: Sendable, ManagementRouting {
         RequestInput.profileFields(nullable: true) + [
             WireField("email_verified", .boolean), WireField("blocked", .boolean), password,
             WireField("connection", .text(128)),
-            WireField("user_metadata", .map(.characters(500), maxMembers: 10, nullableValues: true)),
+            WireField(
+                "user_metadata",
+                .map(.characters(500), maxMembers: 10, nullableValues: true, keys: SignupFields.metadataKey)),
         ])
 
     static func userCreation(_ body: APIBody) throws -> UserCreation {
