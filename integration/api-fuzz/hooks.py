@@ -595,6 +595,9 @@ def _fixture(method, path, wanted):
         options = _script_json(answer.text, "passkey-options")
         return browser, {}, dict(fields, tx=tx, csrf=browser.csrf,
                                  credential=json.dumps(_PROVIDER.get(options, _passkey_user())))
+    if path in ("/u/recover/verify", "/u/recover/password"):
+        browser, fields, code = _recovery(past_code=path == "/u/recover/password")
+        return browser, {}, dict(fields, code=code, password=_strong_password())
     if path == "/u/recover" and method == "POST":
         browser = _transactions()
         return browser, {}, {"tx": browser.authorize(), "csrf": browser.csrf, "email": _mailbox()["username"]}
@@ -1200,3 +1203,27 @@ def _trace(case, response):
                                "op": f"{case.operation.method.upper()} {case.operation.path}",
                                "phase": str(phase), "mode": mode, "status": response.status_code,
                                "answer": response.text[:6000]}) + "\n")
+
+
+def _recovery(past_code):
+    """An account recovery begun in a new browser for a new user of the hooks' own (a recovery may
+    replace its password): the code step's hidden inputs and the mailed code, or, `past_code`, the
+    page after the code, which offers a new password."""
+    user = _new_user(_Browser())
+    browser = _Browser()
+    tx = browser.authorize()
+    answer, fields = browser.page("POST", "/u/recover", data={"csrf": browser.csrf, "tx": tx, "email": user["username"]})
+    if "handle" not in fields:
+        raise _FixtureError(f"no recovery code step: {answer.status_code} {answer.text[:160]!r}")
+    messages = [message for message in _management_get("/api/v2/outbox", to=user["username"])
+                if message.get("template") == "recovery_code"]
+    match = re.search(r"\b(\d{6})\b", messages[-1]["text"] if messages else "")
+    if not match:
+        raise _FixtureError(f"no recovery code mailed to {user['username']}")
+    fields = dict(fields, tx=tx, csrf=browser.csrf)
+    if not past_code:
+        return browser, fields, match.group(1)
+    answer, after = browser.page("POST", "/u/recover/verify", data=dict(fields, code=match.group(1)))
+    if answer.status_code != 200 or 'action="/u/recover/password"' not in answer.text:
+        raise _FixtureError(f"no new-password step: {answer.status_code} {answer.text[:160]!r}")
+    return browser, dict(after, tx=tx, csrf=browser.csrf), None
