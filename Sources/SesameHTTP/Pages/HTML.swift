@@ -21,9 +21,6 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
     /// no text of the input); empty when the text does not fit a code.
     init(qrCode text: String) { self.init(trusted: QRMatrix(text)?.svg ?? "") }
 
-    /// `text` as text: escaped.
-    init(escaping text: String) { markup = HTMLText.escape(text) }
-
     /// JSON as the content of a `<script type="application/json">` element: `<`, `>` and `&` as
     /// JSON escapes, so it can neither end the element nor open a comment, and reads back the same.
     init(scriptJSON json: String) {

@@ -26,20 +26,11 @@ public protocol GrantParameters: Sendable {
 }
 
 extension TokenGrant {
-    /// The grant's body fields as the document gives them: name, byte limit, and whether required.
-    var documentedFields: [GrantFieldDescription] {
-        Parameters.fields.map {
-            GrantFieldDescription(name: $0.name, maxLength: $0.maxLength, isRequired: $0.isRequired)
-        }
+    /// The grant's body fields as the document gives them: each member's declaration, required
+    /// (by the grant, in its own words) where the table says so.
+    var documentedFields: [WireField] {
+        Parameters.fields.map { $0.isRequired ? $0.member.requiredByService : $0.member }
     }
-}
-
-/// One field of a grant's table, for the token endpoint's document.
-public struct GrantFieldDescription: Sendable {
-    public let name: String
-    /// nil for a WebAuthn credential (an object, or a string of JSON).
-    public let maxLength: Int?
-    public let isRequired: Bool
 }
 
 extension GrantParameters {
@@ -67,8 +58,10 @@ public struct GrantField<Parameters>: Sendable {
         case credential(WritableKeyPath<Parameters, CredentialJSONInput?> & Sendable)
     }
 
-    public let name: String
+    /// The member's declaration (SesameWire's `TokenFields`).
+    public let member: WireField
     let kind: Kind
+    public var name: String { member.name }
     /// Whether every grant type the table serves needs the field (the document says so; the grant
     /// refuses its absence in its own words).
     public private(set) var isRequired = false
@@ -87,14 +80,14 @@ public struct GrantField<Parameters>: Sendable {
         guard let maxLength = member.type.maxLength else {
             preconditionFailure("\(member.name) is not a string member")
         }
-        return GrantField(name: member.name, kind: .text(path, maxLength: maxLength))
+        return GrantField(member: member, kind: .text(path, maxLength: maxLength))
     }
 
     /// A WebAuthn credential member declared in SesameWire.
     public static func credential(
         _ member: WireField, _ path: WritableKeyPath<Parameters, CredentialJSONInput?> & Sendable
     ) -> GrantField {
-        GrantField(name: member.name, kind: .credential(path))
+        GrantField(member: member, kind: .credential(path))
     }
 
     /// The most bytes the field may hold (nil for a credential, which its own parser bounds).

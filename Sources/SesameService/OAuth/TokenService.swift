@@ -61,21 +61,14 @@ public final class TokenService: Sendable {
         self.grants = grants
     }
 
-    /// Every body field some grant reads, once by name, with the largest limit any grant gives
-    /// it (nil for a WebAuthn credential): what the token endpoint's document lists, in the
-    /// order of `OAuthGrantType`.
-    public var grantFields: [(name: String, maxLength: Int?)] {
-        var fields: [(name: String, maxLength: Int?)] = []
+    /// Every body field some grant reads, once by name (each is one `TokenFields` declaration),
+    /// not required: what the token endpoint's document lists, in the order of `OAuthGrantType`.
+    public var grantFields: [WireField] {
+        var fields: [WireField] = []
         for type in OAuthGrantType.allCases {
             guard let grant = grants[type] else { continue }
-            for field in grant.documentedFields {
-                if let index = fields.firstIndex(where: { $0.name == field.name }) {
-                    if let limit = field.maxLength {
-                        fields[index].maxLength = max(fields[index].maxLength ?? 0, limit)
-                    }
-                } else {
-                    fields.append((field.name, field.maxLength))
-                }
+            for field in grant.documentedFields where !fields.contains(where: { $0.name == field.name }) {
+                fields.append(WireField(field.name, field.type, description: field.description))
             }
         }
         return fields
@@ -83,7 +76,7 @@ public final class TokenService: Sendable {
 
     /// Each grant's own fields, with the grant types it serves, in the order of `OAuthGrantType`:
     /// the forms of the token endpoint's body the document lists.
-    public var grantForms: [(types: [OAuthGrantType], fields: [GrantFieldDescription])] {
+    public var grantForms: [(types: [OAuthGrantType], fields: [WireField])] {
         OAuthGrantType.allCases.compactMap { type in
             guard let grant = grants[type], grant.grantTypes.first == type else { return nil }
             return (grant.grantTypes, grant.documentedFields)

@@ -27,10 +27,10 @@ struct HTMLTests {
             page.markup
                 == "<p title=\"&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39;\">"
                 + "<em>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39;</em> 3</p>")
-        #expect(HTML(escaping: "a<b").markup == "a&lt;b")
+        #expect(HTML("\("a<b")").markup == "a&lt;b")
         #expect(("<br>" as HTML).markup == "<br>")
-        #expect(("<i>" as HTML) + HTML(escaping: "&") == "<i>&amp;")
-        #expect([HTML(escaping: "<"), "<b>"].joined(separator: " · ").markup == "&lt; · <b>")
+        #expect(("<i>" as HTML) + HTML("\("&")") == "<i>&amp;")
+        #expect([HTML("\("<")"), "<b>"].joined(separator: " · ").markup == "&lt; · <b>")
         #expect(HTML.empty.isEmpty && !inner.isEmpty)
     }
 

@@ -147,29 +147,22 @@ struct UsersController: Sendable, ManagementRouting {
     }
 
     /// Auth0's `custom_password_hash`: an imported hash (docs/management-api.md has each algorithm's form).
-    static let customPasswordHash = WireField(
-        "custom_password_hash",
-        .object(
-            WireObject([
-                WireField("algorithm", .oneOf(["bcrypt", "argon2", "pbkdf2", "sha256"])).required,
-                WireField(
-                    "hash",
-                    .object(
-                        WireObject([
-                            WireField("value", .text(2_048)).required,
-                            WireField("encoding", .oneOf(["utf8", "hex", "base64"])),
-                        ]))
-                ).required,
-                WireField(
-                    "salt",
-                    .object(
-                        WireObject([
-                            WireField("value", .text(2_048)).required,
-                            WireField("encoding", .oneOf(["utf8", "hex", "base64"])),
-                            WireField("position", .oneOf(["prefix", "suffix"])),
-                        ]))),
-                WireField("password", .object(WireObject([WireField("encoding", .oneOf(["utf8"]))]))),
-            ])))
+    static let customPasswordHash: WireField = {
+        /// A hash's or a salt's bytes, and how they are written.
+        let encoded = [
+            WireField("value", .text(2_048)).required, WireField("encoding", .oneOf(["utf8", "hex", "base64"])),
+        ]
+        return WireField(
+            "custom_password_hash",
+            .object(
+                WireObject([
+                    WireField("algorithm", .oneOf(["bcrypt", "argon2", "pbkdf2", "sha256"])).required,
+                    WireField("hash", .object(WireObject(encoded))).required,
+                    WireField(
+                        "salt", .object(WireObject(encoded + [WireField("position", .oneOf(["prefix", "suffix"]))]))),
+                    WireField("password", .object(WireObject([WireField("encoding", .oneOf(["utf8"]))]))),
+                ])))
+    }()
     static let password = WireField("password", .string(maxLength: 4_096, minLength: 1))
 
     /// A `POST /users` body (Auth0's fields): a password, or `custom_password_hash` for an import.

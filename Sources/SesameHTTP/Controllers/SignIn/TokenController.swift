@@ -22,10 +22,10 @@ struct TokenController: Sendable {
     /// grant reads (from the grants' own tables, `TokenService.grantFields`).
     static func tokenBody(_ tokens: TokenService) -> RequestBody {
         /// A grant's member: text within its limit, or a WebAuthn credential.
-        func member(_ name: String, _ maxLength: Int?) -> WireField {
-            WireField(name, maxLength.map(WireType.text) ?? credential, nullable: true)
+        func member(_ field: WireField) -> WireField {
+            WireField(field.name, field.type.maxLength.map(WireType.text) ?? credential, nullable: true)
         }
-        let grantFields = tokens.grantFields.map { member($0.name, $0.maxLength) }
+        let grantFields = tokens.grantFields.map(member)
         var body = RequestBody(
             media: .jsonOrForm,
             schema: WireObject(
@@ -37,8 +37,7 @@ struct TokenController: Sendable {
         // One form per grant: its grant types, the client, and the members its own table reads.
         body.variants = tokens.grantForms.map { form in
             let fields = form.fields.map { field in
-                field.isRequired
-                    ? member(field.name, field.maxLength).requiredByService : member(field.name, field.maxLength)
+                field.isRequiredByService ? member(field).requiredByService : member(field)
             }
             return WireObject(
                 [TokenFields.grantType.typed(.oneOf(form.types.map(\.rawValue))).requiredByService]
