@@ -73,14 +73,24 @@ if [ ! -x "$SESAME_BIN" ]; then
     exit 1
 fi
 
+# The stand-in for Apple's endpoints (docs/fake-apple.md), beside the sesame binary.
+fake_apple="$(dirname "$SESAME_BIN")/sesame-fake-apple"
+if [ ! -x "$fake_apple" ]; then
+    read -r -a build_flags <<<"${SWIFT_BUILD_FLAGS:-}"
+    "$swift" build "${build_flags[@]}" --product sesame-fake-apple
+fi
+
 # 3. A fresh server on loopback.
 work="$(mktemp -d "$root/.build/api-fuzz.XXXXXX")"
 server_pid=""
+apple_pid=""
 cleanup() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    for pid in "$server_pid" "$apple_pid"; do
+        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+            kill -TERM "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -96,13 +106,20 @@ url="http://localhost:$port"
     --pending-ceremonies-per-ip 1000000 \
     --metrics-token-file "$work/metrics-token" --log-level warn >"$work/server.log" 2>&1 </dev/null &
 server_pid=$!
+# Sign in with Apple's upgrade is fuzzed against the fake on 127.0.0.1 (a free port): the tenant's
+# Apple connection for the demo app names it, and the hooks mint its identity tokens and codes.
+mkdir -p "$work/apple"
+"$fake_apple" p8 --out "$work/apple/AuthKey.p8" >/dev/null
+"$fake_apple" serve --state "$work/apple/state" --port 0 --team-id FUZZTEAM01 --key-id FUZZKEY001 \
+    --p8 "$work/apple/AuthKey.p8" >"$work/apple/log" 2>&1 </dev/null &
+apple_pid=$!
 
-"$venv/bin/python" - "$url" "$work/init.json" "$work/token" "$work/protected" <<'PY'
+"$venv/bin/python" - "$url" "$work/init.json" "$work/token" "$work/protected" "$work/apple" <<'PY'
 """Waits for /healthz, then gets a Management API token with the management client's secret, and
 writes the ids the fuzzer must leave alone (integration/api-fuzz/hooks.py): that client and its grants."""
 import json, sys, time, urllib.request
 
-url, init_path, token_path, protected_path = sys.argv[1:]
+url, init_path, token_path, protected_path, apple_dir = sys.argv[1:]
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 deadline = time.monotonic() + 30
 while True:
@@ -180,6 +197,24 @@ apple = management("POST", "/api/v2/connections", {
                 "jwks_uri": "https://appleid.apple.com/auth/keys",
                 "token_endpoint": "https://appleid.apple.com/auth/token"}})
 protected.append(apple["id"])
+# The demo app's Sign in with Apple connection, at the fake (its URLs are in its log once it
+# listens), kept from the fuzzer like the rest; the account page's web sign-in uses it too (the
+# first Apple connection by name).
+import re
+deadline = time.monotonic() + 30
+apple_urls = {}
+while "authorization_endpoint" not in apple_urls:
+    apple_urls = dict(re.findall(r"^\s+(jwks_uri|token_endpoint|authorization_endpoint)\s+(\S+)$",
+                                 open(apple_dir + "/log").read(), re.MULTILINE))
+    if time.monotonic() > deadline:
+        sys.exit("api-fuzz-test: sesame-fake-apple did not start: " + open(apple_dir + "/log").read())
+    time.sleep(0.05)
+app_apple = management("POST", "/api/v2/connections", {
+    "name": "apple", "strategy": "apple", "enabled_clients": [ids["client_id"]],
+    "options": dict(apple_urls, team_id="FUZZTEAM01", kid="FUZZKEY001", client_id="com.example.fuzz.services",
+                    app_id=["com.example.fuzz.app"], app_secret=open(apple_dir + "/AuthKey.p8").read(),
+                    issuer="https://appleid.apple.com")})
+protected.append(app_apple["id"])
 # The fixtures' users sign up and in at the demo connection: it stays the tenant's default (the hooks
 # keep default_connection out of the fuzzed tenant settings), whatever connections the fuzzer adds.
 management("PATCH", "/api/v2/tenant/settings", {"default_connection": ids["connection"]})
@@ -187,8 +222,9 @@ target_user = management("POST", "/api/v2/users", {
     "connection": ids["connection"], "email": "target-" + secrets.token_hex(4) + "@example.com",
     "password": "Fz-" + secrets.token_urlsafe(18)})
 protected += [target["id"], target_user["user_id"]]
-open(protected_path + "-targets", "w").write(json.dumps({"connection": target["id"], "user": target_user["user_id"],
-                                                        "apple_connection": apple["id"]}))
+open(protected_path + "-targets", "w").write(json.dumps({
+    "connection": target["id"], "user": target_user["user_id"], "apple_connection": apple["id"],
+    "apple": {"state": apple_dir + "/state", "bundle": "com.example.fuzz.app"}}))
 open(protected_path, "w").write(",".join(protected))
 open(protected_path + "-user", "w").write(json.dumps({"username": email, "password": password}))
 PY
@@ -221,6 +257,7 @@ export API_FUZZ_PROTECTED_IDS API_FUZZ_TARGETS_FILE
 # link, and kept in admin-user for the other run), setup links from `sesame admin setup-link`, and
 # mailed tickets from the outbox (a Management API read of the fixtures; the cases carry nothing).
 export API_FUZZ_URL="$url" API_FUZZ_INIT_FILE="$work/init.json" API_FUZZ_ADMIN_FILE="$work/admin-user" \
+    API_FUZZ_FAKE_APPLE_BIN="$(cd "$(dirname "$fake_apple")" && pwd)/$(basename "$fake_apple")" \
     API_FUZZ_SESAME_BIN="$(cd "$(dirname "$SESAME_BIN")" && pwd)/$(basename "$SESAME_BIN")" API_FUZZ_DATA_DIR="$work/data"
 status=0
 API_FUZZ_AUTH=1 API_FUZZ_USER_FILE="$work/protected-user" \

@@ -538,6 +538,11 @@ def _fixture(method, path, wanted):
             # The page's ceremony and a passkey made for it (an upgrade replaces the account user's
             # password: the next case signs a new user in).
             answer, fields = browser.page("GET", path)
+            if answer.status_code == 303:  # the page asks for a fresh sign-in (max_auth_age): sign in again
+                _STATE.pop("account", None)
+                browser = _account()
+                values["csrf"] = browser.csrf
+                answer, fields = browser.page("GET", path)
             _expect(answer, 200, path)
             values.update(ceremony=fields.get("ceremony"),
                           credential=json.dumps(_PROVIDER.create(_script_json(answer.text, "passkey-creation"))))
@@ -554,8 +559,11 @@ def _fixture(method, path, wanted):
             values["id"] = _admin_client()
         if path == "/admin/clients/{id}" and method == "POST":
             # The lists are one URL, origin or fingerprint a line (the document says so in words).
+            # The app settings go together: a team id names a bundle id, a package its fingerprints.
             values.update(callbacks="https://app.example/callback", allowed_logout_urls="https://app.example/",
-                          allowed_origins="https://app.example", android_fingerprints=":".join(["AB"] * 32))
+                          allowed_origins="https://app.example", ios_team_id="ABCDE12345",
+                          ios_bundle_id="com.example.fuzz", android_package="com.example.fuzz",
+                          android_fingerprints=":".join(["AB"] * 32))
         elif "id" in wanted and path.startswith("/admin/users/"):
             values["id"] = _admin_user()
         return browser, {}, values
@@ -601,6 +609,12 @@ def _fixture(method, path, wanted):
     if path == "/u/recover" and method == "POST":
         browser = _transactions()
         return browser, {}, {"tx": browser.authorize(), "csrf": browser.csrf, "email": _mailbox()["username"]}
+    if path in ("/u/mfa/recovery-code", "/u/mfa/recovery-code/saved"):
+        browser, fields = _new_recovery_code_step()
+        return browser, {}, dict(fields, saved="yes")
+    if path == "/u/upgrade/password":
+        browser, fields = _upgrade_offer()
+        return browser, {}, dict(fields, password=_strong_password())
     if path in ("/u/mfa", "/u/mfa/method"):
         browser, fields, user = _second_factor_step()
         return browser, {}, dict(fields, otp=_totp(user["secret"], at=time.time() + 30), mode="otp", method="otp")
@@ -896,6 +910,14 @@ def _api_state(case, method, path):
                 _set(case, "new_password", _setting_password(path, user, _strong_password()))
             elif path == "/me/v1/upgrades/passkey":
                 _set(case, "upgrade_token", _upgrade_token("passkey"))
+            elif path == "/me/v1/upgrades/sign-in-with-apple":
+                # A new user each time: the upgrade ends the password, and links the Apple ID.
+                user = _new_user(_Browser())
+                token, nonce, code = _apple_sign_in(user)
+                _set(case, "upgrade_token", _upgrade_token("sign_in_with_apple", user))
+                _set(case, "identity_token", token)
+                _set(case, "nonce", nonce)
+                _set(case, "authorization_code", code)
             elif path == "/dbconnections/reset_password":
                 _set(case, "ticket", _reset_ticket(fresh=True))
                 _set(case, "password", _setting_password(path, _mailbox(), _strong_password()))
@@ -909,6 +931,13 @@ def _api_state(case, method, path):
                     case.body.pop(name, None)
             elif path in ("/api/v2/connections", "/api/v2/connections/{id}"):
                 _valid_connection_options(case.body.get("options"))
+                # A new Apple connection serves the management client only, and sorts after the
+                # fixture's "apple": the demo app and the account page (each takes the first Apple
+                # connection by name that serves it) keep the fake's.
+                if case.body.get("strategy") == "apple":
+                    case.body["enabled_clients"] = [_INIT["management_client_id"]]
+                    if isinstance(case.body.get("name"), str):
+                        case.body["name"] = "fuzz-apple-" + secrets.token_hex(4)
             elif path == "/oauth/token" and case.body.get("grant_type") == "urn:okta:params:oauth:grant-type:webauthn":
                 session, credential = _passkey_assertion()
                 case.body.update(auth_session=session, authn_response=_as_member(case, credential),
@@ -943,6 +972,24 @@ def _api_state(case, method, path):
                 case.body.update(client_id=_APP, key_id=_fuzz_device_key())
         except Exception as error:
             print(f"api-fuzz hooks: {method} {path} sent as generated: {error!r}", file=sys.stderr)
+
+
+def _fake_apple(*arguments):
+    """A value minted by `sesame-fake-apple` over the state of the fake the run started."""
+    done = subprocess.run([os.environ["API_FUZZ_FAKE_APPLE_BIN"], *arguments, "--state", _TARGETS["apple"]["state"]],
+                          capture_output=True, text=True, timeout=30, check=False)
+    if done.returncode != 0:
+        raise _FixtureError(f"sesame-fake-apple {arguments[0]}: {done.stderr.strip()[:160]}")
+    return done.stdout.strip()
+
+
+def _apple_sign_in(user):
+    """What the Sign in with Apple sheet gives the app for a new Apple ID with `user`'s address: an
+    identity token for the app's bundle, its raw nonce, and an authorization code."""
+    subject = "001000." + secrets.token_hex(8)
+    nonce = secrets.token_urlsafe(16)
+    claims = ["--aud", _TARGETS["apple"]["bundle"], "--sub", subject, "--email", user["username"]]
+    return (_fake_apple("identity-token", *claims, "--nonce", nonce), nonce, _fake_apple("code", *claims))
 
 
 def _setting_password(path, user, password):
@@ -1119,7 +1166,8 @@ def _mfa_user(fresh=False):
         _expect(_HTTP.post(_BASE + "/oauth/token", timeout=10, json={
             "grant_type": "http://auth0.com/oauth/grant-type/mfa-otp", "client_id": _APP, "mfa_token": token,
             "otp": _totp(enrolled["secret"])}), 200, "otp confirmation")
-        _STATE["mfa_user"] = dict(user, secret=enrolled["secret"], pending=0)
+        _STATE["mfa_user"] = dict(user, secret=enrolled["secret"], pending=0,
+                                  recovery_code=(enrolled.get("recovery_codes") or [None])[0])
     _STATE["mfa_user"]["pending"] += 1
     return _STATE["mfa_user"]
 
@@ -1163,6 +1211,36 @@ def _second_factor_step():
     if answer.status_code != 200 or 'name="otp"' not in answer.text:
         raise _FixtureError(f"no second-factor step: {answer.status_code} {answer.text[:160]!r}")
     return browser, dict(_HiddenInputs(answer.text).fields, tx=tx, csrf=browser.csrf), user
+
+
+def _new_recovery_code_step():
+    """A sign-in held at its new recovery code: a new MFA user's second-factor step answered with the
+    recovery code their enrollment gave, which replaces it with one the page shows until it is saved.
+    The page's hidden inputs."""
+    _management("PUT", "/api/v2/guardian/factors/recovery-code", {"enabled": True})
+    browser, fields, user = _second_factor_step()
+    answer, after = browser.page("POST", "/u/mfa", data=dict(fields, mode="recovery-code", otp=user["recovery_code"]))
+    if answer.status_code != 200 or 'action="/u/mfa/recovery-code/saved"' not in answer.text:
+        raise _FixtureError(f"no new recovery code: {answer.status_code} {answer.text[:160]!r}")
+    return browser, dict(after, tx=fields["tx"], csrf=browser.csrf)
+
+
+def _upgrade_offer():
+    """A sign-in held at the upgrade offer: a new user imported with a password the connection's rules
+    call weak (a SHA-256 digest, as an import from an older system brings), signed in with it in a new
+    browser. The page's hidden inputs."""
+    user = {"username": f"weak-{secrets.token_hex(6)}@example.com", "password": "weak" + secrets.token_hex(1)}
+    imported = _management("POST", "/api/v2/users", {
+        "connection": REAL_VALUES["connection"], "email": user["username"],
+        "custom_password_hash": {"algorithm": "sha256", "hash": {
+            "value": hashlib.sha256(user["password"].encode()).hexdigest(), "encoding": "hex"}}})
+    PROTECTED.add(imported["user_id"])
+    browser = _Browser()
+    tx = browser.authorize()
+    answer = _password_step(browser, tx, user)
+    if answer.status_code != 200 or 'id="upgrade-password-form"' not in answer.text:
+        raise _FixtureError(f"no upgrade offer: {answer.status_code} {answer.text[:160]!r}")
+    return browser, dict(_HiddenInputs(answer.text).fields, tx=tx, csrf=browser.csrf)
 
 
 def _fresh_identifiers(profile):
