@@ -9,41 +9,26 @@ import SesameService
 /// `maxBytes` of answer within `timeout` seconds each; http URLs only on loopback (a local fake),
 /// https anywhere.
 public final class HTTPAppleEndpoints: AppleEndpoints {
-    public let maxBytes: Int
+    public typealias Failure = OutboundFailure
     let http: OutboundHTTP
+    public var maxBytes: Int { http.maxBytes }
 
     public init(timeout: TimeInterval = 5, maxBytes: Int = 64 * 1_024) {
-        self.maxBytes = maxBytes
-        http = OutboundHTTP(timeout: timeout)
-    }
-
-    public enum Failure: Error, Equatable {
-        case badURL
-        case unreachable
-        case status(Int)
-        case tooLarge
+        http = OutboundHTTP(timeout: timeout, maxBytes: maxBytes)
     }
 
     public func keys(url: String) throws -> [UInt8] {
-        var request = http.request(try Self.target(url))
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Sesame", forHTTPHeaderField: "User-Agent")
-        guard let (status, data) = http.send(request) else { throw Failure.unreachable }
-        guard status == 200 else { throw Failure.status(status) }
-        guard let data, data.count <= maxBytes else { throw Failure.tooLarge }
-        return Array(data)
+        Array(try http.get(try Self.target(url), headers: ["Accept": "application/json"]))
     }
 
     public func post(url: String, form: [(String, String)]) throws -> (status: Int, body: [UInt8]) {
-        var request = http.request(try Self.target(url))
+        var request = http.request(
+            try Self.target(url),
+            as: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"])
         request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Sesame", forHTTPHeaderField: "User-Agent")
         request.httpBody = Data(Self.formEncoded(form).utf8)
-        guard let (status, data) = http.send(request) else { throw Failure.unreachable }
-        guard (data?.count ?? 0) <= maxBytes else { throw Failure.tooLarge }
-        return (status, Array(data ?? Data()))
+        let (status, body) = try http.exchange(request)
+        return (status, Array(body))
     }
 
     /// An https URL, or an http one on a loopback host.

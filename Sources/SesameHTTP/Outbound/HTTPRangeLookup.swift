@@ -10,31 +10,19 @@ import SesameService
 /// answer and `timeout` seconds; anything else is an error, and the caller keeps the offline
 /// corpus's verdict.
 public final class HTTPRangeLookup: PasswordRangeLookup {
-    public let maxBytes: Int
+    public typealias Failure = OutboundFailure
     let http: OutboundHTTP
+    public var maxBytes: Int { http.maxBytes }
 
     public init(timeout: TimeInterval = 2, maxBytes: Int = 256 * 1_024) {
-        self.maxBytes = maxBytes
-        http = OutboundHTTP(timeout: timeout)
+        http = OutboundHTTP(timeout: timeout, maxBytes: maxBytes)
     }
 
-    public enum Failure: Error, Equatable {
-        case badURL
-        case unreachable
-        case status(Int)
-        case malformed
-    }
-
+    /// - Throws: `OutboundFailure`; an answer over `maxBytes` is `tooLarge`.
     public func suffixes(url: String, prefix: String) throws -> [String: Int] {
         guard prefix.utf8.count == 5, let target = URL(string: url + prefix) else { throw Failure.badURL }
-        var request = http.request(target)
-        request.setValue("true", forHTTPHeaderField: "Add-Padding")
-        request.setValue("Sesame", forHTTPHeaderField: "User-Agent")
-        guard let (status, data) = http.send(request) else { throw Failure.unreachable }
-        guard status == 200 else { throw Failure.status(status) }
-        guard let data, data.count <= maxBytes, let text = String(data: data, encoding: .utf8) else {
-            throw Failure.malformed
-        }
+        let data = try http.get(target, headers: ["Add-Padding": "true"])
+        guard let text = String(data: data, encoding: .utf8) else { throw Failure.malformed }
         return try Self.parse(text)
     }
 
