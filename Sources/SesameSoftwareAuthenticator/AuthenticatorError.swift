@@ -1,36 +1,26 @@
-/// Why the software authenticator refused an operation. Comparable in tests; `code` is stable.
-public struct AuthenticatorError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What went wrong, as a stable code.
-    public var code: Code
-    /// A human explanation naming the field or check.
-    public var message: String
+import WebAuthn
 
-    /// An error with a code and an explanation.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+/// Why the software authenticator refused an operation: a stable `code` and a human explanation
+/// naming the field or check.
+public typealias AuthenticatorError = CodedError<AuthenticatorErrorCode>
 
-    /// "code: message", for logs and CLI output.
-    public var description: String { "\(code.rawValue): \(message)" }
-
-    /// Stable error codes. The first three carry the DOMException names a browser would report.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
-        /// An excluded credential for this RP is already in the store (WebAuthn `InvalidStateError`).
-        case invalidState = "InvalidStateError"
-        /// None of the offered algorithms is supported (WebAuthn `NotSupportedError`).
-        case notSupported = "NotSupportedError"
-        /// No stored credential fits the request, or the selection was declined (`NotAllowedError`).
-        case notAllowed = "NotAllowedError"
-        /// The creation or request options are malformed (missing member, bad base64url, bad length).
-        case invalidOptions = "invalid_options"
-        /// The authenticator's configuration cannot work (for example an AAGUID that is not 16 bytes).
-        case configuration
-        /// The credential store file exists but cannot be read as a store: nothing is assumed empty.
-        case corruptStore = "corrupt_store"
-        /// Reading or writing the credential store failed.
-        case storeIO = "store_io"
-        /// Generating, importing or signing with a credential key failed.
-        case key
-    }
+/// Stable error codes of `AuthenticatorError`. The first three carry the DOMException names a
+/// browser would report.
+public enum AuthenticatorErrorCode: String, Sendable, Hashable, CaseIterable {
+    /// An excluded credential for this RP is already in the store (WebAuthn `InvalidStateError`).
+    case invalidState = "InvalidStateError"
+    /// None of the offered algorithms is supported (WebAuthn `NotSupportedError`).
+    case notSupported = "NotSupportedError"
+    /// No stored credential fits the request, or the selection was declined (`NotAllowedError`).
+    case notAllowed = "NotAllowedError"
+    /// The creation or request options are malformed (missing member, bad base64url, bad length).
+    case invalidOptions = "invalid_options"
+    /// The authenticator's configuration cannot work (for example an AAGUID that is not 16 bytes).
+    case configuration
+    /// The credential store file exists but cannot be read as a store: nothing is assumed empty.
+    case corruptStore = "corrupt_store"
+    /// Reading or writing the credential store failed.
+    case storeIO = "store_io"
+    /// Generating, importing or signing with a credential key failed.
+    case key
 }
