@@ -36,25 +36,15 @@ public struct OptionalBase64Bytes: Sendable, Hashable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            wrappedValue = nil
-            return
-        }
-        let text = try container.decode(String.self)
-        guard let data = Data(base64Encoded: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not base64")
-        }
-        wrappedValue = [UInt8](data)
+        wrappedValue = try decoder.singleValueContainer().decodeNil() ? nil : Base64Bytes(from: decoder).wrappedValue
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let wrappedValue {
-            try container.encode(Data(wrappedValue).base64EncodedString())
-        } else {
-            try container.encodeNil()
+        guard let wrappedValue else {
+            var container = encoder.singleValueContainer()
+            return try container.encodeNil()
         }
+        try Base64Bytes(wrappedValue: wrappedValue).encode(to: encoder)
     }
 }
 
