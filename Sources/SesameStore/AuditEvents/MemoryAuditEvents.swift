@@ -4,21 +4,14 @@ import Foundation
 struct MemoryAuditEvents: AuditEventRepository {
     let tx: MemoryTransaction
 
+    var table: MemoryTable<MemoryKey, AuditEventRecord> { tx.table(\.auditEvents) }
+
     func append(_ events: [AuditEventRecord]) throws {
-        try tx.checkWritable()
-        var keys = Set<MemoryKey>()
-        for event in events {
-            let key = MemoryKey(tenantID: event.tenantID, id: event.id)
-            guard tx.state.auditEvents[key] == nil, keys.insert(key).inserted else {
-                throw StoreError.conflict(.auditEventID)
-            }
-        }
-        for event in events { tx.state.auditEvents[MemoryKey(tenantID: event.tenantID, id: event.id)] = event }
+        try table.insert(events, key: { MemoryKey(tenantID: $0.tenantID, id: $0.id) }, conflict: .auditEventID)
     }
 
     func get(tenantID: String, id: String) throws -> AuditEventRecord? {
-        try tx.checkOpen()
-        return tx.state.auditEvents[MemoryKey(tenantID: tenantID, id: id)]
+        try table.get(MemoryKey(tenantID: tenantID, id: id))
     }
 
     private func matching(_ tenantID: String, _ query: AuditQuery) -> [AuditEventRecord] {

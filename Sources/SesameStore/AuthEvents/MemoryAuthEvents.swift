@@ -5,15 +5,8 @@ struct MemoryAuthEvents: AuthEventRepository {
     let tx: MemoryTransaction
 
     func insert(_ events: [AuthEventRecord]) throws {
-        try tx.checkWritable()
-        var keys = Set<MemoryKey>()
-        for event in events {
-            let key = MemoryKey(tenantID: event.tenantID, id: event.id)
-            guard tx.state.authEvents[key] == nil, keys.insert(key).inserted else {
-                throw StoreError.conflict(.authEventID)
-            }
-        }
-        for event in events { tx.state.authEvents[MemoryKey(tenantID: event.tenantID, id: event.id)] = event }
+        try tx.table(\.authEvents).insert(
+            events, key: { MemoryKey(tenantID: $0.tenantID, id: $0.id) }, conflict: .authEventID)
         for event in events {
             guard let cell = event.dailyCount else { continue }
             tx.state.dailyCounts[MemoryDailyKey(tenantID: event.tenantID, cell: cell.key), default: 0] += 1

@@ -25,9 +25,6 @@ struct MemoryAuthSessions: AuthSessionRepository {
     }
 
     func deleteExpired(now: Date, limit: Int) throws -> Int {
-        try tx.checkWritable()
-        let expired = tx.state.authSessions.filter { $0.value.expiresAt <= now }.keys.prefix(limit)
-        for key in expired { tx.state.authSessions.removeValue(forKey: key) }
-        return expired.count
+        try tx.table(\.authSessions).remove(limit: limit) { $0.expiresAt <= now }
     }
 }

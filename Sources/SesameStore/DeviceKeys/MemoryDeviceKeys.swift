@@ -3,40 +3,29 @@ import Foundation
 /// The device keys of a memory transaction.
 struct MemoryDeviceKeys: DeviceKeyRepository {
     let tx: MemoryTransaction
+    var table: MemoryTable<MemoryKey, DeviceKeyRecord> { tx.table(\.deviceKeys) }
 
     func get(tenantID: String, id: String) throws -> DeviceKeyRecord? {
-        try tx.checkOpen()
-        return tx.state.deviceKeys[MemoryKey(tenantID: tenantID, id: id)]
+        try table.get(MemoryKey(tenantID: tenantID, id: id))
     }
 
     func list(tenantID: String, userID: String) throws -> [DeviceKeyRecord] {
-        try tx.checkOpen()
-        return tx.state.deviceKeys.values.filter { $0.tenantID == tenantID && $0.userID == userID }
-            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        try table.filter({ $0.tenantID == tenantID && $0.userID == userID }, by: DeviceKeyRecord.oldestFirst)
     }
 
     func list(tenantID: String, page: Page) throws -> [DeviceKeyRecord] {
-        try tx.checkOpen()
-        let all = tx.state.deviceKeys.values.filter { $0.tenantID == tenantID }.sorted { $0.id < $1.id }
-        return MemoryTransaction.paged(all, page)
+        MemoryTransaction.paged(try table.filter({ $0.tenantID == tenantID }, by: { $0.id < $1.id }), page)
     }
 
     func insert(_ key: DeviceKeyRecord) throws {
-        try tx.checkWritable()
-        let memoryKey = MemoryKey(tenantID: key.tenantID, id: key.id)
-        guard tx.state.deviceKeys[memoryKey] == nil else { throw StoreError.conflict(.deviceKeyID) }
-        tx.state.deviceKeys[memoryKey] = key
+        try table.insert(key, at: key.memoryKey, conflict: .deviceKeyID)
     }
 
     func update(_ key: DeviceKeyRecord) throws {
-        try tx.checkWritable()
-        let memoryKey = MemoryKey(tenantID: key.tenantID, id: key.id)
-        guard tx.state.deviceKeys[memoryKey] != nil else { throw StoreError.notFound("device key \(key.id)") }
-        tx.state.deviceKeys[memoryKey] = key
+        try table.update(key, at: key.memoryKey, missing: "device key \(key.id)")
     }
 
     func delete(tenantID: String, id: String) throws -> Bool {
-        try tx.checkWritable()
-        return tx.state.deviceKeys.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil
+        try table.remove(MemoryKey(tenantID: tenantID, id: id))
     }
 }

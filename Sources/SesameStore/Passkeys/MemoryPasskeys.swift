@@ -3,29 +3,22 @@ import Foundation
 /// The passkey repository of a memory transaction.
 struct MemoryPasskeys: PasskeyRepository {
     let tx: MemoryTransaction
+    var table: MemoryTable<MemoryKey, PasskeyRecord> { tx.table(\.passkeys) }
 
     func get(tenantID: String, credentialID: [UInt8]) throws -> PasskeyRecord? {
-        try tx.checkOpen()
-        return tx.state.passkeys.values.first { $0.tenantID == tenantID && $0.credentialID == credentialID }
+        try table.first { $0.tenantID == tenantID && $0.credentialID == credentialID }
     }
 
     func get(tenantID: String, id: String) throws -> PasskeyRecord? {
-        try tx.checkOpen()
-        return tx.state.passkeys[MemoryKey(tenantID: tenantID, id: id)]
+        try table.get(MemoryKey(tenantID: tenantID, id: id))
     }
 
     func list(tenantID: String, userID: String) throws -> [PasskeyRecord] {
-        try tx.checkOpen()
-        let all = tx.state.passkeys.values.filter { $0.tenantID == tenantID && $0.userID == userID }
-        return all.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        try table.filter({ $0.tenantID == tenantID && $0.userID == userID }, by: PasskeyRecord.oldestFirst)
     }
 
     func insert(_ passkey: PasskeyRecord) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: passkey.tenantID, id: passkey.id)
-        guard tx.state.passkeys[key] == nil else { throw StoreError.conflict(.passkeyID) }
-        try checkCredentialID(of: passkey)
-        tx.state.passkeys[key] = passkey
+        try table.insert(passkey, at: passkey.memoryKey, conflict: .passkeyID) { try checkCredentialID(of: passkey) }
     }
 
     func recordAssertion(tenantID: String, id: String, signCount: UInt32, backupState: Bool, at: Date) throws {
@@ -45,18 +38,13 @@ struct MemoryPasskeys: PasskeyRepository {
     }
 
     func update(_ passkey: PasskeyRecord) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: passkey.tenantID, id: passkey.id)
-        guard tx.state.passkeys[key] != nil else { throw StoreError.notFound("passkey \(passkey.id)") }
-        try checkCredentialID(of: passkey)
-        tx.state.passkeys[key] = passkey
+        try table.update(passkey, at: passkey.memoryKey, missing: "passkey \(passkey.id)") {
+            try checkCredentialID(of: passkey)
+        }
     }
 
     func delete(tenantID: String, id: String) throws {
-        try tx.checkWritable()
-        guard tx.state.passkeys.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
-            throw StoreError.notFound("passkey \(id)")
-        }
+        try table.delete(MemoryKey(tenantID: tenantID, id: id), missing: "passkey \(id)")
     }
 
     fileprivate func checkCredentialID(of passkey: PasskeyRecord) throws {

@@ -3,10 +3,10 @@ import Foundation
 /// The refresh token repository of a memory transaction.
 struct MemoryRefreshTokens: RefreshTokenRepository {
     let tx: MemoryTransaction
+    var table: MemoryTable<MemoryKey, RefreshTokenRecord> { tx.table(\.refreshTokens) }
 
     func get(tenantID: String, tokenHash: [UInt8]) throws -> RefreshTokenRecord? {
-        try tx.checkOpen()
-        return tx.state.refreshTokens.values.first { $0.tenantID == tenantID && $0.tokenHash == tokenHash }
+        try table.first { $0.tenantID == tenantID && $0.tokenHash == tokenHash }
     }
 
     func list(tenantID: String, page: Page) throws -> [RefreshTokenRecord] {
@@ -16,11 +16,7 @@ struct MemoryRefreshTokens: RefreshTokenRepository {
     }
 
     func insert(_ token: RefreshTokenRecord) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: token.tenantID, id: token.id)
-        guard tx.state.refreshTokens[key] == nil else { throw StoreError.conflict(.refreshTokenID) }
-        try checkTokenHash(of: token)
-        tx.state.refreshTokens[key] = token
+        try table.insert(token, at: token.memoryKey, conflict: .refreshTokenID) { try checkTokenHash(of: token) }
     }
 
     func markUsed(tenantID: String, id: String, at: Date) throws -> Bool {
@@ -32,11 +28,9 @@ struct MemoryRefreshTokens: RefreshTokenRepository {
     }
 
     func update(_ token: RefreshTokenRecord) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: token.tenantID, id: token.id)
-        guard tx.state.refreshTokens[key] != nil else { throw StoreError.notFound("refresh token \(token.id)") }
-        try checkTokenHash(of: token)
-        tx.state.refreshTokens[key] = token
+        try table.update(token, at: token.memoryKey, missing: "refresh token \(token.id)") {
+            try checkTokenHash(of: token)
+        }
     }
 
     /// Token hashes are unique across tenants.

@@ -3,15 +3,14 @@ import Foundation
 /// The user repository of a memory transaction.
 struct MemoryUsers: UserRepository {
     let tx: MemoryTransaction
+    var table: MemoryTable<MemoryKey, UserRecord> { tx.table(\.users) }
 
     func get(tenantID: String, id: String) throws -> UserRecord? {
-        try tx.checkOpen()
-        return tx.state.users[MemoryKey(tenantID: tenantID, id: id)]
+        try table.get(MemoryKey(tenantID: tenantID, id: id))
     }
 
     func get(tenantID: String, userHandle: [UInt8]) throws -> UserRecord? {
-        try tx.checkOpen()
-        return tx.state.users.values.first { $0.tenantID == tenantID && $0.userHandle == userHandle }
+        try table.first { $0.tenantID == tenantID && $0.userHandle == userHandle }
     }
 
     func withIdentifiers(
@@ -52,11 +51,7 @@ struct MemoryUsers: UserRepository {
     }
 
     func insert(_ user: UserRecord) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: user.tenantID, id: user.id)
-        guard tx.state.users[key] == nil else { throw StoreError.conflict(.userID) }
-        try checkIdentifiers(of: user)
-        tx.state.users[key] = user
+        try table.insert(user, at: user.memoryKey, conflict: .userID) { try checkIdentifiers(of: user) }
     }
 
     func touch(tenantID: String, id: String, lastLoginAt: Date) throws {
@@ -67,18 +62,11 @@ struct MemoryUsers: UserRepository {
     }
 
     func update(_ user: UserRecord) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: user.tenantID, id: user.id)
-        guard tx.state.users[key] != nil else { throw StoreError.notFound("user \(user.id)") }
-        try checkIdentifiers(of: user)
-        tx.state.users[key] = user
+        try table.update(user, at: user.memoryKey, missing: "user \(user.id)") { try checkIdentifiers(of: user) }
     }
 
     func delete(tenantID: String, id: String) throws {
-        try tx.checkWritable()
-        guard tx.state.users.removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
-            throw StoreError.notFound("user \(id)")
-        }
+        try table.delete(MemoryKey(tenantID: tenantID, id: id), missing: "user \(id)")
         tx.state.passkeys = tx.state.passkeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
         tx.state.deviceKeys = tx.state.deviceKeys.filter { !($0.value.tenantID == tenantID && $0.value.userID == id) }
         tx.state.linkedIdentities = tx.state.linkedIdentities.filter {
