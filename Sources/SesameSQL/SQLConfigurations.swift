@@ -86,3 +86,5 @@ struct SQLConfigurations<Record: SQLConfigurationRecord> {
         [SQLTransaction.time(record.createdAt), .integer(Int64(record.version)), tx.encode(record)]
     }
 }
+
+extension SQLConfigurations: ConfigurationRepository {}

@@ -251,31 +251,52 @@ private struct CachedTenants: TenantRepository {
     }
 }
 
-private struct CachedClients: ClientRepository {
+/// A configuration repository in front of the store's: its lists go to the store, and each write
+/// clears the cache before it goes there too.
+private protocol CachedConfigurations: ConfigurationRepository {
+    var scope: CacheScope { get }
+    /// The store's repository.
+    var behind: any ConfigurationRepository<Record> { get }
+}
+
+/// `repository` as a `ConfigurationRepository` (the compiler does not convert `any ClientRepository`
+/// to `any ConfigurationRepository<ClientRecord>` directly; opened here, it does).
+private func configurations<Repository: ConfigurationRepository>(_ repository: Repository)
+    -> any ConfigurationRepository<Repository.Record>
+{
+    repository
+}
+
+extension CachedConfigurations {
+    func list(tenantID: String, page: Page) throws -> [Record] { try behind.list(tenantID: tenantID, page: page) }
+    func insert(_ record: Record) throws {
+        scope.touch()
+        try behind.insert(record)
+    }
+    func update(_ record: Record) throws {
+        scope.touch()
+        try behind.update(record)
+    }
+    func delete(tenantID: String, id: String) throws {
+        scope.touch()
+        try behind.delete(tenantID: tenantID, id: id)
+    }
+}
+
+private struct CachedClients: ClientRepository, CachedConfigurations {
     let inner: any ClientRepository
     let scope: CacheScope
+    var behind: any ConfigurationRepository<ClientRecord> { configurations(inner) }
 
     func get(tenantID: String, id: String) throws -> ClientRecord? {
         try scope.lookup(\.clients, CachingStore.key(tenantID, id)) { try inner.get(tenantID: tenantID, id: id) }
     }
-    func list(tenantID: String, page: Page) throws -> [ClientRecord] { try inner.list(tenantID: tenantID, page: page) }
-    func insert(_ client: ClientRecord) throws {
-        scope.touch()
-        try inner.insert(client)
-    }
-    func update(_ client: ClientRecord) throws {
-        scope.touch()
-        try inner.update(client)
-    }
-    func delete(tenantID: String, id: String) throws {
-        scope.touch()
-        try inner.delete(tenantID: tenantID, id: id)
-    }
 }
 
-private struct CachedConnections: ConnectionRepository {
+private struct CachedConnections: ConnectionRepository, CachedConfigurations {
     let inner: any ConnectionRepository
     let scope: CacheScope
+    var behind: any ConfigurationRepository<ConnectionRecord> { configurations(inner) }
 
     func get(tenantID: String, id: String) throws -> ConnectionRecord? {
         try scope.lookup(\.connectionsByID, CachingStore.key(tenantID, id)) {
@@ -287,46 +308,17 @@ private struct CachedConnections: ConnectionRepository {
             try inner.get(tenantID: tenantID, name: name)
         }
     }
-    func list(tenantID: String, page: Page) throws -> [ConnectionRecord] {
-        try inner.list(tenantID: tenantID, page: page)
-    }
-    func insert(_ connection: ConnectionRecord) throws {
-        scope.touch()
-        try inner.insert(connection)
-    }
-    func update(_ connection: ConnectionRecord) throws {
-        scope.touch()
-        try inner.update(connection)
-    }
-    func delete(tenantID: String, id: String) throws {
-        scope.touch()
-        try inner.delete(tenantID: tenantID, id: id)
-    }
 }
 
-private struct CachedResourceServers: ResourceServerRepository {
+private struct CachedResourceServers: ResourceServerRepository, CachedConfigurations {
     let inner: any ResourceServerRepository
     let scope: CacheScope
+    var behind: any ConfigurationRepository<ResourceServerRecord> { configurations(inner) }
 
     func get(tenantID: String, id: String) throws -> ResourceServerRecord? { try inner.get(tenantID: tenantID, id: id) }
     func get(tenantID: String, identifier: String) throws -> ResourceServerRecord? {
         try scope.lookup(\.resourceServersByIdentifier, CachingStore.key(tenantID, identifier)) {
             try inner.get(tenantID: tenantID, identifier: identifier)
         }
-    }
-    func list(tenantID: String, page: Page) throws -> [ResourceServerRecord] {
-        try inner.list(tenantID: tenantID, page: page)
-    }
-    func insert(_ server: ResourceServerRecord) throws {
-        scope.touch()
-        try inner.insert(server)
-    }
-    func update(_ server: ResourceServerRecord) throws {
-        scope.touch()
-        try inner.update(server)
-    }
-    func delete(tenantID: String, id: String) throws {
-        scope.touch()
-        try inner.delete(tenantID: tenantID, id: id)
     }
 }

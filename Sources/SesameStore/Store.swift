@@ -141,33 +141,28 @@ public protocol TenantRepository {
     func update(_ tenant: TenantRecord) throws
 }
 
-/// Clients (unique: tenant + id).
-public protocol ClientRepository {
-    func get(tenantID: String, id: String) throws -> ClientRecord?
-    func list(tenantID: String, page: Page) throws -> [ClientRecord]
-    func insert(_ client: ClientRecord) throws
-    func update(_ client: ClientRecord) throws
+/// A configuration aggregate kept by tenant and id (clients, connections, APIs): what each one's
+/// repository does alike.
+public protocol ConfigurationRepository<Record> {
+    associatedtype Record
+    func get(tenantID: String, id: String) throws -> Record?
+    func list(tenantID: String, page: Page) throws -> [Record]
+    func insert(_ record: Record) throws
+    func update(_ record: Record) throws
     func delete(tenantID: String, id: String) throws
 }
 
+/// Clients (unique: tenant + id).
+public protocol ClientRepository: ConfigurationRepository where Record == ClientRecord {}
+
 /// Connections (unique: tenant + id, tenant + name).
-public protocol ConnectionRepository {
-    func get(tenantID: String, id: String) throws -> ConnectionRecord?
+public protocol ConnectionRepository: ConfigurationRepository where Record == ConnectionRecord {
     func get(tenantID: String, name: String) throws -> ConnectionRecord?
-    func list(tenantID: String, page: Page) throws -> [ConnectionRecord]
-    func insert(_ connection: ConnectionRecord) throws
-    func update(_ connection: ConnectionRecord) throws
-    func delete(tenantID: String, id: String) throws
 }
 
 /// Resource servers, the tenant's APIs (unique: tenant + id, tenant + identifier).
-public protocol ResourceServerRepository {
-    func get(tenantID: String, id: String) throws -> ResourceServerRecord?
+public protocol ResourceServerRepository: ConfigurationRepository where Record == ResourceServerRecord {
     func get(tenantID: String, identifier: String) throws -> ResourceServerRecord?
-    func list(tenantID: String, page: Page) throws -> [ResourceServerRecord]
-    func insert(_ server: ResourceServerRecord) throws
-    func update(_ server: ResourceServerRecord) throws
-    func delete(tenantID: String, id: String) throws
 }
 
 /// Users (unique: tenant + id, tenant + userHandle, and within a connection each of email, phone

@@ -3,10 +3,7 @@ import Foundation
 /// A record the memory store keeps by tenant and id in a table of the state: the configuration
 /// aggregates (clients, connections, APIs, signing keys), whose repositories differ only in these
 /// few facts.
-protocol MemoryConfigurationRecord: Sendable {
-    var tenantID: String { get }
-    var id: String { get }
-    var createdAt: Date { get }
+protocol MemoryConfigurationRecord: MemoryKeyed, Sendable {
     /// Where the state keeps them.
     static var rows: WritableKeyPath<MemoryState, [MemoryKey: Self]> { get }
     /// What inserting an id the tenant holds already is.
@@ -29,23 +26,20 @@ extension MemoryConfigurationRecord {
 struct MemoryConfigurations<Record: MemoryConfigurationRecord> {
     let tx: MemoryTransaction
 
-    private var rows: [MemoryKey: Record] { tx.state[keyPath: Record.rows] }
+    private var table: MemoryTable<MemoryKey, Record> { tx.table(Record.rows) }
 
     func get(tenantID: String, id: String) throws -> Record? {
-        try tx.checkOpen()
-        return rows[MemoryKey(tenantID: tenantID, id: id)]
+        try table.get(MemoryKey(tenantID: tenantID, id: id))
     }
 
     /// The tenant's first record that `matches` (for a second unique member).
     func first(tenantID: String, where matches: (Record) -> Bool) throws -> Record? {
-        try tx.checkOpen()
-        return rows.values.first { $0.tenantID == tenantID && matches($0) }
+        try table.first { $0.tenantID == tenantID && matches($0) }
     }
 
     /// The tenant's records, oldest first.
     func list(tenantID: String) throws -> [Record] {
-        try tx.checkOpen()
-        return rows.values.filter { $0.tenantID == tenantID }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        try table.filter({ $0.tenantID == tenantID }, by: Record.oldestFirst)
     }
 
     func list(tenantID: String, page: Page) throws -> [Record] {
@@ -53,37 +47,29 @@ struct MemoryConfigurations<Record: MemoryConfigurationRecord> {
     }
 
     func insert(_ record: Record) throws {
-        try write(record, exists: false)
+        try table.insert(record, at: record.memoryKey, conflict: Record.idConflict) { try checkOtherUnique(of: record) }
+        if Record.isCached { tx.state.configurationGeneration += 1 }
     }
 
     func update(_ record: Record) throws {
-        try write(record, exists: true)
+        try table.update(record, at: record.memoryKey, missing: "\(Record.noun) \(record.id)") {
+            try checkOtherUnique(of: record)
+        }
+        if Record.isCached { tx.state.configurationGeneration += 1 }
     }
 
     func delete(tenantID: String, id: String) throws {
-        try tx.checkWritable()
-        guard tx.state[keyPath: Record.rows].removeValue(forKey: MemoryKey(tenantID: tenantID, id: id)) != nil else {
-            throw StoreError.notFound("\(Record.noun) \(id)")
-        }
+        try table.delete(MemoryKey(tenantID: tenantID, id: id), missing: "\(Record.noun) \(id)")
         if Record.isCached { tx.state.configurationGeneration += 1 }
     }
 
-    /// Inserts (`exists` false) or replaces a record, after every check.
-    private func write(_ record: Record, exists: Bool) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: record.tenantID, id: record.id)
-        switch (exists, rows[key] != nil) {
-        case (false, true): throw StoreError.conflict(Record.idConflict)
-        case (true, false): throw StoreError.notFound("\(Record.noun) \(record.id)")
-        default: break
+    private func checkOtherUnique(of record: Record) throws {
+        guard let (conflict, value) = Record.otherUnique else { return }
+        let taken = tx.state[keyPath: Record.rows].values.contains {
+            $0.tenantID == record.tenantID && $0.id != record.id && value($0) == value(record)
         }
-        if let (conflict, value) = Record.otherUnique {
-            let taken = rows.values.contains {
-                $0.tenantID == record.tenantID && $0.id != record.id && value($0) == value(record)
-            }
-            if taken { throw StoreError.conflict(conflict) }
-        }
-        tx.state[keyPath: Record.rows][key] = record
-        if Record.isCached { tx.state.configurationGeneration += 1 }
+        if taken { throw StoreError.conflict(conflict) }
     }
 }
+
+extension MemoryConfigurations: ConfigurationRepository {}
