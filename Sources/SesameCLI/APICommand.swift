@@ -75,106 +75,102 @@ enum APICommand {
     }
 
     static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        let invocation: Invocation
-        switch parse(arguments, environment: environment) {
-        case .failure(let exit): return exit.status
-        case .success(let parsed): invocation = parsed
-        }
-        return EnvironmentBox.waiting(for: environment) { await execute(invocation, environment: $0) }
+        execute(parse(arguments, environment: environment), environment: environment)
     }
 
     /// The same from asynchronous code (tests).
     static func run(_ arguments: [String], environment: CommandEnvironment) async -> Int32 {
-        switch parse(arguments, environment: environment) {
-        case .failure(let exit): return exit.status
-        case .success(let invocation): return await execute(invocation, environment: environment)
-        }
+        await execute(parse(arguments, environment: environment), environment: environment)
     }
 
     struct Exit: Error { let status: Int32 }
 
-    /// `sesame outbox`: the messages the outbox sender kept, through the Management API.
-    static func runOutbox(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        switch parseOutbox(arguments, environment: environment) {
+    /// Runs a checked invocation, or answers the exit status of its arguments.
+    static func execute(_ checked: Result<Invocation, Exit>, environment: CommandEnvironment) -> Int32 {
+        switch checked {
         case .failure(let exit): return exit.status
         case .success(let invocation):
             return EnvironmentBox.waiting(for: environment) { await execute(invocation, environment: $0) }
         }
+    }
+
+    /// The same from asynchronous code (tests).
+    static func execute(_ checked: Result<Invocation, Exit>, environment: CommandEnvironment) async -> Int32 {
+        switch checked {
+        case .failure(let exit): return exit.status
+        case .success(let invocation): return await execute(invocation, environment: environment)
+        }
+    }
+
+    /// The invocation `reading` checked, or the exit status it answered.
+    static func checked(_ reading: CommandReading<Invocation>) -> Result<Invocation, Exit> {
+        reading.value.map { .success($0) } ?? .failure(Exit(status: reading.status))
+    }
+
+    /// `sesame outbox`: the messages the outbox sender kept, through the Management API.
+    static func runOutbox(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        execute(parseOutbox(arguments, environment: environment), environment: environment)
     }
 
     /// The same from asynchronous code (tests).
     static func runOutbox(_ arguments: [String], environment: CommandEnvironment) async -> Int32 {
-        switch parseOutbox(arguments, environment: environment) {
-        case .failure(let exit): return exit.status
-        case .success(let invocation): return await execute(invocation, environment: environment)
-        }
+        await execute(parseOutbox(arguments, environment: environment), environment: environment)
     }
 
     static func parseOutbox(_ arguments: [String], environment: CommandEnvironment) -> Result<Invocation, Exit> {
-        do throws(UsageError) {
-            let parsed = try ArgumentParser.parse(arguments, spec: outboxSpec)
-            if parsed.helpRequested {
-                environment.writeOutput(Usage.outbox)
-                return .failure(Exit(status: SesameCommandLine.success))
-            }
-            var base = try self.invocation("list", parsed, environment: environment)
-            if let to = parsed.value("to"), to.isEmpty || to.utf8.count > 254 {
-                throw UsageError("--to must be an email address or phone number")
-            }
-            base.action = .outbox(to: parsed.value("to"))
-            return .success(base)
-        } catch {
-            return .failure(Exit(status: SesameCommandLine.usageError("outbox", error.message, environment)))
-        }
+        checked(
+            SesameCommandLine.reading("outbox", arguments, spec: outboxSpec, usage: Usage.outbox, environment) {
+                (parsed) throws(UsageError) in
+                var base = try self.invocation("list", parsed, environment: environment)
+                if let to = parsed.value("to"), to.isEmpty || to.utf8.count > 254 {
+                    throw UsageError("--to must be an email address or phone number")
+                }
+                base.action = .outbox(to: parsed.value("to"))
+                return base
+            })
     }
 
     /// `sesame stats`: the adoption statistics, through the Management API.
     static func runStats(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        switch parseStats(arguments, environment: environment) {
-        case .failure(let exit): return exit.status
-        case .success(let invocation):
-            return EnvironmentBox.waiting(for: environment) { await execute(invocation, environment: $0) }
-        }
+        execute(parseStats(arguments, environment: environment), environment: environment)
     }
 
     /// The same from asynchronous code (tests).
     static func runStats(_ arguments: [String], environment: CommandEnvironment) async -> Int32 {
-        switch parseStats(arguments, environment: environment) {
-        case .failure(let exit): return exit.status
-        case .success(let invocation): return await execute(invocation, environment: environment)
-        }
+        await execute(parseStats(arguments, environment: environment), environment: environment)
     }
 
     static func parseStats(_ arguments: [String], environment: CommandEnvironment) -> Result<Invocation, Exit> {
-        do throws(UsageError) {
-            let parsed = try ArgumentParser.parse(arguments, spec: statsSpec)
-            if parsed.helpRequested {
-                environment.writeOutput(Usage.stats)
-                return .failure(Exit(status: SesameCommandLine.success))
-            }
-            // The query's own arguments first: they are wrong whatever the credentials.
-            var query: [String] = []
-            for (option, name) in [("from", "from"), ("to", "to")] {
-                guard let value = parsed.value(option) else { continue }
-                guard Self.isDate(value) else { throw UsageError("--\(option) must be a date like 2027-01-15") }
-                query.append("\(name)=\(value)")
-            }
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-            for (option, name) in [("client", "client_id"), ("connection", "connection")] {
-                guard let value = parsed.value(option) else { continue }
-                guard !value.isEmpty, value.utf8.count <= 128 else {
-                    throw UsageError("--\(option) must be 1 to 128 characters")
-                }
-                query.append("\(name)=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""))
-            }
-            let csv = parsed.flag("csv")
-            if csv, parsed.flag("json") { throw UsageError("--csv and --json cannot be used together") }
-            var base = try self.invocation("list", parsed, environment: environment)
-            base.action = .stats(query: query.joined(separator: "&"), csv: csv)
-            return .success(base)
-        } catch {
-            return .failure(Exit(status: SesameCommandLine.usageError("stats", error.message, environment)))
+        checked(
+            SesameCommandLine.reading("stats", arguments, spec: statsSpec, usage: Usage.stats, environment) {
+                (parsed) throws(UsageError) in try stats(parsed, environment: environment)
+            })
+    }
+
+    /// The invocation of `sesame stats`.
+    private static func stats(_ parsed: ParsedArguments, environment: CommandEnvironment) throws(UsageError)
+        -> Invocation
+    {
+        // The query's own arguments first: they are wrong whatever the credentials.
+        var query: [String] = []
+        for (option, name) in [("from", "from"), ("to", "to")] {
+            guard let value = parsed.value(option) else { continue }
+            guard Self.isDate(value) else { throw UsageError("--\(option) must be a date like 2027-01-15") }
+            query.append("\(name)=\(value)")
         }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        for (option, name) in [("client", "client_id"), ("connection", "connection")] {
+            guard let value = parsed.value(option) else { continue }
+            guard !value.isEmpty, value.utf8.count <= 128 else {
+                throw UsageError("--\(option) must be 1 to 128 characters")
+            }
+            query.append("\(name)=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""))
+        }
+        let csv = parsed.flag("csv")
+        if csv, parsed.flag("json") { throw UsageError("--csv and --json cannot be used together") }
+        var base = try self.invocation("list", parsed, environment: environment)
+        base.action = .stats(query: query.joined(separator: "&"), csv: csv)
+        return base
     }
 
     /// `YYYY-MM-DD` in shape (the server checks that the day exists).
@@ -196,24 +192,18 @@ enum APICommand {
             environment.writeOutput(Usage.api)
             return .failure(Exit(status: SesameCommandLine.success))
         case "create", "list":
-            do throws(UsageError) {
-                let parsed = try ArgumentParser.parse(rest, spec: verb == "create" ? createSpec : listSpec)
-                if parsed.helpRequested {
-                    environment.writeOutput(Usage.api)
-                    return .failure(Exit(status: SesameCommandLine.success))
-                }
-                return .success(try invocation(verb, parsed, environment: environment))
-            } catch {
-                return .failure(Exit(status: usage(error.message, environment, verb: verb)))
-            }
+            return checked(
+                SesameCommandLine.reading(
+                    "api \(verb)", rest, spec: verb == "create" ? createSpec : listSpec, usage: Usage.api, environment
+                ) { (parsed) throws(UsageError) in try invocation(verb, parsed, environment: environment) })
         default:
             return .failure(
                 Exit(status: usage("unknown action '\(verb)' (expected create or list)", environment)))
         }
     }
 
-    private static func usage(_ message: String, _ environment: CommandEnvironment, verb: String? = nil) -> Int32 {
-        SesameCommandLine.usageError(verb.map { "api \($0)" } ?? name, message, environment)
+    private static func usage(_ message: String, _ environment: CommandEnvironment) -> Int32 {
+        SesameCommandLine.usageError(name, message, environment)
     }
 
     private static func invocation(

@@ -14,23 +14,15 @@ enum InspectCommand {
         positionals: ["FILE"], requiredPositionals: 0)
 
     static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        let parsed: ParsedArguments
-        let now: Date
-        let input: [UInt8]
-        do throws(UsageError) {
-            parsed = try ArgumentParser.parse(arguments, spec: spec)
-            if parsed.helpRequested {
-                environment.writeOutput(Usage.inspect)
-                return SesameCommandLine.success
-            }
-            now =
+        let reading = SesameCommandLine.reading(name, arguments, spec: spec, usage: Usage.inspect, environment) {
+            (parsed) throws(UsageError) in
+            let now =
                 try parsed.value("at").map { (text) throws(UsageError) -> Date in
                     try ArgumentValues.date(text, option: "at")
                 } ?? environment.now()
-            input = try ArgumentValues.input(parsed.positional(0), environment: environment)
-        } catch {
-            return SesameCommandLine.usageError(name, error.message, environment)
+            return (parsed, now, try ArgumentValues.input(parsed.positional(0), environment: environment))
         }
+        guard let (parsed, now, input) = reading.value else { return reading.status }
         let inspection: Inspection
         do {
             inspection = try Inspection.parse(input, now: now)

@@ -51,17 +51,10 @@ enum LogsCommand {
     }
 
     static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        let request: Request
-        do throws(UsageError) {
-            let parsed = try ArgumentParser.parse(arguments, spec: spec)
-            if parsed.helpRequested {
-                environment.writeOutput(Usage.logs)
-                return SesameCommandLine.success
-            }
-            request = try Self.request(parsed, environment.variables)
-        } catch {
-            return SesameCommandLine.usageError(name, error.message, environment)
+        let reading = SesameCommandLine.reading(name, arguments, spec: spec, usage: Usage.logs, environment) {
+            (parsed) throws(UsageError) in try Self.request(parsed, environment.variables)
         }
+        guard let request = reading.value else { return reading.status }
         if let missing = request.selection.missing {
             return SesameCommandLine.usageError(name, missing.message, environment)
         }

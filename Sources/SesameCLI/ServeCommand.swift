@@ -283,17 +283,10 @@ enum ServeCommand {
     }
 
     static func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
-        let settings: Settings
-        do throws(UsageError) {
-            let parsed = try ArgumentParser.parse(arguments, spec: spec)
-            if parsed.helpRequested {
-                environment.writeOutput(Usage.serve)
-                return SesameCommandLine.success
-            }
-            settings = try self.settings(parsed, environment.variables)
-        } catch {
-            return SesameCommandLine.usageError(name, error.message, environment)
+        let reading = SesameCommandLine.reading(name, arguments, spec: spec, usage: Usage.serve, environment) {
+            (parsed) throws(UsageError) in try self.settings(parsed, environment.variables)
         }
+        guard let settings = reading.value else { return reading.status }
         do {
             return try serve(settings, environment: environment)
         } catch {

@@ -132,6 +132,24 @@ public enum SesameCommandLine {
         return usage
     }
 
+    /// Parses a command's `arguments` by `spec` and reads them with `read`: what `read` made of
+    /// them, or the exit status of answering `--help` with `usage` or of a usage error of `command`.
+    static func reading<Value>(
+        _ command: String, _ arguments: [String], spec: CommandSpec, usage text: String,
+        _ environment: CommandEnvironment, _ read: (ParsedArguments) throws(UsageError) -> Value
+    ) -> CommandReading<Value> {
+        do throws(UsageError) {
+            let parsed = try ArgumentParser.parse(arguments, spec: spec)
+            if parsed.helpRequested {
+                environment.writeOutput(text)
+                return .answered(success)
+            }
+            return .read(try read(parsed))
+        } catch {
+            return .answered(usageError(command, error.message, environment))
+        }
+    }
+
     /// For a command with one action (`sesame store copy`, `sesame mds import`): nil when
     /// `arguments` start with `action`, else the exit status of answering help or the usage error.
     static func refusingAllBut(
@@ -152,5 +170,23 @@ public enum SesameCommandLine {
     /// Folds any line breaks in a message so errors stay on one line.
     static func oneLine(_ message: String) -> String {
         message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// A command's arguments as its `read` made them, or the exit status of having answered them
+/// (help, or a usage error).
+enum CommandReading<Value> {
+    case read(Value)
+    case answered(Int32)
+
+    var value: Value? {
+        guard case .read(let value) = self else { return nil }
+        return value
+    }
+
+    /// The exit status answered; success when the arguments were read.
+    var status: Int32 {
+        guard case .answered(let status) = self else { return SesameCommandLine.success }
+        return status
     }
 }

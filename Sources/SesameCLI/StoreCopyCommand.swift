@@ -28,22 +28,14 @@ enum StoreCopyCommand {
         {
             return answered
         }
-        let parsed: ParsedArguments
-        let target: StoreLocation
-        let from: String
-        do throws(UsageError) {
-            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: spec)
-            if parsed.helpRequested {
-                environment.writeOutput(Usage.store)
-                return SesameCommandLine.success
-            }
+        let reading = SesameCommandLine.reading(
+            name, Array(arguments.dropFirst()), spec: spec, usage: Usage.store, environment
+        ) { (parsed) throws(UsageError) in
             guard let directory = parsed.value("from") else { throw UsageError("--from DIR is required") }
             guard let uri = parsed.value("to") else { throw UsageError("--to postgres://… is required") }
-            target = try StoreLocation.parse(uri)
-            from = directory
-        } catch {
-            return SesameCommandLine.usageError(name, error.message, environment)
+            return (try StoreLocation.parse(uri), directory)
         }
+        guard let (target, from) = reading.value else { return reading.status }
         let database = DataDirectory(path: from).databasePath
         guard FileManager.default.fileExists(atPath: database) else {
             return SesameCommandLine.usageError(name, "\(database) does not exist", environment)
