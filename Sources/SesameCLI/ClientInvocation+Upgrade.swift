@@ -107,10 +107,7 @@ extension ClientInvocation {
             }
             request.codesFromStandardInput = parsed.flag("code-stdin")
             var invocation = ClientInvocation(action: .upgrade(request), json: parsed.flag("json"))
-            invocation.server = try parsed.value("server").map { v throws(UsageError) in
-                try ClientArguments.server(v)
-            }
-            invocation.clientID = parsed.value("client-id")
+            try invocation.readTarget(parsed)
             return .run(invocation)
         } catch {
             throw ClientUsageError(command: name, error)

@@ -113,6 +113,14 @@ struct ClientInvocation: Equatable, Sendable {
             OptionSpec("json", .flag),
         ], positionals: ["FACTOR"])
 
+    /// `--server`, `--client-id` and `--origin` (a command without one has none): where the command
+    /// goes and what it says it is (nil: the saved ones).
+    mutating func readTarget(_ parsed: ParsedArguments) throws(UsageError) {
+        server = try parsed.value("server").map { v throws(UsageError) in try ClientArguments.server(v) }
+        clientID = parsed.value("client-id")
+        origin = try parsed.value("origin").map { v throws(UsageError) in try ClientArguments.origin(v) }
+    }
+
     /// `--password` / `--password-stdin` (the second implies the first); nil for neither.
     static func passwordSource(_ parsed: ParsedArguments) -> PasswordSource? {
         if parsed.flag("password-stdin") { return .standardInput }
@@ -153,13 +161,7 @@ struct ClientInvocation: Equatable, Sendable {
                 } else if parsed.value("connection") != nil {
                     throw UsageError("--connection goes with --password")
                 }
-                invocation.server = try parsed.value("server").map { v throws(UsageError) in
-                    try ClientArguments.server(v)
-                }
-                invocation.clientID = parsed.value("client-id")
-                invocation.origin = try parsed.value("origin").map { v throws(UsageError) in
-                    try ClientArguments.origin(v)
-                }
+                try invocation.readTarget(parsed)
                 invocation.json = parsed.flag("json")
                 return .run(invocation)
             } catch {
@@ -190,13 +192,7 @@ struct ClientInvocation: Equatable, Sendable {
                 } else if parsed.value("email") != nil || parsed.value("connection") != nil {
                     throw UsageError("--email and --connection go with --password")
                 }
-                invocation.server = try parsed.value("server").map { v throws(UsageError) in
-                    try ClientArguments.server(v)
-                }
-                invocation.clientID = parsed.value("client-id")
-                invocation.origin = try parsed.value("origin").map { v throws(UsageError) in
-                    try ClientArguments.origin(v)
-                }
+                try invocation.readTarget(parsed)
                 invocation.json = parsed.flag("json")
                 return .run(invocation)
             } catch {
