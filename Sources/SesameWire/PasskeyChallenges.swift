@@ -99,30 +99,23 @@ public struct PasskeyRequestOptions: Codable, Sendable, Hashable {
     }
 }
 
-/// The response of `POST /passkey/register`.
-public struct PasskeySignupChallengeResponse: Codable, Sendable, Hashable {
-    public var authnParamsPublicKey: PasskeyCreationOptions
+/// The response of `POST /passkey/register` (creation options) and of `POST /passkey/challenge`
+/// (request options): the WebAuthn options and the `auth_session` that answers them.
+public struct PasskeyChallengeResponse<Options: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    public var authnParamsPublicKey: Options
     public var authSession: String
     enum CodingKeys: String, CodingKey {
         case authnParamsPublicKey = "authn_params_public_key"
         case authSession = "auth_session"
     }
-    public init(authnParamsPublicKey: PasskeyCreationOptions, authSession: String) {
+    public init(authnParamsPublicKey: Options, authSession: String) {
         self.authnParamsPublicKey = authnParamsPublicKey
         self.authSession = authSession
     }
 }
 
+/// The response of `POST /passkey/register`.
+public typealias PasskeySignupChallengeResponse = PasskeyChallengeResponse<PasskeyCreationOptions>
+
 /// The response of `POST /passkey/challenge`.
-public struct PasskeyLoginChallengeResponse: Codable, Sendable, Hashable {
-    public var authnParamsPublicKey: PasskeyRequestOptions
-    public var authSession: String
-    enum CodingKeys: String, CodingKey {
-        case authnParamsPublicKey = "authn_params_public_key"
-        case authSession = "auth_session"
-    }
-    public init(authnParamsPublicKey: PasskeyRequestOptions, authSession: String) {
-        self.authnParamsPublicKey = authnParamsPublicKey
-        self.authSession = authSession
-    }
-}
+public typealias PasskeyLoginChallengeResponse = PasskeyChallengeResponse<PasskeyRequestOptions>

@@ -144,6 +144,18 @@ extension PasskeyCreationOptions: WireJSONWritable {
 }
 
 extension PasskeyRequestOptions: WireJSONWritable {
+    var wireJSONBytes: [UInt8] {
+        var writer = WireObjectWriter(capacity: 256)
+        if let allowed = allowCredentials {
+            writer.raw("allowCredentials", JSONValue.array(allowed.map(\.wireJSON)).serialized)
+        }
+        writer.string("challenge", challenge)
+        writer.string("rpId", rpId)
+        writer.integer("timeout", timeout)
+        writer.string("userVerification", userVerification)
+        return writer.finish()
+    }
+
     var wireJSON: JSONValue {
         .sortedObject([
             ("challenge", .string(challenge)), ("timeout", .integer(timeout)), ("rpId", .string(rpId)),
@@ -153,28 +165,11 @@ extension PasskeyRequestOptions: WireJSONWritable {
     }
 }
 
-extension PasskeySignupChallengeResponse: WireJSONWritable {
-    var wireJSON: JSONValue {
-        .sortedObject([
-            ("authn_params_public_key", authnParamsPublicKey.wireJSON), ("auth_session", .string(authSession)),
-        ])
-    }
-}
-
-extension PasskeyLoginChallengeResponse: WireJSONWritable {
+extension PasskeyChallengeResponse: WireJSONWritable where Options: WireJSONWritable {
     var wireJSONBytes: [UInt8] {
-        let options = authnParamsPublicKey
-        var inner = WireObjectWriter(capacity: 256)
-        if let allowed = options.allowCredentials {
-            inner.raw("allowCredentials", JSONValue.array(allowed.map(\.wireJSON)).serialized)
-        }
-        inner.string("challenge", options.challenge)
-        inner.string("rpId", options.rpId)
-        inner.integer("timeout", options.timeout)
-        inner.string("userVerification", options.userVerification)
         var writer = WireObjectWriter(capacity: 320)
         writer.string("auth_session", authSession)
-        writer.raw("authn_params_public_key", inner.finish())
+        writer.raw("authn_params_public_key", authnParamsPublicKey.wireJSONBytes)
         return writer.finish()
     }
 
