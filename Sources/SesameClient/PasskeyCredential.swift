@@ -30,15 +30,12 @@ public struct PasskeyCredential: Sendable, Equatable {
         credentialID: Data, clientDataJSON: Data, attestationObject: Data, transports: [String]? = nil,
         authenticatorAttachment: String? = nil
     ) throws(AuthenticationError) -> PasskeyCredential {
-        let id = Base64URL.encode(credentialID)
-        let body = CredentialJSON(
-            id: id, rawId: id, type: "public-key", authenticatorAttachment: authenticatorAttachment,
-            clientExtensionResults: [:],
-            response: .registration(
+        try credential(
+            credentialID, authenticatorAttachment,
+            .registration(
                 RegistrationResponse(
                     clientDataJSON: Base64URL.encode(clientDataJSON),
                     attestationObject: Base64URL.encode(attestationObject), transports: transports)))
-        return PasskeyCredential(json: try body.encoded(), id: id)
     }
 
     /// The `AuthenticationResponseJSON` for an assertion, from the raw values a platform API returns
@@ -48,15 +45,23 @@ public struct PasskeyCredential: Sendable, Equatable {
         credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?,
         authenticatorAttachment: String? = nil
     ) throws(AuthenticationError) -> PasskeyCredential {
-        let id = Base64URL.encode(credentialID)
-        let body = CredentialJSON(
-            id: id, rawId: id, type: "public-key", authenticatorAttachment: authenticatorAttachment,
-            clientExtensionResults: [:],
-            response: .assertion(
+        try credential(
+            credentialID, authenticatorAttachment,
+            .assertion(
                 AssertionResponse(
                     clientDataJSON: Base64URL.encode(clientDataJSON),
                     authenticatorData: Base64URL.encode(authenticatorData), signature: Base64URL.encode(signature),
                     userHandle: userHandle.flatMap { $0.isEmpty ? nil : Base64URL.encode($0) })))
+    }
+
+    /// The public-key credential with `response`, in WebAuthn JSON.
+    private static func credential(
+        _ credentialID: Data, _ authenticatorAttachment: String?, _ response: CredentialJSON.Response
+    ) throws(AuthenticationError) -> PasskeyCredential {
+        let id = Base64URL.encode(credentialID)
+        let body = CredentialJSON(
+            id: id, rawId: id, type: "public-key", authenticatorAttachment: authenticatorAttachment,
+            clientExtensionResults: [:], response: response)
         return PasskeyCredential(json: try body.encoded(), id: id)
     }
 }
