@@ -42,8 +42,7 @@ struct MFAGrant: TokenGrant {
             completion = try mfa.completeRecovery(
                 tenant: tenant, client: client, mfaToken: parameters.mfaToken, recoveryCode: parameters.recoveryCode)
         }
-        let (scopes, audience) = try context.issuer.loginScopes(
-            completion.ticket.scope, audience: completion.ticket.audience, tenant: tenant, client: client)
+        let (scopes, audience) = try context.loginScopes(completion.ticket.scope, audience: completion.ticket.audience)
         let authTime: Date
         if case .enrollment = subject { authTime = completion.ticket.authTime } else { authTime = clock.now() }
         return .user(

@@ -6,7 +6,7 @@ import SesameWire
 /// key on their device. The answer is the usual token response with a fresh `auth_time`,
 /// `amr: ["hwk", "user"]`, and the passkey prompt when the device could have a passkey.
 struct DeviceKeyGrant: TokenGrant {
-    struct Parameters: GrantParameters {
+    struct Parameters: ScopedGrantParameters {
         var authSession: String?
         var keyID: String?
         /// The signature of the challenge (base64url).
@@ -18,13 +18,12 @@ struct DeviceKeyGrant: TokenGrant {
         var audience: String?
         var redirectURI: String?
 
-        static let fields: [GrantField<Self>] = [
-            .text(TokenFields.authSession, \.authSession).required,
-            .text(TokenFields.keyID, \.keyID).required, .text(TokenFields.signature, \.signature).required,
-            .text(TokenFields.osVersion, \.osVersion),
-            .text(TokenFields.scope, \.scope), .text(TokenFields.audience, \.audience),
-            .text(TokenFields.redirectURI, \.redirectURI),
-        ]
+        static let fields: [GrantField<Self>] =
+            [
+                .text(TokenFields.authSession, \.authSession).required,
+                .text(TokenFields.keyID, \.keyID).required, .text(TokenFields.signature, \.signature).required,
+                .text(TokenFields.osVersion, \.osVersion),
+            ] + GrantField.scopeAndAudience + [.text(TokenFields.redirectURI, \.redirectURI)]
     }
 
     let deviceKeys: DeviceKeyService
@@ -33,8 +32,7 @@ struct DeviceKeyGrant: TokenGrant {
 
     func authenticate(_ parameters: Parameters, _ context: GrantContext) throws(ServiceError) -> GrantOutcome {
         let (tenant, client) = (context.tenant, context.client)
-        let (scopes, audience) = try context.issuer.loginScopes(
-            parameters.scope, audience: parameters.audience, tenant: tenant, client: client)
+        let (scopes, audience) = try context.loginScopes(parameters.scope, audience: parameters.audience)
         let proved = try deviceKeys.reauthenticate(
             tenant: tenant, client: client, authSession: parameters.authSession, keyID: parameters.keyID,
             signature: parameters.signature, osVersion: parameters.osVersion)

@@ -51,8 +51,7 @@ struct AuthorizationCodeGrant: TokenGrant {
             }
             return user
         }
-        let (scopes, audience) = try context.issuer.loginScopes(
-            code.scope, audience: code.audience, tenant: tenant, client: client)
+        let (scopes, audience) = try context.loginScopes(code.scope, audience: code.audience)
         return .user(
             UserGrant(
                 user: user, scopes: scopes, audience: audience, amr: code.amr, authTime: code.authTime,

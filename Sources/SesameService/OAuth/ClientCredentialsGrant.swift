@@ -5,13 +5,11 @@ import SesameWire
 /// The `client_credentials` grant (RFC 6749 §4.4): a confidential client's own token for the
 /// Management API or one of the tenant's APIs it has a grant for.
 struct ClientCredentialsGrant: TokenGrant {
-    struct Parameters: GrantParameters {
+    struct Parameters: ScopedGrantParameters {
         var scope: String?
         var audience: String?
 
-        static let fields: [GrantField<Self>] = [
-            .text(TokenFields.scope, \.scope), .text(TokenFields.audience, \.audience),
-        ]
+        static let fields: [GrantField<Self>] = GrantField.scopeAndAudience
     }
 
     let access: StoreAccess

@@ -25,6 +25,28 @@ public protocol GrantParameters: Sendable {
     static var fields: [GrantField<Self>] { get }
 }
 
+/// The parameters of a grant that asks for access: `scope` (RFC 6749 §3.3) and `audience` (the
+/// API the access token is for).
+public protocol ScopedGrantParameters: GrantParameters {
+    var scope: String? { get set }
+    var audience: String? { get set }
+}
+
+extension GrantField where Parameters: ScopedGrantParameters {
+    /// `scope` and `audience`, in that order.
+    static var scopeAndAudience: [GrantField] {
+        [.text(TokenFields.scope, \.scope), .text(TokenFields.audience, \.audience)]
+    }
+}
+
+extension GrantContext {
+    /// The scopes and audience of a user login that asks for `scope` and `audience`, for this
+    /// client of this tenant (`TokenIssuer.loginScopes`).
+    func loginScopes(_ scope: String?, audience: String?) throws(ServiceError) -> ([String], UserTokenAudience) {
+        try issuer.loginScopes(scope, audience: audience, tenant: tenant, client: client)
+    }
+}
+
 extension TokenGrant {
     /// The grant's body fields as the document gives them: each member's declaration, required
     /// (by the grant, in its own words) where the table says so.

@@ -7,19 +7,19 @@ import WebAuthn
 /// answer to the challenge an `auth_session` names, which signs a user in or, for a signup
 /// challenge, creates the user and their first passkey.
 struct PasskeyGrant: TokenGrant {
-    struct Parameters: GrantParameters {
+    struct Parameters: ScopedGrantParameters {
         var authSession: String?
         var authnResponse: CredentialJSONInput?
         var realm: String?
         var scope: String?
         var audience: String?
 
-        static let fields: [GrantField<Self>] = [
-            .text(TokenFields.authSession, \.authSession).required,
-            .credential(TokenFields.authnResponse, \.authnResponse).required,
-            .text(TokenFields.realm, \.realm), .text(TokenFields.scope, \.scope),
-            .text(TokenFields.audience, \.audience),
-        ]
+        static let fields: [GrantField<Self>] =
+            [
+                .text(TokenFields.authSession, \.authSession).required,
+                .credential(TokenFields.authnResponse, \.authnResponse).required,
+                .text(TokenFields.realm, \.realm),
+            ] + GrantField.scopeAndAudience
     }
 
     let access: StoreAccess
@@ -42,7 +42,7 @@ struct PasskeyGrant: TokenGrant {
             scope = defaults.scope
             audienceName = defaults.audience
         }
-        let (scopes, audience) = try issuer.loginScopes(scope, audience: audienceName, tenant: tenant, client: client)
+        let (scopes, audience) = try context.loginScopes(scope, audience: audienceName)
         // A signup's first refresh token is written with its user, so that a failure to write it
         // (a full disk) cannot leave an account the answer never told the client about.
         var withNewUser: SignupWrite?

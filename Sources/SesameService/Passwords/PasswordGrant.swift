@@ -6,7 +6,7 @@ import SesameWire
 /// RFC 6749 §4.3's `password` (the tenant's default connection). A user with a second factor gets
 /// `mfa_required` and an `mfa_token` instead of tokens.
 struct PasswordGrant: TokenGrant {
-    struct Parameters: GrantParameters {
+    struct Parameters: ScopedGrantParameters {
         var username: String?
         var password: String?
         var realm: String?
@@ -14,12 +14,12 @@ struct PasswordGrant: TokenGrant {
         var audience: String?
         var redirectURI: String?
 
-        static let fields: [GrantField<Self>] = [
-            .text(TokenFields.username, \.username).required,
-            .text(TokenFields.password, \.password).required,
-            .text(TokenFields.realm, \.realm), .text(TokenFields.scope, \.scope),
-            .text(TokenFields.audience, \.audience), .text(TokenFields.redirectURI, \.redirectURI),
-        ]
+        static let fields: [GrantField<Self>] =
+            [
+                .text(TokenFields.username, \.username).required,
+                .text(TokenFields.password, \.password).required,
+                .text(TokenFields.realm, \.realm),
+            ] + GrantField.scopeAndAudience + [.text(TokenFields.redirectURI, \.redirectURI)]
     }
 
     let access: StoreAccess
@@ -31,8 +31,7 @@ struct PasswordGrant: TokenGrant {
     func authenticate(_ parameters: Parameters, _ context: GrantContext) throws(ServiceError) -> GrantOutcome {
         let (tenant, client) = (context.tenant, context.client)
         // Scope and audience are checked before the password, so a typo costs no hash.
-        let (scopes, audience) = try context.issuer.loginScopes(
-            parameters.scope, audience: parameters.audience, tenant: tenant, client: client)
+        let (scopes, audience) = try context.loginScopes(parameters.scope, audience: parameters.audience)
         let login = try passwords.logIn(
             tenant: tenant, client: client, grant: context.grantType, realm: parameters.realm,
             username: parameters.username, password: parameters.password,

@@ -12,15 +12,13 @@ import SesameWire
 /// refresh token), the answer carries an access token for that audience; the family keeps its
 /// own grant, so the next plain refresh gives the original audience and scopes again.
 struct RefreshGrant: TokenGrant {
-    struct Parameters: GrantParameters {
+    struct Parameters: ScopedGrantParameters {
         var refreshToken: String?
         var scope: String?
         var audience: String?
 
-        static let fields: [GrantField<Self>] = [
-            .text(TokenFields.refreshToken, \.refreshToken).required, .text(TokenFields.scope, \.scope),
-            .text(TokenFields.audience, \.audience),
-        ]
+        static let fields: [GrantField<Self>] =
+            [.text(TokenFields.refreshToken, \.refreshToken).required] + GrantField.scopeAndAudience
     }
 
     let access: StoreAccess

@@ -5,7 +5,7 @@ import SesameWire
 /// Sign in with Apple at the token endpoint (RFC 8693 token exchange, docs/account-upgrades.md): the
 /// linked user's tokens, with `auth_method` `apple`.
 struct AppleGrant: TokenGrant {
-    struct Parameters: GrantParameters {
+    struct Parameters: ScopedGrantParameters {
         /// An Apple authorization code or identity token.
         var subjectToken: String?
         var subjectTokenType: String?
@@ -16,12 +16,12 @@ struct AppleGrant: TokenGrant {
 
         // Auth0's `user_profile` (the name Apple sends on first consent) is not read: an Apple
         // sign-in only reaches an account already linked.
-        static let fields: [GrantField<Self>] = [
-            .text(TokenFields.subjectToken, \.subjectToken).required,
-            .text(TokenFields.subjectTokenType, \.subjectTokenType).required,
-            .text(TokenFields.nonce, \.nonce),
-            .text(TokenFields.scope, \.scope), .text(TokenFields.audience, \.audience),
-        ]
+        static let fields: [GrantField<Self>] =
+            [
+                .text(TokenFields.subjectToken, \.subjectToken).required,
+                .text(TokenFields.subjectTokenType, \.subjectTokenType).required,
+                .text(TokenFields.nonce, \.nonce),
+            ] + GrantField.scopeAndAudience
     }
 
     let clock: any ServiceClock
@@ -29,8 +29,7 @@ struct AppleGrant: TokenGrant {
     var grantTypes: [OAuthGrantType] { [.tokenExchange] }
 
     func authenticate(_ parameters: Parameters, _ context: GrantContext) throws(ServiceError) -> GrantOutcome {
-        let (scopes, audience) = try context.issuer.loginScopes(
-            parameters.scope, audience: parameters.audience, tenant: context.tenant, client: context.client)
+        let (scopes, audience) = try context.loginScopes(parameters.scope, audience: parameters.audience)
         let user = try login.logIn(tenant: context.tenant, client: context.client, parameters: parameters)
         return .user(
             UserGrant(
