@@ -123,18 +123,27 @@ struct AccountController: Sendable {
     /// The account security upgrades (docs/account-upgrades.md), authorized by the session's sign-in under the
     /// connection's rules: a sign-in too old (or a second factor due) signs in again first.
     func passkeyUpgradePage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        guard let session = browser.currentSession(context) else {
-            return try browser.accountSignIn("/account/upgrade/passkey", context)
-        }
-        do {
-            let authorized = try accountUpgrade(.passkey, session, context)
+        try beginUpgrade(.passkey, at: "/account/upgrade/passkey", context) { authorized in
             let challenge = try upgrades.beginPasskeyUpgrade(
                 tenant: context.tenant, token: authorized.upgradeToken, requester: BrowserSession.requester(context))
             return PageLayout.response(
                 AccountPages.enroll(context: context, challenge: challenge, upgrade: true), context: context,
                 locale: context.locale)
+        }
+    }
+
+    /// The first step of an upgrade at `path`: `begin` with the upgrade the session's sign-in
+    /// authorizes. Without a session, or with a sign-in too old for it, the browser signs in first
+    /// and comes back to `path`; a refusal shows the account page.
+    func beginUpgrade(
+        _ type: UpgradeType, at path: String, _ context: HostedContext,
+        _ begin: (UpgradeAuthorization) throws -> HTTPResponse
+    ) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else { return try browser.accountSignIn(path, context) }
+        do {
+            return try begin(try accountUpgrade(type, session, context))
         } catch ServiceError.stepUpRequired {
-            return try browser.accountSignIn("/account/upgrade/passkey", context, fresh: true)
+            return try browser.accountSignIn(path, context, fresh: true)
         } catch {
             return try accountPage(session, context, error: error)
         }
@@ -156,19 +165,11 @@ struct AccountController: Sendable {
     /// Sign in with Apple on the web: to Apple with a state that holds the upgrade, back through
     /// Apple's form post to /u/apple/callback.
     func appleUpgrade(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        guard let session = browser.currentSession(context) else {
-            return try browser.accountSignIn("/account/upgrade/apple", context)
-        }
-        do {
-            let authorized = try accountUpgrade(.signInWithApple, session, context)
+        try beginUpgrade(.signInWithApple, at: "/account/upgrade/apple", context) { authorized in
             let url = try upgrades.beginWebAppleUpgrade(
                 tenant: context.tenant, token: authorized.upgradeToken,
                 redirectURI: TokenService.issuer(context.tenant) + "u/apple/callback")
             return .redirect(to: url, status: 303)
-        } catch ServiceError.stepUpRequired {
-            return try browser.accountSignIn("/account/upgrade/apple", context, fresh: true)
-        } catch {
-            return try accountPage(session, context, error: error)
         }
     }
 
