@@ -11,7 +11,6 @@ import SesameService
 public final class HTTPAppleEndpoints: AppleEndpoints {
     public typealias Failure = OutboundFailure
     let http: OutboundHTTP
-    public var maxBytes: Int { http.maxBytes }
 
     public init(timeout: TimeInterval = 5, maxBytes: Int = 64 * 1_024) {
         http = OutboundHTTP(timeout: timeout, maxBytes: maxBytes)

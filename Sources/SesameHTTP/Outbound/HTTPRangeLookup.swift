@@ -1,10 +1,6 @@
 import Foundation
 import SesameService
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Asks an HIBP-style range endpoint over HTTP: `GET <url><prefix>` with `Add-Padding: true`, the
 /// answer read as lines of `SUFFIX:COUNT` (padding lines have count 0). At most `maxBytes` of
 /// answer and `timeout` seconds; anything else is an error, and the caller keeps the offline
@@ -12,7 +8,6 @@ import SesameService
 public final class HTTPRangeLookup: PasswordRangeLookup {
     public typealias Failure = OutboundFailure
     let http: OutboundHTTP
-    public var maxBytes: Int { http.maxBytes }
 
     public init(timeout: TimeInterval = 2, maxBytes: Int = 256 * 1_024) {
         http = OutboundHTTP(timeout: timeout, maxBytes: maxBytes)
