@@ -248,16 +248,9 @@ public enum AttestationRequirement: String, RecordVocabulary, Sendable, Hashable
     case fidoCertifiedL3 = "FIDO_CERTIFIED_L3"
     case fidoCertifiedL3Plus = "FIDO_CERTIFIED_L3plus"
 
-    /// The least certification rank (`AuthenticatorStatus.certificationRank`) that satisfies it.
+    /// The least certification rank that satisfies it: the rank of the FIDO status of the same
+    /// name (`AuthenticatorStatus.certificationRank`), nil for `none` and `metadata`.
     public var minimumCertificationRank: Int? {
-        switch self {
-        case .none, .metadata: return nil
-        case .fidoCertifiedL1: return 1
-        case .fidoCertifiedL1Plus: return 2
-        case .fidoCertifiedL2: return 3
-        case .fidoCertifiedL2Plus: return 4
-        case .fidoCertifiedL3: return 5
-        case .fidoCertifiedL3Plus: return 6
-        }
+        AuthenticatorStatus(rawValue: rawValue)?.certificationRank
     }
 }
