@@ -72,6 +72,17 @@ public final class SQLTransaction: StoreTransaction {
         guard writable else { throw StoreError.unavailable("write in a read transaction") }
     }
 
+    /// Moves the time in `column` of the tenant's row `id` of `table` forward to `at`: a later time
+    /// there is kept (two logins racing leave the latest), and a missing row is no error.
+    func moveForward(_ table: String, _ column: String, to at: Date, tenantID: String, id: String) throws {
+        try checkWritable()
+        try connection.executeNarrow(
+            """
+            UPDATE \(table) SET \(column) = ?1 WHERE tenant_id = ?2 AND id = ?3
+            AND (\(column) IS NULL OR \(column) < ?1)
+            """, [Self.time(at), .text(tenantID), .text(id)])
+    }
+
     /// Runs `body` in a savepoint: all of it or none of it.
     func atomically<T>(_ body: () throws -> T) throws -> T {
         try connection.execute("SAVEPOINT store_operation")

@@ -91,12 +91,7 @@ struct SQLPasskeys: PasskeyRepository {
     }
 
     func touch(tenantID: String, id: String, lastUsedAt: Date) throws {
-        try tx.checkWritable()
-        try tx.connection.executeNarrow(
-            """
-            UPDATE passkeys SET last_used_at = ?1 WHERE tenant_id = ?2 AND id = ?3
-            AND (last_used_at IS NULL OR last_used_at < ?1)
-            """, [SQLTransaction.time(lastUsedAt), .text(tenantID), .text(id)])
+        try tx.moveForward("passkeys", "last_used_at", to: lastUsedAt, tenantID: tenantID, id: id)
     }
 
     func delete(tenantID: String, id: String) throws {

@@ -108,12 +108,7 @@ struct SQLUsers: UserRepository {
     }
 
     func touch(tenantID: String, id: String, lastLoginAt: Date) throws {
-        try tx.checkWritable()
-        try tx.connection.executeNarrow(
-            """
-            UPDATE users SET last_login_at = ?1 WHERE tenant_id = ?2 AND id = ?3
-            AND (last_login_at IS NULL OR last_login_at < ?1)
-            """, [SQLTransaction.time(lastLoginAt), .text(tenantID), .text(id)])
+        try tx.moveForward("users", "last_login_at", to: lastLoginAt, tenantID: tenantID, id: id)
     }
 
     func delete(tenantID: String, id: String) throws {

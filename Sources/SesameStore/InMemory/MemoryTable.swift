@@ -58,6 +58,14 @@ struct MemoryTable<Key: Hashable & Sendable, Record: Sendable> {
         tx.state[keyPath: rows][key] = record
     }
 
+    /// Moves the time at `path` of the record at `key` forward to `at`: a later time is kept, and a
+    /// missing record is no error.
+    func moveForward(_ key: Key, _ path: WritableKeyPath<Record, Date?>, to at: Date) throws {
+        try tx.checkWritable()
+        guard let record = tx.state[keyPath: rows][key], record[keyPath: path].map({ $0 < at }) ?? true else { return }
+        tx.state[keyPath: rows][key]?[keyPath: path] = at
+    }
+
     /// Removes the record at `key`: whether there was one.
     func remove(_ key: Key) throws -> Bool {
         try tx.checkWritable()

@@ -31,10 +31,7 @@ struct MemoryPasskeys: PasskeyRepository {
     }
 
     func touch(tenantID: String, id: String, lastUsedAt: Date) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: tenantID, id: id)
-        guard let passkey = tx.state.passkeys[key], passkey.lastUsedAt.map({ $0 < lastUsedAt }) ?? true else { return }
-        tx.state.passkeys[key]?.lastUsedAt = lastUsedAt
+        try table.moveForward(MemoryKey(tenantID: tenantID, id: id), \.lastUsedAt, to: lastUsedAt)
     }
 
     func update(_ passkey: PasskeyRecord) throws {

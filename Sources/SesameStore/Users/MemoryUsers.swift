@@ -55,10 +55,7 @@ struct MemoryUsers: UserRepository {
     }
 
     func touch(tenantID: String, id: String, lastLoginAt: Date) throws {
-        try tx.checkWritable()
-        let key = MemoryKey(tenantID: tenantID, id: id)
-        guard let user = tx.state.users[key], user.lastLoginAt.map({ $0 < lastLoginAt }) ?? true else { return }
-        tx.state.users[key]?.lastLoginAt = lastLoginAt
+        try table.moveForward(MemoryKey(tenantID: tenantID, id: id), \.lastLoginAt, to: lastLoginAt)
     }
 
     func update(_ user: UserRecord) throws {
