@@ -89,17 +89,26 @@ public final class EmailVerification: Sendable {
         case confirmedAndCleared(SignInMethods)
     }
 
+    /// The ticket a link's `record` holds and its user: a live ticket of `tenant` naming the address
+    /// the user still has; anything else is refused.
+    static func ticket(
+        _ record: AuthSessionRecord?, tenant: TenantRecord, now: Date, in transaction: any StoreTransaction
+    ) throws -> (VerificationTicket, UserRecord) {
+        guard let record, record.tenantID == tenant.id, record.expiresAt > now,
+            let parsed = VerificationTicket(payload: record.payload),
+            let user = try transaction.users.get(tenantID: tenant.id, id: parsed.userID),
+            user.profile.email == parsed.email
+        else { throw Self.refused }
+        return (parsed, user)
+    }
+
     /// The link's prompt, without spending it.
     public func pending(tenant: TenantRecord, ticket: String?) throws(ServiceError) -> Prompt {
         guard let ticket, !ticket.isEmpty, ticket.utf8.count <= 128 else { throw Self.refused }
         let now = clock.now()
         return try access.read { transaction in
-            guard let record = try transaction.authSessions.get(handleHash: VerificationTicket.hash(ticket)),
-                record.tenantID == tenant.id, record.expiresAt > now,
-                let parsed = VerificationTicket(payload: record.payload),
-                let user = try transaction.users.get(tenantID: tenant.id, id: parsed.userID),
-                user.profile.email == parsed.email
-            else { throw Self.refused }
+            let record = try transaction.authSessions.get(handleHash: VerificationTicket.hash(ticket))
+            let (parsed, user) = try Self.ticket(record, tenant: tenant, now: now, in: transaction)
             return Prompt(
                 email: parsed.email, userID: user.id, createdAt: user.createdAt,
                 priorSignIn: try FirstEmailProof.held(by: user, tenant: tenant, in: transaction))
@@ -120,12 +129,8 @@ public final class EmailVerification: Sendable {
         guard let ticket, !ticket.isEmpty, ticket.utf8.count <= 128 else { throw Self.refused }
         let now = clock.now()
         let (outcome, user) = try access.write(.durable) { transaction -> (Outcome, UserRecord) in
-            guard let record = try transaction.authSessions.consume(handleHash: VerificationTicket.hash(ticket)),
-                record.tenantID == tenant.id, record.expiresAt > now,
-                let parsed = VerificationTicket(payload: record.payload),
-                var user = try transaction.users.get(tenantID: tenant.id, id: parsed.userID),
-                user.profile.email == parsed.email
-            else { throw Self.refused }
+            let record = try transaction.authSessions.consume(handleHash: VerificationTicket.hash(ticket))
+            var user = try Self.ticket(record, tenant: tenant, now: now, in: transaction).1
             guard !user.profile.emailVerified else { return (.confirmed, user) }
             if sessionUserID == user.id || prior == .keep {
                 user.profile.emailVerified = true
