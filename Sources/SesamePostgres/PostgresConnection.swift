@@ -74,14 +74,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let result = try guarded(sql) { () throws -> OpaquePointer? in
             guard values.isEmpty else { return try run(sql, values) }
             // Transaction control and other parameterless statements: the simple protocol.
-            let result = PQexec(connection, sql)
-            do {
-                try check(result, sql: sql)
-            } catch {
-                PQclear(result)
-                throw error
-            }
-            return result
+            return try checked(PQexec(connection, sql), sql: sql)
         }
         defer { PQclear(result) }
         return Int(Self.text(PQcmdTuples(result))) ?? 0
@@ -162,13 +155,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let result = Self.withPointers(buffers) { pointers in
             PQexecPrepared(connection, name, Int32(values.count), pointers, lengths, formats, 1)
         }
-        do {
-            try check(result, sql: sql)
-        } catch {
-            PQclear(result)
-            throw error
-        }
-        return result
+        return try checked(result, sql: sql)
     }
 
     /// The prepared statement for `sql`, prepared on first use (parameter types inferred by the
@@ -238,6 +225,17 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     private static func exact(_ value: Double) -> String { "\(value)" }
 
     /// Maps a failed result to `StoreError` (a unique violation to its rule) or a retry.
+    /// `result`, checked: a failed one is cleared before its error is thrown.
+    private func checked(_ result: OpaquePointer?, sql: String) throws -> OpaquePointer? {
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
     private func check(_ result: OpaquePointer?, sql: String) throws {
         let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return }
