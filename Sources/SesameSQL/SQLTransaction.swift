@@ -83,6 +83,11 @@ public final class SQLTransaction: StoreTransaction {
             """, [Self.time(at), .text(tenantID), .text(id)])
     }
 
+    /// The count a `SELECT COUNT(…)` statement answers (0 for no row).
+    func count(_ sql: String, _ values: [SQLValue]) throws -> Int {
+        Int(try connection.query(sql, values) { $0.integer(0) }.first ?? 0)
+    }
+
     /// Runs `body` in a savepoint: all of it or none of it.
     func atomically<T>(_ body: () throws -> T) throws -> T {
         try connection.execute("SAVEPOINT store_operation")

@@ -71,9 +71,7 @@ struct SQLAuditEvents: AuditEventRepository {
     func count(tenantID: String, query: AuditQuery) throws -> Int {
         try tx.checkOpen()
         let (condition, values) = Self.condition(tenantID, query)
-        return Int(
-            try tx.connection.query("SELECT COUNT(*) FROM audit_events WHERE \(condition)", values) { $0.integer(0) }
-                .first ?? 0)
+        return try tx.count("SELECT COUNT(*) FROM audit_events WHERE \(condition)", values)
     }
 
     func list(tenantID: String, query: AuditQuery, after: String?, limit: Int) throws -> [AuditEventRecord] {

@@ -10,13 +10,11 @@ struct SQLAuthSessions: AuthSessionRepository {
     {
         try tx.checkWritable()
         return try tx.atomically {
-            let held =
-                try tx.connection.query(
-                    """
-                    SELECT COUNT(*) FROM (SELECT 1 FROM auth_sessions WHERE requester = ? AND expires_at > ? LIMIT ?) AS held
-                    """, [.text(session.requester), SQLTransaction.time(now), .integer(Int64(maxPerRequester))]
-                ) { row in row.integer(0) }.first ?? 0
-            guard held < Int64(maxPerRequester) else { return .requesterFull }
+            let held = try tx.count(
+                """
+                SELECT COUNT(*) FROM (SELECT 1 FROM auth_sessions WHERE requester = ? AND expires_at > ? LIMIT ?) AS held
+                """, [.text(session.requester), SQLTransaction.time(now), .integer(Int64(maxPerRequester))])
+            guard held < maxPerRequester else { return .requesterFull }
             try tx.connection.execute(
                 """
                 INSERT INTO auth_sessions (handle_hash, tenant_id, requester, expires_at, payload)

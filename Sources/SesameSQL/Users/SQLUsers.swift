@@ -129,27 +129,24 @@ struct SQLUsers: UserRepository {
         // A connection's users: each user is looked up in the key tables' user indexes.
         let inConnection = " AND u.connection_id = ?"
         let values: [SQLValue] = [.text(tenantID)] + (connectionID.map { [.text($0)] } ?? [])
-        let total =
-            try tx.connection.query(
-                "SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)", values
-            ) { $0.integer(0) }.first ?? 0
+        let total = try tx.count("SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)", values)
         let withPasskey =
-            try tx.connection.query(
+            try tx.count(
                 """
                 SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
                 AND EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
                 """, values
-            ) { $0.integer(0) }.first ?? 0
+            )
         let keyOnly =
-            try tx.connection.query(
+            try tx.count(
                 """
                 SELECT COUNT(*) FROM users u WHERE u.tenant_id = ?\(inConnection)
                 AND EXISTS (SELECT 1 FROM device_keys d WHERE d.tenant_id = u.tenant_id AND d.user_id = u.id
                     AND d.state <> 'revoked')
                 AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = u.tenant_id AND p.user_id = u.id)
                 """, values
-            ) { $0.integer(0) }.first ?? 0
-        return UserAdoption(total: Int(total), withPasskey: Int(withPasskey), withDeviceKeyOnly: Int(keyOnly))
+            )
+        return UserAdoption(total: total, withPasskey: withPasskey, withDeviceKeyOnly: keyOnly)
     }
 
     /// The whole tenant: the key tables' user indexes are counted on their own, with no pass over
@@ -157,22 +154,20 @@ struct SQLUsers: UserRepository {
     private func adoptionOfTenant(_ tenantID: String) throws -> UserAdoption {
         let values: [SQLValue] = [.text(tenantID)]
         let total =
-            try tx.connection.query("SELECT COUNT(*) FROM users WHERE tenant_id = ?", values) {
-                $0.integer(0)
-            }.first ?? 0
+            try tx.count("SELECT COUNT(*) FROM users WHERE tenant_id = ?", values)
         let withPasskey =
-            try tx.connection.query(
+            try tx.count(
                 "SELECT COUNT(DISTINCT user_id) FROM passkeys WHERE tenant_id = ?", values
-            ) { $0.integer(0) }.first ?? 0
+            )
         // A key whose user is gone does not count (deleting a user deletes its keys; this is belt and braces).
         let keyOnly =
-            try tx.connection.query(
+            try tx.count(
                 """
                 SELECT COUNT(DISTINCT d.user_id) FROM device_keys d WHERE d.tenant_id = ? AND d.state <> 'revoked'
                 AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.tenant_id = d.tenant_id AND p.user_id = d.user_id)
                 AND EXISTS (SELECT 1 FROM users u WHERE u.tenant_id = d.tenant_id AND u.id = d.user_id)
                 """, values
-            ) { $0.integer(0) }.first ?? 0
-        return UserAdoption(total: Int(total), withPasskey: Int(withPasskey), withDeviceKeyOnly: Int(keyOnly))
+            )
+        return UserAdoption(total: total, withPasskey: withPasskey, withDeviceKeyOnly: keyOnly)
     }
 }
