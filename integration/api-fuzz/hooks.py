@@ -40,6 +40,12 @@ def before_call(context, case, kwargs):
     path = getattr(case.operation, "path", "") or ""
     if path.startswith(HOSTED_PAGES):
         _browser_state(case)
+    elif _is_positive(case):
+        with _LOCK:
+            try:
+                _api_path_ids(case, case.operation.method.upper(), path)
+            except Exception as error:
+                print(f"api-fuzz hooks: {path} sent with its generated ids: {error!r}", file=sys.stderr)
     if not isinstance(case.body, dict):
         return
     # A user made through the Management API names its connection: the tenant's own, so the rest
@@ -345,6 +351,9 @@ def _sign_in(user):
 # next case signs in again; a password the fuzzer changed makes a new user. The same user, who has
 # no passkey, gets the passkey-enrollment prompts and links below.
 def _account():
+    # Credential changes ask for a sign-in of the last five minutes (max_auth_age): sooner, a new one.
+    if "account" in _STATE and time.monotonic() - _STATE.get("account_at", 0) > 240:
+        _STATE.pop("account")
     if "account" not in _STATE:
         user = _STATE.get("account_user")
         browser = _sign_in(user) if user else None
@@ -352,7 +361,63 @@ def _account():
             browser = _Browser()
             _STATE["account_user"] = _new_user(browser)
         _STATE["account"] = browser
+        _STATE["account_at"] = time.monotonic()
     return _STATE["account"]
+
+
+def _account_ids(browser, prefix, suffix):
+    """The ids in the account page's forms whose action is prefix + id + suffix."""
+    answer = _expect(browser.send("GET", "/account"), 200, "/account")
+    found = re.findall('action="' + re.escape(prefix) + '([^"/]+)' + re.escape(suffix) + '"', answer.text)
+    return [urllib.parse.unquote(html.unescape(item)) for item in found]
+
+
+def _account_passkey_form(browser, path):
+    """The ceremony of the passkey page at `path` and a passkey made for it."""
+    answer, fields = browser.page("GET", path)
+    _expect(answer, 200, path)
+    return {"ceremony": fields.get("ceremony"),
+            "credential": json.dumps(_PROVIDER.create(_script_json(answer.text, "passkey-creation")))}
+
+
+def _account_passkey(browser):
+    """The id of one of the account user's passkeys, enrolled now when they have none."""
+    ids = _account_ids(browser, "/account/passkeys/", "/delete")
+    if not ids:
+        form = _account_passkey_form(browser, "/account/passkeys/enroll")
+        _expect(browser.send("POST", "/account/passkeys/enroll", data=dict(form, csrf=browser.csrf)), 303,
+                "passkey enrollment")
+        ids = _account_ids(browser, "/account/passkeys/", "/delete")
+    if not ids:
+        raise _FixtureError("the account page lists no passkey")
+    return ids[0]
+
+
+def _account_session():
+    """The id of another session of the account user: signed in now in another browser."""
+    if _sign_in(_STATE["account_user"]) is None:
+        raise _FixtureError("the account user no longer signs in with the password")
+    ids = _account_ids(_STATE["account"], "/account/sessions/", "/end")
+    if not ids:
+        raise _FixtureError("the account page lists no other session")
+    return ids[-1]
+
+
+def _account_with_factor():
+    """A new user with an authenticator app, signed in at the hosted pages with both factors (their
+    own browser: a factor makes the account user's other steps ask for it), and the factor's id."""
+    browser, fields, user = _second_factor_step()
+    _STATE.pop("mfa_user", None)  # the case may remove the factor: the other MFA cases get a user of their own
+    answer = browser.send("POST", "/u/mfa", data=dict(fields, mode="otp", otp=_totp(user["secret"], at=time.time() + 30)))
+    if answer.status_code == 200 and 'action="/u/passkey-enroll/skip"' in answer.text:
+        answer = browser.send("POST", "/u/passkey-enroll/skip",
+                              data={"csrf": browser.csrf, "tx": fields["tx"], "choice": "later"})
+    if answer.status_code != 303 or not browser.signed_in():
+        raise _FixtureError(f"two-factor sign-in: {answer.status_code} {answer.text[:160]!r}")
+    ids = _account_ids(browser, "/account/mfa/", "/delete")
+    if not ids:
+        raise _FixtureError("the account page lists no factor")
+    return browser, ids[0]
 
 
 def _forget_account_user():
@@ -528,24 +593,28 @@ def _fixture(method, path, wanted):
     """The browser that sends this request, extra cookies, and the values of its fields, taken from
     the page that carries the form or from a link. `wanted`: the case's fields that can take one; a
     page that reads only cookies (/account, /admin) gets its browser whatever the case holds."""
+    if path == "/account/mfa/{id}/delete":
+        browser, factor = _account_with_factor()
+        return browser, {}, {"csrf": browser.csrf, "id": factor}
     if path.startswith("/account"):
         browser = _account()
         values = {"csrf": browser.csrf}
+        if path.startswith("/account/passkeys/{id}/"):
+            values["id"] = _account_passkey(browser)
+        elif path == "/account/sessions/{id}/end":
+            values["id"] = _account_session()
         if path in ("/account/password", "/account/upgrade/password") and method == "POST":
             values.update(current=_STATE["account_user"]["password"],
                           password=_setting_password(path, _STATE["account_user"], _strong_password()))
         elif path in ("/account/passkeys/enroll", "/account/upgrade/passkey") and method == "POST":
             # The page's ceremony and a passkey made for it (an upgrade replaces the account user's
             # password: the next case signs a new user in).
-            answer, fields = browser.page("GET", path)
-            if answer.status_code == 303:  # the page asks for a fresh sign-in (max_auth_age): sign in again
-                _STATE.pop("account", None)
+            try:
+                values.update(_account_passkey_form(browser, path))
+            except _FixtureError:  # signed out by an upgrade, or upgraded already: a new account user
+                _forget_account_user()
                 browser = _account()
-                values["csrf"] = browser.csrf
-                answer, fields = browser.page("GET", path)
-            _expect(answer, 200, path)
-            values.update(ceremony=fields.get("ceremony"),
-                          credential=json.dumps(_PROVIDER.create(_script_json(answer.text, "passkey-creation"))))
+                values.update(_account_passkey_form(browser, path), csrf=browser.csrf)
         return browser, {}, values
     if path == "/admin/setup":
         browser = _admin()
@@ -955,6 +1024,13 @@ def _api_state(case, method, path):
                 case.body.update(grant_type="http://auth0.com/oauth/grant-type/mfa-otp", mfa_token=token, otp=code)
                 for name in ("oob_code", "binding_code", "recovery_code", "client_secret"):
                     case.body.pop(name, None)
+            elif path == "/me/v1/authentication-methods/{id}/verify" and _AUTHENTICATED:
+                # My Account's passkey enrollment, begun for the case, and its new passkey.
+                begun = _my_account("POST", "/me/v1/authentication-methods", {"type": "passkey"}).json()
+                if isinstance(case.path_parameters, dict):
+                    case.path_parameters["id"] = "passkey|new"
+                case.body.update(auth_session=begun["auth_session"],
+                                 authn_response=_PROVIDER.create(begun["authn_params_public_key"]))
             elif path == "/me/v1/upgrades/passkey/verify":
                 session, credential = _passkey_upgrade()
                 case.body.update(auth_session=session, authn_response=credential)
@@ -972,6 +1048,52 @@ def _api_state(case, method, path):
                 case.body.update(client_id=_APP, key_id=_fuzz_device_key())
         except Exception as error:
             print(f"api-fuzz hooks: {method} {path} sent as generated: {error!r}", file=sys.stderr)
+
+
+def _api_path_ids(case, method, path):
+    """Ids that exist, for the operations on one thing (a made-up id only ever reaches their 404):
+    the hooks' own user, a new user with a device key or password method for the case, a device key
+    or passkey the fuzz user enrolls for the case, the newest log entry, a confidential client of the
+    hooks' own. /.well-known/webauthn is there only while the tenant lists related origins (a fuzzed
+    tenant setting may have cleared them)."""
+    if path == "/.well-known/webauthn":
+        _management("PATCH", "/api/v2/tenant/settings", {"related_origins": ["https://shop.example"]})
+        return
+    parameters = case.path_parameters
+    if method == "DELETE" and _AUTHENTICATED and isinstance(parameters, dict) and path in (
+            "/me/v1/device-keys/{id}", "/me/v1/authentication-methods/{id}"):
+        parameters["id"] = _new_device_key() if path == "/me/v1/device-keys/{id}" else _new_my_passkey()
+        return
+    if not isinstance(parameters, dict) or not path.startswith(("/api/v2/users/{id}/", "/api/v2/logs/{id}",
+                                                                "/api/v2/clients/{id}/rotate-secret")):
+        return
+    if path.startswith(("/api/v2/users/{id}/authentication-methods/", "/api/v2/users/{id}/device-keys/")):
+        # A new user each time: a user holds at most ten device keys.
+        user = _management("POST", "/api/v2/users", {
+            "connection": REAL_VALUES["connection"], "email": _new_address(), "password": _strong_password()})
+        PROTECTED.add(user["user_id"])
+        parameters["id"] = user["user_id"]
+        if "method_id" in parameters:
+            methods = _management_get(f"/api/v2/users/{user['user_id']}/authentication-methods")
+            parameters["method_id"] = methods[0]["id"]
+        else:
+            key = _management("POST", f"/api/v2/users/{user['user_id']}/device-keys",
+                              {"public_key": _jwk(_ec_key()), "client_id": _APP, "device": {
+                                  "id": secrets.token_hex(8), "name": "api-fuzz", "platform": "ios",
+                                  "os_version": "17.4"}})
+            parameters["key_id"] = key["id"]
+    elif path.startswith("/api/v2/users/{id}/"):
+        parameters["id"] = _TARGETS["user"]
+    elif path == "/api/v2/logs/{id}":
+        parameters["id"] = _management_get("/api/v2/logs", per_page=1)[0]["log_id"]
+    else:
+        if "rotating_client" not in _STATE:
+            client = _management("POST", "/api/v2/clients", {
+                "name": "api-fuzz hooks", "app_type": "regular_web",
+                "token_endpoint_auth_method": "client_secret_post"})
+            PROTECTED.add(client["client_id"])
+            _STATE["rotating_client"] = client["client_id"]
+        parameters["id"] = _STATE["rotating_client"]
 
 
 def _fake_apple(*arguments):
@@ -1116,17 +1238,31 @@ def _passkey_upgrade():
     return challenge["auth_session"], _PROVIDER.create(challenge["authn_params_public_key"])
 
 
+def _new_device_key():
+    """A device key of the fuzz user's, registered now through My Account: its key id."""
+    key = _ec_key()
+    challenge = _my_account("POST", "/me/v1/device-keys/challenge", {}).json()
+    message = _device_key_message("register", challenge["challenge"], challenge["key_id"])
+    _my_account("POST", "/me/v1/device-keys", {
+        "auth_session": challenge["auth_session"], "public_key": _jwk(key),
+        "signature": _b64url(key.sign(message, _ecdsa())),
+        "device": {"id": "api-fuzz-" + secrets.token_hex(4), "name": "api-fuzz hooks", "platform": "ios",
+                   "os_version": "16.3"}})  # a device of its own: a device's new key replaces its old one
+    return challenge["key_id"]
+
+
+def _new_my_passkey():
+    """A passkey of the fuzz user's, enrolled now through My Account: its method id."""
+    begun = _my_account("POST", "/me/v1/authentication-methods", {"type": "passkey"}).json()
+    return _my_account("POST", "/me/v1/authentication-methods/passkey%7Cnew/verify", {
+        "auth_session": begun["auth_session"],
+        "authn_response": _PROVIDER.create(begun["authn_params_public_key"])}).json()["id"]
+
+
 def _fuzz_device_key():
-    """A device key of the fuzz user's, registered through My Account once."""
+    """The fuzz user's device key that the challenge cases name, registered once."""
     if "fuzz_device_key" not in _STATE:
-        key = _ec_key()
-        challenge = _my_account("POST", "/me/v1/device-keys/challenge", {}).json()
-        message = _device_key_message("register", challenge["challenge"], challenge["key_id"])
-        _my_account("POST", "/me/v1/device-keys", {
-            "auth_session": challenge["auth_session"], "public_key": _jwk(key),
-            "signature": _b64url(key.sign(message, _ecdsa())),
-            "device": {"id": "api-fuzz", "name": "api-fuzz hooks", "platform": "ios", "os_version": "16.3"}})
-        _STATE["fuzz_device_key"] = challenge["key_id"]
+        _STATE["fuzz_device_key"] = _new_device_key()
     return _STATE["fuzz_device_key"]
 
 
