@@ -3,6 +3,22 @@ internal import COpenSSL
 // Small single owners for the short-lived libcrypto objects SesameCrypto uses. Each class owns one
 // C handle and frees it in `deinit`; none of them ever leaves this module.
 
+/// The DER an `i2d_…` function (`operation`) writes: asked for its length first, then written into
+/// a buffer of that length.
+func derEncoding(
+    _ operation: String, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+) throws -> [UInt8] {
+    let length = i2d(nil)
+    guard length > 0 else { throw OpenSSLError.library(operation) }
+    var out = [UInt8](repeating: 0, count: Int(length))
+    let written = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        var cursor = buffer.baseAddress
+        return i2d(&cursor)
+    }
+    guard written == length else { throw OpenSSLError.library(operation) }
+    return out
+}
+
 /// Owns one `BIGNUM*` and clears it when freed (it may hold private key material).
 final class BigNumber {
     let pointer: OpaquePointer
@@ -218,15 +234,7 @@ final class ECDSASignature {
 
     /// The DER encoding.
     func der() throws -> [UInt8] {
-        let length = i2d_ECDSA_SIG(pointer, nil)
-        guard length > 0 else { throw OpenSSLError.library("i2d_ECDSA_SIG") }
-        var out = [UInt8](repeating: 0, count: Int(length))
-        let written = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_ECDSA_SIG(pointer, &cursor)
-        }
-        guard written == length else { throw OpenSSLError.library("i2d_ECDSA_SIG") }
-        return out
+        try derEncoding("i2d_ECDSA_SIG") { i2d_ECDSA_SIG(pointer, $0) }
     }
 
     /// r‖s, each left-padded to `coordinateSize`.
@@ -294,15 +302,7 @@ final class PrivateKeyInfo {
 
     /// The DER encoding.
     func der() throws -> [UInt8] {
-        let length = i2d_PKCS8_PRIV_KEY_INFO(pointer, nil)
-        guard length > 0 else { throw OpenSSLError.library("i2d_PKCS8_PRIV_KEY_INFO") }
-        var out = [UInt8](repeating: 0, count: Int(length))
-        let written = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_PKCS8_PRIV_KEY_INFO(pointer, &cursor)
-        }
-        guard written == length else { throw OpenSSLError.library("i2d_PKCS8_PRIV_KEY_INFO") }
-        return out
+        try derEncoding("i2d_PKCS8_PRIV_KEY_INFO") { i2d_PKCS8_PRIV_KEY_INFO(pointer, $0) }
     }
 }
 

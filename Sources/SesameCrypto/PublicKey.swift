@@ -93,21 +93,7 @@ public final class PublicKey: Sendable {
 
     /// The DER SubjectPublicKeyInfo. Empty only if libcrypto cannot allocate.
     public var spkiDER: [UInt8] {
-        let length = i2d_PUBKEY(key.pointer, nil)
-        guard length > 0 else {
-            OpenSSLError.clear()
-            return []
-        }
-        var out = [UInt8](repeating: 0, count: Int(length))
-        let written = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_PUBKEY(key.pointer, &cursor)
-        }
-        guard written == length else {
-            OpenSSLError.clear()
-            return []
-        }
-        return out
+        (try? derEncoding("i2d_PUBKEY") { i2d_PUBKEY(key.pointer, $0) }) ?? []
     }
 
     /// The PEM "PUBLIC KEY" form of `spkiDER`.
