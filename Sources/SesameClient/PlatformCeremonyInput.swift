@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// What a platform passkey API (AuthenticationServices, or an app's own bridge) needs from a
 /// signup or enrollment challenge, with every base64url member decoded. Shared by
@@ -28,11 +29,7 @@ public struct PlatformRegistrationInput: Sendable, Equatable {
         userName = options.user.name
         displayName = options.user.displayName
         userVerification = options.authenticatorSelection.userVerification
-        var excluded: [Data] = []
-        for (index, descriptor) in (options.excludeCredentials ?? []).enumerated() {
-            excluded.append(try Self.bytes(descriptor.id, "excludeCredentials[\(index)].id"))
-        }
-        excludedCredentialIDs = excluded
+        excludedCredentialIDs = try Self.ids(options.excludeCredentials, "excludeCredentials")
     }
 
     static func bytes(_ text: String, _ member: String) throws(AuthenticationError) -> Data {
@@ -40,6 +37,17 @@ public struct PlatformRegistrationInput: Sendable, Equatable {
             throw AuthenticationError.invalidResponse("\(member) in the passkey options is not base64url")
         }
         return data
+    }
+
+    /// The ids of the credential list `member`, decoded.
+    static func ids(_ descriptors: [PasskeyCreationOptions.CredentialDescriptor]?, _ member: String)
+        throws(AuthenticationError) -> [Data]
+    {
+        var ids: [Data] = []
+        for (index, descriptor) in (descriptors ?? []).enumerated() {
+            ids.append(try bytes(descriptor.id, "\(member)[\(index)].id"))
+        }
+        return ids
     }
 }
 
@@ -60,10 +68,6 @@ public struct PlatformAssertionInput: Sendable, Equatable {
         relyingPartyID = options.rpId
         self.challenge = try PlatformRegistrationInput.bytes(options.challenge, "challenge")
         userVerification = options.userVerification
-        var allowed: [Data] = []
-        for (index, descriptor) in (options.allowCredentials ?? []).enumerated() {
-            allowed.append(try PlatformRegistrationInput.bytes(descriptor.id, "allowCredentials[\(index)].id"))
-        }
-        allowedCredentialIDs = allowed
+        allowedCredentialIDs = try PlatformRegistrationInput.ids(options.allowCredentials, "allowCredentials")
     }
 }
