@@ -225,17 +225,10 @@ public final class AuditWebhookSink: AuditSink {
     }
 
     private func post(_ body: [UInt8]) -> Outcome {
-        var request = http.request(url)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body)
-        request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
-        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-        if !secrets.isEmpty {
-            request.setValue(
-                WebhookSignature.value(body: body, secrets: secrets, time: clock()),
-                forHTTPHeaderField: WebhookSignature.header)
-        }
-        guard let (status, _) = http.send(request) else { return .retry }
+        guard
+            let status = http.post(
+                body, to: url, as: "application/x-ndjson", signedWith: secrets, at: clock, authorization: authorization)
+        else { return .retry }
         switch status {
         case 200..<300: return .delivered
         case 408, 429, 500...: return .retry

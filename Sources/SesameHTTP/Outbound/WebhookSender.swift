@@ -68,14 +68,9 @@ public final class WebhookSender: MessageSender {
     }
 
     private func post(_ body: [UInt8]) -> Outcome {
-        var request = http.request(url)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(
-            WebhookSignature.value(body: body, secrets: secrets, time: clock()),
-            forHTTPHeaderField: WebhookSignature.header)
-        guard let (status, _) = http.send(request) else { return .retry }
+        guard let status = http.post(body, to: url, as: "application/json", signedWith: secrets, at: clock) else {
+            return .retry
+        }
         switch status {
         case 200..<300: return .delivered
         case 429, 500...: return .retry
