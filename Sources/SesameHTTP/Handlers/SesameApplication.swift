@@ -6,44 +6,16 @@ import WebAuthn
 
 /// The composed server: services over one store, and the router that exposes them. Handlers stay
 /// thin: they read the request, resolve the tenant, call one service method and encode its result.
+@dynamicMemberLookup
 public final class SesameApplication: Sendable {
-    /// Every service, built in one place (`SesameServices`); the computed properties below name them.
+    /// Every service, built in one place (`SesameServices`); `application.passkeys` and the like
+    /// read them from it.
     public let services: SesameServices
     public let store: any SesameStore
     public let clock: any ServiceClock
-    public var passkeys: PasskeyService { services.passkeys }
-    public var passwords: PasswordService { services.passwords }
-    public var mfa: MFAService { services.mfa }
-    /// Legacy device keys (registration at My Account, re-authentication at the token endpoint).
-    public var deviceKeys: DeviceKeyService { services.deviceKeys }
-    /// The `passkey_enrollment` prompts and the hosted page their links open.
-    public var enrollmentTickets: PasskeyEnrollmentTickets { services.enrollmentTickets }
-    /// Account security upgrades (docs/account-upgrades.md).
-    public var upgrades: AccountUpgradeService { services.upgrades }
-    /// Where emails and SMS go.
-    public var messages: any MessageSender { services.messages }
-    /// Opens the outbox's sealed texts.
-    public var messageSealer: MessageSealer { services.messageSealer }
-    public var tokens: TokenService { services.tokens }
-    public var management: ManagementService { services.management }
-    public var myAccount: MyAccountService { services.myAccount }
-    /// The migration's method hints and the passkey prompt's snooze.
-    public var methodHints: MethodHintService { services.methodHints }
-    /// SSO sessions of the hosted pages.
-    public var sessions: SSOSessionService { services.sessions }
-    /// `/authorize`, codes and RP-initiated logout.
-    public var authorization: AuthorizationService { services.authorization }
-    /// The sign-in steps of the hosted pages.
-    public var hosted: HostedLoginService { services.hosted }
-    /// The admin page's setup links.
-    public var adminAccess: AdminAccess { services.adminAccess }
     /// The key of the hosted pages' CSRF tokens.
     let csrfKey: [UInt8]
     let random: any RandomSource
-    public var tenancy: TenancyService { services.tenancy }
-    public var events: AuthEventRecorder { services.events }
-    /// The audit log (docs/audit-log.md).
-    public var audit: AuditLog { services.audit }
     public let metrics: Metrics
     /// Per-client-address limits of the routes anyone can call without a token (nil: off).
     public let rateLimits: PublicRateLimits?
@@ -126,12 +98,12 @@ public final class SesameApplication: Sendable {
     /// Writes the batched auth events, audit entries and last-used times, prunes the audit log
     /// when due, and drops expired auth sessions (every second while serving, and at stop).
     public func flush() {
-        passkeys.usage.flush()
-        events.flush()
-        audit.flush()
-        passkeys.sweepExpiredSessions()
-        passwords.sweep()
-        sessions.sweep()
+        services.passkeys.usage.flush()
+        services.events.flush()
+        services.audit.flush()
+        services.passkeys.sweepExpiredSessions()
+        services.passwords.sweep()
+        services.sessions.sweep()
     }
 
     /// Every route of the server, in groups that share a context and a middleware chain:
@@ -157,19 +129,20 @@ public final class SesameApplication: Sendable {
         systemController.register(to: &system)
         router.add(system)
         var page = RouteGroup.root(errorStyle: .html).limited(by: limiter(.pages)).derived {
-            [tenancy] request, context in
+            [tenancy = services.tenancy] request, context in
             PageContext(request: context, tenant: try? tenancy.tenant(host: request.host))
         }
-        LandingController(tenancy: tenancy, random: random).register(to: &page)
+        LandingController(tenancy: services.tenancy, random: random).register(to: &page)
         router.add(page)
         var hostedPages = RouteGroup.root(errorStyle: .html, pathPrefix: "/u/").limited(by: limiter(.pages))
-            .tenant(tenancy)
+            .tenant(services.tenancy)
             .hosted(csrfKey: csrfKey, random: random) { error, context in
                 HostedController.errorPage(error, context: context)
             }
         let hostedController = HostedController(
-            hosted: hosted, authorization: authorization, sessions: sessions, enrollmentTickets: enrollmentTickets,
-            passwords: passwords, tenancy: tenancy, upgrades: upgrades, browser: browser)
+            hosted: services.hosted, authorization: services.authorization, sessions: services.sessions,
+            enrollmentTickets: services.enrollmentTickets,
+            passwords: services.passwords, tenancy: services.tenancy, upgrades: services.upgrades, browser: browser)
         hostedController.register(to: &hostedPages)
         hostedController.registerPasswordPages(to: &hostedPages)
         AccountController(
@@ -177,38 +150,38 @@ public final class SesameApplication: Sendable {
             sessions: services.sessions,
             upgrades: services.upgrades, browser: browser
         ).register(to: &hostedPages)
-        AdminController(management: services.management, adminAccess: adminAccess, browser: browser)
+        AdminController(management: services.management, adminAccess: services.adminAccess, browser: browser)
             .register(to: &hostedPages)
         AdminUsersController(management: services.management, browser: browser).register(to: &hostedPages)
         hostedController.registerRecovery(to: &hostedPages)
         router.add(hostedPages)
-        var discovery = root.limited(by: limiter(.pages)).tenant(tenancy)
-        DiscoveryController(tokens: services.tokens, tenancy: tenancy).register(to: &discovery)
+        var discovery = root.limited(by: limiter(.pages)).tenant(services.tenancy)
+        DiscoveryController(tokens: services.tokens, tenancy: services.tenancy).register(to: &discovery)
         PasswordRulesController(passwords: services.passwords).register(to: &discovery)
         OpenAPIController().register(to: &discovery)
         router.add(discovery)
 
-        var ceremonies = root.limited(by: limiter(.ceremonies)).tenant(tenancy)
+        var ceremonies = root.limited(by: limiter(.ceremonies)).tenant(services.tenancy)
         PasskeyController(passkeys: services.passkeys).register(to: &ceremonies)
         DeviceKeyController(tokens: services.tokens, deviceKeys: services.deviceKeys, methodHints: services.methodHints)
             .register(to: &ceremonies)
         router.add(ceremonies)
-        let tokenRoutes = root.limited(by: limiter(.tokens)).tenant(tenancy)
+        let tokenRoutes = root.limited(by: limiter(.tokens)).tenant(services.tenancy)
         var oauth = tokenRoutes
         TokenController(tokens: services.tokens, clock: clock, logins: logins).register(to: &oauth)
         router.add(oauth)
         var mfaRoutes = tokenRoutes
         MFAController(mfa: services.mfa, tokens: services.tokens).register(to: &mfaRoutes)
         router.add(mfaRoutes)
-        var database = RouteGroup.root(errorStyle: .database).limited(by: limiter(.tokens)).tenant(tenancy)
+        var database = RouteGroup.root(errorStyle: .database).limited(by: limiter(.tokens)).tenant(services.tenancy)
         DatabaseConnectionController(passwords: services.passwords).register(to: &database)
         router.add(database)
-        var userInfo = tokenRoutes.principal(tokens, audience: TokenService.userInfoAudience)
+        var userInfo = tokenRoutes.principal(services.tokens, audience: TokenService.userInfoAudience)
         UserInfoController(tokens: services.tokens).register(to: &userInfo)
         router.add(userInfo)
 
-        var management = RouteGroup.root(pathPrefix: "/api/v2/").tenant(tenancy)
-            .principal(tokens, audience: TokenService.managementAudience).audited(management)
+        var management = RouteGroup.root(pathPrefix: "/api/v2/").tenant(services.tenancy)
+            .principal(services.tokens, audience: TokenService.managementAudience).audited(services.management)
         let managementService = services.management
         ClientsController(management: managementService).register(to: &management)
         ConnectionsController(management: managementService).register(to: &management)
@@ -221,12 +194,13 @@ public final class SesameApplication: Sendable {
         router.add(management)
 
         // Before /me/: the upgrades answer in OAuth JSON, and authorize takes a password instead of a token.
-        var upgrades = RouteGroup.root(pathPrefix: "/me/v1/upgrades/").limited(by: limiter(.tokens)).tenant(tenancy)
+        var upgrades = RouteGroup.root(pathPrefix: "/me/v1/upgrades/").limited(by: limiter(.tokens)).tenant(
+            services.tenancy)
         UpgradeController(tokens: services.tokens, upgrades: services.upgrades).register(to: &upgrades)
         router.add(upgrades)
 
-        var myAccount = RouteGroup.root(errorStyle: .problem, pathPrefix: "/me/").tenant(tenancy)
-            .principal(tokens, audience: TokenService.myAccountAudience)
+        var myAccount = RouteGroup.root(errorStyle: .problem, pathPrefix: "/me/").tenant(services.tenancy)
+            .principal(services.tokens, audience: TokenService.myAccountAudience)
         MyAccountController(myAccount: services.myAccount).register(to: &myAccount)
         DeviceKeyAccountController(
             myAccount: services.myAccount, deviceKeys: services.deviceKeys, methodHints: services.methodHints
@@ -236,11 +210,11 @@ public final class SesameApplication: Sendable {
     }
 
     /// The signed-in browser of the account and admin pages.
-    var browser: BrowserSession { BrowserSession(sessions: sessions, authorization: authorization) }
+    var browser: BrowserSession { BrowserSession(sessions: services.sessions, authorization: services.authorization) }
 
     /// `/healthz` and `/metrics`.
     var systemController: SystemController {
-        SystemController(tenancy: tenancy, metrics: metrics, metricsTokenHash: metricsTokenHash)
+        SystemController(tenancy: services.tenancy, metrics: metrics, metricsTokenHash: metricsTokenHash)
     }
 
     /// The routes of a separate metrics listener: `/metrics` and `/healthz`, with no token. Bind it
@@ -249,6 +223,11 @@ public final class SesameApplication: Sendable {
         var router = Router()
         systemController.register(to: &router)
         return router
+    }
+
+    /// A service of `services`, by its name there (`application.tokens`).
+    public subscript<Service>(dynamicMember service: KeyPath<SesameServices, Service>) -> Service {
+        services[keyPath: service]
     }
 
     /// The per-address limiter of a group of public routes (nil when limits are off).
