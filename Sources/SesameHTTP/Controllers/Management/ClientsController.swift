@@ -8,42 +8,14 @@ struct ClientsController: Sendable, ManagementRouting {
     let management: ManagementService
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
-        group.get("/api/v2/clients", handler: list)
-        group.post("/api/v2/clients", body: Self.creation, handler: create)
-        group.get("/api/v2/clients/{id}", handler: read)
-        group.patch("/api/v2/clients/{id}", body: Self.change, handler: update)
-        group.delete("/api/v2/clients/{id}", handler: delete)
+        ManagementCollection(
+            path: "/api/v2/clients",
+            scopes: .init(read: .readClients, create: .createClients, update: .updateClients, delete: .deleteClients),
+            creation: Self.creation, change: Self.change, input: { body, _ in try Self.clientInput(body) },
+            list: management.listClients, create: management.createClient, read: management.client,
+            update: management.updateClient, delete: management.deleteClient
+        ).register(to: &group, management: management)
         group.post("/api/v2/clients/{id}/rotate-secret", handler: rotateSecret)
-    }
-
-    func list(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .readClients)
-        return try .noStoreJSON(management.listClients(caller, try RequestInput.listRequest(request)))
-    }
-
-    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .createClients)
-        let body = try reader.read()
-        let input = try Self.clientInput(body)
-        return try .noStoreJSON(management.createClient(caller, input), status: 201)
-    }
-
-    func read(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .readClients)
-        return try .noStoreJSON(management.client(caller, id: try context.pathParameter("id")))
-    }
-
-    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .updateClients)
-        let body = try reader.read()
-        let input = try Self.clientInput(body)
-        return try .noStoreJSON(management.updateClient(caller, id: try context.pathParameter("id"), input))
-    }
-
-    func delete(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .deleteClients)
-        try management.deleteClient(caller, id: try context.pathParameter("id"))
-        return .empty()
     }
 
     func rotateSecret(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {

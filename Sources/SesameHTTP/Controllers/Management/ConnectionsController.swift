@@ -8,41 +8,15 @@ struct ConnectionsController: Sendable, ManagementRouting {
     let management: ManagementService
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
-        group.get("/api/v2/connections", handler: list)
-        group.post("/api/v2/connections", body: Self.creation, handler: create)
-        group.get("/api/v2/connections/{id}", handler: read)
-        group.patch("/api/v2/connections/{id}", body: Self.change, handler: update)
-        group.delete("/api/v2/connections/{id}", handler: delete)
-    }
-
-    func list(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .readConnections)
-        return try .noStoreJSON(management.listConnections(caller, try RequestInput.listRequest(request)))
-    }
-
-    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .createConnections)
-        let body = try reader.read()
-        let input = try Self.connectionInput(body, creating: true)
-        return try .noStoreJSON(management.createConnection(caller, input), status: 201)
-    }
-
-    func read(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .readConnections)
-        return try .noStoreJSON(management.connection(caller, id: try context.pathParameter("id")))
-    }
-
-    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .updateConnections)
-        let body = try reader.read()
-        let input = try Self.connectionInput(body, creating: false)
-        return try .noStoreJSON(management.updateConnection(caller, id: try context.pathParameter("id"), input))
-    }
-
-    func delete(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .deleteConnections)
-        try management.deleteConnection(caller, id: try context.pathParameter("id"))
-        return .empty()
+        ManagementCollection(
+            path: "/api/v2/connections",
+            scopes: .init(
+                read: .readConnections, create: .createConnections, update: .updateConnections,
+                delete: .deleteConnections),
+            creation: Self.creation, change: Self.change, input: Self.connectionInput,
+            list: management.listConnections, create: management.createConnection, read: management.connection,
+            update: management.updateConnection, delete: management.deleteConnection
+        ).register(to: &group, management: management)
     }
 
     /// A database connection's options (Auth0's, and Sesame's passkey, migration and upgrade ones).

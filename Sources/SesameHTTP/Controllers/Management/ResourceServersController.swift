@@ -7,42 +7,16 @@ struct ResourceServersController: Sendable, ManagementRouting {
     let management: ManagementService
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
-        group.get("/api/v2/resource-servers", handler: list)
-        group.post("/api/v2/resource-servers", body: Self.creation, handler: create)
-        group.get("/api/v2/resource-servers/{id}", handler: read)
-        group.patch("/api/v2/resource-servers/{id}", body: Self.change, handler: update)
-        group.delete("/api/v2/resource-servers/{id}", handler: delete)
-    }
-
-    func list(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .readResourceServers)
-        return try .noStoreJSON(management.listResourceServers(caller, try RequestInput.listRequest(request)))
-    }
-
-    func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .createResourceServers)
-        let body = try reader.read()
-        let input = try Self.resourceServerInput(body)
-        return try .noStoreJSON(management.createResourceServer(caller, input), status: 201)
-    }
-
-    func read(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .readResourceServers)
-        return try .noStoreJSON(management.resourceServer(caller, id: try context.pathParameter("id")))
-    }
-
-    func update(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .updateResourceServers)
-        let body = try reader.read()
-        let input = try Self.resourceServerInput(body)
-        return try .noStoreJSON(
-            management.updateResourceServer(caller, id: try context.pathParameter("id"), input))
-    }
-
-    func delete(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
-        let caller = try managementCaller(context, .deleteResourceServers)
-        try management.deleteResourceServer(caller, id: try context.pathParameter("id"))
-        return .empty()
+        ManagementCollection(
+            path: "/api/v2/resource-servers",
+            scopes: .init(
+                read: .readResourceServers, create: .createResourceServers, update: .updateResourceServers,
+                delete: .deleteResourceServers),
+            creation: Self.creation, change: Self.change, input: { body, _ in try Self.resourceServerInput(body) },
+            list: management.listResourceServers, create: management.createResourceServer,
+            read: management.resourceServer, update: management.updateResourceServer,
+            delete: management.deleteResourceServer
+        ).register(to: &group, management: management)
     }
 
     /// An API's settings: `POST` needs its identifier (the audience), `PATCH` changes what it is given.
