@@ -1,5 +1,6 @@
 import Foundation
 import SesameCrypto
+import SesameWire
 import WebAuthn
 
 extension Inspection {
@@ -47,7 +48,7 @@ extension Inspection {
             ])
         }
         return .object([
-            ("rp_id_hash", .string(hex(data.rpIDHash))),
+            ("rp_id_hash", .string(Hex.lowercase(data.rpIDHash))),
             (
                 "flags",
                 .object([
@@ -126,13 +127,6 @@ extension Inspection {
     /// "ES256" for a known COSE algorithm identifier, else the number.
     static func algorithmName(_ identifier: Int64) -> String {
         Int(exactly: identifier).flatMap(COSEAlgorithm.init(rawValue:))?.name ?? String(identifier)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + digits : digits
-        }.joined()
     }
 
     /// ISO 8601 in UTC, whole seconds.

@@ -1,4 +1,5 @@
 import SesameCrypto
+import SesameWire
 import WebAuthn
 
 extension Inspection {
@@ -64,7 +65,7 @@ extension Inspection {
     }
 
     private static func authenticatorLines(_ lines: inout [String], _ data: AuthenticatorData) {
-        field(&lines, "rp id hash", hex(data.rpIDHash))
+        field(&lines, "rp id hash", Hex.lowercase(data.rpIDHash))
         field(&lines, "flags", flagsText(data.flags))
         field(&lines, "sign count", String(data.signCount))
         if let credential = data.attestedCredentialData {

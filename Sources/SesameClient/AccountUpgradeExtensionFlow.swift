@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// The state machine of an Account Authentication Modification extension, without Apple types:
 /// the view controller (`SesameAccountModificationViewController`) hands it each call the system
@@ -262,14 +263,8 @@ public actor AccountUpgradeExtensionFlow {
             self.rawNonce = nonce
             self.state = state
             phase = .awaitingAppleCredential
-            return .requestAppleCredential(state: state, nonce: Self.hex(digest.sha256(Array(nonce.utf8))))
+            return .requestAppleCredential(state: state, nonce: Hex.lowercase(digest.sha256(Array(nonce.utf8))))
         }
-    }
-
-    /// Lowercase hex, as the server compares the nonce claim.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
     }
 
     private func end(_ error: AccountUpgradeError) -> AccountUpgradeExtensionAction {

@@ -1,12 +1,13 @@
 import Foundation
 import SesameCrypto
+import SesameWire
 import WebAuthn
 
 /// Random identifiers for records and secrets.
 enum Identifiers {
     /// A prefixed id with 128 random bits in lowercase hex, e.g. "con_5f0c…".
     static func make(_ prefix: String, _ random: any RandomSource) throws -> String {
-        prefix + hex(try random.bytes(count: 16))
+        prefix + Hex.lowercase(try random.bytes(count: 16))
     }
 
     /// A client id: 32 base64url characters (192 bits), Auth0-like, starting with a letter or a
@@ -31,19 +32,9 @@ enum Identifiers {
         let milliseconds = at.timeIntervalSince1970 * 1_000
         let clamped = milliseconds.isFinite ? UInt64(min(max(milliseconds, 0), Double(0xFFFF_FFFF_FFFF))) : 0
         let time = String(clamped, radix: 16)
-        return prefix + String(repeating: "0", count: 12 - time.count) + time + hex(suffix)
+        return prefix + String(repeating: "0", count: 12 - time.count) + time + Hex.lowercase(suffix)
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }
 
 extension RandomSource {

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// A recovery code sent and not yet used (the page's `handle` names it): 10 minutes, 5 tries.
@@ -84,7 +85,7 @@ public final class AccountRecovery: Sendable {
             try transaction.authSessions.insert(
                 AuthSessionRecord(
                     handleHash: RecoveryChallenge.hash(handle), tenantID: tenant.id,
-                    requester: "recovery:" + Identifiers.hex(Array(Digest.sha256(Array(address.utf8)).prefix(8))),
+                    requester: "recovery:" + Hex.lowercase(Array(Digest.sha256(Array(address.utf8)).prefix(8))),
                     expiresAt: now + RecoveryChallenge.lifetime, payload: challenge.payload),
                 maxPerRequester: .max, now: now)
         }
@@ -124,7 +125,7 @@ public final class AccountRecovery: Sendable {
                 return (proven, removed)
             }
             let tries = try transaction.attemptCounters.add(
-                tenantID: tenant.id, key: AttemptLimits.key("recovery-tries", Identifiers.hex(hash)), delta: 1,
+                tenantID: tenant.id, key: AttemptLimits.key("recovery-tries", Hex.lowercase(hash)), delta: 1,
                 now: now, windowEndsAt: record.expiresAt, sliding: false)
             if tries >= RecoveryChallenge.maxTries { _ = try transaction.authSessions.consume(handleHash: hash) }
             return nil

@@ -224,7 +224,7 @@ public final class MFAService: Sendable {
         if caller.ticket != nil, user.mfa.contains(where: { $0.active && $0.factor != .recoveryCode }) {
             throw .invalidRequest("User is already enrolled")
         }
-        let id = (factor == .otp ? "totp|dev_" : "sms|dev_") + Identifiers.hex(try random.serviceBytes(8))
+        let id = (factor == .otp ? "totp|dev_" : "sms|dev_") + Hex.lowercase(try random.serviceBytes(8))
         var enrollment = MFAEnrollment(id: id, factor: factor, active: false, createdAt: now, phoneNumber: phone)
         var answer = MFAAssociateResponse(authenticatorType: type)
         var secret: [UInt8] = []
@@ -242,7 +242,7 @@ public final class MFAService: Sendable {
         if tenant.mfa.factors.contains(.recoveryCode), !user.mfa.contains(where: { $0.factor == .recoveryCode }) {
             let code = try Self.newRecoveryCode(random)
             recoveryCode = code
-            let recoveryID = "recovery-code|dev_" + Identifiers.hex(try random.serviceBytes(8))
+            let recoveryID = "recovery-code|dev_" + Hex.lowercase(try random.serviceBytes(8))
             recovery = MFAEnrollment(
                 id: recoveryID, factor: .recoveryCode, active: false, createdAt: now,
                 sealedSecret: keepRecoveryCode
@@ -479,7 +479,7 @@ public final class MFAService: Sendable {
     }
 
     static func tokenTriesKey(_ ticketHash: [UInt8], _ userID: String) -> [UInt8] {
-        AttemptLimits.key("mfa-token", Identifiers.hex(ticketHash), userID)
+        AttemptLimits.key("mfa-token", Hex.lowercase(ticketHash), userID)
     }
 
     /// 429 when the token or the user has no tries left.
@@ -599,7 +599,7 @@ public final class MFAService: Sendable {
             else { throw ServiceError.mfaRefused(.wrongCode(.oob)) }
             return challenge
         }
-        let triesKey = AttemptLimits.key("oob", Identifiers.hex(challengeHash))
+        let triesKey = AttemptLimits.key("oob", Hex.lowercase(challengeHash))
         try reserveTry(tenant: tenant, ticketHash: hash, userID: user.id, now: now)
         guard constantTimeEquals(keys.mac(code: bindingCode, challenge: challenge.salt), challenge.codeMAC) else {
             let tries = try access.write(.relaxed) { transaction in

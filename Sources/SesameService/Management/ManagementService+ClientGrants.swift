@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// A client's access to an API, as Auth0's `/api/v2/client-grants` shows it.
@@ -19,7 +20,7 @@ public struct ManagedClientGrant: Encodable, Sendable, Hashable {
 
     /// Grants are stored on their client; the id is derived from client and audience, so it is stable.
     static func id(clientID: String, audience: String) -> String {
-        "cgr_" + Identifiers.hex(Array(Digest.sha256(Array("\(clientID)\n\(audience)".utf8)).prefix(12)))
+        "cgr_" + Hex.lowercase(Array(Digest.sha256(Array("\(clientID)\n\(audience)".utf8)).prefix(12)))
     }
 
     init(clientID: String, grant: ClientGrantSettings) {

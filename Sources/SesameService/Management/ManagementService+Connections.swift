@@ -1,5 +1,6 @@
 import Foundation
 import SesameStore
+import SesameWire
 
 /// `/api/v2/connections`.
 extension ManagementService {
@@ -82,7 +83,7 @@ extension ManagementService {
         guard input.name != nil else { throw .invalidRequest("name is required") }
         let now = clock.now()
         let blank = ConnectionRecord(
-            tenantID: caller.tenant.id, id: "con_" + Identifiers.hex(try random.serviceBytes(16)), name: "",
+            tenantID: caller.tenant.id, id: "con_" + Hex.lowercase(try random.serviceBytes(16)), name: "",
             createdAt: now, updatedAt: now)
         let record = try apply(input, to: blank)
         try access.write(.durable) { transaction in

@@ -1,5 +1,6 @@
 import Foundation
 import SesameStore
+import SesameWire
 
 /// `POST`/`PATCH /resource-servers` input; nil members are left as they are (or defaulted on create).
 public struct ResourceServerInput: Sendable {
@@ -100,7 +101,7 @@ extension ManagementService {
         let checked = try Self.resourceServerIdentifier(identifier, tenant: caller.tenant)
         let now = clock.now()
         let blank = ResourceServerRecord(
-            tenantID: caller.tenant.id, id: "rs_" + Identifiers.hex(try random.serviceBytes(16)),
+            tenantID: caller.tenant.id, id: "rs_" + Hex.lowercase(try random.serviceBytes(16)),
             identifier: checked, name: input.name == nil ? checked : "", createdAt: now, updatedAt: now)
         let record = try Self.apply(input, to: blank)
         try access.write(.durable) { transaction in

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 
 /// What `POST /api/v2/users` carries (Auth0's fields): a user of a database connection with a
 /// `password`, or with `custom_password_hash` from another system.
@@ -165,7 +166,7 @@ extension ManagementService {
         case (nil, let custom?):
             let (scheme, hash) = try custom.stored()
             credential = PasswordCredential(
-                id: "password|" + Identifiers.hex(try random.serviceBytes(12)), scheme: scheme, hash: hash,
+                id: "password|" + Hex.lowercase(try random.serviceBytes(12)), scheme: scheme, hash: hash,
                 createdAt: now, changedAt: now)
         case (nil, nil):
             throw .invalidRequest("password or custom_password_hash is required")
@@ -173,7 +174,7 @@ extension ManagementService {
             throw .invalidRequest("give password or custom_password_hash, not both")
         }
         let user = UserRecord(
-            tenantID: caller.tenant.id, id: "sesame|" + Identifiers.hex(try random.serviceBytes(12)),
+            tenantID: caller.tenant.id, id: "sesame|" + Hex.lowercase(try random.serviceBytes(12)),
             connectionID: connection.id, userHandle: try random.serviceBytes(32), profile: profile,
             userMetadata: input.metadata, blocked: input.blocked ?? false, createdAt: now, updatedAt: now,
             password: credential)

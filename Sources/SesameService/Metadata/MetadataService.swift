@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// What an import did (the CLI prints it).
@@ -136,7 +137,7 @@ struct RegistrationMetadata {
             case .aaguid(let aaguid):
                 entry = try transaction.authenticatorMetadata.get(aaguid: AAGUIDRegistry.format(aaguid))
             case .attestationKeyIdentifier(let identifier):
-                entry = try transaction.authenticatorMetadata.get(attestationKeyIdentifier: Identifiers.hex(identifier))
+                entry = try transaction.authenticatorMetadata.get(attestationKeyIdentifier: Hex.lowercase(identifier))
             }
             if let entry { entries[model] = entry }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// What `/authorize` decided.
@@ -186,7 +187,7 @@ public final class AuthorizationService: Sendable {
         let deviceHash = AuthorizationTransaction.deviceHash(device)
         let record = AuthSessionRecord(
             handleHash: AuthorizationTransaction.hash(handle), tenantID: tenant.id,
-            requester: "authorize:" + Identifiers.hex(Array(deviceHash.prefix(8))),
+            requester: "authorize:" + Hex.lowercase(Array(deviceHash.prefix(8))),
             expiresAt: now + AuthorizationTransaction.lifetime,
             payload: AuthorizationTransaction(request: request, deviceHash: deviceHash).payload)
         let stored = try access.write(.relaxed) { transaction in

@@ -101,7 +101,7 @@ extension PasskeyService {
             throw error
         }
         let passkey = try Self.passkeyRecord(
-            verified, id: "passkey|" + Identifiers.hex(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
+            verified, id: "passkey|" + Hex.lowercase(try random.serviceBytes(12)), tenant: tenant, userID: user.id,
             now: now, name: authenticator.entry(for: verified)?.description)
         let platform = Origins.platform(of: verified.clientData.origin, rpID: tenant.rpID)
         // A synced passkey from a provider the AAGUID table names, beside one the user already

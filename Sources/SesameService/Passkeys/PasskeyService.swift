@@ -231,8 +231,8 @@ public final class PasskeyService: Sendable {
             record(tenant, .signup, outcome: .invalidGrant, client: client.id, user: nil, platform: nil, now: now)
             throw error
         }
-        let userID = "sesame|" + Identifiers.hex(try random.serviceBytes(12))
-        let passkeyID = "passkey|" + Identifiers.hex(try random.serviceBytes(12))
+        let userID = "sesame|" + Hex.lowercase(try random.serviceBytes(12))
+        let passkeyID = "passkey|" + Hex.lowercase(try random.serviceBytes(12))
         let user = UserRecord(
             tenantID: tenant.id, id: userID, connectionID: connection.id, userHandle: state.userHandle,
             profile: profile, userMetadata: metadata, createdAt: now, updatedAt: now, lastLoginAt: now)

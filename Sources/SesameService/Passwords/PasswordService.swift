@@ -110,7 +110,7 @@ public final class PasswordService: Sendable {
         try refuseBreached(password, tenant: tenant, stage: .signup)
         let credential = try newCredential(password, parameters: connection.password.hashing, now: now)
         let user = UserRecord(
-            tenantID: tenant.id, id: "sesame|" + Identifiers.hex(try random.serviceBytes(12)),
+            tenantID: tenant.id, id: "sesame|" + Hex.lowercase(try random.serviceBytes(12)),
             connectionID: connection.id, userHandle: try random.serviceBytes(32), profile: profile,
             userMetadata: request.metadata, createdAt: now, updatedAt: now, password: credential)
         let refusal: SignupRefusal = tenant.revealsTakenIdentifiers ? .userExists : .hidden
@@ -360,7 +360,7 @@ public final class PasswordService: Sendable {
         _ password: PasswordText, parameters: Argon2Parameters, now: Date
     ) throws(ServiceError) -> PasswordCredential {
         PasswordCredential(
-            id: "password|" + Identifiers.hex(try random.serviceBytes(12)), scheme: .argon2id,
+            id: "password|" + Hex.lowercase(try random.serviceBytes(12)), scheme: .argon2id,
             hash: try hashNew(password, parameters: parameters), createdAt: now, changedAt: now)
     }
 
@@ -403,7 +403,7 @@ public final class PasswordService: Sendable {
             dummy = made
         } else {
             let made = try hashNew(
-                try PasswordText(Identifiers.hex(try random.serviceBytes(16))), parameters: parameters)
+                try PasswordText(Hex.lowercase(try random.serviceBytes(16))), parameters: parameters)
             dummy = dummies.withLock { cache in
                 if let first = cache[parameters] { return first }
                 cache[parameters] = made

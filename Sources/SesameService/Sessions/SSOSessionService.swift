@@ -107,7 +107,7 @@ public final class SSOSessionService: Sendable {
                 try transaction.ssoSessions.delete(tenantID: tenant.id, id: old.id)
             }
             let record = SSOSessionRecord(
-                tenantID: tenant.id, id: "ses_" + Identifiers.hex(try random.serviceBytes(12)), cookieHash: hash,
+                tenantID: tenant.id, id: "ses_" + Hex.lowercase(try random.serviceBytes(12)), cookieHash: hash,
                 userID: proof.user.id, connectionID: proof.user.connectionID, createdAt: now, lastSeenAt: now,
                 idleExpiresAt: idle, expiresAt: now.addingTimeInterval(TimeInterval(tenant.sessionLifetime)),
                 authTime: proof.authTime, amr: proof.amr, userAgent: browser.userAgent,

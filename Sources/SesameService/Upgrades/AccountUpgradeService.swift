@@ -382,7 +382,7 @@ public final class AccountUpgradeService: Sendable {
             URLQueryItem(name: "client_id", value: servicesID),
             URLQueryItem(name: "redirect_uri", value: redirectURI),
             URLQueryItem(name: "state", value: handle),
-            URLQueryItem(name: "nonce", value: Identifiers.hex(Digest.sha256(Array(rawNonce.utf8)))),
+            URLQueryItem(name: "nonce", value: Hex.lowercase(Digest.sha256(Array(rawNonce.utf8)))),
         ]
         guard let url = components?.url?.absoluteString else {
             throw .invalidRequest("the Apple connection's authorization_endpoint is not a URL")

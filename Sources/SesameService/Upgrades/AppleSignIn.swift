@@ -1,6 +1,7 @@
 import Foundation
 import SesameCrypto
 import SesameStore
+import SesameWire
 import Synchronization
 import WebAuthn
 
@@ -127,7 +128,7 @@ public final class AppleIdentityVerifier: Sendable {
             throw .invalidGrant("nonce is required: the Apple identity token carries one")
         case (let claim?, let raw?):
             guard let expected = claim.stringValue,
-                constantTimeEquals(Array(expected.utf8), Array(Identifiers.hex(Digest.sha256(Array(raw.utf8))).utf8))
+                constantTimeEquals(Array(expected.utf8), Array(Hex.lowercase(Digest.sha256(Array(raw.utf8))).utf8))
             else { throw .invalidGrant("the nonce does not match the Apple identity token's") }
         }
     }

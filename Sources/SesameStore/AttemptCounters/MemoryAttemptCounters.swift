@@ -1,11 +1,12 @@
 import Foundation
+import SesameWire
 
 /// The attempt counters of a memory transaction.
 struct MemoryAttemptCounters: AttemptCounterRepository {
     let tx: MemoryTransaction
 
     private static func key(_ tenantID: String, _ key: [UInt8]) -> MemoryKey {
-        MemoryKey(tenantID: tenantID, id: MemoryTransaction.hex(key))
+        MemoryKey(tenantID: tenantID, id: Hex.lowercase(key))
     }
 
     func add(tenantID: String, key: [UInt8], delta: Int, now: Date, windowEndsAt: Date, sliding: Bool) throws -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// The DPoP proof repository of a memory transaction.
 struct MemoryDPoPProofs: DPoPProofRepository {
@@ -6,7 +7,7 @@ struct MemoryDPoPProofs: DPoPProofRepository {
 
     func record(tenantID: String, key: [UInt8], expiresAt: Date, now: Date) throws -> Bool {
         try tx.checkWritable()
-        let memoryKey = MemoryKey(tenantID: tenantID, id: MemoryTransaction.hex(key))
+        let memoryKey = MemoryKey(tenantID: tenantID, id: Hex.lowercase(key))
         if let held = tx.state.dpopProofs[memoryKey], held > now { return false }
         // Drop expired entries now and then, so the cache holds only live proofs.
         if tx.state.dpopProofs.count >= 1_024, tx.state.dpopProofs.count.isMultiple(of: 256) {

@@ -1,4 +1,5 @@
 import Foundation
+import SesameWire
 
 /// A legacy device key (docs/migration.md): a P-256 key made on one device that re-authenticates a user
 /// who is already signed in there, and nothing else. `id` is the base64url form of the 16 random
@@ -205,7 +206,7 @@ extension AuthEventRecord {
         return AuthDailyCount(
             day: AuthDailyCount.day(of: at), clientID: clientID ?? "", connectionID: connectionID ?? "",
             method: method, passkeyKind: method == .passkey ? passkeyKind : nil,
-            aaguid: method == .passkey ? (aaguid.map(Self.hex) ?? "") : "", platform: platform, count: 1)
+            aaguid: method == .passkey ? (aaguid.map(Hex.lowercase) ?? "") : "", platform: platform, count: 1)
     }
 
     /// Adds up the cells of `events` (one batch's increments).
@@ -222,14 +223,4 @@ extension AuthEventRecord {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

@@ -36,10 +36,6 @@ final class MemoryTransaction: StoreTransaction {
         return state.configurationGeneration
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
-
     static func paged<T>(_ items: [T], _ page: Page) -> [T] {
         Array(items.dropFirst(page.offset).prefix(page.limit))
     }
