@@ -59,18 +59,30 @@ enum RequestInput {
         return changes
     }
 
+    /// The adoption report's window and filters (`RequestQuery.adoption`). A page's form sends its
+    /// empty fields, which `emptyIsAbsent` reads as absent; the API refuses what it cannot read.
+    static func adoptionQuery(_ request: HTTPRequest, emptyIsAbsent: Bool = false) -> AdoptionQuery {
+        func value(_ field: WireField) -> String? {
+            let value = request.query(field)
+            return emptyIsAbsent && value?.isEmpty == true ? nil : value
+        }
+        return AdoptionQuery(
+            from: value(RequestQuery.adoptionFrom), to: value(RequestQuery.adoptionTo),
+            clientID: value(RequestQuery.clientID), connection: value(RequestQuery.connection))
+    }
+
     /// Auth0's list parameters: `page`, `per_page`, `include_totals`.
     static func listRequest(_ request: HTTPRequest) throws -> ListRequest {
         var list = ListRequest()
-        if let page = request.query("page") {
+        if let page = request.query(RequestQuery.page) {
             guard let value = Int(page) else { throw ServiceError.invalidRequest("page must be an integer") }
             list.page = value
         }
-        if let perPage = request.query("per_page") {
+        if let perPage = request.query(RequestQuery.perPage) {
             guard let value = Int(perPage) else { throw ServiceError.invalidRequest("per_page must be an integer") }
             list.perPage = value
         }
-        if let totals = request.query("include_totals") {
+        if let totals = request.query(RequestQuery.includeTotals) {
             guard totals == "true" || totals == "false" else {
                 throw ServiceError.invalidRequest("include_totals must be true or false")
             }

@@ -28,7 +28,9 @@ public struct RouteGroup<Context>: Sendable {
     /// Paths under this prefix that match no route get the group's error style (nil: only its routes).
     public let pathPrefix: String?
     let chain: Chain
-    var routes: [(method: HTTPMethod, pattern: String, body: RequestBody?, handler: HTTPHandler)] = []
+    var routes:
+        [(method: HTTPMethod, pattern: String, body: RequestBody?, query: RequestQuery?, handler: HTTPHandler)] =
+            []
 
     init(errorStyle: HTTPErrorStyle, pathPrefix: String?, chain: @escaping Chain) {
         self.errorStyle = errorStyle
@@ -67,7 +69,14 @@ public struct RouteGroup<Context>: Sendable {
     /// Registers `handler` for `method` on `pattern`.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, handler: @escaping GroupHandler<Context>) {
         let chain = self.chain
-        routes.append((method, pattern, nil, { request, base in try chain(request, base, handler) }))
+        routes.append((method, pattern, nil, nil, { request, base in try chain(request, base, handler) }))
+    }
+
+    /// Registers a `GET` handler (which also serves `HEAD`) that reads the parameters of `query`'s
+    /// table; the table is also what the OpenAPI document says of the operation's query.
+    mutating func get(_ pattern: String, query: RequestQuery, handler: @escaping GroupHandler<Context>) {
+        let chain = self.chain
+        routes.append((.get, pattern, nil, query, { request, base in try chain(request, base, handler) }))
     }
 
     /// Registers `handler` for `method` on `pattern`, with a reader of the body by `body`'s table.
@@ -78,7 +87,7 @@ public struct RouteGroup<Context>: Sendable {
         let chain = self.chain
         routes.append(
             (
-                method, pattern, body,
+                method, pattern, body, nil,
                 { request, base in
                     try chain(request, base) { request, context in
                         try handler(request, BodyReader(request: request, declared: body), context)
@@ -149,6 +158,7 @@ extension Router {
         for route in group.routes {
             add(route.method, route.pattern, errorStyle: group.errorStyle, handler: route.handler)
             if let body = route.body { requestBodies[OperationKey(route.method, route.pattern)] = body }
+            if let query = route.query { requestQueries[OperationKey(route.method, route.pattern)] = query }
         }
         if let prefix = group.pathPrefix { setErrorStyle(group.errorStyle, forPathsUnder: prefix) }
     }

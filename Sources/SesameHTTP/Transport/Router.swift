@@ -50,6 +50,8 @@ public struct Router: Sendable {
     private var errorStyles: [(prefix: String, style: HTTPErrorStyle)] = []
     /// The declared body of each operation that has one: what the OpenAPI document renders.
     var requestBodies: [OperationKey: RequestBody] = [:]
+    /// The declared query parameters of each operation that reads some.
+    var requestQueries: [OperationKey: RequestQuery] = [:]
 
     /// One operation: a method on a pattern.
     struct OperationKey: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SesameStore
+import SesameWire
 
 /// How `/authorize` returns its answer to the client (OAuth 2.0 Multiple Response Types, Form Post).
 public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
@@ -82,13 +83,25 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// Auth0's `connection`: the database connection to use (nil: the client's default).
     public var connection: String?
 
-    /// Bytes the parameters may hold, each (the whole request is bounded by the URL limit too).
-    static let limits: [String: Int] = [
-        "client_id": 128, "redirect_uri": 2_048, "scope": 2_048, "state": 2_048, "nonce": 512,
-        "code_challenge": 128, "login_hint": 320, "ui_locales": 256, "audience": 512, "connection": 128,
-        "prompt": 128, "max_age": 16, "response_type": 64, "response_mode": 32, "code_challenge_method": 16,
-        "screen_hint": 32,
+    /// The parameters the endpoint reads, each with the bytes it may hold (the whole request is
+    /// bounded by the URL limit too): what `checkedRequest` enforces and the OpenAPI document lists.
+    /// Any other parameter is ignored (OIDC Core §3.1.2.1).
+    public static let parameters: [WireField] = [
+        WireField("client_id", .text(128)).requiredByService,
+        WireField("redirect_uri", .text(2_048)).requiredByService,
+        WireField("response_type", .text(64), description: "Only code.").requiredByService,
+        WireField("response_mode", .text(32), description: "query (the default) or form_post."),
+        WireField("scope", .text(2_048)), WireField("state", .text(2_048)), WireField("nonce", .text(512)),
+        WireField("code_challenge", .text(128)),
+        WireField("code_challenge_method", .text(16), description: "Only S256."),
+        WireField("prompt", .text(128)), WireField("max_age", .text(16)), WireField("ui_locales", .text(256)),
+        WireField("login_hint", .text(320)), WireField("audience", .text(512)),
+        WireField("screen_hint", .text(32), description: "signup: the signup page first."),
+        WireField("connection", .text(128)),
     ]
+
+    /// Bytes each parameter may hold, by name.
+    static let limits = Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.type.maxLength ?? 0) })
 
     /// The whole request must be signed in again for this session (`prompt=login`, or an
     /// `auth_time` older than `max_age`).

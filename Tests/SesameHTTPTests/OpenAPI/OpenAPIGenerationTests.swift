@@ -52,6 +52,50 @@ import WebAuthn
         }
     }
 
+    /// Every query parameter the document lists comes from a route's table: an operation whose
+    /// route declares none lists none, and one that does lists exactly its table's.
+    @Test func everyQueryParameterComesFromARoutesTable() throws {
+        let router = try OpenAPIDocumentTests.fullRouter()
+        let paths = try OpenAPIDocumentTests.document()["paths"] as? [String: [String: Any]] ?? [:]
+        #expect(router.requestQueries.count >= 30)
+        var declared: [OpenAPIGenerator.Key: [String]] = [:]
+        for (key, query) in router.requestQueries {
+            declared[OpenAPIGenerator.Key(key.method.rawValue.lowercased(), key.pattern)] = query.fields.map(\.name)
+        }
+        #expect(!paths.isEmpty)
+        for (path, item) in paths {
+            for (method, operation) in item {
+                let parameters = (operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? []
+                let listed: [String] = parameters.compactMap { parameter in
+                    parameter["in"] as? String == "query" ? parameter["name"] as? String : nil
+                }
+                let table: [String] = declared[OpenAPIGenerator.Key(method, path)] ?? []
+                #expect(listed == table, "\(method) \(path) lists \(listed); its route declares \(table)")
+            }
+        }
+    }
+
+    @Test func aQueryTableRendersRequiredTypesAndDescriptions() throws {
+        let query = RequestQuery([
+            WireField("tx", .text(256)).requiredByService, WireField("page", .integer(0...9)),
+            WireField("sort", .oneOf(["date:-1"]), description: "Newest first."),
+        ])
+        let path = JSONValue.object([
+            JSONMember(name: "name", value: .string("id")), JSONMember(name: "in", value: .string("path")),
+        ])
+        let stale = JSONValue.object([
+            JSONMember(name: "name", value: .string("old")), JSONMember(name: "in", value: .string("query")),
+        ])
+        let text = String(
+            decoding: OpenAPIGenerator.parameters(query, after: [path, stale]).serialized, as: UTF8.self)
+        #expect(
+            text == #"[{"name":"id","in":"path"},"#
+                + #"{"name":"tx","in":"query","required":true,"schema":{"type":"string","maxLength":256}},"#
+                + #"{"name":"page","in":"query","required":false,"schema":{"type":"integer","minimum":0,"maximum":9}},"#
+                + #"{"name":"sort","in":"query","required":false,"schema":{"enum":["date:-1"]},"description":"Newest first."}]"#
+        )
+    }
+
     @Test func aTableRendersItsLimitsRequiredMembersAndVocabularies() throws {
         let body = RequestBody.json([
             WireField("name", .string(maxLength: 64)).required,

@@ -2,17 +2,22 @@ import SesameWire
 import WebAuthn
 
 /// Renders what the code declares into the OpenAPI document: each route's request body from its
-/// table (`RequestBody`). The committed `openapi.json` is this function's output, and a test keeps
-/// it so (`OpenAPIGenerationTests`; `make openapi` writes it again after a table changes).
+/// table (`RequestBody`) and its query parameters from theirs (`RequestQuery`). The committed
+/// `openapi.json` is this function's output, and a test keeps it so (`OpenAPIGenerationTests`;
+/// `make openapi` writes it again after a table changes).
 ///
-/// Paths and methods are checked against the router by `OpenAPIDocumentTests`; responses and
-/// descriptions are still written in the document by hand.
+/// Paths and methods are checked against the router by `OpenAPIDocumentTests`; path parameters,
+/// responses and descriptions are still written in the document by hand.
 enum OpenAPIGenerator {
-    /// `document` with the request body of every routed operation that declares one rendered from
-    /// its table. Operations are found by method and path, path parameters compared by position.
+    /// `document` with the request body and the query parameters of every routed operation that
+    /// declares them rendered from their tables. Operations are found by method and path, path
+    /// parameters compared by position.
     static func generated(_ document: JSONValue, router: Router) -> JSONValue {
         let bodies = Dictionary(
             router.requestBodies.map { (Key($0.key.method.rawValue.lowercased(), $0.key.pattern), $0.value) },
+            uniquingKeysWith: { first, _ in first })
+        let queries = Dictionary(
+            router.requestQueries.map { (Key($0.key.method.rawValue.lowercased(), $0.key.pattern), $0.value) },
             uniquingKeysWith: { first, _ in first })
         let named = router.requestBodies.values.reduce(into: [String: WireObject]()) { named, body in
             collectNamed(.object(body.schema), into: &named)
@@ -20,8 +25,15 @@ enum OpenAPIGenerator {
         return document.replacingMember("paths") { paths in
             paths.mappingMembers { pattern, item in
                 item.mappingMembers { method, operation in
-                    guard let body = bodies[Key(method, pattern)] else { return operation }
-                    return operation.settingMember("requestBody", to: requestBody(body))
+                    var operation = operation
+                    if let body = bodies[Key(method, pattern)] {
+                        operation = operation.settingMember("requestBody", to: requestBody(body))
+                    }
+                    if let query = queries[Key(method, pattern)] {
+                        operation = operation.settingMember(
+                            "parameters", to: parameters(query, after: operation["parameters"]?.arrayValue ?? []))
+                    }
+                    return operation
                 }
             }
         }.replacingMember("components") { components in
@@ -31,6 +43,26 @@ enum OpenAPIGenerator {
                 }
             }
         }
+    }
+
+    /// An operation's parameters: those of `written` that are not in the query (the path's), then
+    /// one per member of `query`'s table.
+    static func parameters(_ query: RequestQuery, after written: [JSONValue]) -> JSONValue {
+        let kept = written.filter { $0["in"]?.stringValue != "query" }
+        return .array(
+            kept
+                + query.fields.map { field in
+                    var members = [
+                        JSONMember(name: "name", value: .string(field.name)),
+                        JSONMember(name: "in", value: .string("query")),
+                        JSONMember(name: "required", value: .bool(field.isDocumentedRequired)),
+                        JSONMember(name: "schema", value: typeSchema(field.type, nullable: false)),
+                    ]
+                    if let description = field.description {
+                        members.append(JSONMember(name: "description", value: .string(description)))
+                    }
+                    return .object(members)
+                })
     }
 
     /// Every named object inside `type`, by name.

@@ -14,7 +14,7 @@ struct AccountController: Sendable {
     let browser: BrowserSession
 
     func register(to group: inout RouteGroup<HostedContext>) {
-        group.get("/account", handler: account)
+        group.get("/account", query: RequestQuery([RequestQuery.done]), handler: account)
         group.post("/account/passkeys/{id}/rename", body: HostedForms.rename, handler: renamePasskey)
         group.post("/account/passkeys/{id}/delete", body: HostedForms.button, handler: deletePasskey)
         group.get("/account/passkeys/enroll", handler: enrollPasskeyPage)
@@ -38,7 +38,7 @@ struct AccountController: Sendable {
         guard let session = browser.currentSession(context) else {
             return try browser.accountSignIn("/account", context)
         }
-        let notice = request.query("done").flatMap { Self.accountNotices[$0] }
+        let notice = request.query(RequestQuery.done).flatMap { Self.accountNotices[$0] }
         return try accountPage(session, context, notice: notice)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import SesameWire
 
 /// The admin pages (`/admin`): the first admin's setup through the link `sesame init` printed, the
 /// tenant's overview, adoption, and an application's settings (callbacks, origins, the iOS and
@@ -12,20 +13,20 @@ struct AdminController: Sendable {
     let browser: BrowserSession
 
     func register(to group: inout RouteGroup<HostedContext>) {
-        group.get("/admin/setup", handler: setup)
+        group.get("/admin/setup", query: Self.setupQuery, handler: setup)
         group.post("/admin/setup", body: HostedForms.button, handler: claim)
         group.get("/admin", handler: overview)
-        group.get("/admin/adoption", handler: adoption)
-        group.get("/admin/adoption.csv", handler: adoptionCSV)
+        group.get("/admin/adoption", query: .adoption, handler: adoption)
+        group.get("/admin/adoption.csv", query: .adoption, handler: adoptionCSV)
         group.post("/admin/clients", body: HostedForms.clientCreation, handler: createClient)
-        group.get("/admin/clients/{id}", handler: client)
+        group.get("/admin/clients/{id}", query: RequestQuery([RequestQuery.done]), handler: client)
         group.post("/admin/clients/{id}", body: HostedForms.clientChange, handler: updateClient)
     }
 
     func setup(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
         // The token moves into a short-lived cookie, so it is never stored with a pending
         // sign-in and never travels in a later URL.
-        let token = request.query("token") ?? context.cookie(.adminSetup)
+        let token = request.query(Self.setupToken) ?? context.cookie(.adminSetup)
         guard let token, adminAccess.isSetupToken(token, tenant: context.tenant) else {
             throw ServiceError.invalidRequest("This setup link has expired or was already used.")
         }
@@ -37,7 +38,7 @@ struct AdminController: Sendable {
         } else {
             response = try browser.accountSignIn("/admin/setup", context)
         }
-        if request.query("token") != nil {
+        if request.query(Self.setupToken) != nil {
             let cookie = SetCookie(
                 name: CookieName.adminSetup.name(secure: context.secure), value: token, maxAge: 3_600,
                 secure: context.secure)
@@ -45,6 +46,12 @@ struct AdminController: Sendable {
         }
         return response
     }
+
+    static let setupToken = WireField(
+        "token", .text(256),
+        description: "The setup link's token (`sesame admin invite`); the page keeps it in a cookie for the sign-in."
+    )
+    static let setupQuery = RequestQuery([setupToken])
 
     func claim(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
         let (_, session) = try browser.accountForm(reader, context)
@@ -109,7 +116,7 @@ struct AdminController: Sendable {
         let caller = try management.adminCaller(session: session, tenant: context.tenant)
         let client = try management.client(caller, id: try context.request.pathParameter("id"))
         return PageLayout.response(
-            AdminPages.client(context: context, client: client, notice: request.query("done") == "saved"),
+            AdminPages.client(context: context, client: client, notice: request.query(RequestQuery.done) == "saved"),
             context: context, locale: context.locale)
     }
 
@@ -160,9 +167,7 @@ struct AdminController: Sendable {
 
     /// The statistics query of an admin page's URL (empty fields are absent, as the form sends them).
     static func adoptionQuery(_ request: HTTPRequest) -> AdoptionQuery {
-        func value(_ name: String) -> String? { request.query(name).flatMap { $0.isEmpty ? nil : $0 } }
-        return AdoptionQuery(
-            from: value("from"), to: value("to"), clientID: value("client_id"), connection: value("connection"))
+        RequestInput.adoptionQuery(request, emptyIsAbsent: true)
     }
 
     /// The overview: totals, the newest 50 users with their methods, every client and connection.

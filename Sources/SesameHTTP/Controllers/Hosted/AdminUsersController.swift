@@ -9,8 +9,8 @@ struct AdminUsersController: Sendable {
     let browser: BrowserSession
 
     func register(to group: inout RouteGroup<HostedContext>) {
-        group.get("/admin/users", handler: users)
-        group.get("/admin/users/{id}", handler: user)
+        group.get("/admin/users", query: Self.listQuery, handler: users)
+        group.get("/admin/users/{id}", query: RequestQuery([RequestQuery.done]), handler: user)
         group.post("/admin/users/{id}/factors/reset", body: HostedForms.button, handler: resetFactors)
     }
 
@@ -19,7 +19,7 @@ struct AdminUsersController: Sendable {
             return try browser.accountSignIn("/admin/users", context)
         }
         let caller = try management.adminCaller(session: session, tenant: context.tenant)
-        let query = request.query("q") ?? ""
+        let query = request.query(UsersController.terms) ?? ""
         do {
             let page = try Self.adminUsersPage(request)
             let found = try management.listUsers(
@@ -45,7 +45,7 @@ struct AdminUsersController: Sendable {
         }
         let caller = try management.adminCaller(session: session, tenant: context.tenant)
         var view = try adminUser(caller, id: try context.request.pathParameter("id"))
-        view.factorsReset = request.query("done") == "factors-reset"
+        view.factorsReset = request.query(RequestQuery.done) == "factors-reset"
         return PageLayout.response(
             AdminPages.user(context: context, view: view), context: context, locale: context.locale)
     }
@@ -60,9 +60,12 @@ struct AdminUsersController: Sendable {
         return .redirect(to: "/admin/users/" + PathSegment.encode(id) + "?done=factors-reset", status: 303)
     }
 
+    /// The search and the page of the list's URL.
+    static let listQuery = RequestQuery([UsersController.terms, RequestQuery.page])
+
     /// The `page` of the list's URL: absent is the first; anything but a number is 400.
     static func adminUsersPage(_ request: HTTPRequest) throws(ServiceError) -> Int {
-        guard let text = request.query("page"), !text.isEmpty else { return 0 }
+        guard let text = request.query(RequestQuery.page), !text.isEmpty else { return 0 }
         guard text.utf8.count <= 6, let page = Int(text), page >= 0 else {
             throw .invalidRequest("page must be an integer from 0 to 100000")
         }

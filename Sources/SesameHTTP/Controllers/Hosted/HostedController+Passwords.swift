@@ -3,16 +3,16 @@ import SesameService
 /// "Forgot password?", the reset link's page, and the email-verification link's page.
 extension HostedController {
     func registerPasswordPages(to group: inout RouteGroup<HostedContext>) {
-        group.get("/u/reset-password/request", handler: resetRequestPage)
+        group.get("/u/reset-password/request", query: .transaction, handler: resetRequestPage)
         group.post("/u/reset-password/request", body: HostedForms.emailStep, handler: requestReset)
-        group.get("/u/reset-password", handler: resetPage)
+        group.get("/u/reset-password", query: .ticket, handler: resetPage)
         group.post("/u/reset-password", body: HostedForms.ticketPassword, handler: reset)
-        group.get("/u/verify-email", handler: verifyEmailPage)
+        group.get("/u/verify-email", query: .ticket, handler: verifyEmailPage)
         group.post("/u/verify-email", body: HostedForms.verifyEmail, handler: verifyEmail)
     }
 
     func resetRequestPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let pending = try pendingRequest(request.query("tx"), context)
+        let pending = try pendingRequest(request.query(HostedForms.transaction), context)
         return page(PasswordPages.resetRequest(context: context, pending: pending), context, pending)
     }
 
@@ -35,7 +35,7 @@ extension HostedController {
     }
 
     func resetPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let ticket = request.query("ticket") ?? ""
+        let ticket = request.query(HostedForms.ticket) ?? ""
         do {
             let (rules, email) = try passwords.resetTicket(tenant: context.tenant, ticket: ticket)
             return PageLayout.response(
@@ -80,7 +80,7 @@ extension HostedController {
     }
 
     func verifyEmailPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let ticket = request.query("ticket") ?? ""
+        let ticket = request.query(HostedForms.ticket) ?? ""
         guard let prompt = try? hosted.verification.pending(tenant: context.tenant, ticket: ticket) else {
             return verifyExpired(context)
         }

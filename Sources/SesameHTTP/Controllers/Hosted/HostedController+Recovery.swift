@@ -3,14 +3,14 @@ import SesameService
 /// Account recovery (`/u/recover`): the email address, the code, then a new passkey or password.
 extension HostedController {
     func registerRecovery(to group: inout RouteGroup<HostedContext>) {
-        group.get("/u/recover", handler: recoverPage)
+        group.get("/u/recover", query: .transaction, handler: recoverPage)
         group.post("/u/recover", body: HostedForms.emailStep, handler: recover)
         group.post("/u/recover/verify", body: HostedForms.recoveryCode, handler: verifyRecoveryCode)
         group.post("/u/recover/password", body: HostedForms.recoveryPassword, handler: recoveryPassword)
     }
 
     func recoverPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let pending = try pendingRequest(request.query("tx"), context)
+        let pending = try pendingRequest(request.query(HostedForms.transaction), context)
         return page(RecoveryPages.request(context: context, pending: pending), context, pending)
     }
 

@@ -19,42 +19,42 @@ struct HostedController: Sendable {
     let browser: BrowserSession
 
     func register(to group: inout RouteGroup<HostedContext>) {
-        group.get("/u/assets/pages.css", handler: stylesheet)
-        group.get("/u/assets/pages.js", handler: script)
-        group.get("/authorize", handler: authorizeQuery)
+        group.get("/u/assets/pages.css", query: .assetVersion, handler: stylesheet)
+        group.get("/u/assets/pages.js", query: .assetVersion, handler: script)
+        group.get("/authorize", query: RequestQuery(AuthorizationRequest.parameters), handler: authorizeQuery)
         group.post("/authorize", handler: authorizeForm)
-        group.get("/u/login", handler: loginPage)
+        group.get("/u/login", query: .transaction, handler: loginPage)
         group.post("/u/login", body: HostedForms.identifier, handler: identifier)
         group.post("/u/login/password", body: HostedForms.passwordStep, handler: password)
         group.post("/u/mfa", body: HostedForms.secondFactor, handler: secondFactor)
         group.post("/u/mfa/method", body: HostedForms.secondFactorMethod, handler: secondFactorMethod)
-        group.get("/u/mfa/recovery-code", handler: recoveryCode)
+        group.get("/u/mfa/recovery-code", query: .transaction, handler: recoveryCode)
         group.post("/u/mfa/recovery-code/saved", body: HostedForms.recoveryCodeSaved, handler: recoveryCodeSaved)
         group.post("/u/login/passkey", body: HostedForms.passkeyStep, handler: passkey)
         group.post("/u/passkey-enroll", body: HostedForms.passkeyStep, handler: enrollPasskey)
-        group.get("/u/passkey-enroll", handler: enrollPasskeyPage)
+        group.get("/u/passkey-enroll", query: .ticket, handler: enrollPasskeyPage)
         group.post("/u/passkey-enroll/ticket", body: HostedForms.ticketEnrollment, handler: enrollPasskeyByTicket)
         group.post(
             "/u/passkey-enroll/ticket/skip", body: HostedForms.ticketEnrollmentSkip, handler: skipTicketEnrollment)
         group.post("/u/upgrade/password", body: HostedForms.passwordStep, handler: upgradePassword)
         group.post("/u/passkey-enroll/skip", body: HostedForms.enrollmentSkip, handler: skipEnrollment)
-        group.get("/u/signup", handler: signupPage)
+        group.get("/u/signup", query: .transaction, handler: signupPage)
         group.post("/u/signup", body: HostedForms.signup, handler: signup)
         group.post("/u/signup/passkey", body: HostedForms.passkeyStep, handler: signupWithPasskey)
-        group.get("/oidc/logout", handler: logoutQuery)
+        group.get("/oidc/logout", query: Self.logoutParameters, handler: logoutQuery)
         group.post("/oidc/logout", body: HostedForms.logout, handler: logoutForm)
     }
 
     func stylesheet(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
         return Self.asset(
             PageAssets.themedStylesheet(for: context.tenant), type: "text/css; charset=utf-8",
-            current: request.query("v") == PageAssets.themedStylesheetVersion(for: context.tenant))
+            current: request.query(RequestQuery.version) == PageAssets.themedStylesheetVersion(for: context.tenant))
     }
 
     func script(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
         return Self.asset(
             PageAssets.script, type: "text/javascript; charset=utf-8",
-            current: request.query("v") == PageAssets.scriptVersion)
+            current: request.query(RequestQuery.version) == PageAssets.scriptVersion)
     }
 
     func authorizeQuery(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
@@ -68,7 +68,7 @@ struct HostedController: Sendable {
     }
 
     func loginPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let pending = try pendingRequest(request.query("tx"), context)
+        let pending = try pendingRequest(request.query(HostedForms.transaction), context)
         return page(
             SignInPages.identifier(context: context, pending: pending, challenge: challenge(pending, context)),
             context, pending)
@@ -202,7 +202,7 @@ struct HostedController: Sendable {
 
     /// The new recovery code, shown until the user says they saved it.
     func recoveryCode(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let pending = try pendingRequest(request.query("tx"), context)
+        let pending = try pendingRequest(request.query(HostedForms.transaction), context)
         return try recoveryCodePage(pending, context: context)
     }
 
@@ -254,7 +254,7 @@ struct HostedController: Sendable {
     /// A token response's passkey_enrollment link (docs/migration.md): the ticket starts an enrollment
     /// the page holds under its own handle.
     func enrollPasskeyPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        guard let ticket = request.query("ticket") else { throw AuthorizationService.expiredError }
+        guard let ticket = request.query(HostedForms.ticket) else { throw AuthorizationService.expiredError }
         let enrollment = try enrollmentTickets.open(
             tenant: context.tenant, ticket: ticket, requester: BrowserSession.requester(context))
         return page(SignInPages.ticketEnroll(context: context, enrollment: enrollment), context, nil)
@@ -341,7 +341,7 @@ struct HostedController: Sendable {
     }
 
     func signupPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let pending = try pendingRequest(request.query("tx"), context)
+        let pending = try pendingRequest(request.query(HostedForms.transaction), context)
         return page(SignInPages.signup(context: context, pending: pending), context, pending)
     }
 
@@ -406,11 +406,15 @@ struct HostedController: Sendable {
         let form = try reader.read()
         try context.requireSameSiteForm(request, token: try form.optionalString("csrf"))
         var pairs: [(String, String)] = []
-        for name in ["client_id", "post_logout_redirect_uri", "state"] {
-            if let value = try form.optionalString(name) { pairs.append((name, value)) }
+        for field in HostedForms.logoutParameters {
+            if let value = try form.optionalString(field.name) { pairs.append((field.name, value)) }
         }
         return try logout(pairs, confirmed: true, request: request, context: context)
     }
+
+    /// `/oidc/logout`'s query (OIDC RP-Initiated Logout §2): the hint, then what the page sends on.
+    static let logoutParameters = RequestQuery(
+        [WireField("id_token_hint", .text(8_192))] + HostedForms.logoutParameters)
 
     // MARK: Steps
 

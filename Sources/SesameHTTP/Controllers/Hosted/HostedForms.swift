@@ -42,9 +42,12 @@ enum HostedForms {
     static let enrollmentSkip = form(transaction, WireField("choice", .text(16)))
     static let ticketEnrollment = form(enrollment, ceremony, credential)
     static let ticketEnrollmentSkip = form(enrollment)
-    static let logout = form(
+    /// What the sign-out page's confirmation sends on, as `/oidc/logout`'s query gave it.
+    static let logoutParameters = [
         WireField("client_id", .text(2_048)), WireField("post_logout_redirect_uri", .text(2_048)),
-        WireField("state", .text(2_048)))
+        WireField("state", .text(2_048)),
+    ]
+    static let logout = RequestBody.form([csrf] + logoutParameters)
 
     // MARK: Passwords, email and recovery (HostedController+Passwords, +Recovery).
 

@@ -7,7 +7,7 @@ struct ClientGrantsController: Sendable, ManagementRouting {
     let management: ManagementService
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
-        group.get("/api/v2/client-grants", handler: list)
+        group.get("/api/v2/client-grants", query: Self.filters, handler: list)
         group.post("/api/v2/client-grants", body: Self.creation, handler: create)
         group.patch("/api/v2/client-grants/{id}", body: Self.change, handler: update)
         group.delete("/api/v2/client-grants/{id}", handler: delete)
@@ -17,8 +17,11 @@ struct ClientGrantsController: Sendable, ManagementRouting {
         let caller = try managementCaller(context, .readClientGrants)
         return try .json(
             management.clientGrants(
-                caller, clientID: request.query("client_id"), audience: request.query("audience")))
+                caller, clientID: request.query(RequestQuery.clientID), audience: request.query(Self.audience)))
     }
+
+    static let audience = WireField("audience", .text(512))
+    static let filters = RequestQuery([RequestQuery.clientID, audience])
 
     /// The scopes a grant gives.
     static let scope = WireField("scope", .texts(2_048, maxItems: 100))

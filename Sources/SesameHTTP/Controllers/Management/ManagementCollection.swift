@@ -33,7 +33,7 @@ struct ManagementCollection<Input, Item: Encodable & Sendable>: Sendable {
             try management.authorize(context.principal, tenant: context.tenant, scope: scope)
         }
         let item = path + "/{id}"
-        group.get(path) { request, context in
+        group.get(path, query: .list) { request, context in
             let caller = try caller(context, scopes.read)
             return try .noStoreJSON(list(caller, try RequestInput.listRequest(request)))
         }

@@ -9,7 +9,7 @@ struct UsersController: Sendable, ManagementRouting {
     let management: ManagementService
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
-        group.get("/api/v2/users", handler: list)
+        group.get("/api/v2/users", query: Self.search + .list, handler: list)
         group.get("/api/v2/guardian/factors", handler: guardianFactors)
         group.put("/api/v2/guardian/factors/{name}", body: Self.factorChange, handler: setGuardianFactor)
         group.get("/api/v2/guardian/policies", handler: guardianPolicies)
@@ -18,7 +18,7 @@ struct UsersController: Sendable, ManagementRouting {
         group.patch(
             "/api/v2/attack-protection/breached-password-detection", body: Self.breachDetectionChange,
             handler: updateBreachedPasswordDetection)
-        group.get("/api/v2/outbox", handler: outbox)
+        group.get("/api/v2/outbox", query: Self.recipient + .list, handler: outbox)
         group.post("/api/v2/users", body: Self.creation, handler: create)
         group.get("/api/v2/users/{id}", handler: read)
         group.patch("/api/v2/users/{id}", body: Self.change, handler: update)
@@ -29,9 +29,14 @@ struct UsersController: Sendable, ManagementRouting {
 
     func list(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .readUsers)
-        let query = request.query("q") ?? request.query("search")
+        let query = request.query(Self.terms) ?? request.query(Self.searchTerms)
         return try .noStoreJSON(management.listUsers(caller, query: query, try RequestInput.listRequest(request)))
     }
+
+    static let terms = WireField("q", .text(1_024))
+    /// Auth0's older name for `q`.
+    static let searchTerms = WireField("search", .text(1_024))
+    static let search = RequestQuery([terms, searchTerms])
 
     func guardianFactors(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         return try .noStoreJSON(management.factors(try managementCaller(context, .readGuardianFactors)))
@@ -106,8 +111,11 @@ struct UsersController: Sendable, ManagementRouting {
     func outbox(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .readOutbox)
         return try .noStoreJSON(
-            management.outbox(caller, to: request.query("to"), try RequestInput.listRequest(request)))
+            management.outbox(caller, to: request.query(Self.to), try RequestInput.listRequest(request)))
     }
+
+    static let to = WireField("to", .text(320))
+    static let recipient = RequestQuery([to])
 
     func create(_ request: HTTPRequest, _ reader: BodyReader, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .createUsers)

@@ -16,7 +16,7 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
         group.post("/me/v1/device-keys", body: Self.registration, handler: registerKey)
         group.get("/me/v1/device-keys", handler: list)
         group.delete("/me/v1/device-keys/{id}", handler: delete)
-        group.get("/me/v1/method-hints", handler: hints)
+        group.get("/me/v1/method-hints", query: .device, handler: hints)
         group.post("/me/v1/passkey-enrollment/snooze", handler: snoozePasskeyPrompt)
     }
 
@@ -62,8 +62,8 @@ struct DeviceKeyAccountController: Sendable, MyAccountRouting {
     func hints(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .read)
         let device = try MethodHintService.device(
-            platform: request.query("platform"), osVersion: request.query("os_version"),
-            webView: request.query("webview"))
+            platform: request.query(RequestQuery.platform), osVersion: request.query(RequestQuery.osVersion),
+            webView: request.query(RequestQuery.webView))
         return try .noStoreJSON(methodHints.hints(caller, device: device))
     }
 

@@ -12,16 +12,17 @@ struct DeviceKeyController: Sendable {
     let methodHints: MethodHintService
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.get("/passkey/method-hints", handler: hints)
+        group.get("/passkey/method-hints", query: RequestQuery([RequestQuery.clientID]) + .device, handler: hints)
         group.post("/device-key/challenge", body: Self.challenge, handler: reauthenticationChallenge)
     }
 
     func hints(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
         let device = try MethodHintService.device(
-            platform: request.query("platform"), osVersion: request.query("os_version"),
-            webView: request.query("webview"))
+            platform: request.query(RequestQuery.platform), osVersion: request.query(RequestQuery.osVersion),
+            webView: request.query(RequestQuery.webView))
         return try .noStoreJSON(
-            methodHints.registerHint(tenant: context.tenant, clientID: request.query("client_id"), device: device))
+            methodHints.registerHint(
+                tenant: context.tenant, clientID: request.query(RequestQuery.clientID), device: device))
     }
 
     /// The app and the key it will sign with.

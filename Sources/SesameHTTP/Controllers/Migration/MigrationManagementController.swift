@@ -10,7 +10,9 @@ struct MigrationManagementController: Sendable, ManagementRouting {
     let management: ManagementService
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
-        group.get("/api/v2/stats/authentications", handler: authenticationStatistics)
+        group.get(
+            "/api/v2/stats/authentications", query: RequestQuery.adoption + Self.reportFormat,
+            handler: authenticationStatistics)
         group.get("/api/v2/users/{id}/device-keys", handler: deviceKeys)
         group.post("/api/v2/users/{id}/device-keys", body: Self.keyImport, handler: importDeviceKey)
         group.patch("/api/v2/users/{id}/device-keys/{key_id}", body: Self.keyChange, handler: updateDeviceKey)
@@ -19,13 +21,13 @@ struct MigrationManagementController: Sendable, ManagementRouting {
 
     func authenticationStatistics(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .readStats)
-        let query = AdoptionQuery(
-            from: request.query("from"), to: request.query("to"), clientID: request.query("client_id"),
-            connection: request.query("connection"))
-        let report = try management.authenticationStats(caller, query)
-        if request.query("format") == "csv" { return .csv(report) }
+        let report = try management.authenticationStats(caller, RequestInput.adoptionQuery(request))
+        if request.query(Self.format) == "csv" { return .csv(report) }
         return try .noStoreJSON(report)
     }
+
+    static let format = WireField("format", .oneOf(["json", "csv"]))
+    static let reportFormat = RequestQuery([format])
 
     func deviceKeys(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try managementCaller(context, .readAuthenticationMethods)

@@ -11,7 +11,7 @@ struct MyAccountController: Sendable, MyAccountRouting {
     let myAccount: MyAccountService
 
     func register(to group: inout RouteGroup<PrincipalContext>) {
-        group.get("/me/v1/authentication-methods", handler: list)
+        group.get("/me/v1/authentication-methods", query: Self.listQuery, handler: list)
         group.post("/me/v1/authentication-methods", body: Self.enrollment, handler: enroll)
         group.post("/me/v1/authentication-methods/{id}/verify", body: Self.verification, handler: verify)
         group.get("/me/v1/authentication-methods/{id}", handler: read)
@@ -21,8 +21,12 @@ struct MyAccountController: Sendable, MyAccountRouting {
 
     func list(_ request: HTTPRequest, _ context: PrincipalContext) throws -> HTTPResponse {
         let caller = try accountCaller(context, .read)
-        return try .noStoreJSON(myAccount.authenticationMethods(caller, type: request.query("type")))
+        return try .noStoreJSON(myAccount.authenticationMethods(caller, type: request.query(Self.methodType)))
     }
+
+    /// Only the methods of this type.
+    static let methodType = WireField("type", .text(64))
+    static let listQuery = RequestQuery([methodType])
 
     /// Enrolling a passkey (the one type My Account enrolls here).
     static let enrollment = RequestBody.json([

@@ -8,12 +8,14 @@ struct PasswordRulesController: Sendable {
     let passwords: PasswordService
 
     func register(to group: inout RouteGroup<TenantContext>) {
-        group.get("/password-rules", handler: rules)
+        group.get(
+            "/password-rules", query: RequestQuery([RequestQuery.clientID, RequestQuery.connection]), handler: rules)
     }
 
     func rules(_ request: HTTPRequest, _ context: TenantContext) throws -> HTTPResponse {
         let rules = try passwords.rules(
-            tenant: context.tenant, clientID: request.query("client_id"), connection: request.query("connection"))
+            tenant: context.tenant, clientID: request.query(RequestQuery.clientID),
+            connection: request.query(RequestQuery.connection))
         return try .noStoreJSON(["rules": rules])
     }
 }
