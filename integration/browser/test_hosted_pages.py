@@ -218,6 +218,46 @@ def test_phone_viewport_and_japanese(server, metadata, driver):
         driver.set_window_size(1280, 900)
 
 
+def test_dark_scheme_on_desktop_and_phone(server, metadata, driver):
+    """The pages follow the system's dark scheme: a dark page and card, every text 4.5:1 and every
+    field's border 3:1 on them, no sideways scroll; the light scheme's borders meet 3:1 too."""
+    url, ids = server
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    try:
+        for scheme in ("light", "dark"):
+            hosted_flow.color_scheme(driver, scheme)
+            for width, height, device in ((1280, 900, "desktop"), (390, 844, "phone")):
+                driver.set_window_size(width, height)
+                for locale in ("en", "ja"):
+                    rp.begin(driver, ui_locales=locale)
+                    wait_page(driver, "login")
+                    assert hosted_flow.page_is_dark(driver) == (scheme == "dark")
+                    accessible(driver)
+                    assert hosted_flow.low_border_contrast(driver) == []
+                    if scheme == "dark":
+                        shot(driver, f"login-{device}-{locale}-dark")
+                    driver.find_element(By.LINK_TEXT, "Sign up" if locale == "en" else "新規登録").click()
+                    wait_page(driver, "signup")
+                    accessible(driver)
+                    assert hosted_flow.low_border_contrast(driver) == []
+                    if scheme == "dark":
+                        shot(driver, f"signup-{device}-{locale}-dark")
+                driver.get(f"{url}/authorize?client_id={ids['client_id']}&redirect_uri=https%3A%2F%2Fevil.example%2F"
+                           "&response_type=code")
+                wait_page(driver, "error")
+                accessible(driver)
+                if scheme == "dark":
+                    shot(driver, f"error-{device}-en-dark")
+        # The favicon every page links is served, as SVG.
+        icon = driver.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
+        reply = http.get(icon, timeout=STEP_TIMEOUT)
+        assert reply.status_code == 200 and reply.headers["Content-Type"] == "image/svg+xml"
+    finally:
+        hosted_flow.color_scheme(driver, "light")
+        driver.set_window_size(1280, 900)
+
+
 def test_the_landing_page_signs_in_through_the_hosted_pages(server, driver, authenticator):
     url, _ = server
     driver.delete_all_cookies()

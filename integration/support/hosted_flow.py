@@ -226,6 +226,37 @@ CONTRAST = """
 """
 
 
+BORDER_CONTRAST = CONTRAST.replace(
+    ".filter(e => e.offsetParent !== null && e.textContent.trim())",
+    ".filter(e => e.offsetParent !== null)").replace(
+    "ratio(rgb(getComputedStyle(e).color), background(e))",
+    "ratio(rgb(getComputedStyle(e).borderTopColor), background(e.parentElement))").replace(
+    ".filter(([, r]) => r < 4.5)", ".filter(([, r]) => r < 3)").replace(
+    "e.textContent.trim().slice(0, 30)", "(e.name || e.type)")
+
+
+def low_border_contrast(driver):
+    """The visible fields whose border is below 3:1 against what is behind them (WCAG 1.4.11):
+    [tag and name, ratio]."""
+    return driver.execute_script(BORDER_CONTRAST, "input:not([type=hidden]):not([type=checkbox]), textarea, select")
+
+
+def color_scheme(driver, scheme):
+    """Emulates `prefers-color-scheme: scheme` ('light' or 'dark') for the pages that follow."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+
+def page_is_dark(driver):
+    """Whether the page's background and its card are dark (relative luminance under 0.1)."""
+    return driver.execute_script("""
+        const lum = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number).map(v => v / 255)
+          .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+          .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+        return lum(getComputedStyle(document.body).backgroundColor) < 0.1
+          && lum(getComputedStyle(document.querySelector('main')).backgroundColor) < 0.1;""")
+
+
 def low_contrast(driver, selector):
     """The visible texts matching `selector` below WCAG AA contrast (4.5:1) against what is behind
     them: [tag and text, ratio]."""

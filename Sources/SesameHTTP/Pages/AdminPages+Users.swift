@@ -84,7 +84,7 @@ extension AdminPages {
                 body += "<p id=\"no-users\">\(Catalog.text(.adminNoUsers, locale))</p>"
             } else {
                 body += """
-                    <table id="users"><thead><tr><th>\(Catalog.text(.adminUser, locale))</th>\
+                    <div class=\"table-scroll\"><table id="users"><thead><tr><th>\(Catalog.text(.adminUser, locale))</th>\
                     <th>\(Catalog.text(.adminUserID, locale))</th><th>\(Catalog.text(.adminEmailVerified, locale))</th>\
                     <th>\(Catalog.text(.adminCreated, locale))</th><th>\(Catalog.text(.adminLastLogin, locale))</th>\
                     </tr></thead><tbody>
@@ -96,7 +96,7 @@ extension AdminPages {
                         + "<td>\(yesNo(user.emailVerified, locale))</td><td>\(stamp(user.createdAt, locale))</td>"
                         + "<td>\(stamp(user.lastLogin, locale))</td></tr>"
                 }
-                body += "</tbody></table>"
+                body += "</tbody></table></div>"
             }
             var pages: [HTML] = []
             if list.page > 0 {
@@ -128,7 +128,7 @@ extension AdminPages {
             <h1>\(label(user))</h1>
             <p class="lead"><code>\(user.userID)</code></p>
             \(notice)
-            <table id="profile"><tbody>
+            <div class=\"table-scroll\"><table id="profile"><tbody>
             <tr><th scope="row">\(Catalog.text(.emailLabel, locale))</th><td>\(user.email ?? "—")</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminEmailVerified, locale))</th>\
             <td>\(yesNo(user.emailVerified, locale))</td></tr>
@@ -149,7 +149,7 @@ extension AdminPages {
             <tr><th scope="row">\(Catalog.text(.adminCreated, locale))</th><td>\(stamp(user.createdAt, locale))</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminLastLogin, locale))</th><td>\(stamp(user.lastLogin, locale))</td></tr>
             <tr><th scope="row">\(Catalog.text(.adminBlocked, locale))</th><td>\(yesNo(user.blocked, locale))</td></tr>
-            </tbody></table>
+            </tbody></table></div>
             """
 
         let passkeys = view.methods.filter { $0.type == .passkey }
@@ -160,7 +160,7 @@ extension AdminPages {
             body += "<p>\(Catalog.text(.adminNoUserPasskeys, locale))</p>"
         } else {
             body += """
-                <table><thead><tr><th>\(Catalog.text(.passkeyName, locale))</th>\
+                <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.passkeyName, locale))</th>\
                 <th>\(Catalog.text(.passkeyProvider, locale))</th><th>\(Catalog.text(.passkeyCreated, locale))</th>\
                 <th>\(Catalog.text(.passkeyLastUsed, locale))</th><th>\(Catalog.text(.adminPasskeyKind, locale))</th>\
                 <th>\(Catalog.text(.adminBackedUp, locale))</th></tr></thead><tbody>
@@ -175,7 +175,7 @@ extension AdminPages {
                     + "<td>\(Catalog.text(synced ? .adminSynced : .adminDeviceBound, locale))</td>"
                     + "<td>\(yesNo(passkey.credentialBackedUp ?? false, locale))</td></tr>"
             }
-            body += "</tbody></table>"
+            body += "</tbody></table></div>"
         }
         body += "</section>"
 
@@ -196,7 +196,7 @@ extension AdminPages {
             body += "<p>\(Catalog.text(.noFactors, locale))</p>"
         } else {
             body += """
-                <table><thead><tr><th>\(Catalog.text(.adminFactor, locale))</th><th>\(Catalog.text(.adminState, locale))</th>\
+                <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.adminFactor, locale))</th><th>\(Catalog.text(.adminState, locale))</th>\
                 <th>\(Catalog.text(.passkeyCreated, locale))</th></tr></thead><tbody>
                 """
             for factor in view.factors {
@@ -211,7 +211,7 @@ extension AdminPages {
                     "<tr class=\"factor\"><td>\(label)</td><td>\(state)</td>"
                     + "<td>\(stamp(factor.createdAt, locale))</td></tr>"
             }
-            body += "</tbody></table>"
+            body += "</tbody></table></div>"
             // The support path for a user who lost every factor.
             let action = "/admin/users/" + PathSegment.encode(user.userID) + "/factors/reset"
             body += """
@@ -227,7 +227,7 @@ extension AdminPages {
             body += """
                 <section id="device-keys" aria-labelledby="device-keys-heading">\
                 <h2 id="device-keys-heading">\(Catalog.text(.adminDeviceKeys, locale)) (\(view.deviceKeys.count))</h2>
-                <table><thead><tr><th>\(Catalog.text(.adminDevice, locale))</th><th>\(Catalog.text(.adminPlatform, locale))</th>\
+                <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.adminDevice, locale))</th><th>\(Catalog.text(.adminPlatform, locale))</th>\
                 <th>\(Catalog.text(.adminState, locale))</th><th>\(Catalog.text(.passkeyCreated, locale))</th>\
                 <th>\(Catalog.text(.passkeyLastUsed, locale))</th></tr></thead><tbody>
                 """
@@ -239,7 +239,7 @@ extension AdminPages {
                     + "\(key.osVersion)</td><td>\(key.state.rawValue)</td>"
                     + "<td>\(stamp(key.createdAt, locale))</td><td>\(stamp(key.lastUsedAt, locale))</td></tr>"
             }
-            body += "</tbody></table></section>"
+            body += "</tbody></table></div></section>"
         }
 
         body +=
@@ -249,7 +249,7 @@ extension AdminPages {
             body += "<p>\(Catalog.text(.adminNoLogs, locale))</p>"
         } else {
             body += """
-                <table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th>\
+                <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th>\
                 <th>\(Catalog.text(.adminLogType, locale))</th><th>\(Catalog.text(.adminLogDescription, locale))</th>\
                 <th>\(Catalog.text(.adminClients, locale))</th><th>IP</th></tr></thead><tbody>
                 """
@@ -260,7 +260,7 @@ extension AdminPages {
                     + "<td>\(entry.clientName ?? entry.clientID ?? "")</td>"
                     + "<td>\(entry.ip ?? "")</td></tr>"
             }
-            body += "</tbody></table>"
+            body += "</tbody></table></div>"
         }
         body += """
             </section>

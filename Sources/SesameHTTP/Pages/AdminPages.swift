@@ -34,7 +34,7 @@ enum AdminPages {
             <p class="lead">\(context.tenant.name)</p>
             <section aria-labelledby="clients-heading"><h2 id="clients-heading">\
             \(Catalog.text(.adminClients, locale)) (\(overview.clients.count))</h2>
-            <table><thead><tr><th>\(Catalog.text(.adminClientName, locale))</th>\
+            <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.adminClientName, locale))</th>\
             <th>\(Catalog.text(.adminClientType, locale))</th><th>client_id</th></tr></thead><tbody>
             """
         for client in overview.clients {
@@ -44,7 +44,7 @@ enum AdminPages {
                 + "<td>\(client.appType.rawValue)</td><td><code>\(client.clientID)</code></td></tr>"
         }
         body += """
-            </tbody></table>
+            </tbody></table></div>
             <form method="post" action="/admin/clients">
             \(PageLayout.hiddenFields(context, transaction: nil))
             <h3>\(Catalog.text(.adminNewClient, locale))</h3>
@@ -64,7 +64,7 @@ enum AdminPages {
             </ul></section>
             <section aria-labelledby="users-heading"><h2 id="users-heading">\
             \(Catalog.text(.adminUsers, locale)) (\(overview.userTotal))</h2>
-            <table><thead><tr><th>\(Catalog.text(.emailLabel, locale))</th>\
+            <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.emailLabel, locale))</th>\
             <th>\(Catalog.text(.adminPasskeyCount, locale))</th><th>\(Catalog.text(.adminHasPassword, locale))</th>\
             </tr></thead><tbody>
             """
@@ -74,7 +74,7 @@ enum AdminPages {
                 + "<td>\(passkeys)</td><td>\(password ? "✓" : "—")</td></tr>"
         }
         body +=
-            "</tbody></table><p><a href=\"/admin/users\">\(Catalog.text(.adminAllUsers, locale))</a></p></section>"
+            "</tbody></table></div><p><a href=\"/admin/users\">\(Catalog.text(.adminAllUsers, locale))</a></p></section>"
         body += "<p><a href=\"/admin/adoption\">\(Catalog.text(.adoptionTitle, locale))</a></p>"
         return HostedPage(name: "admin", title: .adminTitle, body: body, languageBase: "/admin")
     }
@@ -105,7 +105,7 @@ enum AdminPages {
             \(chart(report, label: Catalog.text(.adoptionChartLabel, locale, first, last)))
             <p>\(Catalog.text(.adoptionUsers, locale, String(users.total), String(users.withPasskey), String(users.withDeviceKeyOnly), String(users.passwordOnly)))</p>
             <p><a href="\(csv)" download>\(Catalog.text(.adoptionDownload, locale))</a></p>
-            <table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th><th>total</th><th>passkey</th>\
+            <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th><th>total</th><th>passkey</th>\
             <th>device_key</th><th>password</th><th>apple</th><th>refresh</th><th>share</th></tr></thead><tbody>
             """
         for day in report.days.reversed() {
@@ -115,7 +115,7 @@ enum AdminPages {
                 "<tr><td>\(day.date)</td><td>\(day.total)</td><td>\(methods.passkey)</td><td>\(methods.deviceKey)</td>"
                 + "<td>\(methods.password)</td><td>\(methods.apple)</td><td>\(methods.refresh)</td><td>\(share)</td></tr>"
         }
-        body += "</tbody></table>"
+        body += "</tbody></table></div>"
         return HostedPage(name: "admin", title: .adoptionTitle, body: body, languageBase: "/admin/adoption")
     }
 

@@ -32,16 +32,53 @@ enum PageAssets {
         Digest.sha256(bytes).prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The tenant's theme as CSS custom properties (empty without branding colours). The text on
-    /// the primary colour is white or near-black, whichever contrasts more.
+    /// The tenant's theme as CSS custom properties, for each scheme (empty without branding
+    /// colours). In the light scheme the brand colour is used as given; in the dark one it is
+    /// lightened until it reads on the dark card (4.5:1), and a light page background gives way to
+    /// the dark one. The text on the colour is white or near-black, whichever contrasts more.
     static func theme(_ branding: BrandingSettings?) -> String {
-        var properties: [String] = []
+        var light: [String] = []
+        var dark: [String] = []
         if let primary = branding?.primaryColor {
-            properties.append("--accent: \(primary);")
-            properties.append("--accent-text: \(luminance(primary) > 0.4 ? "#111827" : "#ffffff");")
+            let onDark = readable(primary, on: darkSurface)
+            light.append("--accent: \(primary); --accent-text: \(textColor(on: primary));")
+            dark.append("--accent: \(onDark); --accent-text: \(textColor(on: onDark));")
         }
-        if let page = branding?.pageBackground { properties.append("--page: \(page);") }
-        return properties.isEmpty ? "" : "\n:root { " + properties.joined(separator: " ") + " }\n"
+        if let page = branding?.pageBackground {
+            light.append("--page: \(page);")
+            // Kept in the dark scheme only when the footer's muted text still reads on it.
+            if contrast(darkMuted, page) >= 4.5 { dark.append("--page: \(page);") }
+        }
+        guard !light.isEmpty else { return "" }
+        var css = "\n@media (prefers-color-scheme: light) { :root { " + light.joined(separator: " ") + " } }\n"
+        if !dark.isEmpty {
+            css += "@media (prefers-color-scheme: dark) { :root { " + dark.joined(separator: " ") + " } }\n"
+        }
+        return css
+    }
+
+    /// The dark scheme's card and muted text (`pages.css`; a test keeps them the same).
+    static let darkSurface = "#1f2937"
+    static let darkMuted = "#9ca3af"
+
+    /// White or near-black, whichever reads better on `background`.
+    static func textColor(on background: String) -> String {
+        luminance(background) > 0.4 ? "#111827" : "#ffffff"
+    }
+
+    /// `color`, mixed with white in tenths until it has 4.5:1 against `background` (white at most).
+    static func readable(_ color: String, on background: String) -> String {
+        guard let channels = channels(color) else { return color }
+        for tenth in 0...10 {
+            let mixed =
+                "#"
+                + channels.map { channel in
+                    let value = channel + (255 - channel) * tenth / 10
+                    return (value < 16 ? "0" : "") + String(value, radix: 16)
+                }.joined()
+            if contrast(mixed, background) >= 4.5 { return mixed }
+        }
+        return "#ffffff"
     }
 
     /// The stylesheet for a tenant: the shared one and its theme.
@@ -55,15 +92,32 @@ enum PageAssets {
         return theme.isEmpty ? stylesheetVersion : stylesheetVersion + "-" + version(Array(theme.utf8))
     }
 
+    /// The favicon: Sesame's mark, in the accent colour of each scheme.
+    static let favicon = PackageResources.favicon_svg
+    static let faviconVersion = version(favicon)
+
+    /// The red, green and blue of `#rrggbb`, 0 to 255; nil for anything else.
+    static func channels(_ hex: String) -> [Int]? {
+        let digits = Array(hex.utf8.dropFirst())
+        guard hex.hasPrefix("#"), digits.count == 6 else { return nil }
+        let values = (0..<3).compactMap { Int(String(decoding: digits[$0 * 2..<$0 * 2 + 2], as: UTF8.self), radix: 16) }
+        return values.count == 3 ? values : nil
+    }
+
+    /// The WCAG contrast ratio of two `#rrggbb` colours, 1 to 21.
+    static func contrast(_ first: String, _ second: String) -> Double {
+        let (a, b) = (luminance(first), luminance(second))
+        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    }
+
     /// WCAG relative luminance of `#rrggbb`.
     static func luminance(_ hex: String) -> Double {
-        let digits = Array(hex.utf8.dropFirst())
-        guard digits.count == 6 else { return 0 }
-        func channel(_ index: Int) -> Double {
-            let value = Double(Int(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) ?? 0) / 255
+        guard let channels = channels(hex) else { return 0 }
+        let linear = channels.map { channel -> Double in
+            let value = Double(channel) / 255
             return value <= 0.03928 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
         }
-        return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     }
 }
 
@@ -129,6 +183,7 @@ enum PageLayout {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
             <title>\(title)</title>
+            <link rel="icon" href="/u/assets/favicon.svg?v=\(PageAssets.faviconVersion)" type="image/svg+xml">
             <link rel="stylesheet" href="/u/assets/pages.css?v=\(stylesheet)">
             <script src="/u/assets/pages.js?v=\(PageAssets.scriptVersion)" nonce="\(nonce)" defer></script>
             </head>

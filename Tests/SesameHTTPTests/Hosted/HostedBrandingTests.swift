@@ -50,7 +50,18 @@ struct HostedBrandingTests {
         browser.send(.get, "/u/assets/pages.css?v=\(link)")
         #expect(browser.last.headers["Cache-Control"] == "public, max-age=31536000, immutable")
         let css = String(decoding: browser.last.body, as: UTF8.self)
-        #expect(css.contains(":root { --accent: #ffcc00; --accent-text: #111827; --page: #102030; }"))
+        #expect(
+            css.contains(
+                "@media (prefers-color-scheme: light) { :root { --accent: #ffcc00; --accent-text: #111827; --page: #102030; } }"
+            ))
+        #expect(
+            css.contains(
+                "@media (prefers-color-scheme: dark) { :root { --accent: #ffcc00; --accent-text: #111827; --page: #102030; } }"
+            ), "a yellow reads on the dark card, and a page this dark keeps the footer legible")
+        browser.send(.get, "/u/assets/favicon.svg?v=\(PageAssets.faviconVersion)")
+        #expect(browser.last.status == 200)
+        #expect(browser.last.headers["Content-Type"] == "image/svg+xml")
+        #expect(browser.last.headers["Cache-Control"] == "public, max-age=31536000, immutable")
         browser.send(.get, "/u/assets/pages.css?v=an-old-version")
         #expect(browser.last.headers["Cache-Control"] == "no-cache", "an old URL never pins the new bytes")
         browser.send(.get, "/u/login?tx=\(tx)&ui_locales=ja")

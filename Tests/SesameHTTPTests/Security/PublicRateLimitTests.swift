@@ -26,6 +26,7 @@ struct PublicRateLimitTests {
                 "/dbconnections/signup", "/dbconnections/change_password", "/dbconnections/reset_password",
                 "/password-rules", "/openapi.json", "/mfa/associate", "/mfa/challenge", "/mfa/authenticators",
                 "/mfa/authenticators/{id}", "/authorize", "/oidc/logout", "/u/assets/pages.css", "/u/assets/pages.js",
+                "/u/assets/favicon.svg",
                 "/u/login", "/u/login/password", "/u/login/passkey", "/u/mfa", "/u/mfa/method", "/u/mfa/recovery-code",
                 "/u/mfa/recovery-code/saved", "/u/signup", "/u/signup/passkey",
                 "/u/reset-password/request", "/u/reset-password", "/u/verify-email", "/account",

@@ -21,6 +21,7 @@ struct HostedController: Sendable {
     func register(to group: inout RouteGroup<HostedContext>) {
         group.get("/u/assets/pages.css", query: .assetVersion, handler: stylesheet)
         group.get("/u/assets/pages.js", query: .assetVersion, handler: script)
+        group.get("/u/assets/favicon.svg", query: .assetVersion, handler: favicon)
         group.get("/authorize", query: RequestQuery(AuthorizationRequest.parameters), handler: authorizeQuery)
         group.post("/authorize", handler: authorizeForm)
         group.get("/u/login", query: .transaction, handler: loginPage)
@@ -49,6 +50,12 @@ struct HostedController: Sendable {
         return Self.asset(
             PageAssets.themedStylesheet(for: context.tenant), type: "text/css; charset=utf-8",
             current: request.query(RequestQuery.version) == PageAssets.themedStylesheetVersion(for: context.tenant))
+    }
+
+    func favicon(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        return Self.asset(
+            PageAssets.favicon, type: "image/svg+xml",
+            current: request.query(RequestQuery.version) == PageAssets.faviconVersion)
     }
 
     func script(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
