@@ -14,7 +14,7 @@ enum Text: CaseIterable {
     case createPasskeyTitle, createPasskeyLead, createPasskeyButton
     case formPostTitle, formPostLead, continueToApp
     case logoutTitle, logoutLead, logoutButton, signedOutTitle, signedOutLead
-    case backToApp, errorTitle, languageName
+    case backToApp, errorTitle, languageName, errorWaysOn, errorAccountLink
     case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
     case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
     case errorUnavailable, errorPasskeyFailed
@@ -161,6 +161,8 @@ enum Catalog {
         case .signedOutLead: return "You are signed out. You can close this page."
         case .backToApp: return "Back to the application"
         case .errorTitle: return "Something went wrong"
+        case .errorWaysOn: return "Where to go from here"
+        case .errorAccountLink: return "Go to your account"
         case .languageName: return "English"
         case .errorWrongCredentials: return "Wrong email or password."
         case .errorTooManyAttempts: return "Too many attempts. Wait a while, then try again."
@@ -464,6 +466,8 @@ enum Catalog {
         case .signedOutLead: return "ログアウトしました。このページは閉じてかまいません。"
         case .backToApp: return "アプリに戻る"
         case .errorTitle: return "エラーが発生しました"
+        case .errorWaysOn: return "次の操作"
+        case .errorAccountLink: return "アカウントページへ"
         case .languageName: return "日本語"
         case .errorWrongCredentials: return "メールアドレスまたはパスワードが正しくありません。"
         case .errorTooManyAttempts: return "試行回数が多すぎます。しばらく待ってからもう一度お試しください。"

@@ -24,6 +24,10 @@ struct HostedContext: Sendable {
     /// The tenant's own origins, which every form posts from: the public URL's, and its custom
     /// domains' over https.
     let origins: Set<String>
+    /// A `GET`'s own path and query without `ui_locales`, for the language links of a page that
+    /// has no address of its own (an error); nil for another method or a path that could leave
+    /// the site (`Self.sameSitePath`).
+    var address: String? = nil
 
     var requestID: String { request.requestID }
     var clientIP: String { request.clientIP }
@@ -141,7 +145,9 @@ extension RouteGroup where Context == TenantContext {
             return HostedContext(
                 request: context.request, tenant: context.tenant, secure: secure, cookies: cookies, device: device,
                 newDevice: newDevice, nonce: nonce, locale: locale, csrfToken: Base64URL.encode(mac),
-                origins: Self.ownOrigins(context.tenant))
+                origins: Self.ownOrigins(context.tenant),
+                address: request.method == .get
+                    ? HostedContext.sameSitePath(request.path, query: request.rawQuery) : nil)
         }
         .wrapped { request, context, next in
             var response: HTTPResponse = Catalog.$overrides.withValue(Catalog.overrides(context.tenant.branding)) {
@@ -160,5 +166,20 @@ extension RouteGroup where Context == TenantContext {
             PageSecurity.decorate(&response, secure: context.secure)
             return response
         }
+    }
+}
+
+extension HostedContext {
+    /// `path?query` without its `ui_locales`, when it can only stay on this site: a path of
+    /// printable ASCII that starts with one `/`, with no backslash (a browser reads `/\host` and
+    /// `//host` as another site). Nil otherwise.
+    static func sameSitePath(_ path: String, query: String) -> String? {
+        let printable = { (text: String) in text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }
+        }
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), printable(path), printable(query),
+            path.utf8.count + query.utf8.count <= 2_048
+        else { return nil }
+        let kept = query.split(separator: "&").filter { !$0.hasPrefix("ui_locales=") && $0 != "ui_locales" }
+        return kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
     }
 }

@@ -567,12 +567,26 @@ enum SignInPages {
         return HostedPage(name: "form-post", title: .formPostTitle, body: body, formTargets: [response.redirectURI])
     }
 
-    /// An error page of the hosted layout.
+    /// An error no step handled, with the ways on: the account page (which signs in first when
+    /// needed), and sign-out when this browser holds a session. Its language links repeat the
+    /// request when it was a `GET`.
     static func error(context: HostedContext, message: HTML, status: Int, locale: PageLocale) -> HostedPage {
+        var signOut = HTML.empty
+        if context.cookie(.session) != nil {
+            signOut = """
+                <form method="post" action="/oidc/logout">\(PageLayout.hiddenFields(context, transaction: nil))\
+                <button type="submit" class="link">\(Catalog.text(.signOutButton, locale))</button></form>
+                """
+        }
         let body: HTML = """
             <h1>\(Catalog.text(.errorTitle, locale))</h1>
             <p class="error" role="alert">\(message)</p>
+            <nav class="links" aria-label="\(Catalog.text(.errorWaysOn, locale))">
+            <p><a href="/account">\(Catalog.text(.errorAccountLink, locale))</a></p>
+            \(signOut)
+            </nav>
             """
-        return HostedPage(name: "error", title: .errorTitle, body: body, status: status)
+        return HostedPage(
+            name: "error", title: .errorTitle, body: body, status: status, languageBase: context.address)
     }
 }
