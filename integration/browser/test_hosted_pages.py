@@ -258,6 +258,46 @@ def test_dark_scheme_on_desktop_and_phone(server, metadata, driver):
         driver.set_window_size(1280, 900)
 
 
+def test_signup_password_checklist_ticks_and_the_password_can_be_shown(server, metadata, driver):
+    """The signup page's rules tick as the user types (the same rules the server enforces), and the
+    show-password button reveals the field without submitting the form."""
+    url, ids = server
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    try:
+        for scheme, width, locale in (("light", 1280, "en"), ("dark", 390, "ja")):
+            hosted_flow.color_scheme(driver, scheme)
+            driver.set_window_size(width, 900 if width > 400 else 844)
+            rp.begin(driver, ui_locales=locale, prompt="create")
+            wait_page(driver, "signup")
+            driver.find_element(By.CSS_SELECTOR, "#password-signup summary").click()
+            field = driver.find_element(By.ID, "password")
+            items = driver.find_elements(By.CSS_SELECTOR, "#password-rules li")
+            assert len(items) == 3, [item.text for item in items]
+            met = lambda: [item.get_attribute("data-met") for item in items]  # noqa: E731
+            assert met() == ["false", "false", "false"]
+            field.send_keys("short")
+            assert met() == ["false", "true", "true"]
+            field.send_keys(" but now long enough")
+            assert met() == ["true", "true", "true"]
+            field.send_keys("ひらけ")
+            assert met() == ["true", "true", "false"], "kana are outside ascii-printable"
+            reveal = driver.find_element(By.CSS_SELECTOR, "button.reveal")
+            assert reveal.get_attribute("aria-pressed") == "false"
+            reveal.click()
+            assert field.get_attribute("type") == "text"
+            assert reveal.get_attribute("aria-pressed") == "true"
+            assert driver.execute_script("return document.body.dataset.page") == "signup", "the button sent nothing"
+            accessible(driver)
+            assert hosted_flow.low_border_contrast(driver) == []
+            shot(driver, f"signup-password-rules-{'desktop' if width > 400 else 'phone'}-{locale}-{scheme}")
+            reveal.click()
+            assert field.get_attribute("type") == "password"
+    finally:
+        hosted_flow.color_scheme(driver, "light")
+        driver.set_window_size(1280, 900)
+
+
 def test_the_landing_page_signs_in_through_the_hosted_pages(server, driver, authenticator):
     url, _ = server
     driver.delete_all_cookies()

@@ -273,7 +273,8 @@ extension AccountPages {
             \(fields)
             <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
             <input id="password" name="password" type="password" autocomplete="new-password" required\
-            \(PageLayout.newPasswordAttributes(rules))>
+            \(PageLayout.newPasswordAttributes(rules, fieldID: "password"))>
+            \(PasswordChecklist.list(rules, fieldID: "password", locale: locale))
             <button type="submit">\(Catalog.text(title, locale))</button>
             </form>
             <div class="links"><p><a href="/account">\(Catalog.text(.accountTitle, locale))</a></p></div>

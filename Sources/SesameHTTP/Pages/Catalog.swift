@@ -15,6 +15,9 @@ enum Text: CaseIterable {
     case formPostTitle, formPostLead, continueToApp
     case logoutTitle, logoutLead, logoutButton, signedOutTitle, signedOutLead
     case backToApp, errorTitle, languageName, errorWaysOn, errorAccountLink
+    case passwordRulesHeading, ruleMinLength, ruleMaxLength, ruleRequired, ruleAllowed, ruleRepeating
+    case ruleSequential, ruleOr, ruleAnd, classLower, classUpper, classDigit, classSpecial, classASCII
+    case classAny, classCustom, errorWeakPasswordBecause, showPassword, hidePassword
     case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
     case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
     case errorUnavailable, errorPasskeyFailed
@@ -162,6 +165,25 @@ enum Catalog {
         case .backToApp: return "Back to the application"
         case .errorTitle: return "Something went wrong"
         case .errorWaysOn: return "Where to go from here"
+        case .passwordRulesHeading: return "Your password needs:"
+        case .ruleMinLength: return "At least %1 characters"
+        case .ruleMaxLength: return "At most %1 characters"
+        case .ruleRequired: return "At least one %1"
+        case .ruleAllowed: return "Only %1"
+        case .ruleRepeating: return "No more than %1 of the same character in a row"
+        case .ruleSequential: return "No more than %1 characters in sequence, such as abc or 321"
+        case .ruleOr: return " or "
+        case .ruleAnd: return ", "
+        case .classLower: return "lowercase letter (a–z)"
+        case .classUpper: return "uppercase letter (A–Z)"
+        case .classDigit: return "digit (0–9)"
+        case .classSpecial: return "symbol, such as ! or #"
+        case .classASCII: return "letters, digits, spaces and symbols of an English keyboard"
+        case .classAny: return "any character"
+        case .classCustom: return "one of %1"
+        case .errorWeakPasswordBecause: return "This password does not meet the requirements: %1."
+        case .showPassword: return "Show"
+        case .hidePassword: return "Hide"
         case .errorAccountLink: return "Go to your account"
         case .languageName: return "English"
         case .errorWrongCredentials: return "Wrong email or password."
@@ -467,6 +489,25 @@ enum Catalog {
         case .backToApp: return "アプリに戻る"
         case .errorTitle: return "エラーが発生しました"
         case .errorWaysOn: return "次の操作"
+        case .passwordRulesHeading: return "パスワードの条件："
+        case .ruleMinLength: return "%1 文字以上"
+        case .ruleMaxLength: return "%1 文字以下"
+        case .ruleRequired: return "%1を 1 文字以上含む"
+        case .ruleAllowed: return "使える文字は%1のみ"
+        case .ruleRepeating: return "同じ文字の連続は %1 文字まで"
+        case .ruleSequential: return "abc や 321 のような並びは %1 文字まで"
+        case .ruleOr: return "または"
+        case .ruleAnd: return "、"
+        case .classLower: return "英小文字（a〜z）"
+        case .classUpper: return "英大文字（A〜Z）"
+        case .classDigit: return "数字（0〜9）"
+        case .classSpecial: return "記号（! や # など）"
+        case .classASCII: return "半角の英数字・記号・スペース"
+        case .classAny: return "すべての文字"
+        case .classCustom: return "「%1」のいずれか"
+        case .errorWeakPasswordBecause: return "パスワードが条件を満たしていません：%1。"
+        case .showPassword: return "表示"
+        case .hidePassword: return "隠す"
         case .errorAccountLink: return "アカウントページへ"
         case .languageName: return "日本語"
         case .errorWrongCredentials: return "メールアドレスまたはパスワードが正しくありません。"
@@ -706,6 +747,13 @@ enum Catalog {
         }
     }
 
+    /// A refused password's message, with the rules it broke.
+    static func weakPassword(rules: String, verdicts: [PasswordRuleVerdict], _ locale: PageLocale) -> HTML {
+        let broken = PasswordChecklist.broken(rules: rules, verdicts: verdicts, locale: locale)
+        guard !broken.isEmpty else { return text(.errorWeakPassword, locale) }
+        return text(.errorWeakPasswordBecause, locale, broken.joined(separator: raw(.ruleAnd, locale)))
+    }
+
     /// The message a page shows for a service error (English falls back to its own text).
     static func error(_ error: any Error, _ locale: PageLocale) -> HTML {
         let key: Text
@@ -722,7 +770,8 @@ enum Catalog {
             case .signupRefused(let refusal):
                 switch refusal {
                 case .userExists, .hidden: key = .errorUserExists
-                case .weakPassword: key = .errorWeakPassword
+                case .weakPassword(let rules, let verdicts):
+                    return weakPassword(rules: rules, verdicts: verdicts, locale)
                 case .passwordLeaked: key = .errorLeakedPassword
                 case .passwordReused: key = .errorPasswordReused
                 }

@@ -154,7 +154,8 @@ enum PageLayout {
         }
         let document: HTML = """
             \(head(title: "\(title) · \(context.tenant.name)", language: locale.rawValue, tenant: context.tenant, nonce: context.nonce))
-            <body data-page="\(page.name)">
+            <body data-page="\(page.name)" data-show-password="\(Catalog.text(.showPassword, locale))" \
+            data-hide-password="\(Catalog.text(.hidePassword, locale))">
             <main>
             \(logo(context))\(page.body)
             </main>
@@ -192,9 +193,10 @@ enum PageLayout {
 
     /// The attributes of a new-password field: the connection's rules as `passwordrules` (so a
     /// password manager makes a password that fits) and their lengths as `minlength`/`maxlength`.
-    static func newPasswordAttributes(_ rules: String) -> HTML {
+    /// The field names its checklist (`PasswordChecklist.list` with the same `fieldID`).
+    static func newPasswordAttributes(_ rules: String, fieldID: String) -> HTML {
         let parsed = PasswordRulesParser.parse(rules).rules
-        var attributes: HTML = " passwordrules=\"\(rules)\""
+        var attributes: HTML = " passwordrules=\"\(rules)\" aria-describedby=\"\(fieldID)-rules\""
         if let minimum = parsed.minLength { attributes += " minlength=\"\(minimum)\"" }
         if let maximum = parsed.maxLength { attributes += " maxlength=\"\(maximum)\"" }
         return attributes

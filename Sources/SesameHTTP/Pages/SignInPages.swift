@@ -333,7 +333,8 @@ enum SignInPages {
                 <summary>\(Catalog.text(.usePasswordInstead, locale))</summary>
                 <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
                 <input id="password" name="password" type="password" autocomplete="new-password"\
-                \(PageLayout.newPasswordAttributes(connection.password.rules))>
+                \(PageLayout.newPasswordAttributes(connection.password.rules, fieldID: "password"))>
+                \(PasswordChecklist.list(connection.password.rules, fieldID: "password", locale: locale))
                 <button type="submit" name="method" value="password" class="secondary" id="password-signup-button">\
                 \(Catalog.text(.signUpWithPassword, locale))</button>
                 </details>
@@ -409,7 +410,8 @@ enum SignInPages {
                     <p>\(Catalog.text(.recoveryPasswordLead, locale))</p>
                     <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
                     <input id="password" name="password" type="password" autocomplete="new-password" required\
-                    \(PageLayout.newPasswordAttributes(pending.connection.password.rules))>
+                    \(PageLayout.newPasswordAttributes(pending.connection.password.rules, fieldID: "password"))>
+                    \(PasswordChecklist.list(pending.connection.password.rules, fieldID: "password", locale: locale))
                     <button type="submit" class="secondary">\(Catalog.text(.newPasswordButton, locale))</button>
                     </form>
                     """
@@ -466,7 +468,8 @@ enum SignInPages {
                 \(hidden)
                 <label for="new-password">\(Catalog.text(.newPasswordLabel, locale))</label>
                 <input id="new-password" name="password" type="password" autocomplete="new-password" required\
-                \(PageLayout.newPasswordAttributes(pending.connection.password.rules))>
+                \(PageLayout.newPasswordAttributes(pending.connection.password.rules, fieldID: "new-password"))>
+                \(PasswordChecklist.list(pending.connection.password.rules, fieldID: "new-password", locale: locale))
                 <button type="submit" class="secondary" id="upgrade-password-button">\
                 \(Catalog.text(.upgradeStrongPasswordButton, locale))</button>
                 </form>

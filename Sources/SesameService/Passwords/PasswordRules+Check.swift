@@ -43,56 +43,76 @@ extension PasswordRuleVerdict {
     }
 }
 
+/// One rule of a connection's password rules, as a person reads it (the hosted pages' checklist).
+public enum PasswordRule: Sendable, Hashable {
+    case minLength(Int)
+    case maxLength(Int)
+    /// At least one character of these classes.
+    case required([PasswordCharacterClass])
+    /// Only characters of these classes.
+    case allowed([PasswordCharacterClass])
+    /// At most this many identical characters in a row.
+    case maxRepeating(Int)
+    /// At most this many characters in an ascending or descending run (`abc`, `321`).
+    case maxSequential(Int)
+}
+
 extension PasswordRules {
-    /// One verdict per rule, in the rules' order: length, each `required`, `allowed`, then the run
-    /// limits. Length counts Unicode code points (NIST SP 800-63B); the password is taken as given
-    /// (normalise it first; never trim it).
+    /// The rules in `check`'s order: length, each `required`, `allowed`, then the run limits
+    /// (`max-consecutive` counts as both).
+    public var list: [PasswordRule] {
+        var rules: [PasswordRule] = []
+        if let minLength { rules.append(.minLength(minLength)) }
+        if let maxLength { rules.append(.maxLength(maxLength)) }
+        rules += required.map(PasswordRule.required)
+        rules.append(.allowed(allowed))
+        if let repeating = [maxConsecutive, maxRepeating].compactMap({ $0 }).min() {
+            rules.append(.maxRepeating(repeating))
+        }
+        if let sequential = [maxConsecutive, maxSequential].compactMap({ $0 }).min() {
+            rules.append(.maxSequential(sequential))
+        }
+        return rules
+    }
+
+    /// One verdict per rule of `list`, in its order. Length counts Unicode code points (NIST SP
+    /// 800-63B); the password is taken as given (normalise it first; never trim it).
     public func check(_ password: String) -> [PasswordRuleVerdict] {
         let scalars = Array(password.unicodeScalars)
-        var verdicts: [PasswordRuleVerdict] = []
-        if let minLength {
-            verdicts.append(
-                PasswordRuleVerdict(
-                    code: "lengthAtLeast", message: "At least %d characters in length", format: [minLength],
-                    verified: scalars.count >= minLength))
-        }
-        if let maxLength {
-            verdicts.append(
-                PasswordRuleVerdict(
-                    code: "lengthAtMost", message: "At most %d characters in length", format: [maxLength],
-                    verified: scalars.count <= maxLength))
-        }
-        for classes in required {
-            let items = classes.map { characterClass in
-                PasswordRuleVerdict(
-                    code: characterClass.code, message: characterClass.message,
-                    verified: scalars.contains { characterClass.contains($0) })
-            }
-            verdicts.append(
-                PasswordRuleVerdict(
+        return list.map { rule in
+            switch rule {
+            case .minLength(let minimum):
+                return PasswordRuleVerdict(
+                    code: "lengthAtLeast", message: "At least %d characters in length", format: [minimum],
+                    verified: scalars.count >= minimum)
+            case .maxLength(let maximum):
+                return PasswordRuleVerdict(
+                    code: "lengthAtMost", message: "At most %d characters in length", format: [maximum],
+                    verified: scalars.count <= maximum)
+            case .required(let classes):
+                let items = classes.map { characterClass in
+                    PasswordRuleVerdict(
+                        code: characterClass.code, message: characterClass.message,
+                        verified: scalars.contains { characterClass.contains($0) })
+                }
+                return PasswordRuleVerdict(
                     code: "containsAtLeast", message: "Contain at least %d of the following %d types of characters:",
-                    format: [1, classes.count], items: items, verified: items.contains { $0.verified }))
-        }
-        verdicts.append(
-            PasswordRuleVerdict(
-                code: "allowedCharacters", message: "Contain only the following types of characters:",
-                items: allowed.map { PasswordRuleVerdict(code: $0.code, message: $0.message, verified: true) },
-                verified: scalars.allSatisfy { scalar in allowed.contains { $0.contains(scalar) } }))
-        let repeating = [maxConsecutive, maxRepeating].compactMap { $0 }.min()
-        let sequential = [maxConsecutive, maxSequential].compactMap { $0 }.min()
-        if let repeating {
-            verdicts.append(
-                PasswordRuleVerdict(
+                    format: [1, classes.count], items: items, verified: items.contains { $0.verified })
+            case .allowed(let classes):
+                return PasswordRuleVerdict(
+                    code: "allowedCharacters", message: "Contain only the following types of characters:",
+                    items: classes.map { PasswordRuleVerdict(code: $0.code, message: $0.message, verified: true) },
+                    verified: scalars.allSatisfy { scalar in classes.contains { $0.contains(scalar) } })
+            case .maxRepeating(let repeating):
+                return PasswordRuleVerdict(
                     code: "identicalChars", message: "No more than %d identical characters in a row",
-                    format: [repeating], verified: Self.longestRepeat(scalars) <= repeating))
-        }
-        if let sequential {
-            verdicts.append(
-                PasswordRuleVerdict(
+                    format: [repeating], verified: Self.longestRepeat(scalars) <= repeating)
+            case .maxSequential(let sequential):
+                return PasswordRuleVerdict(
                     code: "sequentialChars", message: "No more than %d sequential characters in a row (abc, 321)",
-                    format: [sequential], verified: Self.longestSequence(scalars) <= sequential))
+                    format: [sequential], verified: Self.longestSequence(scalars) <= sequential)
+            }
         }
-        return verdicts
     }
 
     /// Whether `password` meets every rule.

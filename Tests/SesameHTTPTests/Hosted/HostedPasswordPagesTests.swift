@@ -113,4 +113,31 @@ struct HostedPasswordPagesTests {
         #expect(!browser.html.contains("passkey-creation"))
         #expect(P.logIn(api, username: "new@example.com", password: "a long enough passphrase").status == 200)
     }
+
+    @Test(
+        "signup shows the rules as a checklist, and a refused password says which rule it broke, in each language",
+        arguments: HarnessStore.allCases)
+    func signupRulesAndReasons(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        let browser = HostedBrowser(api)
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        browser.send(.get, client.authorizeTarget(extra: [("prompt", "create")]))
+        browser.follow()
+        #expect(browser.html.contains("aria-describedby=\"password-rules\""))
+        #expect(browser.html.contains("<li>At least 12 characters</li><li>At most 64 characters</li>"))
+        #expect(browser.html.contains("data-rules=\"[{&quot;min&quot;:12},{&quot;max&quot;:64},"))
+        // A Japanese passphrase: long enough, but the rules allow printable ASCII only.
+        browser.submit(
+            "/u/signup", [("email", "new@example.com"), ("method", "password"), ("password", "ひらけごまひらけごまひらけごま")])
+        #expect(browser.last.status == 400)
+        #expect(
+            browser.html.contains(
+                "This password does not meet the requirements: Only letters, digits, spaces and symbols of an English keyboard."
+            ), "\(browser.html)")
+        browser.send(.get, client.authorizeTarget(extra: [("prompt", "create"), ("ui_locales", "ja")]))
+        browser.follow()
+        #expect(browser.html.contains("<li>12 文字以上</li>"))
+        browser.submit("/u/signup", [("email", "new@example.com"), ("method", "password"), ("password", "short")])
+        #expect(browser.html.contains("パスワードが条件を満たしていません：12 文字以上。"), "\(browser.html)")
+    }
 }

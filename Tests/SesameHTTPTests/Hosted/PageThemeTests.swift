@@ -34,7 +34,7 @@ struct PageThemeTests {
             ...(Self.stylesheet.range(of: "@media")?.lowerBound ?? Self.stylesheet.endIndex)]
         for block in [lightBlock, Self.darkBlock] {
             let surface = try value("surface", in: block)
-            for text in ["text", "muted", "accent", "danger"] {
+            for text in ["text", "muted", "accent", "danger", "success"] {
                 #expect(
                     PageAssets.contrast(try value(text, in: block), surface) >= 4.5, "\(text) on \(surface)")
             }

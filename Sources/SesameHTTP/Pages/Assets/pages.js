@@ -318,6 +318,100 @@
     }
   }
 
+  // A show-password button beside every password field: a plain button, so Enter still submits
+  // the form's first submit button, and the field is a password field again when the form is sent.
+  function passwordToggles() {
+    const show = document.body.dataset.showPassword;
+    const hide = document.body.dataset.hidePassword;
+    if (!show || !hide) return;
+    for (const input of document.querySelectorAll("input[type=password]")) {
+      const label = input.labels && input.labels[0] ? " " + input.labels[0].textContent.trim() : "";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "reveal";
+      button.setAttribute("aria-pressed", "false");
+      const render = (shown) => {
+        button.textContent = shown ? hide : show;
+        button.setAttribute("aria-label", (shown ? hide : show) + label);
+        button.setAttribute("aria-pressed", String(shown));
+      };
+      render(false);
+      button.addEventListener("click", () => {
+        const shown = input.type === "password";
+        input.type = shown ? "text" : "password";
+        render(shown);
+        input.focus();
+      });
+      if (input.form) input.form.addEventListener("submit", () => { input.type = "password"; render(false); });
+      const wrap = document.createElement("div");
+      wrap.className = "secret";
+      input.parentNode.insertBefore(wrap, input);
+      wrap.append(input, button);
+    }
+  }
+
+  // The password rules under a new-password field tick as the user types. The rules are the
+  // server's (data-rules, from the connection's rules string), and the server checks them again.
+  const specialRanges = [[0x20, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]];
+  function inClass(name, c) {
+    switch (name) {
+      case "upper": return c >= 0x41 && c <= 0x5a;
+      case "lower": return c >= 0x61 && c <= 0x7a;
+      case "digit": return c >= 0x30 && c <= 0x39;
+      case "special": return specialRanges.some(([low, high]) => c >= low && c <= high);
+      case "ascii-printable": return c >= 0x20 && c <= 0x7e;
+      case "unicode": return true;
+      default: return c <= 0x7e && name.slice(1, -1).includes(String.fromCodePoint(c));
+    }
+  }
+  function longestRepeat(cs) {
+    let best = 0, run = 0;
+    cs.forEach((c, i) => { run = i > 0 && cs[i - 1] === c ? run + 1 : 1; best = Math.max(best, run); });
+    return best;
+  }
+  function longestSequence(cs) {
+    const kind = (c) => (c >= 0x61 && c <= 0x7a ? 0 : c >= 0x41 && c <= 0x5a ? 1 : c >= 0x30 && c <= 0x39 ? 2 : -1);
+    let best = cs.length ? 1 : 0, run = 1, step = 0;
+    for (let i = 1; i < cs.length; i++) {
+      const difference = cs[i] - cs[i - 1];
+      if (kind(cs[i]) >= 0 && kind(cs[i]) === kind(cs[i - 1]) && (difference === 1 || difference === -1)) {
+        run = difference === step ? run + 1 : 2;
+        step = difference;
+      } else {
+        run = 1;
+        step = 0;
+      }
+      best = Math.max(best, run);
+    }
+    return best;
+  }
+  function meets(rule, cs) {
+    if ("min" in rule) return cs.length >= rule.min;
+    if ("max" in rule) return cs.length <= rule.max;
+    if (rule.required) return cs.some((c) => rule.required.some((name) => inClass(name, c)));
+    if (rule.allowed) return cs.every((c) => rule.allowed.some((name) => inClass(name, c)));
+    if ("repeating" in rule) return longestRepeat(cs) <= rule.repeating;
+    if ("sequential" in rule) return longestSequence(cs) <= rule.sequential;
+    return false;
+  }
+  function passwordChecklists() {
+    for (const box of document.querySelectorAll(".password-rules[data-rules]")) {
+      const input = document.querySelector(`input[aria-describedby="${box.id}"]`);
+      const items = box.querySelectorAll("li");
+      let rules;
+      try { rules = JSON.parse(box.dataset.rules); } catch { continue; }
+      if (!input || !Array.isArray(rules) || items.length !== rules.length) continue;
+      const update = () => {
+        const cs = Array.from(input.value, (c) => c.codePointAt(0));
+        rules.forEach((rule, i) => { items[i].dataset.met = String(cs.length > 0 && meets(rule, cs)); });
+      };
+      input.addEventListener("input", update);
+      update();
+    }
+  }
+
+  passwordToggles();
+  passwordChecklists();
   if (webAuthn()) signals();
   if (page === "landing") landing();
   if (page === "login" || page === "password") passkeyLogin();
