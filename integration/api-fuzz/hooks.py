@@ -382,12 +382,12 @@ def _account_passkey_form(browser, path):
 
 def _account_passkey(browser):
     """The id of one of the account user's passkeys, enrolled now when they have none."""
-    ids = _account_ids(browser, "/account/passkeys/", "/delete")
+    ids = _account_ids(browser, "/account/passkeys/", "/rename")
     if not ids:
         form = _account_passkey_form(browser, "/account/passkeys/enroll")
         _expect(browser.send("POST", "/account/passkeys/enroll", data=dict(form, csrf=browser.csrf)), 303,
                 "passkey enrollment")
-        ids = _account_ids(browser, "/account/passkeys/", "/delete")
+        ids = _account_ids(browser, "/account/passkeys/", "/rename")
     if not ids:
         raise _FixtureError("the account page lists no passkey")
     return ids[0]

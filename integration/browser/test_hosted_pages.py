@@ -368,9 +368,34 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
     driver.get(ids["admin_setup_url"])
     wait_page(driver, "error")
 
-    # Account actions: rename the passkey, then sign out.
+    # Account actions: the passkey's menu, removal asks first (and the only passkey is kept, in
+    # words), rename the passkey, then sign out. The page in both schemes, on a desktop and a phone.
     driver.get(f"{url}/account")
     wait_page(driver, "account")
+    for scheme in ("light", "dark"):
+        hosted_flow.color_scheme(driver, scheme)
+        for width, height, device in ((1280, 900, "desktop"), (390, 844, "phone")):
+            driver.set_window_size(width, height)
+            driver.get(f"{url}/account?ui_locales={'en' if device == 'desktop' else 'ja'}")
+            wait_page(driver, "account")
+            driver.find_element(By.CSS_SELECTOR, "details.menu summary").click()
+            accessible(driver)
+            assert hosted_flow.low_border_contrast(driver) == []
+            shot(driver, f"account-passkey-menu-{device}-{scheme}")
+    hosted_flow.color_scheme(driver, "light")
+    driver.set_window_size(1280, 900)
+    driver.get(f"{url}/account?ui_locales=en")
+    wait_page(driver, "account")
+    driver.find_element(By.CSS_SELECTOR, "details.menu summary").click()
+    driver.find_element(By.CSS_SELECTOR, "details.menu a.danger").click()
+    wait_page(driver, "remove-passkey")
+    accessible(driver)
+    shot(driver, "account-remove-passkey-en")
+    driver.find_element(By.CSS_SELECTOR, "button.danger").click()
+    wait_page(driver, "account")
+    assert "only way to sign in" in driver.find_element(By.CSS_SELECTOR, "p.error").text
+    shot(driver, "account-last-passkey-en")
+    driver.find_element(By.CSS_SELECTOR, "details.menu summary").click()
     name = driver.find_element(By.CSS_SELECTOR, "input[name=name]")
     name.clear()
     name.send_keys("Work laptop")

@@ -86,15 +86,88 @@ extension AccountPages {
 
     /// A small POST form with the CSRF token: one button, maybe one field.
     static func action(
-        _ context: HostedContext, _ path: String, _ label: HTML, secondary: Bool = true, fields: HTML = .empty
+        _ context: HostedContext, _ path: String, _ label: HTML, secondary: Bool = true, style: String? = nil,
+        fields: HTML = .empty
     ) -> HTML {
-        let style: HTML = secondary ? " class=\"secondary\"" : ""
+        let style: HTML = style.map { " class=\"\($0)\"" } ?? (secondary ? " class=\"secondary\"" : "")
         return "<form method=\"post\" action=\"\(path)\">\(PageLayout.hiddenFields(context, transaction: nil))"
             + "\(fields)<button type=\"submit\"\(style)>\(label)</button></form>"
     }
 
     static func path(_ prefix: String, _ id: String, _ suffix: String) -> String {
         prefix + PathSegment.encode(id) + suffix
+    }
+
+    /// One passkey as Apple's and Google's pages show it: the provider's icon, the name, where it
+    /// lives and when it was made and last used; rename and remove behind a menu of its own (a
+    /// `<details>`, so it works without scripts), each control named after the passkey.
+    static func passkeyRow(_ passkey: PasskeyRecord, display: AuthenticatorDisplay?, _ context: HostedContext) -> HTML {
+        let locale = context.locale
+        let icon = authenticator(display).icon
+        let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
+        let field = "passkey-name-\(passkey.id.replacingOccurrences(of: "|", with: "-"))"
+        return """
+            <div class="passkey" data-passkey-id="\(passkey.id)">
+            <div class="passkey-summary">\(icon == .empty ? genericPasskeyIcon : icon)\
+            <div><strong>\(passkey.name)</strong>
+            <p class="hint">\(residence(display, kind))</p>
+            <p class="hint">\(Catalog.text(.passkeyCreated, locale)) \(date(passkey.createdAt, locale)) · \
+            \(Catalog.text(.passkeyLastUsed, locale)) \(date(passkey.lastUsedAt, locale))</p></div></div>
+            <details class="menu"><summary aria-label="\(Catalog.text(.passkeyMenu, locale, passkey.name))">\
+            <span aria-hidden="true">⋯</span></summary>
+            <div class="menu-panel">
+            <form method="post" action="\(path("/account/passkeys/", passkey.id, "/rename"))">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <label for="\(field)">\(Catalog.text(.passkeyNewName, locale, passkey.name))</label>
+            <input id="\(field)" name="name" type="text" maxlength="100" required value="\(passkey.name)">
+            <button type="submit" class="secondary">\(Catalog.text(.renameButton, locale))</button>
+            </form>
+            <p><a class="danger" href="\(path("/account/passkeys/", passkey.id, "/remove"))">\
+            \(Catalog.text(.removePasskeyLink, locale))</a></p>
+            </div></details>
+            </div>
+            """
+    }
+
+    /// `/account/passkeys/{id}/remove`: what removing the passkey means, then remove or cancel.
+    static func removePasskey(context: HostedContext, passkey: PasskeyRecord, display: AuthenticatorDisplay?)
+        -> HostedPage
+    {
+        let locale = context.locale
+        let provider = display?.name ?? Catalog.raw(.passwordManager, locale)
+        let body: HTML = """
+            <h1>\(Catalog.text(.removePasskeyTitle, locale))</h1>
+            \(passkeyCard(passkey, display: display, locale))
+            <p>\(Catalog.text(.removePasskeyLead, locale, passkey.name, provider))</p>
+            \(action(context, path("/account/passkeys/", passkey.id, "/delete"), Catalog.text(.removePasskeyButton, locale), secondary: false, style: "danger"))
+            <div class="links"><p><a href="/account">\(Catalog.text(.cancelLink, locale))</a></p></div>
+            """
+        return HostedPage(name: "remove-passkey", title: .removePasskeyTitle, body: body)
+    }
+
+    /// A key, for a passkey whose provider has no icon (inline, so no request and no CSP change).
+    static let genericPasskeyIcon: HTML = """
+        <svg class="authenticator-icon" width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">\
+        <circle cx="8" cy="12" r="4.5" fill="none" stroke="currentColor" stroke-width="2"/>\
+        <path d="M12.5 12H21M18 12v3.5M21 12v2.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
+        """
+
+    /// Where a passkey lives: its provider, when known, and whether it is synced ("iCloud
+    /// Keychain · Synced across your devices"; without a provider, only the second).
+    static func residence(_ display: AuthenticatorDisplay?, _ kind: HTML) -> HTML {
+        guard let name = display?.name else { return kind }
+        return "\(name) · \(kind)"
+    }
+
+    /// A passkey's icon, name and provider, without controls.
+    static func passkeyCard(_ passkey: PasskeyRecord, display: AuthenticatorDisplay?, _ locale: PageLocale) -> HTML {
+        let icon = authenticator(display).icon
+        let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
+        return """
+            <div class="passkey"><div class="passkey-summary">\(icon == .empty ? genericPasskeyIcon : icon)\
+            <div><strong>\(passkey.name)</strong>
+            <p class="hint">\(residence(display, kind))</p></div></div></div>
+            """
     }
 
     /// `/account`: passkeys, password, second factors, sessions; and the Signal API's arguments,
@@ -119,23 +192,7 @@ extension AccountPages {
             body += "<p>\(Catalog.text(.noPasskeys, locale))</p>"
         }
         for passkey in view.passkeys {
-            let (provider, icon) = authenticator(view.authenticators[AAGUIDRegistry.format(passkey.aaguid)])
-            let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
-            let field = "passkey-name-\(passkey.id.replacingOccurrences(of: "|", with: "-"))"
-            body += """
-                <div class="passkey" data-passkey-id="\(passkey.id)">
-                <p>\(icon)<strong>\(passkey.name)</strong> · \(provider) (\(kind))<br>
-                \(Catalog.text(.passkeyCreated, locale)) \(date(passkey.createdAt, locale)) · \
-                \(Catalog.text(.passkeyLastUsed, locale)) \(date(passkey.lastUsedAt, locale))</p>
-                <form method="post" action="\(path("/account/passkeys/", passkey.id, "/rename"))">
-                \(PageLayout.hiddenFields(context, transaction: nil))
-                <label for="\(field)">\(Catalog.text(.passkeyName, locale))</label>
-                <input id="\(field)" name="name" type="text" maxlength="100" required value="\(passkey.name)">
-                <button type="submit" class="secondary">\(Catalog.text(.renameButton, locale))</button>
-                </form>
-                \(action(context, path("/account/passkeys/", passkey.id, "/delete"), Catalog.text(.deleteButton, locale)))
-                </div>
-                """
+            body += passkeyRow(passkey, display: view.authenticators[AAGUIDRegistry.format(passkey.aaguid)], context)
         }
         body += "<p><a href=\"/account/passkeys/enroll\">\(Catalog.text(.addPasskeyButton, locale))</a></p></section>"
 

@@ -18,6 +18,8 @@ enum Text: CaseIterable {
     case passwordRulesHeading, ruleMinLength, ruleMaxLength, ruleRequired, ruleAllowed, ruleRepeating
     case ruleSequential, ruleOr, ruleAnd, classLower, classUpper, classDigit, classSpecial, classASCII
     case classAny, classCustom, errorWeakPasswordBecause, showPassword, hidePassword
+    case passkeyMenu, passkeyNewName, removePasskeyLink, removePasskeyTitle, removePasskeyLead
+    case removePasskeyButton, cancelLink, errorLastPasskey, errorLastPassword, passwordManager
     case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
     case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
     case errorUnavailable, errorPasskeyFailed
@@ -183,6 +185,19 @@ enum Catalog {
         case .classCustom: return "one of %1"
         case .errorWeakPasswordBecause: return "This password does not meet the requirements: %1."
         case .showPassword: return "Show"
+        case .passkeyMenu: return "Options for %1"
+        case .passkeyNewName: return "New name for %1"
+        case .removePasskeyLink: return "Remove"
+        case .removePasskeyTitle: return "Remove this passkey?"
+        case .removePasskeyLead:
+            return "You will no longer be able to sign in with “%1”. It stays in %2 until you delete it there too."
+        case .removePasskeyButton: return "Remove passkey"
+        case .cancelLink: return "Cancel"
+        case .passwordManager: return "your password manager"
+        case .errorLastPasskey:
+            return "This passkey is your only way to sign in. Add another passkey or a password before you remove it."
+        case .errorLastPassword:
+            return "Your password is your only way to sign in. Add a passkey before you remove it."
         case .hidePassword: return "Hide"
         case .errorAccountLink: return "Go to your account"
         case .languageName: return "English"
@@ -252,8 +267,8 @@ enum Catalog {
         case .passkeyProvider: return "Where it is kept"
         case .passkeyCreated: return "Added"
         case .passkeyLastUsed: return "Last used"
-        case .passkeySynced: return "synced across your devices"
-        case .passkeyDeviceBound: return "on one device"
+        case .passkeySynced: return "Synced across your devices"
+        case .passkeyDeviceBound: return "On one device"
         case .renameButton: return "Rename"
         case .deleteButton: return "Delete"
         case .addPasskeyButton: return "Add a passkey"
@@ -507,6 +522,19 @@ enum Catalog {
         case .classCustom: return "「%1」のいずれか"
         case .errorWeakPasswordBecause: return "パスワードが条件を満たしていません：%1。"
         case .showPassword: return "表示"
+        case .passkeyMenu: return "%1 のメニュー"
+        case .passkeyNewName: return "%1 の新しい名前"
+        case .removePasskeyLink: return "削除"
+        case .removePasskeyTitle: return "このパスキーを削除しますか？"
+        case .removePasskeyLead:
+            return "「%1」ではログインできなくなります。パスキーは %2 に残るため、そちらでも削除してください。"
+        case .removePasskeyButton: return "パスキーを削除"
+        case .cancelLink: return "キャンセル"
+        case .passwordManager: return "パスワードマネージャー"
+        case .errorLastPasskey:
+            return "このパスキーはログインできる唯一の方法です。削除する前に、別のパスキーかパスワードを追加してください。"
+        case .errorLastPassword:
+            return "パスワードはログインできる唯一の方法です。削除する前に、パスキーを追加してください。"
         case .hidePassword: return "隠す"
         case .errorAccountLink: return "アカウントページへ"
         case .languageName: return "日本語"
@@ -783,6 +811,8 @@ enum Catalog {
             case .reauthenticationRequired, .insufficientUserAuthentication: key = .errorReauth
             case .alreadyRegistered: key = .errorAlreadyRegistered
             case .insufficientScope: key = .adminNotAdmin
+            case .conflict(let text) where text == MyAccountService.lastPasskeyText: key = .errorLastPasskey
+            case .conflict(let text) where text == MyAccountService.lastPasswordText: key = .errorLastPassword
             case .conflict(let text), .notFound(let text):
                 return locale == .en ? "\(text)" : Catalog.text(.errorGeneric, locale)
             case .invalidRequest(let text) where text == AuthorizationService.expiredText: key = .errorExpired

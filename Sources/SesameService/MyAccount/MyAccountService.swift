@@ -147,6 +147,11 @@ public final class MyAccountService: Sendable {
         }
     }
 
+    /// The 409 for removing the password when it is the last way in (the pages say it in words).
+    public static let lastPasswordText = "this is the user's last way to sign in; add a passkey first"
+    /// The 409 for removing the last passkey when there is no other way in.
+    public static let lastPasskeyText = "this is the user's last way to sign in; add another passkey first"
+
     /// `DELETE /authentication-methods/{id}`: a passkey, or the password; 409 when it is the
     /// user's last way to sign in. The refresh families of logins with that passkey are revoked
     /// with it. Either removal has its audit entry once the write committed
@@ -161,7 +166,7 @@ public final class MyAccountService: Sendable {
             let linked = try transaction.linkedIdentities.list(tenantID: caller.tenant.id, userID: user.id)
             if let password = user.usablePassword, password.id == id {
                 guard !passkeys.isEmpty || !linked.isEmpty else {
-                    throw ServiceError.conflict("this is the user's last way to sign in; add a passkey first")
+                    throw ServiceError.conflict(Self.lastPasswordText)
                 }
                 user.password = nil
                 user.updatedAt = now
@@ -171,7 +176,7 @@ public final class MyAccountService: Sendable {
             let passkey = try Self.passkey(id, of: user, caller, transaction)
             // A linked Apple ID is a way in too.
             guard passkeys.count > 1 || user.usablePassword != nil || !linked.isEmpty else {
-                throw ServiceError.conflict("this is the user's last way to sign in; add another passkey first")
+                throw ServiceError.conflict(Self.lastPasskeyText)
             }
             try transaction.passkeys.delete(tenantID: caller.tenant.id, id: passkey.id)
             try DeletedPasskeys.remember([passkey], tenant: caller.tenant, now: now, in: transaction)

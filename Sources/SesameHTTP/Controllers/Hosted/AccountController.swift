@@ -1,6 +1,7 @@
 import Foundation
 import SesameService
 import SesameStore
+import WebAuthn
 
 /// The account pages (`/account`): a signed-in browser manages its passkeys, password, second
 /// factors and sessions. Without a session, the browser signs in first and comes back. Every change
@@ -16,6 +17,7 @@ struct AccountController: Sendable {
     func register(to group: inout RouteGroup<HostedContext>) {
         group.get("/account", query: RequestQuery([RequestQuery.done]), handler: account)
         group.post("/account/passkeys/{id}/rename", body: HostedForms.rename, handler: renamePasskey)
+        group.get("/account/passkeys/{id}/remove", handler: removePasskeyPage)
         group.post("/account/passkeys/{id}/delete", body: HostedForms.button, handler: deletePasskey)
         group.get("/account/passkeys/enroll", handler: enrollPasskeyPage)
         group.post("/account/passkeys/enroll", body: HostedForms.accountCeremony, handler: enrollPasskey)
@@ -53,6 +55,22 @@ struct AccountController: Sendable {
             return try accountPage(session, context, error: error)
         }
         return .redirect(to: "/account?done=renamed", status: 303)
+    }
+
+    /// Asks before a passkey is removed, as Apple's and Google's pages do.
+    func removePasskeyPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
+        guard let session = browser.currentSession(context) else {
+            return try browser.accountSignIn("/account", context)
+        }
+        let id = try context.request.pathParameter("id")
+        let overview = try myAccount.overview(myAccount.caller(session: session, tenant: context.tenant))
+        guard let passkey = overview.passkeys.first(where: { $0.id == id }) else {
+            throw ServiceError.notFound("passkey not found")
+        }
+        let display = try myAccount.authenticatorDisplays([passkey])[AAGUIDRegistry.format(passkey.aaguid)]
+        return PageLayout.response(
+            AccountPages.removePasskey(context: context, passkey: passkey, display: display), context: context,
+            locale: context.locale)
     }
 
     func deletePasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
