@@ -298,6 +298,34 @@ def test_signup_password_checklist_ticks_and_the_password_can_be_shown(server, m
         driver.set_window_size(1280, 900)
 
 
+def test_a_closed_passkey_sheet_says_so_and_the_button_works_again(server, metadata, driver):
+    """While the sheet is open the passkey button is busy and a second press starts nothing; a
+    sheet closed before it finished (NotAllowedError) says so, and the button works again."""
+    url, ids = server
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    rp.begin(driver, ui_locales="en")
+    wait_page(driver, "login")
+    # Stands in for the browser's sheet: a modal get() that waits until the test closes it.
+    driver.execute_script("""
+        window.sheets = 0;
+        navigator.credentials.get = (options) => options.mediation ? new Promise(() => {})
+          : new Promise((resolve, reject) => { window.sheets++; window.closeSheet = reject; });""")
+    button = driver.find_element(By.ID, "passkey-button")
+    button.click()
+    assert button.get_attribute("aria-busy") == "true" and not button.is_enabled()
+    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click'))", button)
+    assert driver.execute_script("return window.sheets") == 1, "a second press opened a second sheet"
+    shot(driver, "login-passkey-busy-en")
+    driver.execute_script("window.closeSheet(new DOMException('closed', 'NotAllowedError'))")
+    message = driver.find_element(By.ID, "client-error")
+    WebDriverWait(driver, STEP_TIMEOUT).until(lambda _: message.is_displayed())
+    assert message.text.startswith("The passkey window closed before it finished."), message.text
+    assert button.is_enabled() and button.get_attribute("aria-busy") is None
+    accessible(driver)
+    shot(driver, "login-passkey-closed-en")
+
+
 def test_the_landing_page_signs_in_through_the_hosted_pages(server, driver, authenticator):
     url, _ = server
     driver.delete_all_cookies()

@@ -19,7 +19,7 @@ enum Text: CaseIterable {
     case ruleSequential, ruleOr, ruleAnd, classLower, classUpper, classDigit, classSpecial, classASCII
     case classAny, classCustom, errorWeakPasswordBecause, showPassword, hidePassword
     case passkeyMenu, passkeyNewName, removePasskeyLink, removePasskeyTitle, removePasskeyLead
-    case removePasskeyButton, cancelLink, errorLastPasskey, errorLastPassword, passwordManager
+    case removePasskeyButton, cancelLink, errorLastPasskey, errorLastPassword, passwordManager, passkeyCancelled
     case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
     case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
     case errorUnavailable, errorPasskeyFailed
@@ -194,6 +194,7 @@ enum Catalog {
         case .removePasskeyButton: return "Remove passkey"
         case .cancelLink: return "Cancel"
         case .passwordManager: return "your password manager"
+        case .passkeyCancelled: return "The passkey window closed before it finished. Try again, or use another way."
         case .errorLastPasskey:
             return "This passkey is your only way to sign in. Add another passkey or a password before you remove it."
         case .errorLastPassword:
@@ -531,6 +532,7 @@ enum Catalog {
         case .removePasskeyButton: return "パスキーを削除"
         case .cancelLink: return "キャンセル"
         case .passwordManager: return "パスワードマネージャー"
+        case .passkeyCancelled: return "パスキーの画面が途中で閉じられました。もう一度試すか、別の方法をお使いください。"
         case .errorLastPasskey:
             return "このパスキーはログインできる唯一の方法です。削除する前に、別のパスキーかパスワードを追加してください。"
         case .errorLastPassword:

@@ -18,7 +18,8 @@ enum SignInPages {
         """
         <div class="divider">\(Catalog.text(.orDivider, locale))</div>
         <button type="button" class="secondary" id="passkey-button" hidden \
-        data-failed="\(Catalog.raw(.passkeyFailed, locale))">\(Catalog.text(.passkeyButton, locale))</button>
+        data-failed="\(Catalog.raw(.passkeyFailed, locale))" \
+        data-cancelled="\(Catalog.raw(.passkeyCancelled, locale))">\(Catalog.text(.passkeyButton, locale))</button>
         <form method="post" action="/u/login/passkey" id="passkey-form">
         \(PageLayout.hiddenFields(context, transaction: pending.handle))
         <input type="hidden" name="ceremony" value="\(ceremony)">
@@ -35,6 +36,7 @@ enum SignInPages {
         <button type="button" id="passkey-button" \
         data-failed="\(Catalog.raw(.passkeyCreateFailed, locale))" \
         data-exists="\(Catalog.raw(.passkeyExists, locale))" \
+        data-cancelled="\(Catalog.raw(.passkeyCancelled, locale))" \
         data-unsupported="\(Catalog.raw(.passkeyUnsupported, locale))">\
         \(Catalog.text(label, locale))</button>
         <form method="post" action="\(action)" id="passkey-form">

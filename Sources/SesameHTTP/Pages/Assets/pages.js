@@ -51,6 +51,38 @@
     box.focus();
   }
 
+  // A button whose work is under way: disabled, and marked busy (the stylesheet draws a spinner).
+  function busy(button, on) {
+    button.disabled = on;
+    if (on) button.setAttribute("aria-busy", "true");
+    else button.removeAttribute("aria-busy");
+  }
+
+  // A form being sent is sent once: its button shows that it is working. The button is disabled
+  // only after the browser has read the form, so its own name and value are still sent; a page
+  // the browser brings back from its cache is usable again.
+  function busyForms() {
+    for (const form of document.querySelectorAll("main form")) {
+      form.addEventListener("submit", (event) => {
+        if (form.dataset.sending) {
+          event.preventDefault();
+          return;
+        }
+        form.dataset.sending = "true";
+        const button = event.submitter;
+        if (button) {
+          button.setAttribute("aria-busy", "true");
+          setTimeout(() => { button.disabled = true; }, 0);
+        }
+      });
+    }
+    window.addEventListener("pageshow", (event) => {
+      if (!event.persisted) return;
+      for (const form of document.querySelectorAll("main form")) delete form.dataset.sending;
+      for (const button of document.querySelectorAll("main button[aria-busy]")) busy(button, false);
+    });
+  }
+
   function submitCredential(form, credential) {
     form.elements.credential.value = JSON.stringify(credentialJSON(credential));
     form.submit();
@@ -77,11 +109,15 @@
     if (button) {
       button.hidden = false;
       button.addEventListener("click", async () => {
+        if (button.disabled) return;
         if (autofill) autofill.abort();
+        busy(button, true);
         try {
           submitCredential(form, await navigator.credentials.get(request()));
         } catch (error) {
-          if (error && error.name !== "AbortError") showError(button.dataset.failed);
+          busy(button, false);
+          if (error && error.name === "NotAllowedError") showError(button.dataset.cancelled);
+          else if (error && error.name !== "AbortError") showError(button.dataset.failed);
         }
       });
     }
@@ -138,7 +174,7 @@
     let conditional = null;
     button.addEventListener("click", async () => {
       if (button.disabled) return;
-      button.disabled = true;
+      busy(button, true);
       document.documentElement.dataset.ceremony = "running";
       try {
         if (conditional) {
@@ -148,8 +184,10 @@
         }
         submitCredential(form, await navigator.credentials.create({ publicKey: creation(options) }));
       } catch (error) {
-        showError(error && error.name === "InvalidStateError" ? button.dataset.exists : button.dataset.failed);
-        button.disabled = false;
+        const name = error && error.name;
+        showError(name === "InvalidStateError" ? button.dataset.exists
+          : name === "NotAllowedError" ? button.dataset.cancelled : button.dataset.failed);
+        busy(button, false);
         document.documentElement.dataset.ceremony = "failed";
       }
     });
@@ -412,6 +450,7 @@
 
   passwordToggles();
   passwordChecklists();
+  busyForms();
   if (webAuthn()) signals();
   if (page === "landing") landing();
   if (page === "login" || page === "password") passkeyLogin();
