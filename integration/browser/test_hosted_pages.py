@@ -371,6 +371,14 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
     driver.find_element(By.ID, "passkey-button").click()
     wait_page(driver, "admin-setup")
     shot(driver, "admin-setup-en")
+    # Not an admin yet: /admin says who is signed in and offers the ways on.
+    driver.get(f"{url}/admin")
+    wait_page(driver, "not-admin")
+    assert "Signed in as admin@example.com" in driver.page_source
+    accessible(driver)
+    shot(driver, "admin-not-admin-en")
+    driver.get(f"{url}/admin/setup")
+    wait_page(driver, "admin-setup")
     driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     wait_page(driver, "admin")
     accessible(driver)

@@ -27,6 +27,22 @@ enum AdminPages {
         var connections: [ManagedConnection]
     }
 
+    /// `/admin` for a signed-in user who is not one of the tenant's admins: who is signed in, and
+    /// the ways on (another account, sign out, their own account page).
+    static func notAdmin(context: HostedContext, identifier: String) -> HostedPage {
+        let locale = context.locale
+        let body: HTML = """
+            <h1>\(Catalog.text(.adminOnlyTitle, locale))</h1>
+            <p class="lead">\(Catalog.text(.adminNotAdmin, locale))</p>
+            <p class="identity"><span>\(Catalog.text(.signedInAs, locale, identifier))</span></p>
+            \(AccountPages.action(context, "/admin/switch-account", Catalog.text(.useAnotherAccount, locale), secondary: false))
+            \(AccountPages.action(context, "/account/logout", Catalog.text(.signOutButton, locale)))
+            <div class="links"><p><a href="/account">\(Catalog.text(.errorAccountLink, locale))</a></p></div>
+            """
+        return HostedPage(
+            name: "not-admin", title: .adminOnlyTitle, body: body, status: 403, languageBase: "/admin")
+    }
+
     static func overview(context: HostedContext, overview: Overview) -> HostedPage {
         let locale = context.locale
         var body: HTML = """

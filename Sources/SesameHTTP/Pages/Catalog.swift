@@ -20,6 +20,7 @@ enum Text: CaseIterable {
     case classAny, classCustom, errorWeakPasswordBecause, showPassword, hidePassword
     case passkeyMenu, passkeyNewName, removePasskeyLink, removePasskeyTitle, removePasskeyLead
     case removePasskeyButton, cancelLink, errorLastPasskey, errorLastPassword, passwordManager, passkeyCancelled
+    case adminOnlyTitle, signedInAs, useAnotherAccount
     case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
     case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
     case errorUnavailable, errorPasskeyFailed
@@ -195,6 +196,9 @@ enum Catalog {
         case .cancelLink: return "Cancel"
         case .passwordManager: return "your password manager"
         case .passkeyCancelled: return "The passkey window closed before it finished. Try again, or use another way."
+        case .adminOnlyTitle: return "Administrators only"
+        case .signedInAs: return "Signed in as %1"
+        case .useAnotherAccount: return "Use another account"
         case .errorLastPasskey:
             return "This passkey is your only way to sign in. Add another passkey or a password before you remove it."
         case .errorLastPassword:
@@ -533,6 +537,9 @@ enum Catalog {
         case .cancelLink: return "キャンセル"
         case .passwordManager: return "パスワードマネージャー"
         case .passkeyCancelled: return "パスキーの画面が途中で閉じられました。もう一度試すか、別の方法をお使いください。"
+        case .adminOnlyTitle: return "管理者専用のページです"
+        case .signedInAs: return "%1 でログイン中"
+        case .useAnotherAccount: return "別のアカウントを使う"
         case .errorLastPasskey:
             return "このパスキーはログインできる唯一の方法です。削除する前に、別のパスキーかパスワードを追加してください。"
         case .errorLastPassword:

@@ -30,7 +30,7 @@ struct PublicRateLimitTests {
                 "/u/login", "/u/login/password", "/u/login/passkey", "/u/mfa", "/u/mfa/method", "/u/mfa/recovery-code",
                 "/u/mfa/recovery-code/saved", "/u/signup", "/u/signup/passkey",
                 "/u/reset-password/request", "/u/reset-password", "/u/verify-email", "/account",
-                "/account/passkeys/{id}/rename", "/account/passkeys/{id}/remove", "/account/passkeys/{id}/delete",
+                "/account/passkeys/{id}/rename", "/account/passkeys/{id}/remove", "/admin/switch-account", "/account/passkeys/{id}/delete",
                 "/account/passkeys/enroll",
                 "/account/password", "/account/mfa/{id}/delete", "/account/sessions/{id}/end",
                 "/account/sessions/end-all", "/account/logout", "/.well-known/change-password",

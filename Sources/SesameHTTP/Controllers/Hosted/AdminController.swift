@@ -16,6 +16,7 @@ struct AdminController: Sendable {
         group.get("/admin/setup", query: Self.setupQuery, handler: setup)
         group.post("/admin/setup", body: HostedForms.button, handler: claim)
         group.get("/admin", handler: overview)
+        group.post("/admin/switch-account", body: HostedForms.button, handler: switchAccount)
         group.get("/admin/adoption", query: .adoption, handler: adoption)
         group.get("/admin/adoption.csv", query: .adoption, handler: adoptionCSV)
         group.post("/admin/clients", body: HostedForms.clientCreation, handler: createClient)
@@ -66,10 +67,24 @@ struct AdminController: Sendable {
 
     func overview(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
         guard let session = browser.currentSession(context) else { return try browser.accountSignIn("/admin", context) }
-        let caller = try management.adminCaller(session: session, tenant: context.tenant)
+        let caller: ManagementCaller
+        do {
+            caller = try management.adminCaller(session: session, tenant: context.tenant)
+        } catch .insufficientScope {
+            // Someone else's account: say whose, and offer the ways to the right one.
+            return PageLayout.response(
+                AdminPages.notAdmin(context: context, identifier: session.user.profile.primaryIdentifier),
+                context: context, locale: context.locale)
+        }
         return PageLayout.response(
             AdminPages.overview(context: context, overview: try adminOverview(caller)), context: context,
             locale: context.locale)
+    }
+
+    /// Signs this browser out and in again, to come back to `/admin` as another user.
+    func switchAccount(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        _ = try browser.accountForm(reader, context)
+        return try browser.switchAccount("/admin", context)
     }
 
     func adoption(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {

@@ -21,6 +21,17 @@ struct BrowserSession: Sendable {
         return .redirect(to: "/u/login?tx=" + handle, status: 303)
     }
 
+    /// Ends this browser's session and sends it to sign in again, then to `path`: another account
+    /// (the admin page's "Use another account").
+    func switchAccount(_ path: String, _ context: HostedContext) throws -> HTTPResponse {
+        try sessions.end(tenant: context.tenant, cookie: context.cookie(.session))
+        var response = try accountSignIn(path, context, fresh: true)
+        response.headers.add(
+            name: "Set-Cookie",
+            value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure).header)
+        return response
+    }
+
     /// A form POST of a signed-in browser: CSRF checked; 401 without a session.
     func accountForm(_ reader: BodyReader, _ context: HostedContext) throws -> (APIBody, SSOSession) {
         let form = try reader.read()
