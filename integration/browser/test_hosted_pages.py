@@ -70,6 +70,11 @@ def accessible(driver):
     assert low == [], low
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert driver.execute_script("return document.documentElement.lang") in ("en", "ja")
+    # Every id a field names in aria-describedby (its rules, the page's error) is on the page.
+    dangling = driver.execute_script("""
+        return [...document.querySelectorAll('[aria-describedby]')]
+          .flatMap(e => e.getAttribute('aria-describedby').split(' ').filter(id => !document.getElementById(id)));""")
+    assert dangling == [], dangling
 
 
 def test_passkey_signup_then_button_login_userinfo_and_logout(server, metadata, driver, authenticator):

@@ -330,7 +330,7 @@ extension AccountPages {
             \(fields)
             <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
             <input id="password" name="password" type="password" autocomplete="new-password" required\
-            \(PageLayout.newPasswordAttributes(rules, fieldID: "password"))>
+            \(PageLayout.newPasswordAttributes(rules, fieldID: "password", error: error))>
             \(PasswordChecklist.list(rules, fieldID: "password", locale: locale))
             <button type="submit">\(Catalog.text(title, locale))</button>
             </form>

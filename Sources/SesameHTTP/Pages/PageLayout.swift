@@ -193,10 +193,11 @@ enum PageLayout {
 
     /// The attributes of a new-password field: the connection's rules as `passwordrules` (so a
     /// password manager makes a password that fits) and their lengths as `minlength`/`maxlength`.
-    /// The field names its checklist (`PasswordChecklist.list` with the same `fieldID`).
-    static func newPasswordAttributes(_ rules: String, fieldID: String) -> HTML {
+    /// The field names its checklist (`PasswordChecklist.list` with the same `fieldID`), and the
+    /// page's error when `error` is about it.
+    static func newPasswordAttributes(_ rules: String, fieldID: String, error: (any Error)? = nil) -> HTML {
         let parsed = PasswordRulesParser.parse(rules).rules
-        var attributes: HTML = " passwordrules=\"\(rules)\" aria-describedby=\"\(fieldID)-rules\""
+        var attributes: HTML = " passwordrules=\"\(rules)\"\(invalid(error, describedBy: "\(fieldID)-rules"))"
         if let minimum = parsed.minLength { attributes += " minlength=\"\(minimum)\"" }
         if let maximum = parsed.maxLength { attributes += " maxlength=\"\(maximum)\"" }
         return attributes
@@ -214,7 +215,16 @@ enum PageLayout {
     /// An error box (`role=alert`, so a screen reader says it at once); empty without a message.
     static func errorBox(_ message: HTML?) -> HTML {
         guard let message else { return .empty }
-        return "<p class=\"error\" role=\"alert\" tabindex=\"-1\">\(message)</p>"
+        return "<p class=\"error\" id=\"form-error\" role=\"alert\" tabindex=\"-1\">\(message)</p>"
+    }
+
+    /// The attributes that tie a field to the page's error (WCAG 3.3.1): `aria-invalid` and the
+    /// error box in `aria-describedby`, after what the field already names there. Empty without
+    /// an error.
+    static func invalid(_ error: (any Error)?, describedBy others: String? = nil) -> HTML {
+        guard error != nil else { return others.map { " aria-describedby=\"\($0)\"" } ?? .empty }
+        let ids = [others, "form-error"].compactMap { $0 }.joined(separator: " ")
+        return " aria-invalid=\"true\" aria-describedby=\"\(ids)\""
     }
 
     /// The box the script writes its own errors into.

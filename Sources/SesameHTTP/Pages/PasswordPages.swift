@@ -60,7 +60,7 @@ enum PasswordPages {
             <input type="text" name="username" autocomplete="username" value="\(email ?? "")" hidden>
             <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
             <input id="password" name="password" type="password" autocomplete="new-password" required autofocus\
-            \(PageLayout.newPasswordAttributes(rules, fieldID: "password"))>
+            \(PageLayout.newPasswordAttributes(rules, fieldID: "password", error: error))>
             \(PasswordChecklist.list(rules, fieldID: "password", locale: locale))
             <button type="submit">\(Catalog.text(.newPasswordButton, locale))</button>
             </form>

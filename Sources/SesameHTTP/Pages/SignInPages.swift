@@ -85,7 +85,7 @@ enum SignInPages {
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <label for="username">\(Catalog.text(.identifierLabel, locale))</label>
             <input id="username" name="username" type="text" autocomplete="username webauthn" autocapitalize="none" \
-            spellcheck="false" required autofocus value="\(hint)">
+            spellcheck="false" required autofocus value="\(hint)"\(PageLayout.invalid(error))>
             <button type="submit">\(Catalog.text(.continueButton, locale))</button>
             </form>
             """
@@ -122,7 +122,8 @@ enum SignInPages {
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <input type="text" name="username" autocomplete="username" value="\(identifier)" hidden>
             <label for="password">\(Catalog.text(.passwordLabel, locale))</label>
-            <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+            <input id="password" name="password" type="password" autocomplete="current-password" required autofocus\
+            \(PageLayout.invalid(error))>
             <button type="submit">\(Catalog.text(.signInButton, locale))</button>
             </form>
             <div class="links"><p><a href="/u/reset-password/request?tx=\(pending.handle)">\
@@ -320,7 +321,7 @@ enum SignInPages {
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <label for="email">\(Catalog.text(.emailLabel, locale))</label>
             <input id="email" name="email" type="email" autocomplete="username" required autofocus \
-            value="\(email)">
+            value="\(email)"\(PageLayout.invalid(passwordOpen ? nil : error))>
             <label for="name">\(Catalog.text(.nameLabel, locale))</label>
             <input id="name" name="name" type="text" autocomplete="name" value="\(profile.attributes[.name] ?? "")">
             """
@@ -335,7 +336,7 @@ enum SignInPages {
                 <summary>\(Catalog.text(.usePasswordInstead, locale))</summary>
                 <label for="password">\(Catalog.text(.newPasswordLabel, locale))</label>
                 <input id="password" name="password" type="password" autocomplete="new-password"\
-                \(PageLayout.newPasswordAttributes(connection.password.rules, fieldID: "password"))>
+                \(PageLayout.newPasswordAttributes(connection.password.rules, fieldID: "password", error: passwordOpen ? error : nil))>
                 \(PasswordChecklist.list(connection.password.rules, fieldID: "password", locale: locale))
                 <button type="submit" name="method" value="password" class="secondary" id="password-signup-button">\
                 \(Catalog.text(.signUpWithPassword, locale))</button>

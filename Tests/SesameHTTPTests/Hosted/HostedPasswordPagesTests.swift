@@ -130,6 +130,12 @@ struct HostedPasswordPagesTests {
         browser.submit(
             "/u/signup", [("email", "new@example.com"), ("method", "password"), ("password", "ひらけごまひらけごまひらけごま")])
         #expect(browser.last.status == 400)
+        // The error is tied to the field it is about (WCAG 3.3.1), after the field's rules.
+        #expect(browser.html.contains("aria-invalid=\"true\" aria-describedby=\"password-rules form-error\""))
+        #expect(browser.html.contains("id=\"form-error\" role=\"alert\""))
+        #expect(
+            !browser.html.contains(
+                "type=\"email\" autocomplete=\"username\" required autofocus value=\"new@example.com\" aria-invalid"))
         #expect(
             browser.html.contains(
                 "This password does not meet the requirements: Only letters, digits, spaces and symbols of an English keyboard."
@@ -139,5 +145,19 @@ struct HostedPasswordPagesTests {
         #expect(browser.html.contains("<li>12 文字以上</li>"))
         browser.submit("/u/signup", [("email", "new@example.com"), ("method", "password"), ("password", "short")])
         #expect(browser.html.contains("パスワードが条件を満たしていません：12 文字以上。"), "\(browser.html)")
+    }
+
+    @Test("a wrong password marks the password field invalid, tied to the message", arguments: HarnessStore.allCases)
+    func wrongPasswordField(_ kind: HarnessStore) throws {
+        let (_, browser, client) = try AuthorizeFlowTests.world(kind)
+        browser.send(.get, client.authorizeTarget())
+        browser.follow()
+        #expect(!browser.html.contains("aria-invalid"))
+        browser.submit("/u/login", [("username", "ada@example.com")])
+        browser.submit("/u/login/password", [("password", "not the password at all")])
+        #expect(
+            browser.html.contains(
+                "autocomplete=\"current-password\" required autofocus aria-invalid=\"true\" aria-describedby=\"form-error\">"
+            ), "\(browser.html)")
     }
 }
