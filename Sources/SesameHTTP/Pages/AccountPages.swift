@@ -270,7 +270,7 @@ extension AccountPages {
                 ? Catalog.text(.sessionThisBrowser, locale) : "\(session.userAgent.isEmpty ? "?" : session.userAgent)"
             body +=
                 "<div class=\"session\"><p><strong>\(who)</strong><br>"
-                + "\(Catalog.text(.sessionStarted, locale, date(session.createdAt, locale))), "
+                + "\(Catalog.text(.sessionStarted, locale, date(session.createdAt, locale)))\(Catalog.text(.listSeparator, locale))"
                 + "\(Catalog.text(.sessionLastSeen, locale, date(session.lastSeenAt, locale)))</p>"
             if !here {
                 body += action(

@@ -121,8 +121,11 @@ enum AdminPages {
             \(chart(report, label: Catalog.text(.adoptionChartLabel, locale, first, last)))
             <p>\(Catalog.text(.adoptionUsers, locale, String(users.total), String(users.withPasskey), String(users.withDeviceKeyOnly), String(users.passwordOnly)))</p>
             <p><a href="\(csv)" download>\(Catalog.text(.adoptionDownload, locale))</a></p>
-            <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th><th>total</th><th>passkey</th>\
-            <th>device_key</th><th>password</th><th>apple</th><th>refresh</th><th>share</th></tr></thead><tbody>
+            <div class=\"table-scroll\"><table><thead><tr><th>\(Catalog.text(.adoptionDate, locale))</th>\
+            <th>\(Catalog.text(.adoptionTotal, locale))</th><th>\(Catalog.text(.adoptionPasskey, locale))</th>\
+            <th>\(Catalog.text(.adoptionDeviceKey, locale))</th><th>\(Catalog.text(.adoptionPassword, locale))</th>\
+            <th>\(Catalog.text(.adoptionApple, locale))</th><th>\(Catalog.text(.adoptionRefresh, locale))</th>\
+            <th>\(Catalog.text(.adoptionShare, locale))</th></tr></thead><tbody>
             """
         for day in report.days.reversed() {
             let methods = day.byMethod

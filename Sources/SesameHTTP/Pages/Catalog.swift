@@ -21,6 +21,9 @@ enum Text: CaseIterable {
     case passkeyMenu, passkeyNewName, removePasskeyLink, removePasskeyTitle, removePasskeyLead
     case removePasskeyButton, cancelLink, errorLastPasskey, errorLastPassword, passwordManager, passkeyCancelled
     case adminOnlyTitle, signedInAs, useAnotherAccount
+    case listSeparator
+    case adoptionTotal, adoptionPasskey, adoptionDeviceKey, adoptionPassword, adoptionApple, adoptionRefresh,
+        adoptionShare
     case errorWrongCredentials, errorTooManyAttempts, errorExpired, errorWrongCode, errorUnknownCredential
     case errorGeneric, errorUserExists, errorWeakPassword, errorLeakedPassword, errorBlocked, errorForm
     case errorUnavailable, errorPasskeyFailed
@@ -199,6 +202,14 @@ enum Catalog {
         case .adminOnlyTitle: return "Administrators only"
         case .signedInAs: return "Signed in as %1"
         case .useAnotherAccount: return "Use another account"
+        case .listSeparator: return ", "
+        case .adoptionTotal: return "All"
+        case .adoptionPasskey: return "Passkey"
+        case .adoptionDeviceKey: return "Device key"
+        case .adoptionPassword: return "Password"
+        case .adoptionApple: return "Sign in with Apple"
+        case .adoptionRefresh: return "Refresh"
+        case .adoptionShare: return "Passkey share"
         case .errorLastPasskey:
             return "This passkey is your only way to sign in. Add another passkey or a password before you remove it."
         case .errorLastPassword:
@@ -464,7 +475,7 @@ enum Catalog {
     static func japanese(_ text: Text) -> String {
         switch text {
         case .signInTitle: return "ログイン"
-        case .signInLead: return "%1 を続けるには"
+        case .signInLead: return "%1 を利用するにはログインしてください"
         case .identifierLabel: return "メールアドレスまたはユーザー名"
         case .continueButton: return "次へ"
         case .passkeyButton: return "パスキーでログイン"
@@ -483,7 +494,7 @@ enum Catalog {
         case .mfaLead: return "認証アプリに表示された6桁のコードを入力してください。"
         case .codeLabel: return "確認コード"
         case .verifyButton: return "確認"
-        case .mfaEnrollNeeded: return "このアカウントには2要素認証の設定が必要です。先にアプリで設定してください。"
+        case .mfaEnrollNeeded: return "このアカウントには2段階認証の設定が必要です。先にアプリで設定してください。"
         case .signupTitle: return "アカウントを作成"
         case .signupLead: return "%1 のアカウント"
         case .emailLabel: return "メールアドレス"
@@ -540,6 +551,14 @@ enum Catalog {
         case .adminOnlyTitle: return "管理者専用のページです"
         case .signedInAs: return "%1 でログイン中"
         case .useAnotherAccount: return "別のアカウントを使う"
+        case .listSeparator: return "、"
+        case .adoptionTotal: return "合計"
+        case .adoptionPasskey: return "パスキー"
+        case .adoptionDeviceKey: return "デバイスキー"
+        case .adoptionPassword: return "パスワード"
+        case .adoptionApple: return "「Appleでサインイン」"
+        case .adoptionRefresh: return "トークン更新"
+        case .adoptionShare: return "パスキーの割合"
         case .errorLastPasskey:
             return "このパスキーはログインできる唯一の方法です。削除する前に、別のパスキーかパスワードを追加してください。"
         case .errorLastPassword:
@@ -580,20 +599,20 @@ enum Catalog {
         case .verifiedLead: return "ありがとうございます。このページは閉じてかまいません。"
         case .errorVerifyExpired: return "このリンクは期限切れか、すでに使用されています。"
         case .verifyPriorLead:
-            return "このアカウントは %1 に作成されました。このメールアドレスが確認される前に、次のサインイン方法が追加されています:"
-        case .priorPasskeys: return "パスキー: %1"
+            return "このアカウントは %1 に作成されました。このメールアドレスが確認される前に、次のログイン方法が追加されています："
+        case .priorPasskeys: return "パスキー：%1"
         case .priorPassword: return "パスワード"
-        case .priorSecondFactors: return "2段階認証の方法: %1"
-        case .priorDeviceKeys: return "デバイスキー: %1"
+        case .priorSecondFactors: return "2段階認証の方法：%1"
+        case .priorDeviceKeys: return "デバイスキー：%1"
         case .priorAppleID: return "連携済みの Apple ID"
-        case .verifyPriorQuestion: return "これらを追加したのはあなたですか?"
+        case .verifyPriorQuestion: return "これらを追加したのはあなたですか？"
         case .keepPriorButton: return "はい、私が追加しました"
         case .removePriorButton: return "いいえ、削除してください"
         case .verifyPriorHint:
             return "どちらを選んでもメールアドレスは確認されます。他の人があなたのアドレスで登録していた場合、削除するとその人は"
-                + "二度とサインインできなくなります。その後、ご自身のパスキーまたはパスワードを追加できます。"
+                + "二度とログインできなくなります。その後、ご自身のパスキーまたはパスワードを追加できます。"
         case .verifiedClearedLead:
-            return "メールアドレスを確認しました。確認前に追加されたサインイン方法は削除され、すべてのデバイスからサインアウトしました。"
+            return "メールアドレスを確認しました。確認前に追加されたログイン方法は削除され、すべてのデバイスからログアウトしました。"
         case .setUpSignInLink: return "ご自身のパスキーまたはパスワードを追加"
         case .mfaEnrollTitle: return "2段階認証の設定"
         case .mfaEnrollLead: return "認証アプリでこのコードを読み取り、アプリに表示された6桁のコードを入力してください。"
@@ -637,7 +656,7 @@ enum Catalog {
         case .doneDeleted: return "削除しました。"
         case .doneAdded: return "パスキーを追加しました。"
         case .donePassword: return "パスワードを変更しました。ほかのデバイスはログアウトしました。"
-        case .doneFactor: return "2段階認証の要素を削除しました。"
+        case .doneFactor: return "2段階認証の方法を削除しました。"
         case .doneSession: return "そのセッションをログアウトしました。"
         case .errorReauth: return "この変更には、もう一度ログインが必要です。"
         case .enrollPromptTitle: return "次回からもっと簡単にログイン"
@@ -662,7 +681,7 @@ enum Catalog {
         case .adoptionLead: return "デバイス認証に占めるパスキーの割合（パスキー ÷ (パスキー + デバイスキー)）を日ごと（UTC）に示します。"
         case .adoptionChartLabel: return "%1 から %2 までのデバイス認証に占めるパスキーの割合"
         case .adoptionDownload: return "CSV をダウンロード"
-        case .adoptionUsers: return "ユーザー %1 人: パスキーあり %2 人、デバイスキーのみ %3 人、どちらもなし %4 人"
+        case .adoptionUsers: return "ユーザー %1 人：パスキーあり %2 人、デバイスキーのみ %3 人、どちらもなし %4 人"
         case .adoptionShow: return "表示"
         case .adoptionFrom: return "開始日"
         case .adoptionTo: return "終了日"
@@ -724,8 +743,8 @@ enum Catalog {
         case .adminResetFactors: return "2段階認証をリセット"
         case .adminResetFactorsHint:
             return "すべての認証要素とリカバリーコードを失ったユーザーのための操作です。まず、依頼者がアカウントの持ち主であることを"
-                + "アカウント復旧と同じように確認してください。認証要素とリカバリーコードは削除され、すべてのデバイスからサインアウトし、"
-                + "ユーザーにメールで通知されます。次回のサインイン時に認証要素を設定し直します。"
+                + "アカウント復旧と同じように確認してください。2段階認証の方法とリカバリーコードは削除され、すべてのデバイスからログアウトし、"
+                + "ユーザーにメールで通知されます。次回のログイン時に2段階認証を設定し直します。"
         case .adminFactorsReset: return "2段階認証をリセットし、ユーザーにメールで通知しました。"
         case .adminDevice: return "デバイス"
         case .adminPlatform: return "プラットフォーム"
@@ -743,18 +762,18 @@ enum Catalog {
         case .recoveryEnrollLead: return "このデバイスにパスキーを作成してください。完了すると、ほかのデバイスはすべてログアウトします。"
         case .recoveryPasswordLead: return "または、新しいパスワードを設定："
         case .errorPasswordReused: return "現在とは別のパスワードを選んでください。"
-        case .errorSignsInWithApple: return "このアカウントは Apple でサインインします。"
-        case .errorSignsInWithPasskey: return "このアカウントはパスキーでサインインします。"
+        case .errorSignsInWithApple: return "このアカウントは「Appleでサインイン」でログインします。"
+        case .errorSignsInWithPasskey: return "このアカウントはパスキーでログインします。"
         case .upgradeHeading: return "アカウントのセキュリティ"
         case .upgradeLead: return "パスワードをより安全な方法に切り替えましょう。"
         case .upgradeWeakLead: return "パスワードがこのサイトの条件を満たしていません。今すぐアカウントを安全にしましょう。"
         case .upgradeBreachedLead: return "パスワードがほかのサイトのデータ漏えいで見つかりました。今すぐアカウントを安全にしましょう。"
         case .upgradePasskeyButton: return "パスワードをパスキーに置き換える"
         case .upgradeStrongPasswordButton: return "強力なパスワードに変更する"
-        case .upgradeAppleButton: return "Apple でサインインを使う"
+        case .upgradeAppleButton: return "「Appleでサインイン」を使う"
         case .upgradeNotNow: return "あとで"
         case .doneUpgraded: return "アカウントがより安全になりました。"
-        case .passwordReplacedApple: return "Apple でサインインに置き換え済み"
+        case .passwordReplacedApple: return "「Appleでサインイン」に置き換え済み"
         case .passwordReplacedPasskey: return "パスキーに置き換え済み"
         case .poweredBy: return "Sesame で保護されています"
         case .mfaOtherWays: return "ほかの確認方法"
