@@ -85,11 +85,11 @@ extension AccountPages {
     }
 
     /// A small POST form with the CSRF token: one button, maybe one field.
+    /// `style` is the button's class (nil: the primary button).
     static func action(
-        _ context: HostedContext, _ path: String, _ label: HTML, secondary: Bool = true, style: String? = nil,
-        fields: HTML = .empty
+        _ context: HostedContext, _ path: String, _ label: HTML, style: String? = "secondary", fields: HTML = .empty
     ) -> HTML {
-        let style: HTML = style.map { " class=\"\($0)\"" } ?? (secondary ? " class=\"secondary\"" : "")
+        let style: HTML = style.map { " class=\"\($0)\"" } ?? ""
         return "<form method=\"post\" action=\"\(path)\">\(PageLayout.hiddenFields(context, transaction: nil))"
             + "\(fields)<button type=\"submit\"\(style)>\(label)</button></form>"
     }
@@ -103,16 +103,14 @@ extension AccountPages {
     /// `<details>`, so it works without scripts), each control named after the passkey.
     static func passkeyRow(_ passkey: PasskeyRecord, display: AuthenticatorDisplay?, _ context: HostedContext) -> HTML {
         let locale = context.locale
-        let icon = authenticator(display).icon
-        let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
         let field = "passkey-name-\(passkey.id.replacingOccurrences(of: "|", with: "-"))"
+        let dates: HTML = """
+            <p class="hint">\(Catalog.text(.passkeyCreated, locale)) \(date(passkey.createdAt, locale)) · \
+            \(Catalog.text(.passkeyLastUsed, locale)) \(date(passkey.lastUsedAt, locale))</p>
+            """
         return """
             <div class="passkey" data-passkey-id="\(passkey.id)">
-            <div class="passkey-summary">\(icon == .empty ? genericPasskeyIcon : icon)\
-            <div><strong>\(passkey.name)</strong>
-            <p class="hint">\(residence(display, kind))</p>
-            <p class="hint">\(Catalog.text(.passkeyCreated, locale)) \(date(passkey.createdAt, locale)) · \
-            \(Catalog.text(.passkeyLastUsed, locale)) \(date(passkey.lastUsedAt, locale))</p></div></div>
+            \(passkeySummary(passkey, display: display, locale, more: dates))
             <details class="menu"><summary aria-label="\(Catalog.text(.passkeyMenu, locale, passkey.name))">\
             <span aria-hidden="true">⋯</span></summary>
             <div class="menu-panel">
@@ -137,9 +135,9 @@ extension AccountPages {
         let provider = display?.name ?? Catalog.raw(.passwordManager, locale)
         let body: HTML = """
             <h1>\(Catalog.text(.removePasskeyTitle, locale))</h1>
-            \(passkeyCard(passkey, display: display, locale))
+            <div class="passkey">\(passkeySummary(passkey, display: display, locale))</div>
             <p>\(Catalog.text(.removePasskeyLead, locale, passkey.name, provider))</p>
-            \(action(context, path("/account/passkeys/", passkey.id, "/delete"), Catalog.text(.removePasskeyButton, locale), secondary: false, style: "danger"))
+            \(action(context, path("/account/passkeys/", passkey.id, "/delete"), Catalog.text(.removePasskeyButton, locale), style: "danger"))
             <div class="links"><p><a href="/account">\(Catalog.text(.cancelLink, locale))</a></p></div>
             """
         return HostedPage(name: "remove-passkey", title: .removePasskeyTitle, body: body)
@@ -159,14 +157,16 @@ extension AccountPages {
         return "\(name) · \(kind)"
     }
 
-    /// A passkey's icon, name and provider, without controls.
-    static func passkeyCard(_ passkey: PasskeyRecord, display: AuthenticatorDisplay?, _ locale: PageLocale) -> HTML {
+    /// A passkey's icon, name, provider and kind, then `more`; no controls.
+    static func passkeySummary(
+        _ passkey: PasskeyRecord, display: AuthenticatorDisplay?, _ locale: PageLocale, more: HTML = .empty
+    ) -> HTML {
         let icon = authenticator(display).icon
         let kind = Catalog.text(passkey.backupEligible ? .passkeySynced : .passkeyDeviceBound, locale)
         return """
-            <div class="passkey"><div class="passkey-summary">\(icon == .empty ? genericPasskeyIcon : icon)\
+            <div class="passkey-summary">\(icon == .empty ? genericPasskeyIcon : icon)\
             <div><strong>\(passkey.name)</strong>
-            <p class="hint">\(residence(display, kind))</p></div></div></div>
+            <p class="hint">\(residence(display, kind))</p>\(more)</div></div>
             """
     }
 
@@ -280,7 +280,7 @@ extension AccountPages {
         }
         body +=
             action(context, "/account/sessions/end-all", Catalog.text(.signOutEverywhereButton, locale))
-            + action(context, "/account/logout", Catalog.text(.signOutButton, locale), secondary: false) + "</section>"
+            + action(context, "/account/logout", Catalog.text(.signOutButton, locale), style: nil) + "</section>"
 
         let rpID = JSONText.quote(context.tenant.rpID)
         let userID = JSONText.quote(Base64URL.encode(user.userHandle))

@@ -35,7 +35,7 @@ enum AdminPages {
             <h1>\(Catalog.text(.adminOnlyTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.adminNotAdmin, locale))</p>
             <p class="identity"><span>\(Catalog.text(.signedInAs, locale, identifier))</span></p>
-            \(AccountPages.action(context, "/admin/switch-account", Catalog.text(.useAnotherAccount, locale), secondary: false))
+            \(AccountPages.action(context, "/admin/switch-account", Catalog.text(.useAnotherAccount, locale), style: nil))
             \(AccountPages.action(context, "/account/logout", Catalog.text(.signOutButton, locale)))
             <div class="links"><p><a href="/account">\(Catalog.text(.errorAccountLink, locale))</a></p></div>
             """

@@ -98,19 +98,24 @@ enum Catalog {
     /// `text` in `locale`, as HTML, with `%1`… replaced by `arguments` (escaped here, like the text).
     /// One pass over the text, so an argument that holds `%2` is never filled in again.
     static func text(_ text: Text, _ locale: PageLocale, _ arguments: String...) -> HTML {
-        var result = HTML.empty
-        var plain = ""
+        "\(filled(text, locale, arguments))"
+    }
+
+    /// The text with `%1`, `%2`, … replaced by `arguments`, as a `String`: for a text that is
+    /// itself an argument of another (a password rule inside the refusal), escaped once where the
+    /// outer one is written.
+    static func filled(_ text: Text, _ locale: PageLocale, _ arguments: [String]) -> String {
+        var result = ""
         var characters = raw(text, locale)[...]
         while let character = characters.popFirst() {
             if character == "%", let digit = characters.first?.wholeNumberValue, digit >= 1, digit <= arguments.count {
                 characters.removeFirst()
-                result += "\(plain)\(arguments[digit - 1])"
-                plain = ""
+                result += arguments[digit - 1]
             } else {
-                plain.append(character)
+                result.append(character)
             }
         }
-        return result + "\(plain)"
+        return result
     }
 
     /// The text as a `String` (for an attribute's value, which `HTML` interpolation escapes, and

@@ -24,10 +24,14 @@ struct HostedContext: Sendable {
     /// The tenant's own origins, which every form posts from: the public URL's, and its custom
     /// domains' over https.
     let origins: Set<String>
+    /// A `GET`'s path and query as sent (nil for another method): what `address` is made of, only
+    /// when a page asks.
+    var getTarget: (path: String, query: String)? = nil
+
     /// A `GET`'s own path and query without `ui_locales`, for the language links of a page that
     /// has no address of its own (an error); nil for another method or a path that could leave
     /// the site (`Self.sameSitePath`).
-    var address: String? = nil
+    var address: String? { getTarget.flatMap { Self.sameSitePath($0.path, query: $0.query) } }
 
     var requestID: String { request.requestID }
     var clientIP: String { request.clientIP }
@@ -146,8 +150,7 @@ extension RouteGroup where Context == TenantContext {
                 request: context.request, tenant: context.tenant, secure: secure, cookies: cookies, device: device,
                 newDevice: newDevice, nonce: nonce, locale: locale, csrfToken: Base64URL.encode(mac),
                 origins: Self.ownOrigins(context.tenant),
-                address: request.method == .get
-                    ? HostedContext.sameSitePath(request.path, query: request.rawQuery) : nil)
+                getTarget: request.method == .get ? (request.path, request.rawQuery) : nil)
         }
         .wrapped { request, context, next in
             var response: HTTPResponse = Catalog.$overrides.withValue(Catalog.overrides(context.tenant.branding)) {

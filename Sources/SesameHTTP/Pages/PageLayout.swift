@@ -2,6 +2,7 @@ import Foundation
 import SesameCrypto
 import SesameService
 import SesameStore
+import SesameWire
 import WebAuthn
 
 /// One hosted page before it is laid out: its markup (`HTML`, so every value in it was escaped on
@@ -70,12 +71,7 @@ enum PageAssets {
     static func readable(_ color: String, on background: String) -> String {
         guard let channels = channels(color) else { return color }
         for tenth in 0...10 {
-            let mixed =
-                "#"
-                + channels.map { channel in
-                    let value = channel + (255 - channel) * tenth / 10
-                    return (value < 16 ? "0" : "") + String(value, radix: 16)
-                }.joined()
+            let mixed = "#" + Hex.lowercase(channels.map { UInt8($0 + (255 - $0) * tenth / 10) })
             if contrast(mixed, background) >= 4.5 { return mixed }
         }
         return "#ffffff"

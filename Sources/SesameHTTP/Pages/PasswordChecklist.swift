@@ -32,9 +32,7 @@ enum PasswordChecklist {
 
     /// One rule, in words.
     static func text(_ rule: PasswordRule, _ locale: PageLocale) -> String {
-        func filled(_ key: Text, _ argument: String) -> String {
-            Catalog.raw(key, locale).replacingOccurrences(of: "%1", with: argument)
-        }
+        func filled(_ key: Text, _ argument: String) -> String { Catalog.filled(key, locale, [argument]) }
         switch rule {
         case .minLength(let count): return filled(.ruleMinLength, String(count))
         case .maxLength(let count): return filled(.ruleMaxLength, String(count))
@@ -59,8 +57,7 @@ enum PasswordChecklist {
         case .asciiPrintable: return Catalog.raw(.classASCII, locale)
         case .unicode: return Catalog.raw(.classAny, locale)
         case .custom(let characters):
-            return Catalog.raw(.classCustom, locale).replacingOccurrences(
-                of: "%1", with: String(decoding: characters, as: UTF8.self))
+            return Catalog.filled(.classCustom, locale, [String(decoding: characters, as: UTF8.self)])
         }
     }
 

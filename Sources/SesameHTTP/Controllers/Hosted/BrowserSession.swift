@@ -26,10 +26,15 @@ struct BrowserSession: Sendable {
     func switchAccount(_ path: String, _ context: HostedContext) throws -> HTTPResponse {
         try sessions.end(tenant: context.tenant, cookie: context.cookie(.session))
         var response = try accountSignIn(path, context, fresh: true)
+        Self.removeSessionCookie(from: &response, context)
+        return response
+    }
+
+    /// Tells the browser to forget its session cookie.
+    static func removeSessionCookie(from response: inout HTTPResponse, _ context: HostedContext) {
         response.headers.add(
             name: "Set-Cookie",
             value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure).header)
-        return response
     }
 
     /// A form POST of a signed-in browser: CSRF checked; 401 without a session.
@@ -46,9 +51,7 @@ struct BrowserSession: Sendable {
     static func signedOut(_ context: HostedContext) -> HTTPResponse {
         var response = PageLayout.response(
             AccountPages.signedOut(context: context), context: context, locale: context.locale)
-        response.headers.add(
-            name: "Set-Cookie",
-            value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure).header)
+        removeSessionCookie(from: &response, context)
         return response
     }
 

@@ -72,10 +72,7 @@ extension HostedController {
                 context: context, name: "reset-done", title: .resetDoneTitle, lead: .resetDoneLead),
             context: context, locale: context.locale)
         // The reset ended every session: this browser's cookie too.
-        response.headers.add(
-            name: "Set-Cookie",
-            value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure)
-                .header)
+        BrowserSession.removeSessionCookie(from: &response, context)
         return response
     }
 
@@ -121,10 +118,7 @@ extension HostedController {
             var response = PageLayout.response(
                 PasswordPages.verifiedCleared(context: context), context: context, locale: context.locale)
             // Every session ended: this browser's cookie too.
-            response.headers.add(
-                name: "Set-Cookie",
-                value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure)
-                    .header)
+            BrowserSession.removeSessionCookie(from: &response, context)
             return response
         }
         return PageLayout.response(

@@ -619,9 +619,7 @@ struct HostedController: Sendable {
             response = PageLayout.response(
                 AccountPages.signedOut(context: context), context: context, locale: context.locale)
         }
-        response.headers.add(
-            name: "Set-Cookie",
-            value: SetCookie.deleting(CookieName.session.name(secure: context.secure), secure: context.secure).header)
+        BrowserSession.removeSessionCookie(from: &response, context)
         return response
     }
 
