@@ -1,5 +1,6 @@
 import Foundation
 import SesameService
+import SesameSoftwareAuthenticator
 import SesameStore
 import Testing
 
@@ -26,6 +27,26 @@ struct HostedAccountTests {
         #expect(browser.location == APIHarness.publicURL + "/account")
         browser.follow()
         #expect(browser.html.contains("data-page=\"account\""), "\(browser.html)")
+        return browser
+    }
+
+    /// A browser that signed `pk@example.com` up with a passkey made by `authenticator`, through
+    /// the hosted pages; `language` is its Accept-Language.
+    static func passkeySignup(
+        _ api: APIHarness, _ authenticator: SoftwareAuthenticator, language: String? = nil
+    ) throws -> HostedBrowser {
+        let browser = HostedBrowser(api)
+        browser.acceptLanguage = language
+        let client = OIDCClient(clientID: api.bootstrap.clientID)
+        browser.send(.get, client.authorizeTarget(extra: [("prompt", "create")]))
+        browser.follow()
+        browser.submit("/u/signup", [("email", "pk@example.com"), ("method", "passkey")])
+        let created = try authenticator.makeCredential(
+            optionsJSON: Array(try #require(browser.data("passkey-creation")).utf8))
+        browser.submit(
+            "/u/signup/passkey",
+            [("ceremony", try #require(browser.field("ceremony"))), ("credential", created.jsonString)])
+        #expect(browser.last.status == 303)
         return browser
     }
 
@@ -148,17 +169,7 @@ struct HostedAccountTests {
     func firstPassword(_ kind: HarnessStore) throws {
         let api = try APIHarness(store: kind)
         let authenticator = api.authenticator()
-        let browser = HostedBrowser(api)
-        let client = OIDCClient(clientID: api.bootstrap.clientID)
-        browser.send(.get, client.authorizeTarget(extra: [("prompt", "create")]))
-        browser.follow()
-        browser.submit("/u/signup", [("email", "pk@example.com"), ("method", "passkey")])
-        let created = try authenticator.makeCredential(
-            optionsJSON: Array(try #require(browser.data("passkey-creation")).utf8))
-        browser.submit(
-            "/u/signup/passkey",
-            [("ceremony", try #require(browser.field("ceremony"))), ("credential", created.jsonString)])
-        #expect(browser.last.status == 303)
+        let browser = try Self.passkeySignup(api, authenticator)
         browser.send(.get, "/account/password")
         #expect(!browser.html.contains("name=\"current\""))
         api.clock.advance(by: PasswordService.freshSignIn + 1)

@@ -10,19 +10,7 @@ import Testing
 struct HostedPasskeyRemovalTests {
     /// A passkey-only user signed up through the hosted pages, whose browser speaks `language`.
     static func passkeyUser(_ api: APIHarness, language: String) throws -> (HostedBrowser, PasskeyRecord) {
-        let authenticator = api.authenticator()
-        let browser = HostedBrowser(api)
-        browser.acceptLanguage = language
-        let client = OIDCClient(clientID: api.bootstrap.clientID)
-        browser.send(.get, client.authorizeTarget(extra: [("prompt", "create")]))
-        browser.follow()
-        browser.submit("/u/signup", [("email", "pk@example.com"), ("method", "passkey")])
-        let created = try authenticator.makeCredential(
-            optionsJSON: Array(try #require(browser.data("passkey-creation")).utf8))
-        browser.submit(
-            "/u/signup/passkey",
-            [("ceremony", try #require(browser.field("ceremony"))), ("credential", created.jsonString)])
-        #expect(browser.last.status == 303)
+        let browser = try HostedAccountTests.passkeySignup(api, api.authenticator(), language: language)
         let user = try #require(try PasswordAccountsTests.users(api).first)
         let passkey = try #require(
             try api.store.read { try $0.passkeys.list(tenantID: api.tenant.id, userID: user.id) }.first)
