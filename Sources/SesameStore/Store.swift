@@ -235,6 +235,12 @@ public protocol RefreshTokenRepository {
     /// Revokes every refresh token whose family came from a login with this passkey (when it is
     /// deleted); returns how many changed.
     @discardableResult func revokeAll(tenantID: String, passkeyID: String, at: Date) throws -> Int
+    /// Revokes every refresh token of a user's families issued to one client (the account page's
+    /// "remove access"); returns how many changed.
+    @discardableResult func revokeAll(tenantID: String, userID: String, clientID: String, at: Date) throws -> Int
+    /// The current token of each of a user's families: neither used nor revoked (it may have
+    /// expired; the caller compares the times), newest first, at most `limit`.
+    func current(tenantID: String, userID: String, limit: Int) throws -> [RefreshTokenRecord]
 }
 
 /// Pending passkey ceremonies (auth sessions), by the SHA-256 of their handle.

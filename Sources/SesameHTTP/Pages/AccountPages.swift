@@ -53,6 +53,10 @@ struct AccountView {
     var factors: [MFAAuthenticatorResponse]
     var sessions: [SSOSessionRecord]
     var currentSession: String
+    /// The apps that hold a live refresh token of the user.
+    var apps: [ConnectedApp] = []
+    /// A recovery code the user has not yet said they saved.
+    var unsavedRecoveryCode = false
     /// The account security upgrades the page offers (docs/account-upgrades.md): empty without a usable password.
     var upgrades: [UpgradeType] = []
     /// A closed notice after an action (`?done=`), or nil.
@@ -184,6 +188,7 @@ extension AccountPages {
             body += "<p class=\"notice\" role=\"status\">\(Catalog.text(notice, locale))</p>"
         }
         body += PageLayout.errorBox(view.error.map { Catalog.error($0, locale) })
+        body += checkup(view, locale)
 
         body +=
             "<section id=\"passkeys\" aria-labelledby=\"passkeys-heading\">"
@@ -209,6 +214,11 @@ extension AccountPages {
                 body +=
                     "<p>\(Catalog.text(.passwordSetOn, locale, date(password.changedAt, locale)))</p>"
                     + "<p><a href=\"/account/password\">\(Catalog.text(.changePasswordButton, locale))</a></p>"
+                if !view.passkeys.isEmpty {
+                    body +=
+                        "<p><a class=\"danger\" href=\"/account/password/remove\">"
+                        + "\(Catalog.text(.removePasswordLink, locale))</a></p>"
+                }
             } else {
                 body +=
                     "<p>\(Catalog.text(.noPassword, locale))</p>"
@@ -260,27 +270,15 @@ extension AccountPages {
         }
         body += "</section>"
 
-        body +=
-            "<section id=\"sessions\" aria-labelledby=\"sessions-heading\">"
-            + "<h2 id=\"sessions-heading\">\(Catalog.text(.sessionsHeading, locale))</h2>"
-        for session in view.sessions {
-            let here = session.id == view.currentSession
-            let who: HTML =
-                here
-                ? Catalog.text(.sessionThisBrowser, locale) : "\(session.userAgent.isEmpty ? "?" : session.userAgent)"
-            body +=
-                "<div class=\"session\"><p><strong>\(who)</strong><br>"
-                + "\(Catalog.text(.sessionStarted, locale, date(session.createdAt, locale)))\(Catalog.text(.listSeparator, locale))"
-                + "\(Catalog.text(.sessionLastSeen, locale, date(session.lastSeenAt, locale)))</p>"
-            if !here {
-                body += action(
-                    context, path("/account/sessions/", session.id, "/end"), Catalog.text(.endSessionButton, locale))
-            }
-            body += "</div>"
-        }
-        body +=
-            action(context, "/account/sessions/end-all", Catalog.text(.signOutEverywhereButton, locale))
-            + action(context, "/account/logout", Catalog.text(.signOutButton, locale), style: nil) + "</section>"
+        body += apps(view, context)
+        body += sessions(view, context)
+        body += """
+            <section id="delete" aria-labelledby="delete-heading">
+            <h2 id="delete-heading">\(Catalog.text(.deleteAccountHeading, locale))</h2>
+            <p>\(Catalog.text(.deleteAccountLead, locale))</p>
+            <p><a class="danger" href="/account/delete">\(Catalog.text(.deleteAccountLink, locale))</a></p>
+            </section>
+            """
 
         let rpID = JSONText.quote(context.tenant.rpID)
         let userID = JSONText.quote(Base64URL.encode(user.userHandle))

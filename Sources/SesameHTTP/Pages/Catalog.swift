@@ -14,7 +14,7 @@ enum Text: CaseIterable {
     case createPasskeyTitle, createPasskeyLead, createPasskeyButton
     case formPostTitle, formPostLead, continueToApp
     case logoutTitle, logoutLead, logoutButton, signedOutTitle, signedOutLead
-    case backToApp, errorTitle, languageName, errorWaysOn, errorAccountLink
+    case backToApp, errorTitle, languageName, languageMenu, errorWaysOn, errorAccountLink
     case passwordRulesHeading, ruleMinLength, ruleMaxLength, ruleRequired, ruleAllowed, ruleRepeating
     case ruleSequential, ruleOr, ruleAnd, classLower, classUpper, classDigit, classSpecial, classASCII
     case classAny, classCustom, errorWeakPasswordBecause, showPassword, hidePassword
@@ -69,6 +69,14 @@ enum Text: CaseIterable {
     case recoveryCodeStepLead, recoveryCodeLabel, mfaSupportHint, recoverySecondFactorLead
     case saveRecoveryTitle, saveRecoveryLead, copyButton, copiedNotice, downloadButton, savedCheckbox
     case passkeyCreateFailed, errorPasskeyNotRegistered
+    case sessionDevice, sessionUnknownDevice, appsHeading, appsLead, appsNone, appActivity, revokeAppButton,
+        revokeAppNamed
+    case doneAppRevoked, checkupHeading, checkupAddPasskey, checkupSecondPasskey, checkupRemovePassword,
+        checkupSaveRecovery, checkupAllGood, removePasswordLink
+    case removePasswordTitle, removePasswordLead, donePasswordRemoved, showRecoveryLink, doneRecoverySaved,
+        deleteAccountHeading, deleteAccountLead, deleteAccountLink
+    case deleteAccountTitle, deleteAccountConfirmLabel, deleteAccountButton, errorDeleteConfirmation,
+        accountDeletedTitle, accountDeletedLead
 }
 
 enum Catalog {
@@ -125,6 +133,12 @@ enum Catalog {
         switch locale {
         case .en: return english(text)
         case .ja: return japanese(text)
+        case .zhHans: return chinese(text)
+        case .ko: return korean(text)
+        case .es: return spanish(text)
+        case .fr: return french(text)
+        case .de: return german(text)
+        case .ptBR: return portuguese(text)
         }
     }
 
@@ -222,6 +236,7 @@ enum Catalog {
         case .hidePassword: return "Hide"
         case .errorAccountLink: return "Go to your account"
         case .languageName: return "English"
+        case .languageMenu: return "Language"
         case .errorWrongCredentials: return "Wrong email or password."
         case .errorTooManyAttempts: return "Too many attempts. Wait a while, then try again."
         case .errorExpired:
@@ -474,6 +489,44 @@ enum Catalog {
         case .passkeyCreateFailed: return "No passkey was created. Try again, or continue without one."
         case .errorPasskeyNotRegistered:
             return "That passkey is not registered here. Choose another passkey, or enter your email address."
+        case .sessionDevice: return "%1 on %2"
+        case .sessionUnknownDevice: return "Unknown device"
+        case .appsHeading: return "Connected apps"
+        case .appsLead:
+            return "Apps that stay signed in to your account. Removing access signs the app out on every device."
+        case .appsNone: return "No app stays signed in to your account."
+        case .appActivity: return "Signed in since %1 · last active %2"
+        case .revokeAppButton: return "Remove access"
+        case .revokeAppNamed: return "Remove access for %1"
+        case .doneAppRevoked: return "The app's access is removed. It will ask you to sign in again."
+        case .checkupHeading: return "Security check-up"
+        case .checkupAddPasskey:
+            return "Add a passkey, so you can sign in with your fingerprint, face or screen lock instead of a password."
+        case .checkupSecondPasskey:
+            return "Add a second passkey, so you can still sign in if you lose the device that holds your first."
+        case .checkupRemovePassword:
+            return "You sign in with a passkey. Remove your password, so it cannot be stolen or guessed."
+        case .checkupSaveRecovery:
+            return
+                "Confirm that you saved your recovery code. It is how you sign in if you lose your two-step verification method."
+        case .checkupAllGood: return "Your account is well protected. There is nothing to do."
+        case .removePasswordLink: return "Remove password"
+        case .removePasswordTitle: return "Remove your password?"
+        case .removePasswordLead:
+            return "You will sign in with your passkeys. You can set a new password later on your account page."
+        case .donePasswordRemoved: return "Your password is removed. You sign in with your passkeys."
+        case .showRecoveryLink: return "Show recovery code"
+        case .doneRecoverySaved: return "Your recovery code is confirmed."
+        case .deleteAccountHeading: return "Delete your account"
+        case .deleteAccountLead:
+            return "Deleting your account removes your passkeys and signs you out of every app. It cannot be undone."
+        case .deleteAccountLink: return "Delete account"
+        case .deleteAccountTitle: return "Delete your account?"
+        case .deleteAccountConfirmLabel: return "To confirm, type %1"
+        case .deleteAccountButton: return "Delete my account"
+        case .errorDeleteConfirmation: return "What you typed does not match. Type it exactly as shown."
+        case .accountDeletedTitle: return "Your account is deleted"
+        case .accountDeletedLead: return "Your passkeys were removed and you are signed out everywhere."
         }
     }
 
@@ -571,6 +624,7 @@ enum Catalog {
         case .hidePassword: return "隠す"
         case .errorAccountLink: return "アカウントページへ"
         case .languageName: return "日本語"
+        case .languageMenu: return "言語"
         case .errorWrongCredentials: return "メールアドレスまたはパスワードが正しくありません。"
         case .errorTooManyAttempts: return "試行回数が多すぎます。しばらく待ってからもう一度お試しください。"
         case .errorExpired:
@@ -805,6 +859,36 @@ enum Catalog {
         case .passkeyCreateFailed: return "パスキーは作成されませんでした。もう一度試すか、パスキーなしで続けてください。"
         case .errorPasskeyNotRegistered:
             return "このパスキーはここに登録されていません。別のパスキーを選ぶか、メールアドレスを入力してください。"
+        case .sessionDevice: return "%2 の %1"
+        case .sessionUnknownDevice: return "不明なデバイス"
+        case .appsHeading: return "連携しているアプリ"
+        case .appsLead: return "アカウントにログインしたままのアプリです。アクセスを削除すると、すべてのデバイスでそのアプリからログアウトします。"
+        case .appsNone: return "ログインしたままのアプリはありません。"
+        case .appActivity: return "%1 からログイン中 · 最終利用 %2"
+        case .revokeAppButton: return "アクセスを削除"
+        case .revokeAppNamed: return "%1 のアクセスを削除"
+        case .doneAppRevoked: return "アプリのアクセスを削除しました。次に使うときはもう一度ログインが必要です。"
+        case .checkupHeading: return "セキュリティ診断"
+        case .checkupAddPasskey: return "パスキーを追加すると、パスワードの代わりに指紋、顔、画面ロックでログインできます。"
+        case .checkupSecondPasskey: return "2つ目のパスキーを追加すると、最初のパスキーがあるデバイスをなくしてもログインできます。"
+        case .checkupRemovePassword: return "パスキーでログインできます。パスワードを削除して、盗まれたり推測されたりしないようにしましょう。"
+        case .checkupSaveRecovery: return "リカバリーコードを保存したことを確認してください。2段階認証の方法をなくしたときにログインするためのコードです。"
+        case .checkupAllGood: return "アカウントは十分に保護されています。対応が必要な項目はありません。"
+        case .removePasswordLink: return "パスワードを削除"
+        case .removePasswordTitle: return "パスワードを削除しますか？"
+        case .removePasswordLead: return "今後はパスキーでログインします。新しいパスワードは後からアカウントページで設定できます。"
+        case .donePasswordRemoved: return "パスワードを削除しました。今後はパスキーでログインします。"
+        case .showRecoveryLink: return "リカバリーコードを表示"
+        case .doneRecoverySaved: return "リカバリーコードの保存を確認しました。"
+        case .deleteAccountHeading: return "アカウントの削除"
+        case .deleteAccountLead: return "アカウントを削除すると、パスキーも削除され、すべてのアプリからログアウトします。元に戻すことはできません。"
+        case .deleteAccountLink: return "アカウントを削除"
+        case .deleteAccountTitle: return "アカウントを削除しますか？"
+        case .deleteAccountConfirmLabel: return "確認のため %1 と入力してください"
+        case .deleteAccountButton: return "アカウントを完全に削除"
+        case .errorDeleteConfirmation: return "入力内容が一致しません。表示どおりに入力してください。"
+        case .accountDeletedTitle: return "アカウントを削除しました"
+        case .accountDeletedLead: return "パスキーを削除し、すべてのデバイスでログアウトしました。"
         }
     }
 
@@ -849,6 +933,8 @@ enum Catalog {
             case .conflict(let text), .notFound(let text):
                 return locale == .en ? "\(text)" : Catalog.text(.errorGeneric, locale)
             case .invalidRequest(let text) where text == AuthorizationService.expiredText: key = .errorExpired
+            case .invalidRequest(let text) where text == MyAccountService.confirmationText:
+                key = .errorDeleteConfirmation
             case .invalidRequest(let text):
                 // The service's own sentence says which field is wrong; it is English.
                 return locale == .en ? "\(text)" : Catalog.text(.errorGeneric, locale)

@@ -129,6 +129,13 @@ enum PageLayout {
         return response
     }
 
+    /// A globe before the language menu's current language (inline: no request, no CSP change).
+    static let globe: HTML = """
+        <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">\
+        <g fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="9"/>\
+        <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9M12 3C9.5 5.6 8.2 8.6 8.2 12s1.3 6.4 3.8 9"/></g></svg>
+        """
+
     static func html(_ page: HostedPage, context: HostedContext, locale: PageLocale) -> String {
         let title = Catalog.text(page.title, locale)
         var data = HTML.empty
@@ -140,13 +147,17 @@ enum PageLayout {
         var languages = HTML.empty
         if let base = page.languageBase {
             let separator = base.contains("?") ? "&" : "?"
-            let links = PageLocale.allCases.map { other -> HTML in
-                let name = Catalog.text(.languageName, other)
-                if other == locale { return "<span aria-current=\"true\">\(name)</span>" }
+            let links = PageLocale.allCases.filter { $0 != locale }.map { other -> HTML in
                 let href = base + separator + "ui_locales=" + other.rawValue
-                return "<a href=\"\(href)\" lang=\"\(other.rawValue)\" hreflang=\"\(other.rawValue)\">\(name)</a>"
+                return "<li><a href=\"\(href)\" lang=\"\(other.rawValue)\" hreflang=\"\(other.rawValue)\">"
+                    + "\(Catalog.text(.languageName, other))</a></li>"
             }
-            languages = "<nav aria-label=\"Language\">\(links.joined(separator: " · "))</nav>"
+            let label = Catalog.text(.languageMenu, locale)
+            languages = """
+                <nav aria-label="\(label)"><details class="languages"><summary>\(globe)\
+                <span class="visually-hidden">\(label): </span>\(Catalog.text(.languageName, locale))</summary>
+                <ul>\(links.joined())</ul></details></nav>
+                """
         }
         let document: HTML = """
             \(head(title: "\(title) · \(context.tenant.name)", language: locale.rawValue, tenant: context.tenant, nonce: context.nonce))

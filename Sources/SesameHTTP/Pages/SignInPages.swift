@@ -268,19 +268,17 @@ enum SignInPages {
         return "<div class=\"links\">\(links)</div>"
     }
 
-    /// A new recovery code (after the first factor was set up, or a recovery code was used),
-    /// shown until the user says they saved it: copy and download, then "I saved it".
-    static func saveRecoveryCode(context: HostedContext, pending: PendingAuthorization, code: String) -> HostedPage {
-        let locale = context.locale(for: pending)
-        let filename = "\(context.tenant.name)-recovery-code.txt"
-        // Groups of four, which wrap between groups on a phone and are easier to copy by hand
-        // (the code is read without its spaces).
+    /// The title, lead and code of a recovery code the user is asked to save, in groups of four
+    /// (which wrap between groups on a phone and are easier to copy by hand; the code is read
+    /// without its spaces), with copy and download buttons that the page's script reveals.
+    static func recoveryCodeBlock(_ code: String, tenant: String, _ locale: PageLocale) -> HTML {
+        let filename = "\(tenant)-recovery-code.txt"
         let grouped = stride(from: 0, to: code.count, by: 4).map { start -> HTML in
             let from = code.index(code.startIndex, offsetBy: start)
             let to = code.index(from, offsetBy: min(4, code.count - start))
             return "<span>\(String(code[from..<to]))</span>"
         }.joined(separator: " ")
-        let body: HTML = """
+        return """
             <h1>\(Catalog.text(.saveRecoveryTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.saveRecoveryLead, locale))</p>
             <p class="recovery-code"><code id="recovery-code" data-code="\(code)">\(grouped)</code></p>
@@ -291,6 +289,15 @@ enum SignInPages {
             data-filename="\(filename)">\(Catalog.text(.downloadButton, locale))</button>
             </div>
             <p class="hint" id="copy-status" role="status" aria-live="polite"></p>
+            """
+    }
+
+    /// A new recovery code (after the first factor was set up, or a recovery code was used),
+    /// shown until the user says they saved it: copy and download, then "I saved it".
+    static func saveRecoveryCode(context: HostedContext, pending: PendingAuthorization, code: String) -> HostedPage {
+        let locale = context.locale(for: pending)
+        let body: HTML = """
+            \(recoveryCodeBlock(code, tenant: context.tenant.name, locale))
             <form method="post" action="/u/mfa/recovery-code/saved">
             \(PageLayout.hiddenFields(context, transaction: pending.handle))
             <p><input type="checkbox" id="saved" name="saved" value="yes" required> \

@@ -99,6 +99,27 @@ struct SQLRefreshTokens: RefreshTokenRepository {
             """, [SQLTransaction.time(at), .text(tenantID), .text(familyID), .text(tenantID), .text(userID)])
     }
 
+    @discardableResult func revokeAll(tenantID: String, userID: String, clientID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
+        return try tx.connection.executeNarrow(
+            """
+            UPDATE refresh_tokens SET revoked_at = ? WHERE tenant_id = ? AND revoked_at IS NULL AND family_id IN (
+                SELECT family_id FROM refresh_tokens WHERE tenant_id = ? AND user_id = ? AND family_head = 1
+                AND client_id = ?)
+            """, [SQLTransaction.time(at), .text(tenantID), .text(tenantID), .text(userID), .text(clientID)])
+    }
+
+    func current(tenantID: String, userID: String, limit: Int) throws -> [RefreshTokenRecord] {
+        try tx.checkOpen()
+        return try tx.connection.query(
+            """
+            SELECT \(Self.columns) FROM refresh_tokens WHERE tenant_id = ? AND used_at IS NULL AND revoked_at IS NULL
+            AND family_id IN (SELECT family_id FROM refresh_tokens WHERE tenant_id = ? AND user_id = ? AND family_head = 1)
+            ORDER BY created_at DESC, id DESC LIMIT ?
+            """, [.text(tenantID), .text(tenantID), .text(userID), .integer(Int64(max(0, limit)))]
+        ) { try token($0) }
+    }
+
     /// Revokes every token of the families whose first token has `column` = `value` (the user and
     /// passkey indexes hold only a family's first token, and a family's tokens share both).
     private func revokeFamilies(at: Date, headsWhere column: String, _ value: String, tenantID: String) throws -> Int {

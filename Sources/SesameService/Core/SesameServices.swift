@@ -147,7 +147,9 @@ public struct SesameServices: Sendable {
         self.management = ManagementService(
             store: store, clock: clock, random: random, tokens: tokens, passwords: passwords, sealer: sealer,
             appleKeys: appleKeys, messages: messages)
-        self.myAccount = MyAccountService(store: store, clock: clock, passkeys: passkeys, tokens: tokens)
+        self.myAccount = MyAccountService(
+            store: store, clock: clock, passkeys: passkeys, tokens: tokens,
+            notices: CredentialNotices(messages: messages))
         self.methodHints = MethodHintService(store: store, clock: clock)
         let sessions = SSOSessionService(store: store, clock: clock, random: random, audit: audit)
         self.sessions = sessions

@@ -75,4 +75,14 @@ public struct CredentialNotices: Sendable {
                 + "If you asked for this, sign in at \(TokenService.issuer(tenant))account and set up what you "
                 + "need again. If you did not, contact this site's support.")
     }
+
+    /// Emails the user that they deleted their account (nothing without an address).
+    func accountDeleted(tenant: TenantRecord, user: UserRecord) {
+        guard let email = user.profile.email else { return }
+        send(
+            .accountDeleted, to: email, tenant: tenant,
+            text: "Your \(tenant.name) account was deleted from its account page, with its passkeys, and every "
+                + "device was signed out.\n\nIf you did not do this, contact this site's support: someone else "
+                + "may have had access to your account.")
+    }
 }

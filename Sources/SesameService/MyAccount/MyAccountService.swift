@@ -11,12 +11,17 @@ public final class MyAccountService: Sendable {
     let clock: any ServiceClock
     let passkeys: PasskeyService
     let tokens: TokenService
+    let notices: CredentialNotices?
 
-    public init(store: any SesameStore, clock: any ServiceClock, passkeys: PasskeyService, tokens: TokenService) {
+    public init(
+        store: any SesameStore, clock: any ServiceClock, passkeys: PasskeyService, tokens: TokenService,
+        notices: CredentialNotices? = nil
+    ) {
         self.access = StoreAccess(store: store)
         self.clock = clock
         self.passkeys = passkeys
         self.tokens = tokens
+        self.notices = notices
     }
 
     /// Checks that `principal` is a user with a token for the My Account audience (`<issuer>me/`)

@@ -25,18 +25,35 @@ public enum AuthorizationPrompt: String, Sendable, Hashable, CaseIterable {
     case selectAccount = "select_account"
 }
 
-/// The languages the hosted pages speak.
+/// The languages the hosted pages speak, by their BCP 47 tags.
 public enum PageLocale: String, Sendable, Hashable, CaseIterable {
     case en
     case ja
+    case zhHans = "zh-Hans"
+    case ko
+    case es
+    case fr
+    case de
+    case ptBR = "pt-BR"
 
-    /// The first of `tags` (BCP 47, in preference order) that names a supported language, else nil.
+    /// The first of `tags` (BCP 47, in preference order) that names a supported language, else
+    /// nil. A tag matches by its language: any Portuguese is Brazilian Portuguese, and Chinese is
+    /// Simplified unless the tag says Traditional (`Hant`, or Taiwan, Hong Kong or Macao), which
+    /// the pages do not speak.
     public static func first(in tags: [String]) -> PageLocale? {
-        for tag in tags {
-            let language = tag.split(separator: "-").first.map { $0.lowercased() } ?? ""
-            if let locale = PageLocale(rawValue: language) { return locale }
-        }
+        for tag in tags { if let locale = match(tag) { return locale } }
         return nil
+    }
+
+    static func match(_ tag: String) -> PageLocale? {
+        guard tag.utf8.count <= 64 else { return nil }
+        let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
+        switch parts.first ?? "" {
+        case "zh":
+            return parts.dropFirst().contains(where: { ["hant", "tw", "hk", "mo"].contains($0) }) ? nil : .zhHans
+        case "pt": return .ptBR
+        case let language: return PageLocale(rawValue: language)
+        }
     }
 
     /// The languages of an `Accept-Language` header, by quality then order (RFC 9110 §12.5.4).

@@ -26,6 +26,8 @@ public enum MessageTemplate: String, RecordVocabulary, Sendable, Hashable, Codab
     case credentialsRemoved = "credentials_removed"
     /// A notice that an administrator removed a passkey, the password or a second factor.
     case credentialRemoved = "credential_removed"
+    /// A notice that the user deleted their account.
+    case accountDeleted = "account_deleted"
 }
 
 /// A message the `outbox` sender kept instead of sending (development and tests): listed at

@@ -63,6 +63,20 @@ struct MemoryRefreshTokens: RefreshTokenRepository {
         return revoke(at: at) { $0.tenantID == tenantID && $0.userID == userID && $0.familyID != familyID }
     }
 
+    @discardableResult func revokeAll(tenantID: String, userID: String, clientID: String, at: Date) throws -> Int {
+        try tx.checkWritable()
+        return revoke(at: at) { $0.tenantID == tenantID && $0.userID == userID && $0.clientID == clientID }
+    }
+
+    func current(tenantID: String, userID: String, limit: Int) throws -> [RefreshTokenRecord] {
+        try tx.checkOpen()
+        return Array(
+            tx.state.refreshTokens.values.filter {
+                $0.tenantID == tenantID && $0.userID == userID && $0.usedAt == nil && $0.revokedAt == nil
+            }
+            .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(max(0, limit)))
+    }
+
     /// Sets `revokedAt` on the matching tokens not yet revoked; returns how many changed.
     fileprivate func revoke(at: Date, where matches: (RefreshTokenRecord) -> Bool) -> Int {
         var changed = 0

@@ -13,6 +13,10 @@ struct HostedAccountTests {
     typealias F = AuthorizeFlowTests
     typealias P = PasswordAccountsTests
 
+    static let iPhoneSafari =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+        + "Version/18.1 Mobile/15E148 Safari/604.1"
+
     /// A browser signed in to the account page with the password.
     static func signedIn(_ api: APIHarness, userAgent: String = "HostedBrowser/1.0") throws -> HostedBrowser {
         let browser = HostedBrowser(api)
@@ -116,9 +120,10 @@ struct HostedAccountTests {
     func password(_ kind: HarnessStore) throws {
         let (api, _, client) = try F.world(kind)
         let browser = try Self.signedIn(api)
-        let phone = try Self.signedIn(api, userAgent: "Phone/1.0")
+        let phone = try Self.signedIn(api, userAgent: Self.iPhoneSafari)
         browser.send(.get, "/account")
-        #expect(browser.html.contains("Phone/1.0"))
+        #expect(browser.html.contains("<strong>Safari on iPhone</strong>"), "sessions are named by browser and system")
+        #expect(!browser.html.contains("Mobile/15E148"), "never by the raw header")
         browser.send(.get, "/account/password")
         #expect(browser.html.contains("name=\"current\""))
         #expect(browser.html.contains("passwordrules=\"minlength: 12; maxlength: 64; allowed: ascii-printable;\""))

@@ -29,6 +29,13 @@ struct AccountController: Sendable {
         group.post("/u/apple/callback", body: HostedForms.appleCallback, handler: appleCallback)
         group.get("/account/upgrade/password", handler: passwordUpgradePage)
         group.post("/account/upgrade/password", body: HostedForms.newPassword, handler: passwordUpgrade)
+        group.get("/account/password/remove", handler: removePasswordPage)
+        group.post("/account/password/delete", body: HostedForms.button, handler: removePassword)
+        group.get("/account/recovery-code", handler: recoveryCodePage)
+        group.post("/account/recovery-code", body: HostedForms.accountRecoveryCodeSaved, handler: recoveryCodeSaved)
+        group.post("/account/apps/{id}/revoke", body: HostedForms.button, handler: revokeApp)
+        group.get("/account/delete", handler: deleteAccountPage)
+        group.post("/account/delete", body: HostedForms.accountDeletion, handler: deleteAccount)
         group.post("/account/mfa/{id}/delete", body: HostedForms.button, handler: deleteFactor)
         group.post("/account/sessions/{id}/end", body: HostedForms.button, handler: endSession)
         group.post("/account/sessions/end-all", body: HostedForms.button, handler: endOtherSessions)
@@ -274,6 +281,7 @@ struct AccountController: Sendable {
     static let accountNotices: [String: Text] = [
         "renamed": .doneRenamed, "deleted": .doneDeleted, "added": .doneAdded, "password": .donePassword,
         "factor": .doneFactor, "session": .doneSession, "upgraded": .doneUpgraded,
+        "password-removed": .donePasswordRemoved, "recovery-code": .doneRecoverySaved, "app": .doneAppRevoked,
     ]
 
     /// The account page for `session`.
@@ -287,7 +295,8 @@ struct AccountController: Sendable {
             passkeys: overview.passkeys, authenticators: try myAccount.authenticatorDisplays(overview.passkeys),
             factors: (try? mfa.authenticators(tenant: context.tenant, caller: mfa.caller(session: session))) ?? [],
             sessions: try sessions.sessions(tenant: context.tenant, userID: session.user.id),
-            currentSession: session.record.id,
+            currentSession: session.record.id, apps: try myAccount.connectedApps(caller),
+            unsavedRecoveryCode: overview.user.hasUnsavedRecoveryCode,
             upgrades: try upgrades.offers(
                 tenant: context.tenant, userID: session.user.id, clientID: AccountClient.id),
             notice: notice, error: error)

@@ -73,6 +73,9 @@ enum HostedForms {
         WireField("current", .text(4_096), description: "The current password, where the account has one.")
             .requiredByService, password.requiredByService)
     static let newPassword = form(password.requiredByService)
+    static let accountRecoveryCodeSaved = form(WireField("saved", .oneOf(["yes"])).requiredByService)
+    /// The account's identifier, typed to confirm that the account is to be deleted.
+    static let accountDeletion = form(WireField("confirmation", .text(512)).requiredByService)
     /// Apple's `form_post` answer: no CSRF token (Apple sends it); `state` ties it to the browser.
     static let appleCallback = RequestBody.form([
         WireField("state", .text(256)), WireField("id_token", .text(16_384)), WireField("code", .text(1_024)),
