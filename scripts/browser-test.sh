@@ -48,8 +48,8 @@ apt_install() {
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
-# A Japanese font, so the hosted pages' screenshots in Japanese are legible.
-[ -d /usr/share/fonts/opentype/ipafont-gothic ] || missing+=(fonts-ipafont-gothic)
+# Chinese, Japanese and Korean fonts, so the hosted pages' screenshots in those languages are legible.
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
 if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
 fi

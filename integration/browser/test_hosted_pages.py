@@ -33,6 +33,10 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore:authlib.jose module is deprecated")
 
 ARTIFACTS = ROOT / ".build" / "browser-artifacts" / "hosted"
+# The pages' languages, and the sign-in page's title in each (docs/i18n.md).
+TITLES = {"en": "Sign in", "ja": "ログイン", "zh-Hans": "登录", "ko": "로그인", "es": "Iniciar sesión",
+          "fr": "Connexion", "de": "Anmelden", "pt-BR": "Fazer login"}
+LANGUAGES = tuple(TITLES)
 shot = functools.partial(hosted_flow.shot, ARTIFACTS)
 driver, authenticator = hosted_flow.browser_fixtures(ARTIFACTS, server_first=True)
 
@@ -69,7 +73,7 @@ def accessible(driver):
     low = hosted_flow.low_contrast(driver, "main h1, main p, main label, main button, main a")
     assert low == [], low
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
-    assert driver.execute_script("return document.documentElement.lang") in ("en", "ja")
+    assert driver.execute_script("return document.documentElement.lang") in LANGUAGES
     # Every id a field names in aria-describedby (its rules, the page's error) is on the page.
     dangling = driver.execute_script("""
         return [...document.querySelectorAll('[aria-describedby]')]
@@ -219,6 +223,61 @@ def test_phone_viewport_and_japanese(server, metadata, driver):
         wait_page(driver, "error")
         assert driver.current_url.startswith(url)
         shot(driver, "error-phone-en")
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def full_shots(driver, name):
+    """The whole page at 1280x800 and 390x844 (as a phone), light and dark: NAME-desktop-light.png
+    and so on, each checked for contrast and sideways scrolling."""
+    try:
+        for viewport in hosted_flow.VIEWPORTS:
+            width = hosted_flow.emulate(driver, viewport)
+            for scheme in ("light", "dark"):
+                hosted_flow.color_scheme(driver, scheme)
+                hosted_flow.full_page(driver, ARTIFACTS / f"{name}-{viewport}-{scheme}.png", width)
+                accessible(driver)
+                assert hosted_flow.low_border_contrast(driver) == []
+    finally:
+        hosted_flow.color_scheme(driver, "light")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_other_six_languages_and_the_language_menu(server, metadata, driver):
+    """Sign-in and signup in Simplified Chinese, Korean, Spanish, French, German and Brazilian
+    Portuguese, on a desktop and a phone; the footer's menu moves the page to another language."""
+    url, ids = server
+    driver.delete_all_cookies()
+    rp = RelyingParty(url, ids["client_id"], metadata)
+    try:
+        for locale in ("zh-Hans", "ko", "es", "fr", "de", "pt-BR"):
+            for width, height, device in ((1280, 800, "desktop"), (390, 844, "phone")):
+                driver.set_window_size(width, height)
+                rp.begin(driver, ui_locales=locale)
+                wait_page(driver, "login")
+                assert driver.execute_script("return document.documentElement.lang") == locale
+                assert driver.find_element(By.TAG_NAME, "h1").text == TITLES[locale]
+                accessible(driver)
+                shot(driver, f"login-{device}-{locale}")
+            driver.find_element(By.CSS_SELECTOR, "a[href*='/u/signup']").click()
+            wait_page(driver, "signup")
+            accessible(driver)
+            shot(driver, f"signup-phone-{locale}")
+        # The menu lists the seven others; picking one shows the same step in it.
+        driver.set_window_size(390, 844)
+        rp.begin(driver, ui_locales="de")
+        wait_page(driver, "login")
+        menu = driver.find_element(By.CSS_SELECTOR, "footer details.languages")
+        menu.find_element(By.TAG_NAME, "summary").click()
+        links = menu.find_elements(By.CSS_SELECTOR, "a[hreflang]")
+        assert sorted(link.get_attribute("hreflang") for link in links) == sorted(set(LANGUAGES) - {"de"})
+        accessible(driver)
+        shot(driver, "language-menu-phone-de")
+        menu.find_element(By.CSS_SELECTOR, "a[hreflang='ko']").click()
+        WebDriverWait(driver, STEP_TIMEOUT).until(
+            lambda d: d.execute_script("return document.documentElement.lang") == "ko")
+        wait_page(driver, "login")
+        assert driver.find_element(By.TAG_NAME, "h1").text == TITLES["ko"]
     finally:
         driver.set_window_size(1280, 900)
 
@@ -425,6 +484,23 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
             shot(driver, f"account-passkey-menu-{device}-{scheme}")
     hosted_flow.color_scheme(driver, "light")
     driver.set_window_size(1280, 900)
+    # The whole page: the check-up (a second passkey), passkeys, apps, devices, deletion.
+    for locale in ("en", "ja", "fr"):
+        driver.get(f"{url}/account?ui_locales={locale}")
+        wait_page(driver, "account")
+        assert driver.find_elements(By.CSS_SELECTOR, "ul.checkup li a[href='/account/passkeys/enroll']")
+        assert driver.find_elements(By.CSS_SELECTOR, "#sessions .badge")
+        full_shots(driver, f"account-{locale}")
+    # Deleting asks for the identifier; a wrong one is refused beside the field.
+    driver.get(f"{url}/account?ui_locales=en")
+    driver.find_element(By.CSS_SELECTOR, "#delete a.danger").click()
+    wait_page(driver, "delete-account")
+    field = driver.find_element(By.ID, "confirmation")
+    field.send_keys("not-the-address" + Keys.ENTER)
+    WebDriverWait(driver, STEP_TIMEOUT).until(hosted_flow.gone(field))
+    wait_page(driver, "delete-account")
+    assert driver.find_element(By.ID, "confirmation").get_attribute("aria-invalid") == "true"
+    full_shots(driver, "account-delete-refused-en")
     driver.get(f"{url}/account?ui_locales=en")
     wait_page(driver, "account")
     driver.find_element(By.CSS_SELECTOR, "details.menu summary").click()

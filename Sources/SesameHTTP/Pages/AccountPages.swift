@@ -85,7 +85,8 @@ extension AccountPages {
         guard let date else { return Catalog.raw(.neverUsed, locale) }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: date)
+        // Non-breaking hyphens: a date never breaks across lines.
+        return formatter.string(from: date).replacingOccurrences(of: "-", with: "\u{2011}")
     }
 
     /// A small POST form with the CSRF token: one button, maybe one field.

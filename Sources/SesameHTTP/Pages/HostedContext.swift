@@ -19,6 +19,8 @@ struct HostedContext: Sendable {
     let nonce: String
     /// From `ui_locales` in the query, else `Accept-Language`, else English.
     let locale: PageLocale
+    /// The language `ui_locales` in this request's query asks for (a language link), if any.
+    var askedLocale: PageLocale? = nil
     /// The token every form of this browser carries (an HMAC of the device id).
     let csrfToken: String
     /// The tenant's own origins, which every form posts from: the public URL's, and its custom
@@ -39,9 +41,10 @@ struct HostedContext: Sendable {
 
     func cookie(_ name: CookieName) -> String? { cookies[name.name(secure: secure)] }
 
-    /// The language of a page for a pending request (its `ui_locales` first).
+    /// The language of a page for a pending request: a language link's, else the request's
+    /// `ui_locales`, else the browser's.
     func locale(for pending: PendingAuthorization?) -> PageLocale {
-        pending?.request.locale ?? locale
+        askedLocale ?? pending?.request.locale ?? locale
     }
 
     /// Refuses a form POST that is not this browser's: no device cookie, a CSRF token that is not
@@ -141,14 +144,16 @@ extension RouteGroup where Context == TenantContext {
             }
             let nonce = Base64URL.encode(try random.bytes(count: 16))
             let asked = request.query("ui_locales").map { $0.split(separator: " ").map(String.init) } ?? []
+            let askedLocale = PageLocale.first(in: asked)
             let locale =
-                PageLocale.first(in: asked)
+                askedLocale
                 ?? PageLocale.first(in: PageLocale.preferred(acceptLanguage: request.headers["Accept-Language"]))
                 ?? .en
             let mac = HMAC.authenticationCode(for: Array("sesame-csrf\u{0}\(device)".utf8), key: csrfKey)
             return HostedContext(
                 request: context.request, tenant: context.tenant, secure: secure, cookies: cookies, device: device,
-                newDevice: newDevice, nonce: nonce, locale: locale, csrfToken: Base64URL.encode(mac),
+                newDevice: newDevice, nonce: nonce, locale: locale, askedLocale: askedLocale,
+                csrfToken: Base64URL.encode(mac),
                 origins: Self.ownOrigins(context.tenant),
                 getTarget: request.method == .get ? (request.path, request.rawQuery) : nil)
         }

@@ -431,7 +431,19 @@ public final class AuthorizationService: Sendable {
         }
     }
 
-    /// Stores the progress of a pending request (the identifier, the mfa token).
+    /// The pending request in another language (a page's language link): the steps after it
+    /// speak it too.
+    public func changeLanguage(tenant: TenantRecord, pending: PendingAuthorization, to locale: PageLocale)
+        throws(ServiceError) -> PendingAuthorization
+    {
+        guard pending.request.locale != locale else { return pending }
+        var changed = pending
+        changed.request.locale = locale
+        try save(changed, tenant: tenant)
+        return changed
+    }
+
+    /// Stores the progress of a pending request (the identifier, the mfa token, the language).
     func save(_ pending: PendingAuthorization, tenant: TenantRecord) throws(ServiceError) {
         let hash = AuthorizationTransaction.hash(pending.handle)
         try access.write(.relaxed) { transaction in
@@ -442,6 +454,7 @@ public final class AuthorizationService: Sendable {
             stored.secondFactorDue = pending.secondFactorDue
             stored.held = pending.held
             stored.recovering = pending.recovering
+            stored.request.locale = pending.request.locale
             var updated = record
             updated.payload = stored.payload
             _ = try transaction.authSessions.insert(updated, maxPerRequester: .max, now: clock.now())

@@ -32,6 +32,38 @@ struct HostedRecoveryTests {
     }
 
     @Test(
+        "/u/recover on its own: a recovery that ends on the account page, signed in with the new passkey",
+        arguments: HarnessStore.allCases)
+    func onItsOwn(_ kind: HarnessStore) throws {
+        let api = try APIHarness(store: kind)
+        _ = try api.signUp(api.authenticator(), email: "lin@example.com")
+        let browser = HostedBrowser(api)
+        browser.send(.get, "/u/recover?ui_locales=ko")
+        #expect(browser.last.status == 303)
+        let location = try #require(browser.location)
+        #expect(location.hasPrefix("/u/recover?tx=") && location.hasSuffix("&ui_locales=ko"), "\(location)")
+        browser.follow()
+        #expect(browser.html.contains("data-page=\"recover\""), "\(browser.html)")
+        #expect(browser.html.contains("<html lang=\"ko\">"))
+        browser.submit("/u/recover", [("email", "lin@example.com")])
+        let text = try #require(try api.outboxText(to: "lin@example.com", template: "recovery_code"))
+        browser.submit(
+            "/u/recover/verify", [("handle", try #require(browser.field("handle"))), ("code", String(text.prefix(6)))])
+        let created = try api.authenticator().makeCredential(
+            optionsJSON: Array(try #require(browser.data("passkey-creation")).utf8))
+        browser.submit(
+            "/u/passkey-enroll",
+            [("ceremony", try #require(browser.field("ceremony"))), ("credential", created.jsonString)])
+        #expect(browser.location == APIHarness.publicURL + "/account", "\(browser.html)")
+        browser.follow()
+        #expect(browser.html.contains("data-page=\"account\""))
+        // A bad pending sign-in is the page that says the sign-in is over, with a way back.
+        browser.send(.get, "/u/recover?tx=nope")
+        #expect(browser.last.status == 400)
+        #expect(browser.html.contains("data-page=\"error\""))
+    }
+
+    @Test(
         "a user who lost every passkey: the emailed code, a new passkey, every other session ended",
         arguments: HarnessStore.allCases)
     func passkey(_ kind: HarnessStore) throws {

@@ -1,16 +1,33 @@
 import SesameService
+import SesameWire
 
 /// Account recovery (`/u/recover`): the email address, the code, then a new passkey or password.
 extension HostedController {
     func registerRecovery(to group: inout RouteGroup<HostedContext>) {
-        group.get("/u/recover", query: .transaction, handler: recoverPage)
+        group.get("/u/recover", query: Self.recoverQuery, handler: recoverPage)
         group.post("/u/recover", body: HostedForms.emailStep, handler: recover)
         group.post("/u/recover/verify", body: HostedForms.recoveryCode, handler: verifyRecoveryCode)
         group.post("/u/recover/password", body: HostedForms.recoveryPassword, handler: recoveryPassword)
     }
 
+    /// `/u/recover` takes the pending sign-in it continues, or none.
+    static let recoverQuery = RequestQuery([
+        WireField(
+            "tx", .text(256),
+            description:
+                "The pending sign-in the recovery continues. Without it, the recovery signs in to the account page.")
+    ])
+
+    /// The recovery's first page. Opened on its own (a bookmark, a support article), it continues
+    /// a new sign-in to the account page, so it ends there.
     func recoverPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        let pending = try pendingRequest(request.query(HostedForms.transaction), context)
+        guard let handle = request.query(HostedForms.transaction) else {
+            let started = try authorization.beginAccountSignIn(
+                tenant: context.tenant, path: "/account", device: context.device, fresh: true)
+            let language = context.askedLocale.map { "&ui_locales=" + $0.rawValue } ?? ""
+            return .redirect(to: "/u/recover?tx=" + started + language, status: 303)
+        }
+        let pending = try pendingRequest(handle, context)
         return page(RecoveryPages.request(context: context, pending: pending), context, pending)
     }
 

@@ -632,10 +632,13 @@ struct HostedController: Sendable {
 
     // MARK: Helpers
 
-    /// The pending request `handle` names, for this browser.
+    /// The pending request `handle` names, for this browser; a language link (`ui_locales` in
+    /// the query) changes its language for the steps that follow.
     func pendingRequest(_ handle: String?, _ context: HostedContext) throws -> PendingAuthorization {
-        try authorization.pending(
+        let pending = try authorization.pending(
             tenant: context.tenant, handle: handle, device: context.newDevice ? nil : context.device)
+        guard let asked = context.askedLocale else { return pending }
+        return try authorization.changeLanguage(tenant: context.tenant, pending: pending, to: asked)
     }
 
     /// A form POST of this browser (CSRF checked) and the pending request it continues.
