@@ -513,7 +513,7 @@ def test_admin_setup_link_then_application_settings_and_account_actions(server, 
     assert "only way to sign in" in driver.find_element(By.CSS_SELECTOR, "p.error").text
     shot(driver, "account-last-passkey-en")
     driver.find_element(By.CSS_SELECTOR, "details.menu summary").click()
-    name = driver.find_element(By.CSS_SELECTOR, "input[name=name]")
+    name = driver.find_element(By.CSS_SELECTOR, "details.menu input[name=name]")
     name.clear()
     name.send_keys("Work laptop")
     name.submit()

@@ -148,7 +148,7 @@ public final class SesameApplication: Sendable {
         AccountController(
             myAccount: services.myAccount, mfa: services.mfa, passwords: services.passwords,
             sessions: services.sessions,
-            upgrades: services.upgrades, browser: browser
+            upgrades: services.upgrades, browser: browser, verification: services.hosted.verification
         ).register(to: &hostedPages)
         AdminController(management: services.management, adminAccess: services.adminAccess, browser: browser)
             .register(to: &hostedPages)

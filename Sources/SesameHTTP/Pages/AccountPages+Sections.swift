@@ -40,6 +40,39 @@ extension AccountPages {
             """
     }
 
+    /// The user's name (editable) and email address with its state: confirmed, or not yet with
+    /// a button that sends the link again.
+    static func profile(_ view: AccountView, _ context: HostedContext) -> HTML {
+        let locale = context.locale
+        let profile = view.user.profile
+        var body: HTML = """
+            <section id="profile" aria-labelledby="profile-heading">
+            <h2 id="profile-heading">\(Catalog.text(.profileHeading, locale))</h2>
+            """
+        if let email = profile.email {
+            let state: Text = profile.emailVerified ? .emailVerifiedBadge : .emailUnverifiedBadge
+            body += """
+                <p><span class="hint">\(Catalog.text(.emailLabel, locale))</span><br>\
+                <strong>\(email)</strong> <span class="badge\(profile.emailVerified ? "" : " warn")">\
+                \(Catalog.text(state, locale))</span></p>
+                """
+            if !profile.emailVerified {
+                body += action(context, "/account/email/verify", Catalog.text(.resendVerificationButton, locale))
+            }
+        }
+        body += """
+            <form method="post" action="/account/profile">
+            \(PageLayout.hiddenFields(context, transaction: nil))
+            <label for="profile-name">\(Catalog.text(.profileNameLabel, locale))</label>
+            <input id="profile-name" name="name" type="text" autocomplete="name" maxlength="256" \
+            value="\(profile.name ?? "")">
+            <button type="submit" class="secondary">\(Catalog.text(.saveButton, locale))</button>
+            </form>
+            </section>
+            """
+        return body
+    }
+
     /// The apps that stay signed in (a live refresh token), each with its activity and a button
     /// that takes its access away.
     static func apps(_ view: AccountView, _ context: HostedContext) -> HTML {

@@ -190,6 +190,7 @@ extension AccountPages {
         }
         body += PageLayout.errorBox(view.error.map { Catalog.error($0, locale) })
         body += checkup(view, locale)
+        body += profile(view, context)
 
         body +=
             "<section id=\"passkeys\" aria-labelledby=\"passkeys-heading\">"

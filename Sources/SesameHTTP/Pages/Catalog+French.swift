@@ -236,6 +236,10 @@ extension Catalog {
             return
                 "Ce compte a déjà une clé d’accès dans %1. Utilisez-la pour vous connecter la prochaine fois ; il n’y a rien à créer."
         case .errorAlreadyRegistered: return "Ce compte a déjà une clé d’accès de ce fournisseur."
+        case .enrollBenefitNoPassword: return "Aucun mot de passe à retenir ni à saisir."
+        case .enrollBenefitUnlock:
+            return "Déverrouillez-la avec votre empreinte, votre visage ou le verrouillage de l’écran."
+        case .enrollBenefitPhishing: return "Elle ne fonctionne que sur ce site : elle résiste à l’hameçonnage."
         case .adminTitle: return "Console d’administration"
         case .adoptionTitle: return "Adoption des clés d’accès"
         case .adoptionLead:
@@ -374,6 +378,16 @@ extension Catalog {
         case .errorPasskeyNotRegistered:
             return
                 "Cette clé d’accès n’est pas enregistrée ici. Choisissez-en une autre ou saisissez votre adresse e-mail."
+        case .profileHeading: return "Profil"
+        case .profileNameLabel: return "Votre nom"
+        case .emailVerifiedBadge: return "Confirmée"
+        case .emailUnverifiedBadge: return "Non confirmée"
+        case .resendVerificationButton: return "Renvoyer le lien de confirmation"
+        case .saveButton: return "Enregistrer"
+        case .doneProfile: return "Votre profil est enregistré."
+        case .doneVerificationSent:
+            return
+                "Si votre adresse doit encore être confirmée, un nouveau lien vous a été envoyé. Consultez votre boîte de réception."
         case .sessionDevice: return "%1 sur %2"
         case .sessionUnknownDevice: return "Appareil inconnu"
         case .appsHeading: return "Applications connectées"

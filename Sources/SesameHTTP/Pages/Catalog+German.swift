@@ -244,6 +244,9 @@ extension Catalog {
             return
                 "Dieses Konto hat bereits einen Passkey in %1. Melden Sie sich beim nächsten Mal damit an; Sie müssen nichts erstellen."
         case .errorAlreadyRegistered: return "Dieses Konto hat bereits einen Passkey von diesem Anbieter."
+        case .enrollBenefitNoPassword: return "Kein Passwort, das Sie sich merken oder eingeben müssen."
+        case .enrollBenefitUnlock: return "Entsperren Sie ihn mit Fingerabdruck, Gesicht oder Displaysperre."
+        case .enrollBenefitPhishing: return "Er funktioniert nur auf dieser Website und ist so vor Phishing geschützt."
         case .adminTitle: return "Verwaltung"
         case .adoptionTitle: return "Passkey-Verbreitung"
         case .adoptionLead:
@@ -384,6 +387,16 @@ extension Catalog {
         case .errorPasskeyNotRegistered:
             return
                 "Dieser Passkey ist hier nicht registriert. Wählen Sie einen anderen Passkey oder geben Sie Ihre E-Mail-Adresse ein."
+        case .profileHeading: return "Profil"
+        case .profileNameLabel: return "Ihr Name"
+        case .emailVerifiedBadge: return "Bestätigt"
+        case .emailUnverifiedBadge: return "Nicht bestätigt"
+        case .resendVerificationButton: return "Bestätigungslink erneut senden"
+        case .saveButton: return "Speichern"
+        case .doneProfile: return "Ihr Profil wurde gespeichert."
+        case .doneVerificationSent:
+            return
+                "Falls Ihre Adresse noch bestätigt werden muss, ist ein neuer Link unterwegs. Sehen Sie in Ihrem Posteingang nach."
         case .sessionDevice: return "%1 auf %2"
         case .sessionUnknownDevice: return "Unbekanntes Gerät"
         case .appsHeading: return "Verbundene Apps"

@@ -227,6 +227,9 @@ extension Catalog {
             return
                 "Esta conta já tem uma chave de acesso em %1. Use-a para fazer login na próxima vez; não há nada para criar."
         case .errorAlreadyRegistered: return "Esta conta já tem uma chave de acesso deste provedor."
+        case .enrollBenefitNoPassword: return "Nenhuma senha para lembrar ou digitar."
+        case .enrollBenefitUnlock: return "Desbloqueie com sua digital, seu rosto ou o bloqueio de tela."
+        case .enrollBenefitPhishing: return "Funciona só neste site, então não pode ser roubada por phishing."
         case .adminTitle: return "Administração"
         case .adoptionTitle: return "Adoção de chaves de acesso"
         case .adoptionLead:
@@ -362,6 +365,15 @@ extension Catalog {
         case .errorPasskeyNotRegistered:
             return
                 "Essa chave de acesso não está registrada aqui. Escolha outra chave de acesso ou digite seu endereço de e-mail."
+        case .profileHeading: return "Perfil"
+        case .profileNameLabel: return "Seu nome"
+        case .emailVerifiedBadge: return "Confirmado"
+        case .emailUnverifiedBadge: return "Não confirmado"
+        case .resendVerificationButton: return "Reenviar o link de confirmação"
+        case .saveButton: return "Salvar"
+        case .doneProfile: return "Seu perfil foi salvo."
+        case .doneVerificationSent:
+            return "Se seu endereço ainda precisa ser confirmado, enviamos um novo link. Confira sua caixa de entrada."
         case .sessionDevice: return "%1 no %2"
         case .sessionUnknownDevice: return "Dispositivo desconhecido"
         case .appsHeading: return "Apps conectados"

@@ -234,6 +234,9 @@ extension Catalog {
             return
                 "Esta cuenta ya tiene una llave de acceso en %1. Úsala para iniciar sesión la próxima vez; no hay nada que crear."
         case .errorAlreadyRegistered: return "Esta cuenta ya tiene una llave de acceso de este proveedor."
+        case .enrollBenefitNoPassword: return "No tienes que recordar ni escribir ninguna contraseña."
+        case .enrollBenefitUnlock: return "Desbloquéala con tu huella, tu cara o el bloqueo de pantalla."
+        case .enrollBenefitPhishing: return "Solo funciona en este sitio, así que está protegida frente al phishing."
         case .adminTitle: return "Administración"
         case .adoptionTitle: return "Adopción de llaves de acceso"
         case .adoptionLead:
@@ -375,6 +378,16 @@ extension Catalog {
         case .errorPasskeyNotRegistered:
             return
                 "Esa llave de acceso no está registrada aquí. Elige otra llave de acceso o introduce tu dirección de correo electrónico."
+        case .profileHeading: return "Perfil"
+        case .profileNameLabel: return "Tu nombre"
+        case .emailVerifiedBadge: return "Confirmado"
+        case .emailUnverifiedBadge: return "Sin confirmar"
+        case .resendVerificationButton: return "Volver a enviar el enlace de confirmación"
+        case .saveButton: return "Guardar"
+        case .doneProfile: return "Se ha guardado tu perfil."
+        case .doneVerificationSent:
+            return
+                "Si tu dirección aún no está confirmada, te hemos enviado un enlace nuevo. Revisa tu bandeja de entrada."
         case .sessionDevice: return "%1 en %2"
         case .sessionUnknownDevice: return "Dispositivo desconocido"
         case .appsHeading: return "Aplicaciones conectadas"

@@ -44,6 +44,7 @@ enum Text: CaseIterable {
     case enrollPromptTitle, enrollPromptLead, localEnrollTitle, localEnrollLead, notNowButton, neverAskButton
     case deviceKeyEnrollTitle, deviceKeyEnrollLead, enrollDoneTitle, enrollDoneLead, enrollSkippedTitle
     case enrollSkippedLead, alreadyRegisteredTitle, alreadyRegisteredLead, errorAlreadyRegistered
+    case enrollBenefitNoPassword, enrollBenefitUnlock, enrollBenefitPhishing
     case adminTitle, adminSetupTitle, adminSetupLead, adminSetupButton, adminUsers, adminClients
     case adminConnections, adminNewClient, adminClientName, adminClientType, adminCreateButton, adminSaveButton
     case adminCallbacks, adminLogoutURLs, adminOrigins, adminGrantTypes, adminIOS, adminTeamID, adminBundleID
@@ -69,6 +70,8 @@ enum Text: CaseIterable {
     case recoveryCodeStepLead, recoveryCodeLabel, mfaSupportHint, recoverySecondFactorLead
     case saveRecoveryTitle, saveRecoveryLead, copyButton, copiedNotice, downloadButton, savedCheckbox
     case passkeyCreateFailed, errorPasskeyNotRegistered
+    case profileHeading, profileNameLabel, emailVerifiedBadge, emailUnverifiedBadge, resendVerificationButton,
+        saveButton, doneProfile, doneVerificationSent
     case sessionDevice, sessionUnknownDevice, appsHeading, appsLead, appsNone, appActivity, revokeAppButton,
         revokeAppNamed
     case doneAppRevoked, checkupHeading, checkupAddPasskey, checkupSecondPasskey, checkupRemovePassword,
@@ -359,6 +362,9 @@ enum Catalog {
         case .alreadyRegisteredLead:
             return "This account already has a passkey in %1. Sign in with it next time; there is nothing to create."
         case .errorAlreadyRegistered: return "This account already has a passkey from this provider."
+        case .enrollBenefitNoPassword: return "No password to remember or type."
+        case .enrollBenefitUnlock: return "Unlock it with your fingerprint, face or screen lock."
+        case .enrollBenefitPhishing: return "It works only on this site, so it cannot be phished."
         case .adminTitle: return "Administration"
         case .adoptionTitle: return "Passkey adoption"
         case .adoptionLead:
@@ -489,6 +495,15 @@ enum Catalog {
         case .passkeyCreateFailed: return "No passkey was created. Try again, or continue without one."
         case .errorPasskeyNotRegistered:
             return "That passkey is not registered here. Choose another passkey, or enter your email address."
+        case .profileHeading: return "Profile"
+        case .profileNameLabel: return "Your name"
+        case .emailVerifiedBadge: return "Confirmed"
+        case .emailUnverifiedBadge: return "Not confirmed"
+        case .resendVerificationButton: return "Send the confirmation link again"
+        case .saveButton: return "Save"
+        case .doneProfile: return "Your profile is saved."
+        case .doneVerificationSent:
+            return "If your address still needs confirming, a new link is on its way. Check your inbox."
         case .sessionDevice: return "%1 on %2"
         case .sessionUnknownDevice: return "Unknown device"
         case .appsHeading: return "Connected apps"
@@ -735,6 +750,9 @@ enum Catalog {
         case .alreadyRegisteredTitle: return "パスキーはすでにあります"
         case .alreadyRegisteredLead: return "このアカウントには %1 のパスキーがすでにあります。次回からそのパスキーでログインしてください。"
         case .errorAlreadyRegistered: return "このアカウントには、このプロバイダのパスキーがすでにあります。"
+        case .enrollBenefitNoPassword: return "パスワードを覚えたり入力したりする必要はありません。"
+        case .enrollBenefitUnlock: return "指紋、顔、画面ロックで本人確認します。"
+        case .enrollBenefitPhishing: return "このサイトでしか使えないので、フィッシングで盗まれません。"
         case .adminTitle: return "管理"
         case .adoptionTitle: return "パスキーの普及"
         case .adoptionLead: return "デバイス認証に占めるパスキーの割合（パスキー ÷ (パスキー + デバイスキー)）を日ごと（UTC）に示します。"
@@ -859,6 +877,14 @@ enum Catalog {
         case .passkeyCreateFailed: return "パスキーは作成されませんでした。もう一度試すか、パスキーなしで続けてください。"
         case .errorPasskeyNotRegistered:
             return "このパスキーはここに登録されていません。別のパスキーを選ぶか、メールアドレスを入力してください。"
+        case .profileHeading: return "プロフィール"
+        case .profileNameLabel: return "名前"
+        case .emailVerifiedBadge: return "確認済み"
+        case .emailUnverifiedBadge: return "未確認"
+        case .resendVerificationButton: return "確認リンクを再送信"
+        case .saveButton: return "保存"
+        case .doneProfile: return "プロフィールを保存しました。"
+        case .doneVerificationSent: return "メールアドレスの確認がまだの場合は、新しいリンクを送信しました。受信トレイを確認してください。"
         case .sessionDevice: return "%2 の %1"
         case .sessionUnknownDevice: return "不明なデバイス"
         case .appsHeading: return "連携しているアプリ"

@@ -427,9 +427,11 @@ enum SignInPages {
                     """
             }
         }
+        let intro: HTML = reason == .progressive || reason == .localEnrollment ? passkeyIntro(locale) : .empty
         let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             <p class="lead">\(lead)</p>
+            \(intro)
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
             \(SignInPages.createPasskeyForm(action: "/u/passkey-enroll", hidden: hidden, ceremony: challenge.authSession, locale: locale))
@@ -497,6 +499,28 @@ enum SignInPages {
             data: challenge.map(SignInPages.creationJSON) ?? [], formTargets: [pending.request.redirectURI])
     }
 
+    /// What a passkey is, beside an offer to make one: a small drawing (inline, so no request and
+    /// no CSP change, and legible in a web view) and three reasons, as Google's prompt has them.
+    static func passkeyIntro(_ locale: PageLocale) -> HTML {
+        """
+        <div class="passkey-intro">\(passkeyArt)<ul>
+        <li>\(Catalog.text(.enrollBenefitNoPassword, locale))</li>
+        <li>\(Catalog.text(.enrollBenefitUnlock, locale))</li>
+        <li>\(Catalog.text(.enrollBenefitPhishing, locale))</li>
+        </ul></div>
+        """
+    }
+
+    /// A phone with a fingerprint, and a key: the passkey it holds. Colours come from the page's
+    /// theme (`.passkey-art` in pages.css), so it follows the brand and the dark scheme.
+    static let passkeyArt: HTML = """
+        <svg class="passkey-art" width="96" height="80" viewBox="0 0 120 100" aria-hidden="true" focusable="false">\
+        <rect class="device" x="30" y="4" width="52" height="88" rx="10"/>\
+        <path class="print" d="M44 62V50a12 12 0 0 1 24 0v6M50 66V50a6 6 0 0 1 12 0v16M56 50v20M68 62v4"/>\
+        <circle class="key-badge" cx="86" cy="74" r="18"/>\
+        <path class="key-glyph" d="M80 74a5 5 0 1 0 0.01 0M85 74h12M93 74v5M97 74v3"/></svg>
+        """
+
     /// `/u/passkey-enroll?ticket=…`: the enrollment a token response's `passkey_enrollment` link
     /// opens in the app's web view. "Not now" ends it (a progressive prompt is snoozed).
     static func ticketEnroll(
@@ -515,6 +539,7 @@ enum SignInPages {
         let body: HTML = """
             <h1>\(Catalog.text(title, locale))</h1>
             <p class="lead">\(Catalog.text(lead, locale, enrollment.client.name))</p>
+            \(passkeyIntro(locale))
             \(PageLayout.errorBox(error.map { Catalog.error($0, locale) }))
             \(PageLayout.clientErrorBox)
             \(SignInPages.createPasskeyForm(action: "/u/passkey-enroll/ticket", hidden: hidden, ceremony: enrollment.challenge.authSession, locale: locale))

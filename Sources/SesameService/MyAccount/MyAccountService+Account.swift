@@ -15,6 +15,28 @@ public struct ConnectedApp: Sendable, Hashable {
 }
 
 extension MyAccountService {
+    /// A name is at most this many characters.
+    public static let maxProfileNameLength = 256
+
+    /// Sets (or, when blank, clears) the caller's name: their own display name, not a credential,
+    /// so no fresh sign-in. The same text rules as the Management API's.
+    @discardableResult
+    public func updateName(_ caller: AccountCaller, name: String?) throws(ServiceError) -> UserRecord {
+        try caller.require(.update)
+        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let checked =
+            trimmed.isEmpty ? nil : try ManagementValidation.text(trimmed, "name", max: Self.maxProfileNameLength)
+        let now = clock.now()
+        return try access.write(.durable) { transaction in
+            var user = try Self.user(caller, transaction)
+            guard user.profile.name != checked else { return user }
+            user.profile.name = checked
+            user.updatedAt = now
+            try transaction.users.update(user)
+            return user
+        }
+    }
+
     /// The account page lists at most this many live refresh families.
     public static let maxListedFamilies = 1_000
 

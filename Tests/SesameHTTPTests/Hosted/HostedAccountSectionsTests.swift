@@ -199,6 +199,38 @@ struct HostedAccountSectionsTests {
         #expect(browser.location == "/account", "never shown again")
     }
 
+    @Test(
+        "the profile: the name is saved or cleared, bad text refused; an unconfirmed address can get its link again",
+        arguments: HarnessStore.allCases)
+    func profile(_ kind: HarnessStore) throws {
+        let (api, _, _) = try F.world(kind)
+        let browser = try A.signedIn(api)
+        #expect(browser.html.contains("id=\"profile-heading\""))
+        #expect(browser.html.contains(Catalog.raw(.emailUnverifiedBadge, .en)))
+        browser.submit("/account/profile", [("name", "  Ada Lovelace ")])
+        #expect(browser.location == "/account?done=profile")
+        browser.follow()
+        #expect(browser.html.contains("value=\"Ada Lovelace\""))
+        #expect(try Self.user(api)?.profile.name == "Ada Lovelace")
+        // A control character is refused with the page's error and nothing saved.
+        browser.submit("/account/profile", [("name", "Ada\u{0007}")])
+        #expect(browser.last.status == 400)
+        #expect(browser.html.contains("class=\"error\""))
+        #expect(try Self.user(api)?.profile.name == "Ada Lovelace")
+        browser.send(.get, "/account")
+        browser.submit("/account/profile", [("name", " ")])
+        #expect(try Self.user(api)?.profile.name == nil, "a blank name clears it")
+
+        browser.send(.get, "/account")
+        api.clock.advance(by: 1)
+        browser.submit("/account/email/verify", [])
+        #expect(browser.location == "/account?done=verification")
+        let ticket = try #require(try api.outboxTicket(to: "ada@example.com", template: "verify_email"))
+        #expect(!ticket.isEmpty)
+        browser.follow()
+        #expect(browser.html.contains(Catalog.text(.doneVerificationSent, .en)))
+    }
+
     @Test("a session is named by its browser and system, never by the raw header")
     func deviceNames() {
         let chromeMac =

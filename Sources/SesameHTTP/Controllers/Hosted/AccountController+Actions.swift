@@ -24,6 +24,28 @@ extension AccountController {
         return try page(session, caller)
     }
 
+    func updateProfile(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
+        do {
+            try myAccount.updateName(
+                myAccount.caller(session: session, tenant: context.tenant), name: try form.optionalString("name"))
+        } catch {
+            return try accountPage(session, context, error: error)
+        }
+        return .redirect(to: "/account?done=profile", status: 303)
+    }
+
+    /// Sends the link that confirms the user's address again (nothing when it is confirmed, or
+    /// the user holds the most links allowed; the page says the same either way).
+    func resendVerification(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws
+        -> HTTPResponse
+    {
+        let (_, session) = try browser.accountForm(reader, context)
+        let user = try myAccount.overview(myAccount.caller(session: session, tenant: context.tenant)).user
+        try verification.send(tenant: context.tenant, user: user)
+        return .redirect(to: "/account?done=verification", status: 303)
+    }
+
     func removePasswordPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
         try accountPage(at: "/account/password/remove", context, fresh: false) { session, caller in
             let overview = try myAccount.overview(caller)

@@ -13,6 +13,7 @@ struct AccountController: Sendable {
     let sessions: SSOSessionService
     let upgrades: AccountUpgradeService
     let browser: BrowserSession
+    let verification: EmailVerification
 
     func register(to group: inout RouteGroup<HostedContext>) {
         group.get("/account", query: RequestQuery([RequestQuery.done]), handler: account)
@@ -29,6 +30,8 @@ struct AccountController: Sendable {
         group.post("/u/apple/callback", body: HostedForms.appleCallback, handler: appleCallback)
         group.get("/account/upgrade/password", handler: passwordUpgradePage)
         group.post("/account/upgrade/password", body: HostedForms.newPassword, handler: passwordUpgrade)
+        group.post("/account/profile", body: HostedForms.profile, handler: updateProfile)
+        group.post("/account/email/verify", body: HostedForms.button, handler: resendVerification)
         group.get("/account/password/remove", handler: removePasswordPage)
         group.post("/account/password/delete", body: HostedForms.button, handler: removePassword)
         group.get("/account/recovery-code", handler: recoveryCodePage)
@@ -281,7 +284,8 @@ struct AccountController: Sendable {
     static let accountNotices: [String: Text] = [
         "renamed": .doneRenamed, "deleted": .doneDeleted, "added": .doneAdded, "password": .donePassword,
         "factor": .doneFactor, "session": .doneSession, "upgraded": .doneUpgraded,
-        "password-removed": .donePasswordRemoved, "recovery-code": .doneRecoverySaved, "app": .doneAppRevoked,
+        "profile": .doneProfile, "verification": .doneVerificationSent, "password-removed": .donePasswordRemoved,
+        "recovery-code": .doneRecoverySaved, "app": .doneAppRevoked,
     ]
 
     /// The account page for `session`.

@@ -73,6 +73,8 @@ enum HostedForms {
         WireField("current", .text(4_096), description: "The current password, where the account has one.")
             .requiredByService, password.requiredByService)
     static let newPassword = form(password.requiredByService)
+    /// The account page's profile: the name (blank clears it).
+    static let profile = form(WireField("name", .characters(MyAccountService.maxProfileNameLength)))
     static let accountRecoveryCodeSaved = form(WireField("saved", .oneOf(["yes"])).requiredByService)
     /// The account's identifier, typed to confirm that the account is to be deleted.
     static let accountDeletion = form(WireField("confirmation", .text(512)).requiredByService)
