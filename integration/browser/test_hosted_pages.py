@@ -272,6 +272,7 @@ def test_the_other_six_languages_and_the_language_menu(server, metadata, driver)
         links = menu.find_elements(By.CSS_SELECTOR, "a[hreflang]")
         assert sorted(link.get_attribute("hreflang") for link in links) == sorted(set(LANGUAGES) - {"de"})
         accessible(driver)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", menu)
         shot(driver, "language-menu-phone-de")
         menu.find_element(By.CSS_SELECTOR, "a[hreflang='ko']").click()
         WebDriverWait(driver, STEP_TIMEOUT).until(
