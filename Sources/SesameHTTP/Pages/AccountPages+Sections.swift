@@ -189,15 +189,8 @@ extension AccountPages {
             <h1>\(Catalog.text(.accountDeletedTitle, locale))</h1>
             <p class="lead">\(Catalog.text(.accountDeletedLead, locale))</p>
             """
-        let rpID = JSONText.quote(context.tenant.rpID)
-        let userID = JSONText.quote(Base64URL.encode(userHandle))
         return HostedPage(
             name: "account-deleted", title: .accountDeletedTitle, body: body,
-            data: [
-                (
-                    "signal-accepted-credentials",
-                    "{\"rpId\":\(rpID),\"userId\":\(userID),\"allAcceptedCredentialIds\":[]}"
-                )
-            ])
+            data: [acceptedCredentials(context.tenant, userHandle: userHandle, [])])
     }
 }

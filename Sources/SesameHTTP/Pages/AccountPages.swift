@@ -284,21 +284,30 @@ extension AccountPages {
 
         let rpID = JSONText.quote(context.tenant.rpID)
         let userID = JSONText.quote(Base64URL.encode(user.userHandle))
-        let ids = view.passkeys.map { JSONText.quote(Base64URL.encode($0.credentialID)) }.joined(separator: ",")
         let displayName = user.profile.name ?? identifier
         return HostedPage(
             name: "account", title: .accountTitle, body: body,
             data: [
-                (
-                    "signal-accepted-credentials",
-                    "{\"rpId\":\(rpID),\"userId\":\(userID),\"allAcceptedCredentialIds\":[\(ids)]}"
-                ),
+                acceptedCredentials(context.tenant, userHandle: user.userHandle, view.passkeys.map(\.credentialID)),
                 (
                     "signal-user-details",
                     "{\"rpId\":\(rpID),\"userId\":\(userID),\"name\":\(JSONText.quote(identifier)),"
                         + "\"displayName\":\(JSONText.quote(displayName))}"
                 ),
             ], languageBase: "/account")
+    }
+
+    /// The Signal API's `signalAllAcceptedCredentials` argument: every credential id the account
+    /// still accepts (none once it is deleted), so the browser's passkey manager can hide the rest.
+    static func acceptedCredentials(_ tenant: TenantRecord, userHandle: [UInt8], _ ids: [[UInt8]]) -> (
+        id: String, json: String
+    ) {
+        let list = ids.map { JSONText.quote(Base64URL.encode($0)) }.joined(separator: ",")
+        return (
+            "signal-accepted-credentials",
+            "{\"rpId\":\(JSONText.quote(tenant.rpID)),\"userId\":\(JSONText.quote(Base64URL.encode(userHandle))),"
+                + "\"allAcceptedCredentialIds\":[\(list)]}"
+        )
     }
 
     /// `/account/password`: the change (with the current password) or a first password; with

@@ -125,15 +125,24 @@ extension ManagementService {
         let now = clock.now()
         let user = try access.write(.durable) { transaction in
             let user = try Self.existingUser(id, caller, transaction)
-            try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: id, at: now)
-            try transaction.ssoSessions.deleteAll(tenantID: caller.tenant.id, userID: id)
-            try DeletedPasskeys.remember(
-                try transaction.passkeys.list(tenantID: caller.tenant.id, userID: id), tenant: caller.tenant, now: now,
-                in: transaction)
-            try transaction.users.delete(tenantID: caller.tenant.id, id: id)
+            try Self.delete(user, tenant: caller.tenant, now: now, in: transaction)
             return user
         }
         audit(.successUserDeletion, caller, user: user)
+    }
+
+    /// Deletes `user` in `transaction`, as `DELETE /users/{id}` and the account page's deletion
+    /// both do: every refresh token revoked (and kept until it expires), every session ended,
+    /// the passkeys remembered for the Signal API, then the user with their passkeys.
+    static func delete(
+        _ user: UserRecord, tenant: TenantRecord, now: Date, in transaction: any StoreTransaction
+    ) throws {
+        try transaction.refreshTokens.revokeAll(tenantID: tenant.id, userID: user.id, at: now)
+        try transaction.ssoSessions.deleteAll(tenantID: tenant.id, userID: user.id)
+        try DeletedPasskeys.remember(
+            try transaction.passkeys.list(tenantID: tenant.id, userID: user.id), tenant: tenant, now: now,
+            in: transaction)
+        try transaction.users.delete(tenantID: tenant.id, id: user.id)
     }
 
     /// `GET /users/{id}/authentication-methods`.

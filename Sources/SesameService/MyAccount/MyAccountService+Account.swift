@@ -112,12 +112,7 @@ extension MyAccountService {
             guard typed.lowercased() == Self.deletionConfirmation(user).lowercased() else {
                 throw ServiceError.invalidRequest(Self.confirmationText)
             }
-            try transaction.refreshTokens.revokeAll(tenantID: caller.tenant.id, userID: user.id, at: now)
-            try transaction.ssoSessions.deleteAll(tenantID: caller.tenant.id, userID: user.id)
-            try DeletedPasskeys.remember(
-                try transaction.passkeys.list(tenantID: caller.tenant.id, userID: user.id), tenant: caller.tenant,
-                now: now, in: transaction)
-            try transaction.users.delete(tenantID: caller.tenant.id, id: user.id)
+            try ManagementService.delete(user, tenant: caller.tenant, now: now, in: transaction)
             return user
         }
         tokens.events.audit?.record(

@@ -25,14 +25,22 @@ struct HostedAccountSectionsTests {
             ]))
     }
 
+    /// Ada signed in to the client through the hosted pages (so the browser has a session too),
+    /// with the refresh token the code gave the client.
+    static func signedInWithRefreshToken(_ kind: HarnessStore) throws -> (
+        APIHarness, HostedBrowser, OIDCClient, String
+    ) {
+        let (api, browser, client) = try F.world(kind)
+        try F.passwordSignIn(browser, client)
+        let tokens = client.exchange(api, code: try #require(browser.redirectParameters["code"]))
+        return (api, browser, client, try #require(tokens.json["refresh_token"] as? String))
+    }
+
     @Test(
         "connected apps: an app with a refresh token is listed, and removing its access ends its tokens",
         arguments: HarnessStore.allCases)
     func connectedApps(_ kind: HarnessStore) throws {
-        let (api, browser, client) = try F.world(kind)
-        try F.passwordSignIn(browser, client)
-        let tokens = client.exchange(api, code: try #require(browser.redirectParameters["code"]))
-        let token = try #require(tokens.json["refresh_token"] as? String)
+        let (api, browser, client, token) = try Self.signedInWithRefreshToken(kind)
         api.clock.advance(by: 60)
         browser.send(.get, "/account")
         #expect(browser.html.contains("id=\"apps-heading\""))
@@ -117,10 +125,7 @@ struct HostedAccountSectionsTests {
         "deleting the account: a fresh sign-in, the identifier typed, then everything goes and the user is told",
         arguments: HarnessStore.allCases)
     func deleteAccount(_ kind: HarnessStore) throws {
-        let (api, browser, client) = try F.world(kind)
-        try F.passwordSignIn(browser, client)
-        let tokens = client.exchange(api, code: try #require(browser.redirectParameters["code"]))
-        let token = try #require(tokens.json["refresh_token"] as? String)
+        let (api, browser, client, token) = try Self.signedInWithRefreshToken(kind)
         let user = try #require(try Self.user(api))
 
         // A sign-in older than a credential change allows signs in again, then comes back.

@@ -8,7 +8,7 @@ import SesameStore
 extension AccountController {
     /// A page at `path` for the signed-in user, after a sign-in fresh enough to change the
     /// account (`fresh`) when asked.
-    func accountPage(
+    func signedInPage(
         at path: String, _ context: HostedContext, fresh: Bool,
         _ page: (SSOSession, AccountCaller) throws -> HTTPResponse
     ) throws -> HTTPResponse {
@@ -25,14 +25,10 @@ extension AccountController {
     }
 
     func updateProfile(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(reader, context)
-        do {
+        try accountAction(reader, context, done: "profile") { form, session in
             try myAccount.updateName(
                 myAccount.caller(session: session, tenant: context.tenant), name: try form.optionalString("name"))
-        } catch {
-            return try accountPage(session, context, error: error)
         }
-        return .redirect(to: "/account?done=profile", status: 303)
     }
 
     /// Sends the link that confirms the user's address again (nothing when it is confirmed, or
@@ -47,7 +43,7 @@ extension AccountController {
     }
 
     func removePasswordPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        try accountPage(at: "/account/password/remove", context, fresh: false) { session, caller in
+        try signedInPage(at: "/account/password/remove", context, fresh: false) { session, caller in
             let overview = try myAccount.overview(caller)
             guard overview.user.usablePassword != nil else { return .redirect(to: "/account", status: 303) }
             return PageLayout.response(
@@ -70,7 +66,7 @@ extension AccountController {
     }
 
     func recoveryCodePage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        try accountPage(at: "/account/recovery-code", context, fresh: true) { session, _ in
+        try signedInPage(at: "/account/recovery-code", context, fresh: true) { session, _ in
             guard let code = try mfa.unsavedRecoveryCode(tenant: context.tenant, userID: session.user.id) else {
                 return .redirect(to: "/account", status: 303)
             }
@@ -91,19 +87,15 @@ extension AccountController {
     }
 
     func revokeApp(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(reader, context)
-        do {
+        try accountAction(reader, context, done: "app") { _, session in
             try myAccount.revokeApp(
                 myAccount.caller(session: session, tenant: context.tenant),
                 clientID: try context.request.pathParameter("id"))
-        } catch {
-            return try accountPage(session, context, error: error)
         }
-        return .redirect(to: "/account?done=app", status: 303)
     }
 
     func deleteAccountPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
-        try accountPage(at: "/account/delete", context, fresh: true) { _, caller in
+        try signedInPage(at: "/account/delete", context, fresh: true) { _, caller in
             let user = try myAccount.overview(caller).user
             return PageLayout.response(
                 AccountPages.deleteAccount(

@@ -55,16 +55,11 @@ struct AccountController: Sendable {
     }
 
     func renamePasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
-        let (form, session) = try browser.accountForm(reader, context)
-        let caller = myAccount.caller(session: session, tenant: context.tenant)
-        do {
+        try accountAction(reader, context, done: "renamed") { form, session in
             _ = try myAccount.renameAuthenticationMethod(
-                caller, id: try context.request.pathParameter("id"),
-                name: try form.optionalString("name") ?? "")
-        } catch {
-            return try accountPage(session, context, error: error)
+                myAccount.caller(session: session, tenant: context.tenant),
+                id: try context.request.pathParameter("id"), name: try form.optionalString("name") ?? "")
         }
-        return .redirect(to: "/account?done=renamed", status: 303)
     }
 
     /// Asks before a passkey is removed, as Apple's and Google's pages do.
@@ -84,15 +79,11 @@ struct AccountController: Sendable {
     }
 
     func deletePasskey(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(reader, context)
-        do {
+        try accountAction(reader, context, done: "deleted") { _, session in
             try myAccount.deleteAuthenticationMethod(
                 myAccount.caller(session: session, tenant: context.tenant),
                 id: try context.request.pathParameter("id"))
-        } catch {
-            return try accountRefusal(error, returnTo: "/account", session, context)
         }
-        return .redirect(to: "/account?done=deleted", status: 303)
     }
 
     func enrollPasskeyPage(_ request: HTTPRequest, _ context: HostedContext) throws -> HTTPResponse {
@@ -240,26 +231,18 @@ struct AccountController: Sendable {
     }
 
     func deleteFactor(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(reader, context)
-        do {
+        try accountAction(reader, context, done: "factor") { _, session in
             try mfa.deleteAuthenticator(
                 tenant: context.tenant, caller: mfa.caller(session: session),
                 id: try context.request.pathParameter("id"))
-        } catch {
-            return try accountRefusal(error, returnTo: "/account", session, context)
         }
-        return .redirect(to: "/account?done=factor", status: 303)
     }
 
     func endSession(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse {
-        let (_, session) = try browser.accountForm(reader, context)
-        do {
+        try accountAction(reader, context, done: "session") { _, session in
             try sessions.end(
                 tenant: context.tenant, userID: session.user.id, sessionID: try context.request.pathParameter("id"))
-        } catch {
-            return try accountPage(session, context, error: error)
         }
-        return .redirect(to: "/account?done=session", status: 303)
     }
 
     func endOtherSessions(_ request: HTTPRequest, _ reader: BodyReader, _ context: HostedContext) throws -> HTTPResponse
@@ -307,6 +290,22 @@ struct AccountController: Sendable {
         var page = AccountPages.account(context: context, view: view)
         if let error { page.status = BrowserSession.status(error) }
         return PageLayout.response(page, context: context, locale: context.locale)
+    }
+
+    /// An account page form: `change` for this browser's session, then 303 to the page with the
+    /// notice `done`; a refusal is `accountRefusal`'s (a sign-in again for a stale one, back to
+    /// `returnTo`, else the page with the reason).
+    func accountAction(
+        _ reader: BodyReader, _ context: HostedContext, done: String, returnTo: String = "/account",
+        _ change: (APIBody, SSOSession) throws -> Void
+    ) throws -> HTTPResponse {
+        let (form, session) = try browser.accountForm(reader, context)
+        do {
+            try change(form, session)
+        } catch {
+            return try accountRefusal(error, returnTo: returnTo, session, context)
+        }
+        return .redirect(to: "/account?done=" + done, status: 303)
     }
 
     /// A credential change the session's sign-in does not authorize (too old, or without the
