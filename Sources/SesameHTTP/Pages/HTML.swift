@@ -5,14 +5,15 @@ import SesameQR
 /// and an `Int` is its digits. Nothing else can be interpolated, so a value can only reach a page
 /// escaped, or as markup some builder made. No page file can take a `String` as markup unescaped:
 /// the markup this file makes itself (a QR code's SVG, `HTML(qrCode:)`) is the only exception.
-struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+/// Package-wide, so the test stand-ins' pages (the fake Apple ID) are built the same way.
+package struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The markup.
-    private(set) var markup: String
+    package private(set) var markup: String
 
     /// A literal in the source is markup.
-    init(stringLiteral literal: String) { markup = literal }
+    package init(stringLiteral literal: String) { markup = literal }
 
-    init(stringInterpolation interpolation: Interpolation) { markup = interpolation.markup }
+    package init(stringInterpolation interpolation: Interpolation) { markup = interpolation.markup }
 
     /// Markup made in this file, never from a request or a record.
     fileprivate init(trusted markup: String) { self.markup = markup }
@@ -28,37 +29,37 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
             .replacingOccurrences(of: "&", with: "\\u0026")
     }
 
-    static let empty: HTML = ""
+    package static let empty: HTML = ""
 
     var isEmpty: Bool { markup.isEmpty }
 
-    var description: String { markup }
+    package var description: String { markup }
 
     static func + (left: HTML, right: HTML) -> HTML { HTML(trusted: left.markup + right.markup) }
 
     static func += (left: inout HTML, right: HTML) { left.markup += right.markup }
 
-    struct Interpolation: StringInterpolationProtocol {
+    package struct Interpolation: StringInterpolationProtocol {
         var markup = ""
 
-        init(literalCapacity: Int, interpolationCount: Int) { markup.reserveCapacity(literalCapacity * 2) }
+        package init(literalCapacity: Int, interpolationCount: Int) { markup.reserveCapacity(literalCapacity * 2) }
 
-        mutating func appendLiteral(_ literal: String) { markup += literal }
+        package mutating func appendLiteral(_ literal: String) { markup += literal }
 
         /// Text: escaped.
-        mutating func appendInterpolation(_ text: String) { markup += HTMLText.escape(text) }
+        package mutating func appendInterpolation(_ text: String) { markup += HTMLText.escape(text) }
 
         /// Markup: as it is.
-        mutating func appendInterpolation(_ html: HTML) { markup += html.markup }
+        package mutating func appendInterpolation(_ html: HTML) { markup += html.markup }
 
         /// A number: its digits.
-        mutating func appendInterpolation(_ number: Int) { markup += String(number) }
+        package mutating func appendInterpolation(_ number: Int) { markup += String(number) }
     }
 }
 
 extension Sequence where Element == HTML {
     /// The markups one after another, `separator` between them.
-    func joined(separator: HTML = .empty) -> HTML {
+    package func joined(separator: HTML = .empty) -> HTML {
         HTML(trusted: map(\.markup).joined(separator: separator.markup))
     }
 }

@@ -47,18 +47,18 @@ final class FakeAppleIDEndpoints: Sendable {
             return .html("<p>invalid_request: client_id, redirect_uri and response_mode=form_post</p>", status: 400)
         }
         let hidden = names.compactMap { name in
-            request.query(name).map { #"<input type="hidden" name="\#(name)" value="\#(escape($0))">"# }
+            request.query(name).map { value -> HTML in "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">" }
         }.joined()
-        return .html(
-            """
+        let page: HTML = """
             <!doctype html><html><head><meta charset="utf-8"><title>Fake Apple ID</title></head><body>
-            <h1>Sign in with Apple (fake)</h1><p>for \(escape(clientID))</p>
+            <h1>Sign in with Apple (fake)</h1><p>for \(clientID)</p>
             <form method="post" action="/auth/authorize">\(hidden)
             <label>sub <input id="fake-apple-sub" name="sub" value="001234.fake.apple.user"></label>
             <label>email <input id="fake-apple-email" name="email" value="fake@privaterelay.appleid.com"></label>
             <button type="submit" id="fake-apple-continue">Continue</button>
             </form></body></html>
-            """)
+            """
+        return .html(page.markup)
     }
 
     /// `POST /auth/authorize`: the chosen Apple ID's identity token (`aud` the client, `nonce` as
@@ -76,19 +76,16 @@ final class FakeAppleIDEndpoints: Sendable {
         let code = try minter.mintAuthorizationCode(claims, redirectURI: redirectURI)
         var fields = [("code", code), ("id_token", idToken)]
         if let state = field("state") { fields.append(("state", state)) }
-        let inputs = fields.map { #"<input type="hidden" name="\#($0.0)" value="\#(Self.escape($0.1))">"# }.joined()
-        return .html(
-            """
+        let inputs = fields.map { field -> HTML in
+            "<input type=\"hidden\" name=\"\(field.0)\" value=\"\(field.1)\">"
+        }.joined()
+        let page: HTML = """
             <!doctype html><html><head><meta charset="utf-8"><title>Fake Apple ID</title></head>
             <body onload="document.forms[0].submit()">
-            <form method="post" action="\(Self.escape(redirectURI))">\(inputs)
+            <form method="post" action="\(redirectURI)">\(inputs)
             <noscript><button type="submit">Continue</button></noscript></form></body></html>
-            """)
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            """
+        return .html(page.markup)
     }
 
     /// Every token request so far, oldest first.
